@@ -1,0 +1,89 @@
+package dev.klave;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.config.EncryptionKeyFile;
+import dev.klave.config.MasterKey;
+import dev.klave.config.Settings;
+import dev.klave.http.ApiRoutes;
+import dev.klave.http.KlaveHttpServer;
+import dev.klave.http.RouteProvider;
+import dev.klave.http.WebAssets;
+import dev.klave.store.Database;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running service: the composition root that wires settings, storage, domain services and
+ * the HTTP server, and takes them down again in the right order.
+ */
+public final class Klave implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Klave.class);
+    /** Spec 1 §4 "Health": the database must answer within 2 s for the replica to be ready. */
+    private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(2);
+
+    private final Settings settings;
+    private final Database database;
+    private final KlaveHttpServer server;
+
+    private Klave(Settings settings, Database database, KlaveHttpServer server) {
+        this.settings = settings;
+        this.database = database;
+        this.server = server;
+    }
+
+    /** Starts Klave with its own routes plus {@code extraRoutes} (tests add probes here). */
+    public static Klave start(Settings settings, Clock clock, List<RouteProvider> extraRoutes) {
+        requireNonNull(settings, "settings is null");
+        requireNonNull(clock, "clock is null");
+        SecureRandom random = new SecureRandom();
+        // Resolved before anything listens, so that a first start creates the key file (and a
+        // broken key file stops the start) even though only later features derive keys from it.
+        MasterKey masterKey = EncryptionKeyFile.resolve(settings.encryptionKey(), random);
+        WebAssets assets = WebAssets.fromClasspath();
+        Database database = Database.open(settings.database());
+        try {
+            Services services = Services.create(database, settings.baseUrl(), clock, random);
+            ApiRoutes routes = new ApiRoutes();
+            services.routes().forEach(provider -> provider.register(routes));
+            extraRoutes.forEach(provider -> provider.register(routes));
+            KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.baseUrl(),
+                    settings.trustedProxies(), routes, () -> database.answersWithin(READINESS_TIMEOUT), assets);
+            LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
+                    settings.baseUrl());
+            return new Klave(settings, database, server);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    private static String describe(Settings settings, int port) {
+        String host = settings.listen().host();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    /**
+     * Graceful stop (SIGTERM): readiness fails first, requests in flight finish within
+     * {@code SERVICE_SHUTDOWN_TIMEOUT}, and the database pool closes last.
+     */
+    @Override
+    public void close() {
+        LOG.info("stopping Klave (waiting up to {} for requests in flight)", settings.shutdownTimeout());
+        boolean clean = server.shutdown(settings.shutdownTimeout());
+        database.close();
+        LOG.info("Klave stopped{}", clean ? "" : " (some requests were cut off)");
+    }
+}

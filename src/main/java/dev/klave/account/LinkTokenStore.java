@@ -1,0 +1,20 @@
+package dev.klave.account;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/** Storage of link tokens, by hash. */
+public interface LinkTokenStore {
+    void create(LinkToken token);
+
+    Optional<LinkToken> findByHash(String tokenHash);
+
+    /**
+     * Marks the token consumed if it is still usable at {@code now}; false when it was consumed,
+     * revoked or expired first. One statement, so two concurrent uses cannot both succeed.
+     */
+    boolean consume(String id, Instant now);
+
+    /** Revokes every pending link of the subject; returns how many were revoked. */
+    int revokePending(SubjectId subjectId, Instant now);
+}

@@ -1,0 +1,55 @@
+package dev.klave.account;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A person or a bot (spec 1 §2 "Subject"). Immutable; changes produce a new value through the
+ * {@code with…} methods and are stored by {@link SubjectStore#update}.
+ */
+public record Subject(
+        SubjectId id,
+        Login login,
+        SubjectKind kind,
+        String displayName,
+        Optional<String> email,
+        boolean admin,
+        boolean breakGlass,
+        Optional<Instant> disabledAt,
+        Optional<String> passwordHash,
+        Optional<ForgeLink> forgeLink,
+        Instant createdAt) {
+    public Subject {
+        requireNonNull(id, "id is null");
+        requireNonNull(login, "login is null");
+        requireNonNull(kind, "kind is null");
+        requireNonNull(displayName, "displayName is null");
+        requireNonNull(email, "email is null");
+        requireNonNull(disabledAt, "disabledAt is null");
+        requireNonNull(passwordHash, "passwordHash is null");
+        requireNonNull(forgeLink, "forgeLink is null");
+        requireNonNull(createdAt, "createdAt is null");
+        if (kind == SubjectKind.BOT && (email.isPresent() || passwordHash.isPresent() || forgeLink.isPresent())) {
+            // Spec 1 §2: bots have no password, no e-mail and no forge link.
+            throw new IllegalArgumentException("a bot has no e-mail, password or forge link");
+        }
+    }
+
+    /** A new, enabled person with no password yet. */
+    public static Subject newPerson(Login login, String displayName, Optional<String> email, boolean admin,
+            boolean breakGlass, Instant now) {
+        return new Subject(SubjectId.random(), login, SubjectKind.PERSON, displayName, email, admin, breakGlass,
+                Optional.empty(), Optional.empty(), Optional.empty(), now);
+    }
+
+    public boolean enabled() {
+        return disabledAt.isEmpty();
+    }
+
+    public Subject withBreakGlass(boolean value) {
+        return new Subject(id, login, kind, displayName, email, admin, value, disabledAt, passwordHash, forgeLink,
+                createdAt);
+    }
+}

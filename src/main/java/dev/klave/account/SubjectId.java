@@ -1,0 +1,22 @@
+package dev.klave.account;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.UUID;
+
+/** The internal identifier of a subject; also its uid in Kubernetes impersonation (spec 1 §1.3). */
+public record SubjectId(String value) {
+    public SubjectId {
+        requireNonNull(value, "value is null");
+        UUID.fromString(value);
+    }
+
+    public static SubjectId random() {
+        return new SubjectId(UUID.randomUUID().toString());
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.klave.account;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/** Storage of subjects. Subjects are never deleted, so a login stays taken for ever. */
+public interface SubjectStore {
+    /**
+     * Stores a new subject.
+     *
+     * @throws dev.klave.store.AlreadyExistsException when its login (or forge id) is taken
+     */
+    void create(Subject subject);
+
+    Optional<Subject> findById(SubjectId id);
+
+    Optional<Subject> findByLogin(Login login);
+
+    /** Every subject, ordered by login. */
+    List<Subject> list();
+
+    /**
+     * Reads the subject, applies {@code change} and writes the result, atomically. The id, login,
+     * kind and creation time cannot change.
+     *
+     * @throws dev.klave.store.NotFoundException when there is no such subject
+     */
+    Subject update(SubjectId id, UnaryOperator<Subject> change);
+}

@@ -1,0 +1,27 @@
+package dev.klave.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything the service reads from its environment, already checked. Built by
+ * {@link SettingsLoader}; see the README for each variable's meaning and default.
+ */
+public record Settings(
+        BaseUrl baseUrl,
+        ListenAddress listen,
+        DatabaseUrl database,
+        EncryptionKeySource encryptionKey,
+        List<Cidr> trustedProxies,
+        Duration shutdownTimeout) {
+    public Settings {
+        requireNonNull(baseUrl, "baseUrl is null");
+        requireNonNull(listen, "listen is null");
+        requireNonNull(database, "database is null");
+        requireNonNull(encryptionKey, "encryptionKey is null");
+        trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies is null"));
+        requireNonNull(shutdownTimeout, "shutdownTimeout is null");
+    }
+}

@@ -1,0 +1,104 @@
+package dev.klave.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Reads {@link Settings} from environment variables. Each variable is parsed on its own and every
+ * problem is collected, so one start-up attempt reports all of them (DESIGN "config/").
+ */
+public final class SettingsLoader {
+    public static final String BASE_URL = "SERVICE_BASE_URL";
+    public static final String LISTEN = "SERVICE_LISTEN";
+    public static final String DATABASE_URL = "SERVICE_DATABASE_URL";
+    public static final String ENCRYPTION_KEY = "SERVICE_ENCRYPTION_KEY";
+    public static final String TRUSTED_PROXIES = "SERVICE_TRUSTED_PROXIES";
+    public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
+
+    public static final String DEFAULT_BASE_URL = "http://localhost:8080";
+    public static final String DEFAULT_LISTEN = "0.0.0.0:8080";
+    public static final String DEFAULT_SHUTDOWN_TIMEOUT = "30s";
+
+    /** The file the generated key goes to, beside the SQLite database file. */
+    public static final String KEY_FILE_NAME = "encryption.key";
+
+    private final Map<String, String> environment;
+    private final List<String> problems = new ArrayList<>();
+
+    private SettingsLoader(Map<String, String> environment) {
+        this.environment = Map.copyOf(requireNonNull(environment, "environment is null"));
+    }
+
+    public static Settings load(Map<String, String> environment) throws InvalidSettingsException {
+        return new SettingsLoader(environment).load();
+    }
+
+    private Settings load() throws InvalidSettingsException {
+        Optional<BaseUrl> baseUrl = read(BASE_URL, DEFAULT_BASE_URL, BaseUrl::parse);
+        Optional<ListenAddress> listen = read(LISTEN, DEFAULT_LISTEN, ListenAddress::parse);
+        Optional<DatabaseUrl> database = read(DATABASE_URL, DatabaseUrl.DEFAULT, DatabaseUrl::parse);
+        Optional<EncryptionKeySource> key = encryptionKey(database);
+        Optional<List<Cidr>> trustedProxies = read(TRUSTED_PROXIES, "", SettingsLoader::parseCidrs);
+        Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
+        if (!problems.isEmpty()) {
+            throw new InvalidSettingsException(problems);
+        }
+        return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
+                key.orElseThrow(), trustedProxies.orElseThrow(), shutdownTimeout.orElseThrow());
+    }
+
+    private Optional<EncryptionKeySource> encryptionKey(Optional<DatabaseUrl> database) {
+        String value = environment.get(ENCRYPTION_KEY);
+        if (value != null && !value.isBlank()) {
+            return parse(ENCRYPTION_KEY, value, text -> new EncryptionKeySource.Given(MasterKey.parseBase64(text)),
+                    false);
+        }
+        if (database.isEmpty()) {
+            // The database problem is already reported; whether a key is needed cannot be told.
+            return Optional.empty();
+        }
+        if (database.get() instanceof DatabaseUrl.Sqlite sqlite) {
+            Path directory = sqlite.file().toAbsolutePath().getParent();
+            return Optional.of(new EncryptionKeySource.GeneratedFile(directory.resolve(KEY_FILE_NAME)));
+        }
+        problems.add(ENCRYPTION_KEY + ": required with PostgreSQL (base64 of 32 random bytes, "
+                + "for example the output of `openssl rand -base64 32`)");
+        return Optional.empty();
+    }
+
+    private <T> Optional<T> read(String name, String defaultValue, Function<String, T> parser) {
+        String value = environment.get(name);
+        if (value == null || value.isBlank()) {
+            value = defaultValue;
+        }
+        return parse(name, value, parser, true);
+    }
+
+    private <T> Optional<T> parse(String name, String value, Function<String, T> parser, boolean showValue) {
+        try {
+            return Optional.of(parser.apply(value));
+        } catch (IllegalArgumentException e) {
+            // Secrets are never echoed back: the key's problem names no part of its value.
+            String shown = showValue && !name.equals(DATABASE_URL) ? " (got '" + value + "')" : "";
+            problems.add(name + ": " + e.getMessage() + shown);
+            return Optional.empty();
+        }
+    }
+
+    private static List<Cidr> parseCidrs(String text) {
+        List<Cidr> blocks = new ArrayList<>();
+        for (String part : text.split(",")) {
+            if (!part.isBlank()) {
+                blocks.add(Cidr.parse(part));
+            }
+        }
+        return blocks;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.klave.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.klave.messages.Message;
+import java.io.IOException;
+
+/**
+ * The one JSON mapper of the API. Reading is strict (spec 1 §4): unknown fields, duplicate keys,
+ * trailing data, nulls for primitives and scalars of the wrong type are all refused with 400
+ * {@code cuerpo JSON no válido}. Field names are snake_case, times are RFC 3339 strings.
+ */
+public final class Json {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .addModule(new Jdk8Module())
+            .addModule(new JavaTimeModule())
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .build();
+
+    private Json() {}
+
+    /**
+     * Reads a request body as {@code type}.
+     *
+     * @throws dev.klave.messages.Refusal {@code INVALID_JSON} for anything but one well-formed
+     *     JSON value of the expected shape; a refusal thrown by the type's constructor (a
+     *     validation reason) passes through unchanged
+     */
+    public static <T> T read(byte[] body, Class<T> type) {
+        if (body.length == 0) {
+            throw Message.INVALID_JSON.refusal();
+        }
+        try {
+            T value = MAPPER.readValue(body, type);
+            if (value == null) {
+                throw Message.INVALID_JSON.refusal();
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof dev.klave.messages.Refusal refusal) {
+                throw refusal;
+            }
+            throw Message.INVALID_JSON.refusal();
+        } catch (IOException e) {
+            throw Message.INVALID_JSON.refusal();
+        }
+    }
+
+    public static byte[] write(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + value.getClass().getName() + " as JSON", e);
+        }
+    }
+}

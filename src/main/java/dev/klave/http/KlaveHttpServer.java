@@ -1,0 +1,141 @@
+package dev.klave.http;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.config.BaseUrl;
+import dev.klave.config.Cidr;
+import dev.klave.config.ListenAddress;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one HTTP server: dispatches health, API and web interface requests, and shuts down in the
+ * order an orchestrator expects — readiness fails first, requests in flight finish (bounded),
+ * then the caller may close what the requests used.
+ */
+public final class KlaveHttpServer {
+    private static final Logger LOG = LoggerFactory.getLogger(KlaveHttpServer.class);
+
+    private final Vertx vertx;
+    private final HttpServer server;
+    private final ExecutorService blocking;
+    private final AtomicBoolean draining;
+
+    private KlaveHttpServer(Vertx vertx, HttpServer server, ExecutorService blocking, AtomicBoolean draining) {
+        this.vertx = vertx;
+        this.server = server;
+        this.blocking = blocking;
+        this.draining = draining;
+    }
+
+    /** Starts listening; fails when the address cannot be bound. */
+    public static KlaveHttpServer start(ListenAddress listen, BaseUrl baseUrl, List<Cidr> trustedProxies,
+            ApiRoutes routes, Readiness readiness, WebAssets assets) {
+        requireNonNull(listen, "listen is null");
+        Vertx vertx = Vertx.vertx();
+        ExecutorService blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-work-", 0).factory());
+        AtomicBoolean draining = new AtomicBoolean();
+        HealthHandler health = new HealthHandler(readiness, draining::get, blocking);
+        ApiHandler api = new ApiHandler(routes, new OriginPolicy(baseUrl), new ClientAddresses(trustedProxies), blocking);
+        SpaHandler web = new SpaHandler(assets);
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions()
+                .setHost(listen.host())
+                .setPort(listen.port())
+                .setIdleTimeout(300)
+                .setIdleTimeoutUnit(TimeUnit.SECONDS));
+        server.requestHandler(request -> dispatch(request, health, api, web));
+        try {
+            server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            vertx.close();
+            throw new IllegalStateException("interrupted while starting", e);
+        } catch (ExecutionException | TimeoutException e) {
+            vertx.close();
+            blocking.shutdownNow();
+            throw new IllegalStateException("cannot listen on " + listen + ": " + e.getCause(), e);
+        }
+        return new KlaveHttpServer(vertx, server, blocking, draining);
+    }
+
+    private static void dispatch(HttpServerRequest request, HealthHandler health, ApiHandler api, SpaHandler web) {
+        String path = request.path();
+        if (path.equals("/healthz")) {
+            health.liveness(request);
+        } else if (path.equals("/readyz")) {
+            health.readiness(request);
+        } else if (path.equals("/api") || path.startsWith("/api/")) {
+            api.handle(request);
+        } else {
+            web.handle(request);
+        }
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int port() {
+        return server.actualPort();
+    }
+
+    /** From now on {@code /readyz} answers 503, so load balancers stop sending new requests. */
+    public void startDraining() {
+        if (draining.compareAndSet(false, true)) {
+            LOG.info("shutting down: readiness now fails");
+        }
+    }
+
+    public boolean draining() {
+        return draining.get();
+    }
+
+    /**
+     * Stops accepting connections and waits up to {@code timeout} for the requests in flight,
+     * then closes what is left. Returns whether everything finished in time.
+     */
+    public boolean shutdown(Duration timeout) {
+        startDraining();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean clean = true;
+        try {
+            server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .toCompletionStage().toCompletableFuture()
+                    .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            clean = false;
+            LOG.warn("requests still open after {}; closing them", timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            clean = false;
+        }
+        blocking.shutdown();
+        try {
+            long left = Math.max(0, deadline - System.nanoTime());
+            if (!blocking.awaitTermination(left, TimeUnit.NANOSECONDS)) {
+                clean = false;
+                blocking.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            clean = false;
+        }
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("event loops did not stop cleanly: {}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return clean;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.klave.messages;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The catalogue. Each entry is the HTTP status the specification gives the text and the text
+ * itself; {@code %s} marks the parts filled in at the time of the error.
+ */
+public enum Message {
+    // Proxy errors, returned as Kubernetes Status objects (spec 1 §7 "Proxy errors").
+    PATH_INVALID(400, "ruta no válida: segmentos vacíos, '.' o '..' o caracteres escapados no están permitidos"),
+    CLUSTER_ID_INVALID(400, "identificador de cluster no válido: %s"),
+    IMPERSONATION_REFUSED(400, "Klave no admite cabeceras Impersonate-* (kubectl --as no está soportado)"),
+    TOKEN_MISSING(401, "hace falta un token (Authorization: Bearer klt_...)"),
+    CREDENTIAL_UNKNOWN(401, "credencial desconocida"),
+    CREDENTIAL_REVOKED(401, "credencial revocada"),
+    CREDENTIAL_EXPIRED(401, "credencial caducada"),
+    ACCOUNT_DISABLED(403, "la cuenta está deshabilitada"),
+    CREDENTIAL_OTHER_CLUSTER(403, "esta credencial está restringida al cluster %s"),
+    NO_ACTIVE_GRANT_ON_CLUSTER(403, "%s no tiene permisos activos en el cluster %s"),
+    CREDENTIAL_NO_LONGER_VALID(403,
+            "la credencial ya no es válida: revocada, caducada, cuenta deshabilitada o permisos cambiados"),
+    CLUSTER_UNKNOWN(404, "cluster desconocido"),
+    UPSTREAM_TIMEOUT(502, "no se pudo hablar con el API server del cluster: tiempo de espera agotado"),
+    UPSTREAM_CERTIFICATE(502, "no se pudo hablar con el API server del cluster: "
+            + "el certificado del API server no coincide con la CA registrada"),
+    UPSTREAM_UNREACHABLE(502, "no se pudo hablar con el API server del cluster: API server inalcanzable"),
+    UPSTREAM_CONNECTION(502, "no se pudo hablar con el API server del cluster: error de conexión"),
+    CLUSTER_WITHOUT_TOKENS_PROXY(503, "el cluster todavía no tiene tokens configurados"),
+    DATABASE_UNAVAILABLE(503, "Klave no puede consultar su base de datos"),
+    AUDIT_UNAVAILABLE(503, "Klave no puede registrar la petición"),
+    RESTARTING(503, "Klave se está reiniciando"),
+
+    // Texts seen only in audit rows (spec 1 §7 "Statuses seen only in audit rows").
+    AUDIT_STREAM_CUT(101, "stream cortado: la credencial ya no es válida"),
+    AUDIT_CLIENT_GONE(499, "cliente desconectado"),
+    AUDIT_RESTARTING(503, "Klave reiniciando"),
+
+    // API errors, returned as {"error": text} (spec 1 §7 "API errors").
+    INVALID_JSON(400, "cuerpo JSON no válido"),
+    NAMESPACE_PROTECTED(400, "el namespace %s está protegido: %s"),
+    TTL_INVALID(400, "ttl no válido: usa por ejemplo 7d o 12h"),
+    LOGIN_INVALID(400, "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', "
+            + "empezando y acabando en letra o dígito"),
+    BREAK_GLASS_PEOPLE_ONLY(400, "solo una persona puede ser break-glass: los bots no tienen contraseña"),
+    SESSION_MISSING(401, "sesión no iniciada"),
+    SESSION_INVALID(401, "sesión caducada o no válida"),
+    LOGIN_FAILED(401, "usuario o contraseña incorrectos"),
+    ADMIN_ONLY(403, "solo para administradores"),
+    CROSS_ORIGIN(403, "petición de otro origen rechazada"),
+    FORGE_ONLY_ACCOUNT(403, "esta cuenta entra con Forge: no usa contraseña"),
+    OTHERS_CREDENTIALS(403, "solo un administrador puede operar sobre credenciales de otros"),
+    OWN_GRANTS_ONLY(403, "solo puedes consultar tus propios permisos"),
+    NOT_FOUND(404, "no encontrado"),
+    USER_NOT_FOUND(404, "usuario no encontrado"),
+    CLUSTER_NOT_FOUND(404, "cluster no encontrado"),
+    LINK_INVALID(404, "enlace no válido"),
+    FORGE_NOT_CONFIGURED(404, "el acceso con Forge no está configurado"),
+    METHOD_NOT_ALLOWED(405, "método no permitido"),
+    GRANT_EXISTS(409, "ese permiso ya existe"),
+    LOGIN_TAKEN(409, "ese login ya existe (los logins no se reutilizan)"),
+    LAST_ADMIN(409, "no se puede quitar ni deshabilitar al último administrador activo"),
+    NO_ACTIVE_GRANTS(409, "sin permisos activos: no hay ningún cluster al que dar acceso"),
+    RECONCILE_RUNNING(409, "ya hay una reconciliación de este cluster en curso"),
+    CLUSTER_WITHOUT_TOKENS(409, "el cluster no tiene tokens todavía: %s"),
+    LINK_GONE(410, "el enlace ha caducado o ya se ha usado; pide uno nuevo a un administrador"),
+    BODY_TOO_LARGE(413, "cuerpo demasiado grande"),
+    TOO_MANY_ATTEMPTS(429, "demasiados intentos"),
+    INTERNAL_ERROR(500, "error interno"),
+    CI_NOT_CONFIGURED(503, "el intercambio de CI no está configurado"),
+    RECONCILER_UNAVAILABLE(503, "el reconciliador no está disponible"),
+
+    // CI exchange errors (spec 1 §7 "CI exchange errors").
+    CI_TOKEN_INVALID(401, "token no válido"),
+    CI_NO_MATCHING_RULE(403, "ninguna trust rule coincide con este workflow "
+            + "(repository_owner_id=%s repository_id=%s ref=%s environment=%s): %s"),
+    CI_BOT_DISABLED(403, "el bot %s de la trust rule «%s» está deshabilitado"),
+    CI_BOT_WITHOUT_GRANTS(403, "el bot %s no tiene permisos activos en ningún cluster: %s"),
+
+    // Forge webhook (spec 1 §7 "Webhook errors").
+    SIGNATURE_INVALID(401, "firma no válida"),
+
+    // Health (spec 1 §4 "Health"); English in the specification.
+    HEALTH_OK(200, "ok"),
+    DATABASE_NOT_READY(503, "database unavailable");
+
+    private final int status;
+    private final String template;
+
+    Message(int status, String template) {
+        this.status = status;
+        this.template = requireNonNull(template, "template is null");
+    }
+
+    public int status() {
+        return status;
+    }
+
+    /** The text with its {@code %s} parts filled in, in order. */
+    public String text(Object... arguments) {
+        if (arguments.length == 0) {
+            return template;
+        }
+        return template.formatted(arguments);
+    }
+
+    /** A refusal carrying this message, ready to be thrown by domain code. */
+    public Refusal refusal(Object... arguments) {
+        return new Refusal(this, text(arguments));
+    }
+}

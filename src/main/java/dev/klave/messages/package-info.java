@@ -1,0 +1,9 @@
+/**
+ * Every user-visible Spanish text of the specification, in one catalogue (spec 1 §7).
+ *
+ * <p>The specification writes {@code el servicio} where a message names the product; here that
+ * word is {@code Klave}. Every other word is kept exactly, because a black-box suite compares the
+ * texts byte for byte. Domain code refuses a request by throwing {@link dev.klave.messages.Refusal};
+ * the HTTP layer turns it into the status and body the specification names.
+ */
+package dev.klave.messages;

@@ -1,0 +1,201 @@
+package dev.klave.store;
+
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import dev.klave.config.DatabaseUrl;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.jdbi.v3.core.ConnectionException;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection pool, the migrations and the transaction boundary, for either dialect.
+ *
+ * <p>SQLite runs in WAL mode (readers never wait for the writer) with a busy timeout, and every
+ * transaction starts {@code IMMEDIATE} so two writers queue on the busy timeout instead of failing
+ * when a read lock would have to be upgraded. PostgreSQL runs through the same HikariCP pool type;
+ * Flyway serialises migrations of replicas that start together with an advisory lock.
+ */
+public final class Database implements Transactions, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Dialect dialect;
+    private final HikariDataSource dataSource;
+    private final Jdbi jdbi;
+
+    private Database(Dialect dialect, HikariDataSource dataSource) {
+        this.dialect = dialect;
+        this.dataSource = dataSource;
+        this.jdbi = Jdbi.create(dataSource);
+    }
+
+    /**
+     * Opens the pool and brings the schema up to date.
+     *
+     * @throws DatabaseUnavailableException when the database cannot be reached or migrated
+     */
+    public static Database open(DatabaseUrl url) {
+        requireNonNull(url, "url is null");
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("klave-db");
+        config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
+        config.setValidationTimeout(Duration.ofSeconds(2).toMillis());
+        Dialect dialect = switch (url) {
+            case DatabaseUrl.Sqlite sqlite -> configureSqlite(config, sqlite);
+            case DatabaseUrl.Postgres postgres -> configurePostgres(config, postgres);
+        };
+        HikariDataSource dataSource;
+        try {
+            dataSource = new HikariDataSource(config);
+        } catch (HikariPool.PoolInitializationException e) {
+            throw new DatabaseUnavailableException("cannot connect to " + url.display() + ": "
+                    + rootMessage(e), e);
+        }
+        try {
+            migrate(dialect, dataSource);
+        } catch (FlywayException e) {
+            dataSource.close();
+            throw new DatabaseUnavailableException("cannot migrate " + url.display() + ": " + rootMessage(e), e);
+        }
+        LOG.info("database {} ready ({})", url.display(), dialect);
+        return new Database(dialect, dataSource);
+    }
+
+    private static Dialect configureSqlite(HikariConfig config, DatabaseUrl.Sqlite sqlite) {
+        Path parent = sqlite.file().toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the database directory " + parent, e);
+        }
+        config.setJdbcUrl(sqlite.jdbcUrl());
+        config.addDataSourceProperty("journal_mode", "WAL");
+        config.addDataSourceProperty("synchronous", "NORMAL");
+        config.addDataSourceProperty("busy_timeout", "10000");
+        config.addDataSourceProperty("foreign_keys", "true");
+        config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+        config.setMaximumPoolSize(8);
+        return Dialect.SQLITE;
+    }
+
+    private static Dialect configurePostgres(HikariConfig config, DatabaseUrl.Postgres postgres) {
+        config.setJdbcUrl(postgres.jdbcUrl());
+        config.setUsername(postgres.user());
+        postgres.password().ifPresent(config::setPassword);
+        config.addDataSourceProperty("ApplicationName", "klave");
+        config.setMaximumPoolSize(16);
+        return Dialect.POSTGRES;
+    }
+
+    private static void migrate(Dialect dialect, HikariDataSource dataSource) {
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations(dialect.migrationLocation())
+                .failOnMissingLocations(true)
+                .load()
+                .migrate();
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /** Runs {@code work} with a handle: the thread's open transaction if there is one, else a new handle. */
+    public <T> T withHandle(HandleCallback<T, RuntimeException> work) {
+        try {
+            return jdbi.withHandle(work);
+        } catch (JdbiException e) {
+            throw translate(e);
+        }
+    }
+
+    /**
+     * Runs {@code work} in one transaction: every store call inside it on this thread joins it, and
+     * any exception rolls all of it back (DEVELOPERS.md: one transaction per state change).
+     */
+    @Override
+    public <T> T inTransaction(Supplier<T> work) {
+        try {
+            return jdbi.inTransaction(handle -> work.get());
+        } catch (JdbiException e) {
+            throw translate(e);
+        }
+    }
+
+    public void inTransaction(Runnable work) {
+        inTransaction(() -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /** Whether the database answers a trivial query within {@code timeout} (readiness, spec 1 §4). */
+    public boolean answersWithin(Duration timeout) {
+        CompletableFuture<Boolean> answer = CompletableFuture.supplyAsync(this::answers,
+                runnable -> Thread.ofVirtual().name("klave-db-ping").start(runnable));
+        try {
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            return false;
+        } catch (ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private boolean answers() {
+        try (Connection connection = dataSource.getConnection()) {
+            return connection.isValid(2);
+        } catch (SQLException e) {
+            LOG.debug("database check failed: {}", e.getMessage());
+            return false;
+        }
+    }
+
+    /** Closes the pool; connections in use are closed as they are returned. */
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    private RuntimeException translate(JdbiException e) {
+        if (SqlErrors.isUniqueViolation(e)) {
+            return new AlreadyExistsException("unique key taken", e);
+        }
+        if (e instanceof ConnectionException || SqlErrors.isConnectionFailure(e)) {
+            return new DatabaseUnavailableException("database unavailable: " + rootMessage(e), e);
+        }
+        return e;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+}

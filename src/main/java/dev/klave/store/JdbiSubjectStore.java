@@ -1,0 +1,122 @@
+package dev.klave.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.ForgeLink;
+import dev.klave.account.Login;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.SubjectStore;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatement;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** {@link SubjectStore} in SQL, the same statements for both dialects. */
+public final class JdbiSubjectStore implements SubjectStore {
+    private static final String COLUMNS = "id, login, kind, display_name, email, is_admin, break_glass, "
+            + "disabled_at, password_hash, forge_id, forge_login, created_at";
+
+    private final Database database;
+
+    public JdbiSubjectStore(Database database) {
+        this.database = requireNonNull(database, "database is null");
+    }
+
+    @Override
+    public void create(Subject subject) {
+        database.withHandle(handle -> bind(handle.createUpdate("INSERT INTO subjects (" + COLUMNS + ") VALUES "
+                + "(:id, :login, :kind, :display_name, :email, :is_admin, :break_glass, :disabled_at, "
+                + ":password_hash, :forge_id, :forge_login, :created_at)"), subject).execute());
+    }
+
+    @Override
+    public Optional<Subject> findById(SubjectId id) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM subjects WHERE id = :id")
+                .bind("id", id.value())
+                .map(JdbiSubjectStore::map)
+                .findOne());
+    }
+
+    @Override
+    public Optional<Subject> findByLogin(Login login) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM subjects WHERE login = :login")
+                .bind("login", login.value())
+                .map(JdbiSubjectStore::map)
+                .findOne());
+    }
+
+    @Override
+    public List<Subject> list() {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM subjects ORDER BY login")
+                .map(JdbiSubjectStore::map)
+                .list());
+    }
+
+    @Override
+    public Subject update(SubjectId id, UnaryOperator<Subject> change) {
+        return database.inTransaction(() -> database.withHandle(handle -> {
+            Subject current = readForUpdate(handle, id);
+            Subject changed = requireNonNull(change.apply(current), "change returned null");
+            if (!changed.id().equals(current.id()) || !changed.login().equals(current.login())
+                    || changed.kind() != current.kind() || !changed.createdAt().equals(current.createdAt())) {
+                throw new IllegalArgumentException("id, login, kind and creation time of a subject are immutable");
+            }
+            bind(handle.createUpdate("UPDATE subjects SET display_name = :display_name, email = :email, "
+                    + "is_admin = :is_admin, break_glass = :break_glass, disabled_at = :disabled_at, "
+                    + "password_hash = :password_hash, forge_id = :forge_id, forge_login = :forge_login "
+                    + "WHERE id = :id"), changed).execute();
+            return changed;
+        }));
+    }
+
+    private Subject readForUpdate(Handle handle, SubjectId id) {
+        // PostgreSQL: lock the row so two updates of one subject apply one after the other.
+        // SQLite: the IMMEDIATE transaction already holds the database's write lock.
+        String lock = database.dialect() == Dialect.POSTGRES ? " FOR UPDATE" : "";
+        return handle.createQuery("SELECT " + COLUMNS + " FROM subjects WHERE id = :id" + lock)
+                .bind("id", id.value())
+                .map(JdbiSubjectStore::map)
+                .findOne()
+                .orElseThrow(() -> new NotFoundException("no subject " + id));
+    }
+
+    private static <S extends SqlStatement<S>> S bind(S statement, Subject subject) {
+        return statement.bind("id", subject.id().value())
+                .bind("login", subject.login().value())
+                .bind("kind", subject.kind().code())
+                .bind("display_name", subject.displayName())
+                .bind("email", subject.email().orElse(null))
+                .bind("is_admin", subject.admin())
+                .bind("break_glass", subject.breakGlass())
+                .bind("disabled_at", Times.toMillis(subject.disabledAt()))
+                .bind("password_hash", subject.passwordHash().orElse(null))
+                .bind("forge_id", subject.forgeLink().map(ForgeLink::forgeId).orElse(null))
+                .bind("forge_login", subject.forgeLink().map(ForgeLink::forgeLogin).orElse(null))
+                .bind("created_at", subject.createdAt().toEpochMilli());
+    }
+
+    private static Subject map(ResultSet row, StatementContext context) throws SQLException {
+        long forgeId = row.getLong("forge_id");
+        Optional<ForgeLink> forge = row.wasNull()
+                ? Optional.empty()
+                : Optional.of(new ForgeLink(forgeId, row.getString("forge_login")));
+        return new Subject(
+                new SubjectId(row.getString("id")),
+                new Login(row.getString("login")),
+                SubjectKind.fromCode(row.getString("kind")),
+                row.getString("display_name"),
+                Optional.ofNullable(row.getString("email")),
+                row.getBoolean("is_admin"),
+                row.getBoolean("break_glass"),
+                Times.instant(row, "disabled_at"),
+                Optional.ofNullable(row.getString("password_hash")),
+                forge,
+                Times.instant(row, "created_at").orElseThrow());
+    }
+}

@@ -1,0 +1,10 @@
+package dev.klave.store;
+
+/** The row an update names does not exist. */
+public final class NotFoundException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public NotFoundException(String message) {
+        super(message);
+    }
+}
