@@ -48,6 +48,21 @@ public record Subject(
         return disabledAt.isEmpty();
     }
 
+    public Subject withDisplayName(String value) {
+        return new Subject(id, login, kind, value, email, admin, breakGlass, disabledAt, passwordHash, forgeLink,
+                createdAt);
+    }
+
+    public Subject withDisabledAt(Optional<Instant> value) {
+        return new Subject(id, login, kind, displayName, email, admin, breakGlass, value, passwordHash, forgeLink,
+                createdAt);
+    }
+
+    public Subject withForgeLink(Optional<ForgeLink> value) {
+        return new Subject(id, login, kind, displayName, email, admin, breakGlass, disabledAt, passwordHash, value,
+                createdAt);
+    }
+
     public Subject withBreakGlass(boolean value) {
         return new Subject(id, login, kind, displayName, email, admin, value, disabledAt, passwordHash, forgeLink,
                 createdAt);

@@ -1,0 +1,168 @@
+package dev.klave.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.klave.account.ForgeLink;
+import dev.klave.account.Login;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.SubjectStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link SubjectStore} must do, whatever the database behind it. */
+abstract class SubjectStoreConformance extends StoreConformance {
+    private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private SubjectStore store;
+
+    @Override
+    protected void setUp(Database database) {
+        store = new JdbiSubjectStore(database);
+    }
+
+    private static Subject person(String prefix) {
+        return Subject.newPerson(new Login(prefix + "-" + SEQUENCE.incrementAndGet()), "Ana Pérez",
+                Optional.of("ana@example.com"), true, false, NOW);
+    }
+
+    @Test
+    void storedPersonReadsBackIdenticallyByIdAndByLogin() {
+        Subject person = person("ana");
+
+        store.create(person);
+
+        assertThat(store.findById(person.id())).contains(person);
+        assertThat(store.findByLogin(person.login())).contains(person);
+    }
+
+    @Test
+    void storedBotReadsBackWithoutEmailPasswordOrForgeLink() {
+        Subject bot = new Subject(SubjectId.random(), new Login("deployer-" + SEQUENCE.incrementAndGet()),
+                SubjectKind.BOT, "Deployer", Optional.empty(), false, false, Optional.empty(), Optional.empty(),
+                Optional.empty(), NOW);
+
+        store.create(bot);
+
+        assertThat(store.findById(bot.id())).contains(bot);
+    }
+
+    @Test
+    void unknownSubjectIsAbsent() {
+        assertThat(store.findById(SubjectId.random())).isEmpty();
+        assertThat(store.findByLogin(new Login("nobody-here"))).isEmpty();
+    }
+
+    @Test
+    void loginOfADisabledSubjectStaysTaken() {
+        Subject first = person("taken");
+        store.create(first);
+        store.update(first.id(), subject -> subject.withDisabledAt(Optional.of(NOW)));
+        Subject second = Subject.newPerson(first.login(), "Other", Optional.empty(), false, false, NOW);
+
+        assertThatThrownBy(() -> store.create(second)).isInstanceOf(AlreadyExistsException.class);
+        assertThat(store.findById(second.id())).isEmpty();
+    }
+
+    @Test
+    void forgeAccountLinksToAtMostOneSubject() {
+        long forgeId = 9_000_000L + SEQUENCE.incrementAndGet();
+        Subject first = person("forge").withForgeLink(Optional.of(new ForgeLink(forgeId, "octocat")));
+        store.create(first);
+
+        assertThatThrownBy(() -> store.create(
+                person("forge").withForgeLink(Optional.of(new ForgeLink(forgeId, "octocat")))))
+                .isInstanceOf(AlreadyExistsException.class);
+    }
+
+    @Test
+    void listIsOrderedByLogin() {
+        Subject zed = Subject.newPerson(new Login("zz-list-" + SEQUENCE.incrementAndGet()), "Z", Optional.empty(),
+                false, false, NOW);
+        Subject abe = Subject.newPerson(new Login("aa-list-" + SEQUENCE.incrementAndGet()), "A", Optional.empty(),
+                false, false, NOW);
+        store.create(zed);
+        store.create(abe);
+
+        List<String> logins = store.list().stream().map(subject -> subject.login().value()).toList();
+
+        assertThat(logins).isSorted().contains(abe.login().value(), zed.login().value());
+    }
+
+    @Test
+    void updateWritesTheChangedSubjectAndReturnsIt() {
+        Subject person = person("update");
+        store.create(person);
+
+        Subject changed = store.update(person.id(), subject -> subject.withBreakGlass(true));
+
+        assertThat(changed.breakGlass()).isTrue();
+        assertThat(store.findById(person.id())).contains(changed);
+    }
+
+    @Test
+    void updateOfAnUnknownSubjectFails() {
+        assertThatThrownBy(() -> store.update(SubjectId.random(), subject -> subject))
+                .isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void loginCannotBeChangedByAnUpdate() {
+        Subject person = person("immutable");
+        store.create(person);
+
+        assertThatThrownBy(() -> store.update(person.id(), subject -> new Subject(subject.id(),
+                new Login("renamed-" + SEQUENCE.incrementAndGet()), subject.kind(), subject.displayName(),
+                subject.email(), subject.admin(), subject.breakGlass(), subject.disabledAt(),
+                subject.passwordHash(), subject.forgeLink(), subject.createdAt())))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.findById(person.id())).contains(person);
+    }
+
+    @Test
+    void concurrentUpdatesOfOneSubjectAreNotLost() throws Exception {
+        Subject person = Subject.newPerson(new Login("counter-" + SEQUENCE.incrementAndGet()), "", Optional.empty(),
+                false, false, NOW);
+        store.create(person);
+        int writers = 4;
+        int updatesEach = 10;
+
+        try (ExecutorService pool = Executors.newFixedThreadPool(writers)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int writer = 0; writer < writers; writer++) {
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < updatesEach; i++) {
+                        store.update(person.id(), subject -> subject.withDisplayName(subject.displayName() + "x"));
+                    }
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        }
+
+        assertThat(store.findById(person.id()).orElseThrow().displayName()).hasSize(writers * updatesEach);
+    }
+
+    @Test
+    void failureLaterInATransactionUndoesTheInsert() {
+        Subject person = person("rollback");
+
+        assertThatThrownBy(() -> database().inTransaction(() -> {
+            store.create(person);
+            throw new IllegalStateException("something after the insert failed");
+        })).isInstanceOf(IllegalStateException.class);
+
+        assertThat(store.findById(person.id())).isEmpty();
+    }
+}
