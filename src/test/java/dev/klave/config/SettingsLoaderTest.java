@@ -1,0 +1,155 @@
+package dev.klave.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Pins every variable's name, default and error (STYLE: typed settings, pinned by a test). */
+class SettingsLoaderTest {
+    private static final String KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+
+    private static List<String> problemsOf(Map<String, String> environment) {
+        try {
+            SettingsLoader.load(environment);
+        } catch (InvalidSettingsException e) {
+            return e.problems();
+        }
+        throw new AssertionError("settings were accepted: " + environment);
+    }
+
+    @Test
+    void emptyEnvironmentGivesTheDocumentedDefaults() throws Exception {
+        Settings settings = SettingsLoader.load(Map.of());
+
+        assertThat(settings.baseUrl().toString()).isEqualTo("http://localhost:8080");
+        assertThat(settings.listen()).isEqualTo(new ListenAddress("0.0.0.0", 8080));
+        assertThat(settings.database()).isEqualTo(new DatabaseUrl.Sqlite(Path.of("data/klave.db")));
+        assertThat(settings.encryptionKey()).isEqualTo(
+                new EncryptionKeySource.GeneratedFile(Path.of("data/encryption.key").toAbsolutePath()));
+        assertThat(settings.trustedProxies()).isEmpty();
+        assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void variableNamesAreTheOnesTheReadmeDocuments() {
+        assertThat(List.of(SettingsLoader.BASE_URL, SettingsLoader.LISTEN, SettingsLoader.DATABASE_URL,
+                SettingsLoader.ENCRYPTION_KEY, SettingsLoader.TRUSTED_PROXIES, SettingsLoader.SHUTDOWN_TIMEOUT))
+                .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
+                        "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_SHUTDOWN_TIMEOUT");
+    }
+
+    @Test
+    void everySettingIsReadWhenGiven() throws Exception {
+        Settings settings = SettingsLoader.load(Map.of(
+                "SERVICE_BASE_URL", "https://klave.example.com/",
+                "SERVICE_LISTEN", "[::]:9443",
+                "SERVICE_DATABASE_URL", "postgresql://klave:s%40cret@db.internal:6432/klave?sslmode=verify-full",
+                "SERVICE_ENCRYPTION_KEY", KEY,
+                "SERVICE_TRUSTED_PROXIES", "10.0.0.0/8, 192.168.1.7",
+                "SERVICE_SHUTDOWN_TIMEOUT", "45s"));
+
+        assertThat(settings.baseUrl().toString()).isEqualTo("https://klave.example.com");
+        assertThat(settings.listen()).isEqualTo(new ListenAddress("::", 9443));
+        DatabaseUrl.Postgres postgres = (DatabaseUrl.Postgres) settings.database();
+        assertThat(postgres.jdbcUrl()).isEqualTo("jdbc:postgresql://db.internal:6432/klave?sslmode=verify-full");
+        assertThat(postgres.user()).isEqualTo("klave");
+        assertThat(postgres.password()).contains("s@cret");
+        assertThat(((EncryptionKeySource.Given) settings.encryptionKey()).key().toBase64()).isEqualTo(KEY);
+        assertThat(settings.trustedProxies()).extracting(Object::toString).containsExactly("10.0.0.0/8", "192.168.1.7");
+        assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(45));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "SERVICE_BASE_URL|ftp://klave.example.com|SERVICE_BASE_URL: scheme must be http or https (got 'ftp://klave.example.com')",
+        "SERVICE_BASE_URL|https://klave.example.com/?x=1|SERVICE_BASE_URL: must not have a query or fragment (got 'https://klave.example.com/?x=1')",
+        "SERVICE_BASE_URL|https://klave.example.com/#top|SERVICE_BASE_URL: must not have a query or fragment (got 'https://klave.example.com/#top')",
+        "SERVICE_BASE_URL|klave.example.com|SERVICE_BASE_URL: must be an absolute http(s) URL (got 'klave.example.com')",
+        "SERVICE_LISTEN|8080|SERVICE_LISTEN: must be host:port, e.g. 0.0.0.0:8080 (got '8080')",
+        "SERVICE_LISTEN|0.0.0.0:99999|SERVICE_LISTEN: port must be between 0 and 65535 (got '0.0.0.0:99999')",
+        "SERVICE_LISTEN|0.0.0.0:http|SERVICE_LISTEN: port is not a number (got '0.0.0.0:http')",
+        "SERVICE_DATABASE_URL|mysql://root@localhost/klave|SERVICE_DATABASE_URL: must be sqlite:<path> or postgres://user:password@host:port/database",
+        "SERVICE_DATABASE_URL|postgres://db.internal/klave|SERVICE_DATABASE_URL: postgres URL must name a user: postgres://user:password@host/db",
+        "SERVICE_DATABASE_URL|postgres://klave:pw@db.internal/|SERVICE_DATABASE_URL: postgres URL must name one database: postgres://…/klave",
+        "SERVICE_DATABASE_URL|sqlite:|SERVICE_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:data/klave.db",
+        "SERVICE_ENCRYPTION_KEY|not base64!|SERVICE_ENCRYPTION_KEY: is not valid base64",
+        "SERVICE_ENCRYPTION_KEY|c2hvcnQ=|SERVICE_ENCRYPTION_KEY: must be base64 of exactly 32 bytes (got 5)",
+        "SERVICE_TRUSTED_PROXIES|10.0.0.0/33|SERVICE_TRUSTED_PROXIES: '10.0.0.0/33' has a prefix length outside 0..32 (got '10.0.0.0/33')",
+        "SERVICE_TRUSTED_PROXIES|proxy.internal|SERVICE_TRUSTED_PROXIES: 'proxy.internal' is not an IP address or CIDR block (got 'proxy.internal')",
+        "SERVICE_SHUTDOWN_TIMEOUT|soon|SERVICE_SHUTDOWN_TIMEOUT: must be a number followed by ms, s, m, h or d, e.g. 30s (got 'soon')",
+    })
+    void badValueIsReportedWithTheVariableName(String name, String value, String problem) {
+        assertThat(problemsOf(Map.of(name, value))).containsExactly(problem);
+    }
+
+    @Test
+    void postgresWithoutAnEncryptionKeyIsRefused() {
+        assertThat(problemsOf(Map.of("SERVICE_DATABASE_URL", "postgres://klave:pw@db.internal/klave")))
+                .containsExactly("SERVICE_ENCRYPTION_KEY: required with PostgreSQL (base64 of 32 random bytes, "
+                        + "for example the output of `openssl rand -base64 32`)");
+    }
+
+    @Test
+    void sqliteElsewhereKeepsItsGeneratedKeyBesideTheDatabase() throws Exception {
+        Settings settings = SettingsLoader.load(Map.of("SERVICE_DATABASE_URL", "sqlite:/var/lib/klave/state.db"));
+
+        assertThat(settings.encryptionKey())
+                .isEqualTo(new EncryptionKeySource.GeneratedFile(Path.of("/var/lib/klave/encryption.key")));
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        Map<String, String> environment = new HashMap<>();
+        environment.put("SERVICE_BASE_URL", "ftp://x");
+        environment.put("SERVICE_LISTEN", "nowhere");
+        environment.put("SERVICE_DATABASE_URL", "postgres://klave:pw@db.internal/klave");
+        environment.put("SERVICE_TRUSTED_PROXIES", "bad");
+        environment.put("SERVICE_SHUTDOWN_TIMEOUT", "forever");
+
+        assertThat(problemsOf(environment)).extracting(problem -> problem.substring(0, problem.indexOf(':')))
+                .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_ENCRYPTION_KEY",
+                        "SERVICE_TRUSTED_PROXIES", "SERVICE_SHUTDOWN_TIMEOUT");
+    }
+
+    @Test
+    void secretsNeverAppearInProblems() {
+        String secretKey = "c2VjcmV0LWtleS10aGF0LWlzLXRvby1zaG9ydA==";
+        List<String> problems = problemsOf(Map.of(
+                "SERVICE_DATABASE_URL", "mysql://root:hunter2@localhost/klave",
+                "SERVICE_ENCRYPTION_KEY", secretKey));
+
+        assertThat(String.join("\n", problems)).doesNotContain("hunter2").doesNotContain(secretKey);
+    }
+
+    @Test
+    void postgresPasswordIsNeverPrinted() throws Exception {
+        Settings settings = SettingsLoader.load(Map.of(
+                "SERVICE_DATABASE_URL", "postgres://klave:hunter2@db.internal/klave",
+                "SERVICE_ENCRYPTION_KEY", KEY));
+
+        assertThat(settings.toString()).doesNotContain("hunter2").doesNotContain(KEY);
+        assertThat(settings.database().display()).isEqualTo("postgres://klave:***@db.internal:5432/klave");
+    }
+
+    @Test
+    void blankValuesMeanTheDefault() throws Exception {
+        Settings settings = SettingsLoader.load(Map.of("SERVICE_LISTEN", "  ", "SERVICE_TRUSTED_PROXIES", ""));
+
+        assertThat(settings.listen()).isEqualTo(new ListenAddress("0.0.0.0", 8080));
+    }
+
+    @Test
+    void problemsAreNotSwallowedWhenThrown() {
+        assertThatThrownBy(() -> SettingsLoader.load(Map.of("SERVICE_LISTEN", "x")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("SERVICE_LISTEN");
+    }
+}
