@@ -14,6 +14,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,7 @@ public final class Klave implements AutoCloseable {
     private final Settings settings;
     private final Database database;
     private final KlaveHttpServer server;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Klave(Settings settings, Database database, KlaveHttpServer server) {
         this.settings = settings;
@@ -76,13 +78,18 @@ public final class Klave implements AutoCloseable {
     }
 
     /**
-     * Graceful stop (SIGTERM): readiness fails first, requests in flight finish within
-     * {@code SERVICE_SHUTDOWN_TIMEOUT}, and the database pool closes last.
+     * Graceful stop (SIGTERM): readiness fails first ({@code SERVICE_SHUTDOWN_DELAY} before the
+     * listener closes), requests in flight finish within {@code SERVICE_SHUTDOWN_TIMEOUT}, and the
+     * database pool closes last.
      */
     @Override
     public void close() {
-        LOG.info("stopping Klave (waiting up to {} for requests in flight)", settings.shutdownTimeout());
-        boolean clean = server.shutdown(settings.shutdownTimeout());
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.info("stopping Klave: new requests accepted for {} more, then up to {} for those in flight",
+                settings.shutdownDelay(), settings.shutdownTimeout());
+        boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
         database.close();
         LOG.info("Klave stopped{}", clean ? "" : " (some requests were cut off)");
     }

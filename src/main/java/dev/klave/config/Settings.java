@@ -15,6 +15,7 @@ public record Settings(
         DatabaseUrl database,
         EncryptionKeySource encryptionKey,
         List<Cidr> trustedProxies,
+        Duration shutdownDelay,
         Duration shutdownTimeout) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
@@ -22,6 +23,7 @@ public record Settings(
         requireNonNull(database, "database is null");
         requireNonNull(encryptionKey, "encryptionKey is null");
         trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies is null"));
+        requireNonNull(shutdownDelay, "shutdownDelay is null");
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");
     }
 }

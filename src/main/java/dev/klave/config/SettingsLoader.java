@@ -20,10 +20,12 @@ public final class SettingsLoader {
     public static final String DATABASE_URL = "SERVICE_DATABASE_URL";
     public static final String ENCRYPTION_KEY = "SERVICE_ENCRYPTION_KEY";
     public static final String TRUSTED_PROXIES = "SERVICE_TRUSTED_PROXIES";
+    public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
 
     public static final String DEFAULT_BASE_URL = "http://localhost:8080";
     public static final String DEFAULT_LISTEN = "0.0.0.0:8080";
+    public static final String DEFAULT_SHUTDOWN_DELAY = "5s";
     public static final String DEFAULT_SHUTDOWN_TIMEOUT = "30s";
 
     /** The file the generated key goes to, beside the SQLite database file. */
@@ -46,12 +48,14 @@ public final class SettingsLoader {
         Optional<DatabaseUrl> database = read(DATABASE_URL, DatabaseUrl.DEFAULT, DatabaseUrl::parse);
         Optional<EncryptionKeySource> key = encryptionKey(database);
         Optional<List<Cidr>> trustedProxies = read(TRUSTED_PROXIES, "", SettingsLoader::parseCidrs);
+        Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
         Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
-                key.orElseThrow(), trustedProxies.orElseThrow(), shutdownTimeout.orElseThrow());
+                key.orElseThrow(), trustedProxies.orElseThrow(), shutdownDelay.orElseThrow(),
+                shutdownTimeout.orElseThrow());
     }
 
     private Optional<EncryptionKeySource> encryptionKey(Optional<DatabaseUrl> database) {

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
 final class ApiHandler implements Handler<HttpServerRequest> {
     /** Spec 1 §8: JSON bodies under /api up to 64 KiB. */
     static final int BODY_LIMIT = 64 * 1024;
+    /** How much of an oversized body is read and dropped before the connection is cut. */
+    private static final long DRAIN_LIMIT = 1024 * 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
 
@@ -73,7 +75,7 @@ final class ApiHandler implements Handler<HttpServerRequest> {
         HttpServerResponse response = request.response();
         String declared = request.getHeader("Content-Length");
         if (declared != null && exceedsLimit(declared)) {
-            tooLarge(response);
+            tooLarge(request);
             return;
         }
         Buffer body = Buffer.buffer();
@@ -82,7 +84,7 @@ final class ApiHandler implements Handler<HttpServerRequest> {
                 return;
             }
             if (body.length() + chunk.length() > BODY_LIMIT) {
-                tooLarge(response);
+                tooLarge(request);
                 return;
             }
             body.appendBuffer(chunk);
@@ -104,9 +106,27 @@ final class ApiHandler implements Handler<HttpServerRequest> {
         }
     }
 
-    private static void tooLarge(HttpServerResponse response) {
+    /**
+     * Answers 413 and closes the connection. The rest of the body is read and dropped first (up to
+     * {@link #DRAIN_LIMIT}) so that a client still sending can read the answer instead of meeting
+     * a reset; one that keeps sending past that is cut off.
+     */
+    private static void tooLarge(HttpServerRequest request) {
+        HttpServerResponse response = request.response();
         response.putHeader("Connection", "close");
         Responses.error(response, Message.BODY_TOO_LARGE);
+        if (request.isEnded()) {
+            request.connection().close();
+            return;
+        }
+        long[] dropped = {0};
+        request.handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > DRAIN_LIMIT) {
+                request.connection().close();
+            }
+        });
+        request.endHandler(ignored -> request.connection().close());
     }
 
     private void dispatch(HttpServerRequest request, ApiRoutes.Found found, Buffer body) {

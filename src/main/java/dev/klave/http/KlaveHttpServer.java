@@ -91,7 +91,7 @@ public final class KlaveHttpServer {
     /** From now on {@code /readyz} answers 503, so load balancers stop sending new requests. */
     public void startDraining() {
         if (draining.compareAndSet(false, true)) {
-            LOG.info("shutting down: readiness now fails");
+            LOG.info("shutting down: /readyz now answers 503");
         }
     }
 
@@ -100,11 +100,19 @@ public final class KlaveHttpServer {
     }
 
     /**
-     * Stops accepting connections and waits up to {@code timeout} for the requests in flight,
-     * then closes what is left. Returns whether everything finished in time.
+     * Graceful stop in three steps. Readiness fails at once, while requests are still served for
+     * {@code delay} so that load balancers (a Kubernetes Service, an ingress) notice and stop
+     * sending new ones; then the listener closes and requests in flight get up to {@code timeout}
+     * to finish; then whatever is left is closed. Returns whether everything finished in time.
      */
-    public boolean shutdown(Duration timeout) {
+    public boolean shutdown(Duration delay, Duration timeout) {
         startDraining();
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("closing the listener; waiting up to {} for requests in flight", timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean clean = true;
         try {

@@ -17,6 +17,7 @@ public final class TestingSettings {
         environment.put(SettingsLoader.LISTEN, "127.0.0.1:0");
         environment.put(SettingsLoader.DATABASE_URL, "sqlite:" + directory.resolve("klave.db"));
         environment.put(SettingsLoader.ENCRYPTION_KEY, KEY);
+        environment.put(SettingsLoader.SHUTDOWN_DELAY, "0s");
         environment.put(SettingsLoader.SHUTDOWN_TIMEOUT, "10s");
     }
 

@@ -1,0 +1,82 @@
+package dev.klave.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A loopback TCP relay in front of a real server, for faults a real server will not produce on
+ * demand: {@link #freeze()} keeps every connection open but stops carrying bytes, like a peer that
+ * hangs.
+ */
+public final class TestingTcpProxy implements AutoCloseable {
+    private final ServerSocket listener;
+    private final int targetPort;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile boolean frozen;
+
+    public TestingTcpProxy(int targetPort) {
+        this.targetPort = targetPort;
+        try {
+            this.listener = new ServerSocket(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Thread.ofVirtual().name("tcp-proxy-accept").start(this::accept);
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    public void freeze() {
+        frozen = true;
+    }
+
+    private void accept() {
+        while (!listener.isClosed()) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket("127.0.0.1", targetPort);
+                sockets.add(client);
+                sockets.add(server);
+                Thread.ofVirtual().start(() -> relay(client, server));
+                Thread.ofVirtual().start(() -> relay(server, client));
+            } catch (IOException closed) {
+                return;
+            }
+        }
+    }
+
+    private void relay(Socket from, Socket to) {
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            for (int read; (read = in.read(buffer)) >= 0; ) {
+                while (frozen) {
+                    Thread.sleep(50);
+                }
+                out.write(buffer, 0, read);
+                out.flush();
+            }
+        } catch (IOException | InterruptedException ended) {
+            // One side went away; the other follows when closed.
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            listener.close();
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
