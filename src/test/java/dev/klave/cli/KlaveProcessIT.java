@@ -1,0 +1,187 @@
+package dev.klave.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.config.DatabaseUrl;
+import dev.klave.testing.KlaveProcess;
+import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingPostgres;
+import dev.klave.testing.TestingSettings;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The packaged jar, started the way the README tells a new user to (issue "foundation": done when). */
+class KlaveProcessIT {
+    private static final Duration START = Duration.ofSeconds(60);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void serveOnAFreshDirectoryUsesSqliteUnderDataWithAGeneratedKeyAndStopsOnSigterm() throws Exception {
+        try (KlaveProcess klave = KlaveProcess.start(directory, Map.of(
+                "SERVICE_LISTEN", "127.0.0.1:0", "SERVICE_SHUTDOWN_DELAY", "1s"), "serve")) {
+            int port = klave.awaitListening(START);
+            TestingHttp http = new TestingHttp(port);
+
+            assertThat(http.get("/healthz").body()).isEqualTo("ok");
+            assertThat(http.get("/readyz").body()).isEqualTo("ok");
+            assertThat(directory.resolve("data/klave.db")).isRegularFile();
+            Path key = directory.resolve("data/encryption.key");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(key))).isEqualTo("rw-------");
+            assertThat(String.join("\n", klave.stderr())).contains("SERVICE_ENCRYPTION_KEY is not set: generated")
+                    .doesNotContain(Files.readString(key).strip());
+
+            klave.terminate();
+            int status = klave.awaitExit(Duration.ofSeconds(30));
+
+            assertThat(status).as("exit status after SIGTERM, log:%n%s", klave.stderr()).isEqualTo(143);
+            assertThat(String.join("\n", klave.stderr())).contains("/readyz now answers 503").contains("Klave stopped");
+            assertThat(canConnect(port)).isFalse();
+        }
+    }
+
+    @Test
+    void secondStartKeepsTheSameKey() throws Exception {
+        for (int start = 0; start < 2; start++) {
+            try (KlaveProcess klave = KlaveProcess.start(directory, Map.of(
+                    "SERVICE_LISTEN", "127.0.0.1:0", "SERVICE_SHUTDOWN_DELAY", "0s"), "serve")) {
+                klave.awaitListening(START);
+                String key = Files.readString(directory.resolve("data/encryption.key"));
+                klave.terminate();
+                klave.awaitExit(Duration.ofSeconds(30));
+                if (start == 1) {
+                    assertThat(String.join("\n", klave.stderr())).doesNotContain("generated a new key");
+                }
+                assertThat(key).hasSize(45);
+            }
+        }
+    }
+
+    @Test
+    void userCreatePrintsOnlyTheInvitationLinkOnStandardOutput() {
+        KlaveProcess created = KlaveProcess.run(directory, Map.of(), "user", "create", "alice", "--admin",
+                "--display-name", "Alice Admin", "--email", "alice@example.com");
+
+        assertThat(created.exitValue()).isZero();
+        assertThat(created.stdout()).singleElement().asString()
+                .matches("http://localhost:8080/cuenta#kli_[A-Za-z0-9_-]{43}");
+        assertThat(String.join("\n", created.stderr())).contains("created alice (administrator)");
+    }
+
+    @Test
+    void loginsAreNeverReusedAndUnknownLoginsAreOneClearLine() {
+        KlaveProcess.run(directory, Map.of(), "user", "create", "bob");
+
+        KlaveProcess again = KlaveProcess.run(directory, Map.of(), "user", "create", "bob", "--admin");
+        assertThat(again.exitValue()).isEqualTo(1);
+        assertThat(again.stdout()).isEmpty();
+        assertThat(again.stderr()).containsExactly("klave: ese login ya existe (los logins no se reutilizan)");
+
+        KlaveProcess unknown = KlaveProcess.run(directory, Map.of(), "user", "set-break-glass", "nobody");
+        assertThat(unknown.exitValue()).isEqualTo(1);
+        assertThat(unknown.stderr()).containsExactly("klave: usuario no encontrado");
+
+        KlaveProcess marked = KlaveProcess.run(directory, Map.of(), "user", "set-break-glass", "bob");
+        assertThat(marked.exitValue()).isZero();
+        assertThat(marked.stdout()).containsExactly("bob is now break-glass");
+    }
+
+    @Test
+    void invalidLoginIsRefusedWithTheReason() {
+        KlaveProcess refused = KlaveProcess.run(directory, Map.of(), "user", "create", "Alice_Admin");
+
+        assertThat(refused.exitValue()).isEqualTo(1);
+        assertThat(refused.stderr()).singleElement().asString().startsWith("klave: login no válido");
+    }
+
+    @Test
+    void unreachableDatabaseIsOneClearLine() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        KlaveProcess failed = KlaveProcess.run(directory, Map.of(
+                "SERVICE_DATABASE_URL", "postgres://klave@127.0.0.1:" + closedPort + "/klave",
+                "SERVICE_ENCRYPTION_KEY", TestingSettings.KEY), "user", "create", "carol");
+
+        assertThat(failed.exitValue()).isEqualTo(1);
+        assertThat(failed.stderr()).singleElement().asString()
+                .startsWith("klave: Klave no puede consultar su base de datos: cannot connect to postgres://klave@127.0.0.1:");
+    }
+
+    @Test
+    void invalidSettingsAreAllListedAndNothingListens() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        KlaveProcess refused = KlaveProcess.run(directory, Map.of(
+                "SERVICE_LISTEN", "127.0.0.1:" + port,
+                "SERVICE_BASE_URL", "https://klave.example.com/?tenant=1",
+                "SERVICE_DATABASE_URL", "postgres://klave:hunter2@db.internal/klave",
+                "SERVICE_TRUSTED_PROXIES", "10.0.0.0/40"), "serve");
+
+        assertThat(refused.exitValue()).isEqualTo(2);
+        assertThat(refused.stderr()).containsExactly(
+                "klave: the settings are not valid:",
+                "  - SERVICE_BASE_URL: must not have a query or fragment (got 'https://klave.example.com/?tenant=1')",
+                "  - SERVICE_ENCRYPTION_KEY: required with PostgreSQL (base64 of 32 random bytes, for example the "
+                        + "output of `openssl rand -base64 32`)",
+                "  - SERVICE_TRUSTED_PROXIES: '10.0.0.0/40' has a prefix length outside 0..32 (got '10.0.0.0/40')");
+        assertThat(canConnect(port)).isFalse();
+        assertThat(directory.resolve("data")).doesNotExist();
+    }
+
+    @Test
+    void postgresRunsTheSameMigrationsAndCommands() throws Exception {
+        DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
+        Map<String, String> environment = Map.of(
+                "SERVICE_DATABASE_URL", TestingPostgres.urlOf(database),
+                "SERVICE_ENCRYPTION_KEY", TestingSettings.KEY,
+                "SERVICE_LISTEN", "127.0.0.1:0",
+                "SERVICE_SHUTDOWN_DELAY", "0s",
+                "SERVICE_BASE_URL", "https://klave.example.com");
+        try (KlaveProcess klave = KlaveProcess.start(directory, environment, "serve")) {
+            int port = klave.awaitListening(START);
+            assertThat(new TestingHttp(port).get("/readyz").body()).isEqualTo("ok");
+
+            KlaveProcess created = KlaveProcess.run(directory, environment, "user", "create", "dana", "--break-glass");
+
+            assertThat(created.exitValue()).isZero();
+            assertThat(created.stdout()).singleElement().asString().startsWith("https://klave.example.com/cuenta#kli_");
+            assertThat(directory.resolve("data")).doesNotExist();
+            klave.terminate();
+            klave.awaitExit(Duration.ofSeconds(30));
+        } finally {
+            TestingPostgres.drop(database);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "serve --help", "user --help", "user create --help",
+        "user set-break-glass --help"})
+    void everyCommandExplainsItself(String arguments) {
+        KlaveProcess help = KlaveProcess.run(directory, Map.of(), arguments.split(" "));
+
+        assertThat(help.exitValue()).isZero();
+        assertThat(help.stdout().getFirst()).startsWith("Usage: klave");
+    }
+
+    private static boolean canConnect(int port) {
+        try (Socket ignored = new Socket("127.0.0.1", port)) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+}

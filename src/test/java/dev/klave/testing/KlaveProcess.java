@@ -1,0 +1,142 @@
+package dev.klave.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The packaged jar run as its own process, as an operator runs it. */
+public final class KlaveProcess implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("Klave listening on .*:(\\d+) ");
+
+    private final Process process;
+    private final List<String> out = new ArrayList<>();
+    private final List<String> err = new ArrayList<>();
+
+    private KlaveProcess(Process process) {
+        this.process = process;
+        collect(process.getInputStream(), out);
+        collect(process.getErrorStream(), err);
+    }
+
+    /** Starts {@code java -jar klave.jar arguments…} in {@code directory} with only {@code environment} set. */
+    public static KlaveProcess start(Path directory, Map<String, String> environment, String... arguments) {
+        String jar = System.getProperty("klave.jar");
+        if (jar == null) {
+            throw new IllegalStateException("system property klave.jar is not set (run through failsafe)");
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-jar", jar));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("SERVICE_") || name.startsWith("KLAVE_"));
+        builder.environment().putAll(environment);
+        try {
+            return new KlaveProcess(builder.start());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs a command to its end and returns its exit status. */
+    public static KlaveProcess run(Path directory, Map<String, String> environment, String... arguments) {
+        KlaveProcess process = start(directory, environment, arguments);
+        process.awaitExit(Duration.ofSeconds(60));
+        return process;
+    }
+
+    private static void collect(InputStream stream, List<String> lines) {
+        Thread.ofPlatform().daemon().name("klave-process-output").start(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                for (String line; (line = reader.readLine()) != null; ) {
+                    synchronized (lines) {
+                        lines.add(line);
+                        lines.notifyAll();
+                    }
+                }
+            } catch (IOException ended) {
+                // The process is gone.
+            }
+        });
+    }
+
+    /** Waits until the server logs the port it listens on. */
+    public int awaitListening(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (err) {
+            while (System.nanoTime() < deadline) {
+                for (String line : err) {
+                    Matcher matcher = LISTENING.matcher(line);
+                    if (matcher.find()) {
+                        return Integer.parseInt(matcher.group(1));
+                    }
+                }
+                if (!process.isAlive()) {
+                    break;
+                }
+                err.wait(100);
+            }
+        }
+        throw new AssertionError("Klave did not start listening; it wrote:\n" + String.join("\n", stderr()));
+    }
+
+    /**
+     * Sends SIGTERM, as an orchestrator does. Through the process handle: {@code Process.destroy()}
+     * would also close our ends of the pipes and lose what the process logs while it stops.
+     */
+    public void terminate() {
+        process.toHandle().destroy();
+    }
+
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("Klave did not exit within " + timeout + "; it wrote:\n" + stderr());
+            }
+            // Let the readers drain what the process wrote last.
+            Thread.sleep(100);
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public int exitValue() {
+        return process.exitValue();
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    public List<String> stdout() {
+        synchronized (out) {
+            return List.copyOf(out);
+        }
+    }
+
+    public List<String> stderr() {
+        synchronized (err) {
+            return List.copyOf(err);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+}
