@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import java.io.IOException;
 
 /**
@@ -52,7 +53,7 @@ public final class Json {
             }
             return value;
         } catch (JsonProcessingException e) {
-            if (e.getCause() instanceof dev.klave.messages.Refusal refusal) {
+            if (e.getCause() instanceof Refusal refusal) {
                 throw refusal;
             }
             throw Message.INVALID_JSON.refusal();

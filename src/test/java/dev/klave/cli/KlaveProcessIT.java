@@ -35,6 +35,9 @@ class KlaveProcessIT {
 
             assertThat(http.get("/healthz").body()).isEqualTo("ok");
             assertThat(http.get("/readyz").body()).isEqualTo("ok");
+            assertThat(http.get("/login").body()).contains("<title>Klave</title>");
+            assertThat(http.get("/assets/klave.css").statusCode()).isEqualTo(200);
+            assertThat(http.get("/api/nothing").body()).isEqualTo("{\"error\":\"no encontrado\"}");
             assertThat(directory.resolve("data/klave.db")).isRegularFile();
             Path key = directory.resolve("data/encryption.key");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(key))).isEqualTo("rw-------");
@@ -106,10 +109,7 @@ class KlaveProcessIT {
 
     @Test
     void unreachableDatabaseIsOneClearLine() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = unusedPort();
         KlaveProcess failed = KlaveProcess.run(directory, Map.of(
                 "SERVICE_DATABASE_URL", "postgres://klave@127.0.0.1:" + closedPort + "/klave",
                 "SERVICE_ENCRYPTION_KEY", TestingSettings.KEY), "user", "create", "carol");
@@ -121,10 +121,7 @@ class KlaveProcessIT {
 
     @Test
     void invalidSettingsAreAllListedAndNothingListens() throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = unusedPort();
         KlaveProcess refused = KlaveProcess.run(directory, Map.of(
                 "SERVICE_LISTEN", "127.0.0.1:" + port,
                 "SERVICE_BASE_URL", "https://klave.example.com/?tenant=1",
@@ -175,6 +172,13 @@ class KlaveProcessIT {
 
         assertThat(help.exitValue()).isZero();
         assertThat(help.stdout().getFirst()).startsWith("Usage: klave");
+    }
+
+    /** A port nothing listens on (it was free a moment ago). */
+    private static int unusedPort() throws java.io.IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private static boolean canConnect(int port) {
