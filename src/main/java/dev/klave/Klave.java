@@ -9,6 +9,7 @@ import dev.klave.http.ApiRoutes;
 import dev.klave.http.KlaveHttpServer;
 import dev.klave.http.RouteProvider;
 import dev.klave.http.WebAssets;
+import dev.klave.login.SignInMethods;
 import dev.klave.store.Database;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -43,18 +44,18 @@ public final class Klave implements AutoCloseable {
         requireNonNull(settings, "settings is null");
         requireNonNull(clock, "clock is null");
         SecureRandom random = new SecureRandom();
-        // Resolved before anything listens, so that a first start creates the key file (and a
-        // broken key file stops the start) even though only later features derive keys from it.
         MasterKey masterKey = EncryptionKeyFile.resolve(settings.encryptionKey(), random);
         WebAssets assets = WebAssets.fromClasspath();
         Database database = Database.open(settings.database());
         try {
-            Services services = Services.create(database, settings.baseUrl(), clock, random);
+            Services services = Services.create(database, settings.baseUrl(), masterKey, SignInMethods.PASSWORD_ONLY,
+                clock, random);
             ApiRoutes routes = new ApiRoutes();
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
             KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.baseUrl(),
-                    settings.trustedProxies(), routes, () -> database.answersWithin(READINESS_TIMEOUT), assets);
+                    settings.trustedProxies(), routes, services.authenticator(),
+                    () -> database.answersWithin(READINESS_TIMEOUT), assets);
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
             return new Klave(settings, database, server);

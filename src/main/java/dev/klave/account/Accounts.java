@@ -2,6 +2,7 @@ package dev.klave.account;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.audit.ControlEvents;
 import dev.klave.config.BaseUrl;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
@@ -11,54 +12,150 @@ import dev.klave.store.AlreadyExistsException;
 import dev.klave.store.Transactions;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
-/** Creating people and marking break-glass accounts (spec 1 §1.8, §5 "Break-glass"). */
+/**
+ * Creating and changing accounts (spec 1 §4 "Subjects", §1.8 CLI). Every change is one
+ * transaction together with its control event; {@code actor} is empty when the CLI acts.
+ */
 public final class Accounts {
     private final Transactions transactions;
     private final SubjectStore subjects;
     private final LinkTokenStore links;
+    private final Sessions sessions;
+    private final LastAdminRule lastAdmin;
+    private final ControlEvents events;
     private final SecretTokenGenerator tokens;
     private final Clock clock;
     private final BaseUrl baseUrl;
 
-    public Accounts(Transactions transactions, SubjectStore subjects, LinkTokenStore links,
-            SecretTokenGenerator tokens, Clock clock, BaseUrl baseUrl) {
+    public Accounts(Transactions transactions, SubjectStore subjects, LinkTokenStore links, Sessions sessions,
+            LastAdminRule lastAdmin, ControlEvents events, SecretTokenGenerator tokens, Clock clock, BaseUrl baseUrl) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.links = requireNonNull(links, "links is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
+        this.events = requireNonNull(events, "events is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
     }
 
+    public List<Subject> list() {
+        return subjects.list();
+    }
+
+    public Subject get(SubjectId id) {
+        return subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
+    }
+
     /**
      * Creates an enabled person without a password, and their invitation link
-     * ({@code {base_url}/cuenta#kli_…}, 72 h, single use). Person and link are written together.
+     * ({@code {base_url}/cuenta#kli_…}, 72 h, single use), together.
      *
      * @throws dev.klave.messages.Refusal {@code LOGIN_TAKEN} when the login was ever used
      */
-    public Invitation createPerson(NewPerson request) {
+    public IssuedLink createPerson(NewPerson request, Optional<Principal> actor) {
         Instant now = clock.instant();
         Subject person = Subject.newPerson(request.login(),
-                request.displayName().filter(name -> !name.isBlank()).orElse(request.login().value()),
-                request.email().filter(email -> !email.isBlank()), request.admin(), request.breakGlass(), now);
-        SecretToken token = tokens.generate(TokenKind.LINK);
-        LinkToken link = LinkToken.pending(token.hash(), person.id(), LinkPurpose.INVITATION, now);
+                Fields.displayName(request.displayName().filter(name -> !name.isBlank()).orElse(request.login().value())),
+                request.email().flatMap(Fields::email), request.admin(), request.breakGlass(), now);
+        return transactions.inTransaction(() -> {
+            insert(person);
+            IssuedLink link = newLink(person, LinkPurpose.INVITATION, now);
+            events.event("user.create").actor(actor).target(person).via(actor.isPresent() ? "api" : "cli")
+                    .details(Map.of("is_admin", String.valueOf(person.admin()),
+                            "break_glass", String.valueOf(person.breakGlass())))
+                    .record();
+            return link;
+        });
+    }
+
+    /** Creates a bot: no password, no e-mail, no session; only credentials will let it in. */
+    public Subject createBot(Login login, Optional<String> displayName, Principal actor) {
+        Subject bot = new Subject(SubjectId.random(), login, SubjectKind.BOT,
+                Fields.displayName(displayName.filter(name -> !name.isBlank()).orElse(login.value())),
+                Optional.empty(), false, false, Optional.empty(), Optional.empty(), Optional.empty(), clock.instant());
+        return transactions.inTransaction(() -> {
+            insert(bot);
+            events.event("bot.create").actor(actor).target(bot).record();
+            return bot;
+        });
+    }
+
+    private void insert(Subject subject) {
+        if (subjects.findByLogin(subject.login()).isPresent()) {
+            throw Message.LOGIN_TAKEN.refusal();
+        }
         try {
-            transactions.inTransaction(() -> {
-                if (subjects.findByLogin(request.login()).isPresent()) {
-                    throw Message.LOGIN_TAKEN.refusal();
-                }
-                subjects.create(person);
-                links.create(link);
-                return null;
-            });
+            subjects.create(subject);
         } catch (AlreadyExistsException e) {
             // Another writer took the login between the check and the insert.
             throw Message.LOGIN_TAKEN.refusal();
         }
+    }
+
+    /**
+     * Changes name, e-mail and administrator role. Bots have neither e-mail nor role; taking the
+     * role from the last administrator able to sign in is refused (409).
+     */
+    public Subject update(SubjectId id, SubjectChanges changes, Principal actor) {
+        return transactions.inTransaction(() -> {
+            Subject current = get(id);
+            if (current.kind() == SubjectKind.BOT && (changes.email().isPresent() || changes.admin().isPresent())) {
+                throw Message.BOT_FIELDS.refusal();
+            }
+            Subject changed = lastAdmin.check(current, subject -> {
+                Subject result = subject;
+                if (changes.displayName().isPresent()) {
+                    result = result.withDisplayName(Fields.displayName(changes.displayName().get()));
+                }
+                if (changes.email().isPresent()) {
+                    result = result.withEmail(Fields.email(changes.email().get()));
+                }
+                if (changes.admin().isPresent()) {
+                    result = result.withAdmin(changes.admin().get());
+                }
+                return result;
+            });
+            Subject stored = subjects.update(id, ignored -> changed);
+            events.event("user.update").actor(actor).target(stored)
+                    .details(Map.of("is_admin", String.valueOf(stored.admin()))).record();
+            return stored;
+        });
+    }
+
+    /**
+     * A new reset link (24 h). Pending links of the person are revoked and their sessions closed
+     * at once (spec 1 §4); refused for a disabled account or a bot.
+     */
+    public IssuedLink resetLink(SubjectId id, Principal actor) {
+        Instant now = clock.instant();
+        return transactions.inTransaction(() -> {
+            Subject subject = get(id);
+            if (subject.kind() != SubjectKind.PERSON) {
+                throw Message.NOT_A_PERSON.refusal();
+            }
+            if (!subject.enabled()) {
+                throw Message.ACCOUNT_DISABLED_CONFLICT.refusal();
+            }
+            links.revokePending(subject.id(), now);
+            sessions.closeAll(subject.id());
+            IssuedLink link = newLink(subject, LinkPurpose.RESET, now);
+            events.event("user.reset_link").actor(actor).target(subject).record();
+            return link;
+        });
+    }
+
+    private IssuedLink newLink(Subject subject, LinkPurpose purpose, Instant now) {
+        SecretToken token = tokens.generate(TokenKind.LINK);
+        LinkToken stored = LinkToken.pending(token.hash(), subject.id(), purpose, now);
+        links.create(stored);
         // The token travels in the fragment so that it never reaches a server log (spec 1 §2).
-        return new Invitation(person, baseUrl.resolve("/cuenta") + "#" + token.reveal(), link.expiresAt());
+        return new IssuedLink(subject, baseUrl.resolve("/cuenta") + "#" + token.reveal(), stored.expiresAt());
     }
 
     /**
@@ -73,7 +170,9 @@ public final class Accounts {
             if (subject.kind() != SubjectKind.PERSON) {
                 throw Message.BREAK_GLASS_PEOPLE_ONLY.refusal();
             }
-            return subjects.update(subject.id(), current -> current.withBreakGlass(true));
+            Subject marked = subjects.update(subject.id(), current -> current.withBreakGlass(true));
+            events.event("user.break_glass").target(marked).via("cli").record();
+            return marked;
         });
     }
 }

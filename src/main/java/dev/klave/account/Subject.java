@@ -53,6 +53,21 @@ public record Subject(
                 createdAt);
     }
 
+    public Subject withEmail(Optional<String> value) {
+        return new Subject(id, login, kind, displayName, value, admin, breakGlass, disabledAt, passwordHash, forgeLink,
+                createdAt);
+    }
+
+    public Subject withAdmin(boolean value) {
+        return new Subject(id, login, kind, displayName, email, value, breakGlass, disabledAt, passwordHash, forgeLink,
+                createdAt);
+    }
+
+    public Subject withPasswordHash(Optional<String> value) {
+        return new Subject(id, login, kind, displayName, email, admin, breakGlass, disabledAt, value, forgeLink,
+                createdAt);
+    }
+
     public Subject withDisabledAt(Optional<Instant> value) {
         return new Subject(id, login, kind, displayName, email, admin, breakGlass, value, passwordHash, forgeLink,
                 createdAt);

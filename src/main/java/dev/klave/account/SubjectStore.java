@@ -21,6 +21,12 @@ public interface SubjectStore {
     List<Subject> list();
 
     /**
+     * Every administrator, locked until the surrounding transaction ends, so that two changes
+     * that could each remove "the last administrator" run one after the other.
+     */
+    List<Subject> lockAdmins();
+
+    /**
      * Reads the subject, applies {@code change} and writes the result, atomically. The id, login,
      * kind and creation time cannot change.
      *

@@ -1,11 +1,14 @@
 package dev.klave.cli;
 
 import dev.klave.account.Accounts;
-import dev.klave.account.Invitation;
+import dev.klave.account.IssuedLink;
 import dev.klave.account.Login;
 import dev.klave.account.NewPerson;
 import dev.klave.account.Subject;
+import dev.klave.config.EncryptionKeyFile;
+import dev.klave.config.MasterKey;
 import dev.klave.config.Settings;
+import dev.klave.login.SignInMethods;
 import dev.klave.Services;
 import dev.klave.messages.Refusal;
 import dev.klave.store.Database;
@@ -68,8 +71,9 @@ final class UserCommand implements Runnable {
         @Override
         public Integer call() {
             return withAccounts(spec, accounts -> {
-                Invitation invitation = accounts.createPerson(new NewPerson(new Login(login),
-                        Optional.ofNullable(displayName), Optional.ofNullable(email), admin, breakGlass));
+                IssuedLink invitation = accounts.createPerson(new NewPerson(new Login(login),
+                        Optional.ofNullable(displayName), Optional.ofNullable(email), admin, breakGlass),
+                        Optional.empty());
                 PrintWriter err = spec.commandLine().getErr();
                 err.printf("created %s%s%s; invitation link, single use, valid until %s:%n", login,
                         admin ? " (administrator)" : "", breakGlass ? " (break-glass)" : "",
@@ -112,8 +116,10 @@ final class UserCommand implements Runnable {
             return KlaveCommand.INVALID_SETTINGS;
         }
         try (Database database = Database.open(settings.get().database())) {
-            Services services = Services.create(database, settings.get().baseUrl(), Clock.systemUTC(),
-                    new SecureRandom());
+            SecureRandom random = new SecureRandom();
+            MasterKey masterKey = EncryptionKeyFile.resolve(settings.get().encryptionKey(), random);
+            Services services = Services.create(database, settings.get().baseUrl(), masterKey,
+                    SignInMethods.PASSWORD_ONLY, Clock.systemUTC(), random);
             out.println(operation.apply(services.accounts()));
             out.flush();
             return 0;

@@ -44,8 +44,13 @@ public final class SecretToken {
 
     /** The lower-case hex SHA-256 of the whole token: the only form that is stored. */
     public String hash() {
+        return sha256(value);
+    }
+
+    /** Lower-case hex SHA-256 of {@code text}: how every secret Klave checks is kept. */
+    public static String sha256(String text) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.US_ASCII));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);

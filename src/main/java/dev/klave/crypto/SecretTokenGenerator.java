@@ -16,8 +16,13 @@ public final class SecretTokenGenerator {
     }
 
     public SecretToken generate(TokenKind kind) {
+        return new SecretToken(kind, kind.prefix() + randomId());
+    }
+
+    /** 256 random bits in unpadded base64url, for secrets without a prefix (session ids). */
+    public String randomId() {
         byte[] bytes = new byte[RANDOM_BYTES];
         random.nextBytes(bytes);
-        return new SecretToken(kind, kind.prefix() + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }

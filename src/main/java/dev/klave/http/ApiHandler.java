@@ -2,6 +2,7 @@ package dev.klave.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.account.Principal;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.store.DatabaseUnavailableException;
@@ -38,12 +39,15 @@ final class ApiHandler implements Handler<HttpServerRequest> {
     private final OriginPolicy origins;
     private final ClientAddresses clients;
     private final Executor blocking;
+    private final Authenticator authenticator;
 
-    ApiHandler(ApiRoutes routes, OriginPolicy origins, ClientAddresses clients, Executor blocking) {
+    ApiHandler(ApiRoutes routes, OriginPolicy origins, ClientAddresses clients, Executor blocking,
+            Authenticator authenticator) {
         this.routes = requireNonNull(routes, "routes is null");
         this.origins = requireNonNull(origins, "origins is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.blocking = requireNonNull(blocking, "blocking is null");
+        this.authenticator = requireNonNull(authenticator, "authenticator is null");
     }
 
     @Override
@@ -131,17 +135,18 @@ final class ApiHandler implements Handler<HttpServerRequest> {
 
     private void dispatch(HttpServerRequest request, ApiRoutes.Found found, Buffer body) {
         ApiRequest apiRequest = new ApiRequest(request.method().name(), request.path(), found.parameters(),
-                toMap(request.params()), toMap(request.headers()), body.getBytes(), clientAddress(request));
+                toMap(request.params()), toMap(request.headers()), body.getBytes(), clientAddress(request),
+                Optional.empty());
         Context context = Vertx.currentContext();
         blocking.execute(() -> {
-            Answer answer = invoke(found.endpoint(), apiRequest);
+            Answer answer = invoke(found, apiRequest);
             context.runOnContext(ignored -> answer.write(request.response()));
         });
     }
 
-    private Answer invoke(Endpoint endpoint, ApiRequest request) {
+    private Answer invoke(ApiRoutes.Found route, ApiRequest request) {
         try {
-            ApiResponse response = endpoint.handle(request);
+            ApiResponse response = route.endpoint().handle(authorize(route.access(), request));
             byte[] body = response.body().map(Json::write).orElse(new byte[0]);
             return target -> Responses.json(target, response.status(), body, response.headers());
         } catch (Refusal refusal) {
@@ -154,6 +159,18 @@ final class ApiHandler implements Handler<HttpServerRequest> {
             LOG.error("{} {} failed", request.method(), request.path(), e);
             return target -> Responses.error(target, Message.INTERNAL_ERROR);
         }
+    }
+
+    /** Spec 1 §5 "Access classes": 401 without a valid session, 403 for a non-admin on admin routes. */
+    private ApiRequest authorize(Access access, ApiRequest request) {
+        if (access == Access.ANONYMOUS) {
+            return request;
+        }
+        Principal caller = authenticator.authenticate(request.headers("Cookie"));
+        if (access == Access.ADMIN && !caller.admin()) {
+            throw Message.ADMIN_ONLY.refusal();
+        }
+        return request.authenticatedAs(caller);
     }
 
     private InetAddress clientAddress(HttpServerRequest request) {

@@ -2,6 +2,7 @@ package dev.klave.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.account.Principal;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,11 @@ public final class ApiRequest {
     private final Map<String, List<String>> headers;
     private final byte[] body;
     private final InetAddress clientAddress;
+    private final Optional<Principal> principal;
 
     public ApiRequest(String method, String path, Map<String, String> pathParameters,
             Map<String, List<String>> query, Map<String, List<String>> headers, byte[] body,
-            InetAddress clientAddress) {
+            InetAddress clientAddress, Optional<Principal> principal) {
         this.method = requireNonNull(method, "method is null");
         this.path = requireNonNull(path, "path is null");
         this.pathParameters = Map.copyOf(requireNonNull(pathParameters, "pathParameters is null"));
@@ -33,6 +35,23 @@ public final class ApiRequest {
         this.headers = caseless;
         this.body = requireNonNull(body, "body is null").clone();
         this.clientAddress = requireNonNull(clientAddress, "clientAddress is null");
+        this.principal = requireNonNull(principal, "principal is null");
+    }
+
+    /** The same request, now known to come from {@code caller}. */
+    ApiRequest authenticatedAs(Principal caller) {
+        return new ApiRequest(method, path, pathParameters, query, headers, body, clientAddress,
+                Optional.of(caller));
+    }
+
+    /** The signed-in caller; only routes with {@link Access#SESSION} or {@link Access#ADMIN} have one. */
+    public Principal principal() {
+        return principal.orElseThrow(() -> new IllegalStateException("route " + path + " is anonymous"));
+    }
+
+    /** Every value of a header, matched without regard to case. */
+    public List<String> headers(String name) {
+        return headers.getOrDefault(name, List.of());
     }
 
     public String method() {

@@ -18,24 +18,24 @@ import java.util.Set;
 public final class ApiRoutes {
     private final List<Route> routes = new ArrayList<>();
 
-    public ApiRoutes get(String template, Endpoint endpoint) {
-        return add("GET", template, endpoint);
+    public ApiRoutes get(String template, Access access, Endpoint endpoint) {
+        return add("GET", template, access, endpoint);
     }
 
-    public ApiRoutes post(String template, Endpoint endpoint) {
-        return add("POST", template, endpoint);
+    public ApiRoutes post(String template, Access access, Endpoint endpoint) {
+        return add("POST", template, access, endpoint);
     }
 
-    public ApiRoutes patch(String template, Endpoint endpoint) {
-        return add("PATCH", template, endpoint);
+    public ApiRoutes patch(String template, Access access, Endpoint endpoint) {
+        return add("PATCH", template, access, endpoint);
     }
 
-    public ApiRoutes delete(String template, Endpoint endpoint) {
-        return add("DELETE", template, endpoint);
+    public ApiRoutes delete(String template, Access access, Endpoint endpoint) {
+        return add("DELETE", template, access, endpoint);
     }
 
-    public ApiRoutes add(String method, String template, Endpoint endpoint) {
-        Route route = new Route(method, Template.parse(template), endpoint);
+    public ApiRoutes add(String method, String template, Access access, Endpoint endpoint) {
+        Route route = new Route(method, Template.parse(template), access, endpoint);
         for (Route existing : routes) {
             if (existing.method.equals(method) && existing.template.equals(route.template)) {
                 throw new IllegalArgumentException("route registered twice: " + method + " " + template);
@@ -48,7 +48,7 @@ public final class ApiRoutes {
     /** What the table says about a request. */
     public sealed interface Match {}
 
-    public record Found(Endpoint endpoint, Map<String, String> parameters) implements Match {}
+    public record Found(Access access, Endpoint endpoint, Map<String, String> parameters) implements Match {}
 
     public record WrongMethod(Set<String> allowed) implements Match {}
 
@@ -63,17 +63,18 @@ public final class ApiRoutes {
                 continue;
             }
             if (route.method.equals(method)) {
-                return new Found(route.endpoint, parameters.get());
+                return new Found(route.access, route.endpoint, parameters.get());
             }
             allowed.add(route.method);
         }
         return allowed.isEmpty() ? new Unknown() : new WrongMethod(allowed);
     }
 
-    private record Route(String method, Template template, Endpoint endpoint) {
+    private record Route(String method, Template template, Access access, Endpoint endpoint) {
         Route {
             requireNonNull(method, "method is null");
             requireNonNull(template, "template is null");
+            requireNonNull(access, "access is null");
             requireNonNull(endpoint, "endpoint is null");
         }
     }

@@ -3,11 +3,13 @@ package dev.klave.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.klave.messages.Message;
@@ -60,6 +62,18 @@ public final class Json {
         } catch (IOException e) {
             throw Message.INVALID_JSON.refusal();
         }
+    }
+
+    /**
+     * Reads a request body that must be one JSON object, for endpoints that tell an absent field
+     * from a null one (PATCH). Same strictness as {@link #read}.
+     */
+    public static ObjectNode readObject(byte[] body) {
+        JsonNode node = read(body, JsonNode.class);
+        if (!(node instanceof ObjectNode object)) {
+            throw Message.INVALID_JSON.refusal();
+        }
+        return object;
     }
 
     public static byte[] write(Object value) {

@@ -42,13 +42,14 @@ public final class KlaveHttpServer {
 
     /** Starts listening; fails when the address cannot be bound. */
     public static KlaveHttpServer start(ListenAddress listen, BaseUrl baseUrl, List<Cidr> trustedProxies,
-            ApiRoutes routes, Readiness readiness, WebAssets assets) {
+            ApiRoutes routes, Authenticator authenticator, Readiness readiness, WebAssets assets) {
         requireNonNull(listen, "listen is null");
         Vertx vertx = Vertx.vertx();
         ExecutorService blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-work-", 0).factory());
         AtomicBoolean draining = new AtomicBoolean();
         HealthHandler health = new HealthHandler(readiness, draining::get, blocking);
-        ApiHandler api = new ApiHandler(routes, new OriginPolicy(baseUrl), new ClientAddresses(trustedProxies), blocking);
+        ApiHandler api = new ApiHandler(routes, new OriginPolicy(baseUrl), new ClientAddresses(trustedProxies), blocking,
+                authenticator);
         SpaHandler web = new SpaHandler(assets);
         HttpServer server = vertx.createHttpServer(new HttpServerOptions()
                 .setHost(listen.host())

@@ -59,6 +59,17 @@ public final class JdbiSubjectStore implements SubjectStore {
     }
 
     @Override
+    public List<Subject> lockAdmins() {
+        // SQLite: the IMMEDIATE transaction already holds the database's write lock.
+        String lock = database.dialect() == Dialect.POSTGRES ? " FOR UPDATE" : "";
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM subjects "
+                        + "WHERE is_admin = :admin ORDER BY login" + lock)
+                .bind("admin", true)
+                .map(JdbiSubjectStore::map)
+                .list());
+    }
+
+    @Override
     public Subject update(SubjectId id, UnaryOperator<Subject> change) {
         return database.inTransaction(() -> database.withHandle(handle -> {
             Subject current = readForUpdate(handle, id);

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.config.BaseUrl;
 import dev.klave.crypto.SecretToken;
-import dev.klave.crypto.SecretTokenGenerator;
+import dev.klave.Services;
+import dev.klave.config.MasterKey;
+import dev.klave.login.SignInMethods;
+import dev.klave.testing.TestingSettings;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Refusal;
 import dev.klave.store.JdbiLinkTokenStore;
@@ -32,8 +35,9 @@ class AccountsTest {
         fixture = TestingDatabase.sqlite();
         subjects = new JdbiSubjectStore(fixture.database());
         links = new JdbiLinkTokenStore(fixture.database());
-        accounts = new Accounts(fixture.database(), subjects, links, new SecretTokenGenerator(new SecureRandom()),
-                clock, BaseUrl.parse("https://klave.example.com/"));
+        accounts = Services.create(fixture.database(), BaseUrl.parse("https://klave.example.com/"),
+                MasterKey.parseBase64(TestingSettings.KEY), SignInMethods.PASSWORD_ONLY, clock, new SecureRandom())
+                .accounts();
     }
 
     @AfterEach
@@ -47,8 +51,8 @@ class AccountsTest {
 
     @Test
     void newPersonGetsAnInvitationLinkInTheFragmentValidFor72Hours() {
-        Invitation invitation = accounts.createPerson(new NewPerson(new Login("ana"), Optional.of("Ana Pérez"),
-                Optional.of("ana@example.com"), true, false));
+        IssuedLink invitation = accounts.createPerson(new NewPerson(new Login("ana"), Optional.of("Ana Pérez"),
+                Optional.of("ana@example.com"), true, false), Optional.empty());
 
         assertThat(invitation.link()).matches("https://klave\\.example\\.com/cuenta#kli_[A-Za-z0-9_-]{43}");
         assertThat(invitation.expiresAt()).isEqualTo(clock.instant().plus(Duration.ofHours(72)));
@@ -63,7 +67,7 @@ class AccountsTest {
 
     @Test
     void onlyTheHashOfTheInvitationTokenIsStored() {
-        Invitation invitation = accounts.createPerson(person("bea", false, false));
+        IssuedLink invitation = accounts.createPerson(person("bea", false, false), Optional.empty());
         String token = invitation.link().substring(invitation.link().indexOf('#') + 1);
 
         LinkToken stored = links.findByHash(SecretToken.parse(TokenKind.LINK, token).orElseThrow().hash())
@@ -78,15 +82,15 @@ class AccountsTest {
 
     @Test
     void displayNameDefaultsToTheLogin() {
-        assertThat(accounts.createPerson(person("carla", false, false)).subject().displayName()).isEqualTo("carla");
+        assertThat(accounts.createPerson(person("carla", false, false), Optional.empty()).subject().displayName()).isEqualTo("carla");
     }
 
     @Test
     void loginIsNeverReusedEvenAfterTheAccountIsDisabled() {
-        Subject first = accounts.createPerson(person("dario", false, false)).subject();
+        Subject first = accounts.createPerson(person("dario", false, false), Optional.empty()).subject();
         subjects.update(first.id(), subject -> subject.withDisabledAt(Optional.of(clock.instant())));
 
-        assertThatThrownBy(() -> accounts.createPerson(person("dario", true, false)))
+        assertThatThrownBy(() -> accounts.createPerson(person("dario", true, false), Optional.empty()))
                 .isInstanceOfSatisfying(Refusal.class, refusal -> assertThat(refusal.status()).isEqualTo(409))
                 .hasMessage("ese login ya existe (los logins no se reutilizan)");
         assertThat(subjects.list()).hasSize(1);
@@ -94,7 +98,7 @@ class AccountsTest {
 
     @Test
     void breakGlassMarkIsSetOnAnExistingPerson() {
-        accounts.createPerson(person("elena", true, false));
+        accounts.createPerson(person("elena", true, false), Optional.empty());
 
         Subject marked = accounts.setBreakGlass(new Login("elena"));
 
@@ -104,7 +108,7 @@ class AccountsTest {
 
     @Test
     void breakGlassCanBeSetAtCreation() {
-        assertThat(accounts.createPerson(person("fede", true, true)).subject().breakGlass()).isTrue();
+        assertThat(accounts.createPerson(person("fede", true, true), Optional.empty()).subject().breakGlass()).isTrue();
     }
 
     @Test

@@ -32,17 +32,17 @@ class ApiConventionsTest {
         klave = TestingKlave.start(new TestingClock(), settings -> settings
                         .with("SERVICE_BASE_URL", "https://klave.example.com"),
                 routes -> routes
-                        .get("/api/probe/echo", request -> ApiResponse.ok(Map.of("method", "GET")))
-                        .post("/api/probe/echo", request -> {
+                        .get("/api/probe/echo", Access.ANONYMOUS, request -> ApiResponse.ok(Map.of("method", "GET")))
+                        .post("/api/probe/echo", Access.ANONYMOUS, request -> {
                             Greeting greeting = request.json(Greeting.class);
                             return ApiResponse.created(greeting);
                         })
-                        .delete("/api/probe/items/{id}", request -> ApiResponse.noContent())
-                        .get("/api/probe/items/{id}", request -> ApiResponse.ok(Map.of("id", request.pathParameter("id"))))
-                        .get("/api/probe/boom", request -> {
+                        .delete("/api/probe/items/{id}", Access.ANONYMOUS, request -> ApiResponse.noContent())
+                        .get("/api/probe/items/{id}", Access.ANONYMOUS, request -> ApiResponse.ok(Map.of("id", request.pathParameter("id"))))
+                        .get("/api/probe/boom", Access.ANONYMOUS, request -> {
                             throw new IllegalStateException("secret detail of the failure");
                         })
-                        .get("/api/probe/refuse", request -> {
+                        .get("/api/probe/refuse", Access.ANONYMOUS, request -> {
                             throw Message.LOGIN_TAKEN.refusal();
                         }));
         http = klave.http();

@@ -29,7 +29,7 @@ class GracefulShutdownTest {
         return TestingKlave.start(new TestingClock(), settings -> settings
                         .with("SERVICE_SHUTDOWN_DELAY", delay)
                         .with("SERVICE_SHUTDOWN_TIMEOUT", timeout),
-                routes -> routes.get("/api/probe/slow", request -> {
+                routes -> routes.get("/api/probe/slow", Access.ANONYMOUS, request -> {
                     entered.countDown();
                     release.await();
                     return ApiResponse.ok(Map.of("finished", true));

@@ -24,7 +24,7 @@ class WebAndHealthTest {
     void start() {
         klave = TestingKlave.start(new TestingClock(), settings -> settings
                         .with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32"),
-                routes -> routes.get("/api/probe/client",
+                routes -> routes.get("/api/probe/client", Access.ANONYMOUS,
                         request -> ApiResponse.ok(Map.of("ip", request.clientAddress().getHostAddress()))));
         http = klave.http();
     }

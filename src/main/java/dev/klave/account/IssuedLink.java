@@ -4,9 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
 
-/** A new person and the single-use link that lets them in; the link is shown once and never stored. */
-public record Invitation(Subject subject, String link, Instant expiresAt) {
-    public Invitation {
+/** A reset or invitation link just made: shown once, never stored in clear. */
+public record IssuedLink(Subject subject, String link, Instant expiresAt) {
+    public IssuedLink {
         requireNonNull(subject, "subject is null");
         requireNonNull(link, "link is null");
         requireNonNull(expiresAt, "expiresAt is null");
@@ -14,6 +14,6 @@ public record Invitation(Subject subject, String link, Instant expiresAt) {
 
     @Override
     public String toString() {
-        return "Invitation[subject=" + subject.login() + ", link=[redacted], expiresAt=" + expiresAt + "]";
+        return "IssuedLink[subject=" + subject.login() + ", link=[redacted], expiresAt=" + expiresAt + "]";
     }
 }

@@ -1,0 +1,147 @@
+package dev.klave.account;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.http.Access;
+import dev.klave.http.ApiRequest;
+import dev.klave.http.ApiResponse;
+import dev.klave.http.ApiRoutes;
+import dev.klave.http.Json;
+import dev.klave.http.RouteProvider;
+import dev.klave.messages.Message;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.Set;
+
+/** The account routes of spec 1 §4: "Subjects", "Session and own account". */
+public final class AccountRoutes implements RouteProvider {
+    private static final Set<String> PATCHABLE = Set.of("display_name", "email", "is_admin");
+
+    private final Accounts accounts;
+    private final AccountLifecycle lifecycle;
+    private final OwnAccount own;
+    private final Links links;
+    private final Sessions sessions;
+    private final SignedIn signedIn;
+
+    public AccountRoutes(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
+            SignedIn signedIn) {
+        this.accounts = requireNonNull(accounts, "accounts is null");
+        this.lifecycle = requireNonNull(lifecycle, "lifecycle is null");
+        this.own = requireNonNull(own, "own is null");
+        this.links = requireNonNull(links, "links is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.signedIn = requireNonNull(signedIn, "signedIn is null");
+    }
+
+    record CreateSubject(Optional<String> kind, String login, Optional<String> displayName, Optional<String> email,
+            Optional<Boolean> isAdmin) {}
+
+    record LinkToken(String token) {}
+
+    record CompleteLink(String token, String password) {}
+
+    record ChangePassword(String currentPassword, String newPassword) {}
+
+    @Override
+    public void register(ApiRoutes routes) {
+        routes.get("/api/subjects", Access.ADMIN, request -> ApiResponse.ok(
+                        accounts.list().stream().map(AccountViews::subject).toList()))
+                .post("/api/subjects", Access.ADMIN, this::create)
+                .patch("/api/subjects/{id}", Access.ADMIN, request -> ApiResponse.ok(AccountViews.subject(
+                        accounts.update(id(request), changes(Json.readObject(request.body())), request.principal()))))
+                .post("/api/subjects/{id}/reset-link", Access.ADMIN, request -> {
+                    IssuedLink link = accounts.resetLink(id(request), request.principal());
+                    return ApiResponse.ok(new AccountViews.ResetLinkView(link.link(), link.expiresAt()));
+                })
+                .post("/api/subjects/{id}/disable", Access.ADMIN, request -> ApiResponse.ok(AccountViews.subject(
+                        lifecycle.disable(id(request), Optional.of(request.principal()), Optional.empty()))))
+                .post("/api/subjects/{id}/enable", Access.ADMIN, request -> ApiResponse.ok(AccountViews.subject(
+                        lifecycle.enable(id(request), request.principal()))))
+                .post("/api/subjects/{id}/logout", Access.ADMIN, request -> {
+                    lifecycle.signOutEverywhere(id(request), request.principal());
+                    return ApiResponse.noContent();
+                })
+                .get("/api/me", Access.SESSION, request -> ApiResponse.ok(signedIn.view(own.me(request.principal()))))
+                .post("/api/me/password", Access.SESSION, request -> {
+                    ChangePassword body = request.json(ChangePassword.class);
+                    own.changePassword(request.principal(), body.currentPassword(), body.newPassword(),
+                            request.clientAddress());
+                    return ApiResponse.noContent();
+                })
+                .post("/api/auth/link", Access.ANONYMOUS, request -> ApiResponse.ok(
+                        links.lookup(request.json(LinkToken.class).token())))
+                .post("/api/auth/link/complete", Access.ANONYMOUS, request -> {
+                    CompleteLink body = request.json(CompleteLink.class);
+                    if (body.password() == null) {
+                        throw Message.PASSWORD_REQUIRED.refusal();
+                    }
+                    return signedIn.answer(links.complete(body.token(), body.password(), request.clientAddress()));
+                })
+                .post("/api/auth/logout", Access.SESSION, request -> {
+                    sessions.closeAll(request.principal().subjectId());
+                    return signedIn.signedOut();
+                });
+    }
+
+    private ApiResponse create(ApiRequest request) {
+        CreateSubject body = request.json(CreateSubject.class);
+        if (body.login() == null) {
+            throw Message.LOGIN_INVALID.refusal();
+        }
+        Login login = new Login(body.login());
+        String kind = body.kind().orElse(SubjectKind.PERSON.code());
+        if (kind.equals(SubjectKind.BOT.code())) {
+            if (body.email().isPresent() || body.isAdmin().orElse(false)) {
+                throw Message.BOT_FIELDS.refusal();
+            }
+            return ApiResponse.created(AccountViews.subject(
+                    accounts.createBot(login, body.displayName(), request.principal())));
+        }
+        if (!kind.equals(SubjectKind.PERSON.code())) {
+            throw Message.KIND_INVALID.refusal();
+        }
+        IssuedLink invitation = accounts.createPerson(new NewPerson(login, body.displayName(), body.email(),
+                body.isAdmin().orElse(false), false), Optional.of(request.principal()));
+        return ApiResponse.created(AccountViews.created(invitation));
+    }
+
+    private static SubjectId id(ApiRequest request) {
+        try {
+            return new SubjectId(request.pathParameter("id"));
+        } catch (IllegalArgumentException e) {
+            throw Message.USER_NOT_FOUND.refusal();
+        }
+    }
+
+    /** A PATCH body: only the three fields, each of its own type; {@code "email": null} removes it. */
+    private static SubjectChanges changes(ObjectNode body) {
+        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
+            if (!PATCHABLE.contains(names.next())) {
+                throw Message.INVALID_JSON.refusal();
+            }
+        }
+        Optional<String> displayName = optionalText(body.get("display_name"), false);
+        Optional<String> email = optionalText(body.get("email"), true);
+        JsonNode admin = body.get("is_admin");
+        if (admin != null && !admin.isBoolean()) {
+            throw Message.INVALID_JSON.refusal();
+        }
+        return new SubjectChanges(displayName, email, Optional.ofNullable(admin).map(JsonNode::booleanValue));
+    }
+
+    private static Optional<String> optionalText(JsonNode node, boolean nullClears) {
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (node.isNull() && nullClears) {
+            return Optional.of("");
+        }
+        if (!node.isTextual()) {
+            throw Message.INVALID_JSON.refusal();
+        }
+        return Optional.of(node.textValue());
+    }
+}

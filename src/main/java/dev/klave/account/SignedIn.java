@@ -1,0 +1,29 @@
+package dev.klave.account;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.http.ApiResponse;
+
+/** The answer of every way of signing in: the account, and the cookie that keeps it signed in. */
+public final class SignedIn {
+    private final OwnAccount own;
+    private final boolean secureCookies;
+
+    public SignedIn(OwnAccount own, boolean secureCookies) {
+        this.own = requireNonNull(own, "own is null");
+        this.secureCookies = secureCookies;
+    }
+
+    public ApiResponse answer(OpenedSession session) {
+        return ApiResponse.ok(view(session.subject()))
+                .withHeader("Set-Cookie", SessionCookie.set(session.cookieValue(), session.lifetime(), secureCookies));
+    }
+
+    public ApiResponse signedOut() {
+        return ApiResponse.noContent().withHeader("Set-Cookie", SessionCookie.clear(secureCookies));
+    }
+
+    public AccountViews.MeView view(Subject subject) {
+        return AccountViews.me(subject, own.canUsePassword(subject));
+    }
+}

@@ -1,0 +1,11 @@
+package dev.klave.audit;
+
+import java.util.List;
+
+/** Storage of control events; never changed once written. */
+public interface ControlEventStore {
+    void append(ControlEvent event);
+
+    /** Up to {@code limit} events, newest first, after skipping {@code offset}. */
+    List<ControlEvent> newestFirst(int offset, int limit);
+}

@@ -1,0 +1,99 @@
+package dev.klave.audit;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Principal;
+import dev.klave.account.Subject;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Writing and listing control events (spec 1 §6; {@code GET /api/control-events}). */
+public final class ControlEvents {
+    /** Spec 1 §4: control events are listed 50 per page. */
+    public static final int PAGE_SIZE = 50;
+
+    private final ControlEventStore store;
+    private final Clock clock;
+
+    public ControlEvents(ControlEventStore store, Clock clock) {
+        this.store = requireNonNull(store, "store is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** A builder for one event of {@code type}; {@link Draft#record()} writes it. */
+    public Draft event(String type) {
+        return new Draft(type);
+    }
+
+    /** One page, newest first; {@code page} counts from 1. */
+    public Page page(int page) {
+        List<ControlEvent> rows = store.newestFirst((page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
+        boolean more = rows.size() > PAGE_SIZE;
+        return new Page(more ? rows.subList(0, PAGE_SIZE) : rows, page, PAGE_SIZE, more);
+    }
+
+    public record Page(List<ControlEvent> events, int page, int pageSize, boolean hasMore) {
+        public Page {
+            events = List.copyOf(events);
+        }
+    }
+
+    /** An event being described; nothing is written until {@link #record()}. */
+    public final class Draft {
+        private final String type;
+        private Optional<ControlEvent.SubjectRef> actor = Optional.empty();
+        private Optional<ControlEvent.SubjectRef> target = Optional.empty();
+        private Optional<String> via = Optional.empty();
+        private Optional<String> reason = Optional.empty();
+        private Optional<String> clientIp = Optional.empty();
+        private Map<String, String> details = Map.of();
+
+        private Draft(String type) {
+            this.type = requireNonNull(type, "type is null");
+        }
+
+        public Draft actor(Principal principal) {
+            actor = Optional.of(new ControlEvent.SubjectRef(principal.subjectId().value(), principal.login().value()));
+            return this;
+        }
+
+        public Draft actor(Optional<Principal> principal) {
+            principal.ifPresent(this::actor);
+            return this;
+        }
+
+        public Draft target(Subject subject) {
+            target = Optional.of(new ControlEvent.SubjectRef(subject.id().value(), subject.login().value()));
+            return this;
+        }
+
+        public Draft via(String value) {
+            via = Optional.of(value);
+            return this;
+        }
+
+        public Draft reason(String value) {
+            reason = Optional.of(value);
+            return this;
+        }
+
+        public Draft from(InetAddress client) {
+            clientIp = Optional.of(client.getHostAddress());
+            return this;
+        }
+
+        public Draft details(Map<String, String> value) {
+            details = Map.copyOf(value);
+            return this;
+        }
+
+        public void record() {
+            store.append(new ControlEvent(UUID.randomUUID().toString(), clock.instant(), type, actor, target, via,
+                    reason, clientIp, details));
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.klave.crypto;
+
+import java.nio.charset.StandardCharsets;
+
+/** What a derived key is for; the name is the HKDF {@code info} and must never change. */
+public enum KeyPurpose {
+    /** HMAC of the {@code service_session} cookie (spec 1 §5 "Sessions"). */
+    SESSION_COOKIE("session-cookie"),
+    /** HMAC of the forge login state cookie (spec 1 §5 "Forge login checks"). */
+    FORGE_STATE("forge-state"),
+    /** AES-256-GCM of stored cluster tokens (spec 1 §2 "Cluster"). */
+    CLUSTER_TOKENS("cluster-tokens");
+
+    private final String info;
+
+    KeyPurpose(String info) {
+        this.info = info;
+    }
+
+    byte[] info() {
+        return ("klave " + info).getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.klave.login;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Login;
+import dev.klave.account.LoginThrottle;
+import dev.klave.account.OpenedSession;
+import dev.klave.account.Sessions;
+import dev.klave.account.SignInMode;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.SubjectStore;
+import dev.klave.audit.ControlEvents;
+import dev.klave.crypto.PasswordHasher;
+import dev.klave.messages.Message;
+import dev.klave.store.Transactions;
+import java.net.InetAddress;
+import java.util.Optional;
+
+/**
+ * {@code POST /api/auth/login} (spec 1 §5 "Password login"). Every failure — unknown login, bot,
+ * disabled account, no password yet, wrong password, password sign-in switched off — answers the
+ * same 401 after the same Argon2 work; only the control event says which it was.
+ */
+public final class PasswordLogin {
+    private final Transactions transactions;
+    private final SubjectStore subjects;
+    private final Sessions sessions;
+    private final PasswordHasher hasher;
+    private final LoginThrottle throttle;
+    private final ControlEvents events;
+    private final SignInMode mode;
+
+    public PasswordLogin(Transactions transactions, SubjectStore subjects, Sessions sessions, PasswordHasher hasher,
+            LoginThrottle throttle, ControlEvents events, SignInMode mode) {
+        this.transactions = requireNonNull(transactions, "transactions is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.hasher = requireNonNull(hasher, "hasher is null");
+        this.throttle = requireNonNull(throttle, "throttle is null");
+        this.events = requireNonNull(events, "events is null");
+        this.mode = requireNonNull(mode, "mode is null");
+    }
+
+    public OpenedSession signIn(String loginText, String password, InetAddress client) {
+        try {
+            throttle.countAttempt(client);
+        } catch (dev.klave.messages.Refusal refusal) {
+            failure(Optional.empty(), loginText, "rate_limited", client);
+            throw refusal;
+        }
+        Optional<Subject> found = Login.isValid(loginText)
+                ? subjects.findByLogin(new Login(loginText))
+                : Optional.empty();
+        String given = password == null ? "" : password;
+        if (found.isEmpty() || found.get().kind() != SubjectKind.PERSON || found.get().passwordHash().isEmpty()) {
+            hasher.verifyNothing(given);
+            throw failure(found, loginText, found.isEmpty() ? "unknown_login" : "no_password", client);
+        }
+        Subject subject = found.get();
+        if (throttle.locked(subject.id())) {
+            hasher.verifyNothing(given);
+            failure(found, loginText, "locked", client);
+            throw Message.TOO_MANY_ATTEMPTS.refusal();
+        }
+        boolean matches = hasher.verify(given, subject.passwordHash().get());
+        if (!subject.enabled()) {
+            throw failure(found, loginText, "disabled", client);
+        }
+        if (!mode.passwordAllowed(subject)) {
+            // Not counted towards the lockout: the password is not what lets this person in.
+            throw failure(found, loginText, "password_disabled", client);
+        }
+        if (!matches) {
+            boolean nowLocked = throttle.failed(subject.id());
+            throw failure(found, loginText, nowLocked ? "wrong_password_locked" : "wrong_password", client);
+        }
+        throttle.succeeded(subject.id());
+        return transactions.inTransaction(() -> {
+            OpenedSession opened = sessions.open(subject);
+            events.event("login.success").target(subject).via("password").from(client).record();
+            return opened;
+        });
+    }
+
+    private dev.klave.messages.Refusal failure(Optional<Subject> subject, String loginText, String reason,
+            InetAddress client) {
+        ControlEvents.Draft event = events.event("login.failure").via("password").reason(reason).from(client);
+        subject.ifPresentOrElse(event::target, () -> event.details(java.util.Map.of("login", abbreviate(loginText))));
+        event.record();
+        return Message.LOGIN_FAILED.refusal();
+    }
+
+    /** What was typed as a login is kept for the event, bounded; it is never a secret. */
+    private static String abbreviate(String loginText) {
+        if (loginText == null) {
+            return "";
+        }
+        return loginText.length() <= 64 ? loginText : loginText.substring(0, 64);
+    }
+}

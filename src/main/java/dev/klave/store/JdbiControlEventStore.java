@@ -1,0 +1,89 @@
+package dev.klave.store;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.audit.ControlEvent;
+import dev.klave.audit.ControlEventStore;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** {@link ControlEventStore} in SQL; the insertion sequence orders events that share a millisecond. */
+public final class JdbiControlEventStore implements ControlEventStore {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final TypeReference<Map<String, String>> DETAILS = new TypeReference<>() {};
+
+    private final Database database;
+
+    public JdbiControlEventStore(Database database) {
+        this.database = requireNonNull(database, "database is null");
+    }
+
+    @Override
+    public void append(ControlEvent event) {
+        database.withHandle(handle -> handle.createUpdate("INSERT INTO control_events "
+                        + "(id, at, type, actor_id, actor_login, target_id, target_login, via, reason, client_ip, details) "
+                        + "VALUES (:id, :at, :type, :actor_id, :actor_login, :target_id, :target_login, :via, :reason, "
+                        + ":client_ip, :details)")
+                .bind("id", event.id())
+                .bind("at", event.at().toEpochMilli())
+                .bind("type", event.type())
+                .bind("actor_id", event.actor().map(ControlEvent.SubjectRef::id).orElse(null))
+                .bind("actor_login", event.actor().map(ControlEvent.SubjectRef::login).orElse(null))
+                .bind("target_id", event.target().map(ControlEvent.SubjectRef::id).orElse(null))
+                .bind("target_login", event.target().map(ControlEvent.SubjectRef::login).orElse(null))
+                .bind("via", event.via().orElse(null))
+                .bind("reason", event.reason().orElse(null))
+                .bind("client_ip", event.clientIp().orElse(null))
+                .bind("details", event.details().isEmpty() ? null : write(event.details()))
+                .execute());
+    }
+
+    @Override
+    public List<ControlEvent> newestFirst(int offset, int limit) {
+        return database.withHandle(handle -> handle.createQuery("SELECT id, at, type, actor_id, actor_login, "
+                        + "target_id, target_login, via, reason, client_ip, details FROM control_events "
+                        + "ORDER BY seq DESC LIMIT :limit OFFSET :offset")
+                .bind("limit", limit)
+                .bind("offset", offset)
+                .map(JdbiControlEventStore::map)
+                .list());
+    }
+
+    private static ControlEvent map(ResultSet row, StatementContext context) throws SQLException {
+        return new ControlEvent(row.getString("id"), Times.instant(row, "at").orElseThrow(), row.getString("type"),
+                reference(row.getString("actor_id"), row.getString("actor_login")),
+                reference(row.getString("target_id"), row.getString("target_login")),
+                Optional.ofNullable(row.getString("via")), Optional.ofNullable(row.getString("reason")),
+                Optional.ofNullable(row.getString("client_ip")), read(row.getString("details")));
+    }
+
+    private static Optional<ControlEvent.SubjectRef> reference(String id, String login) {
+        return id == null ? Optional.empty() : Optional.of(new ControlEvent.SubjectRef(id, login));
+    }
+
+    private static String write(Map<String, String> details) {
+        try {
+            return MAPPER.writeValueAsString(details);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write event details", e);
+        }
+    }
+
+    private static Map<String, String> read(String details) {
+        if (details == null) {
+            return Map.of();
+        }
+        try {
+            return MAPPER.readValue(details, DETAILS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored event details are not JSON", e);
+        }
+    }
+}
