@@ -30,12 +30,14 @@ public final class Klave implements AutoCloseable {
 
     private final Settings settings;
     private final Database database;
+    private final Services services;
     private final KlaveHttpServer server;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Klave(Settings settings, Database database, KlaveHttpServer server) {
+    private Klave(Settings settings, Database database, Services services, KlaveHttpServer server) {
         this.settings = settings;
         this.database = database;
+        this.services = services;
         this.server = server;
     }
 
@@ -58,7 +60,7 @@ public final class Klave implements AutoCloseable {
                     () -> database.answersWithin(READINESS_TIMEOUT), assets);
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
-            return new Klave(settings, database, server);
+            return new Klave(settings, database, services, server);
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -76,6 +78,10 @@ public final class Klave implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    public Services services() {
+        return services;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.klave.testing;
 
 import dev.klave.Klave;
+import dev.klave.config.DatabaseUrl;
 import dev.klave.config.Settings;
 import dev.klave.http.RouteProvider;
 import java.nio.file.Files;
@@ -14,18 +15,40 @@ public final class TestingKlave implements AutoCloseable {
     private final Klave klave;
     private final Path directory;
     private final TestingHttp http;
+    private final Runnable cleanup;
 
-    private TestingKlave(Klave klave, Path directory) {
+    private TestingKlave(Klave klave, Path directory, Runnable cleanup) {
         this.klave = klave;
         this.directory = directory;
         this.http = new TestingHttp(klave.port());
+        this.cleanup = cleanup;
     }
 
     public static TestingKlave start(Clock clock, UnaryOperator<TestingSettings> settings, RouteProvider... routes) {
+        Path directory = temporaryDirectory();
+        Settings built = settings.apply(TestingSettings.sqliteIn(directory)).build();
+        return new TestingKlave(Klave.start(built, clock, List.of(routes)), directory, () -> {});
+    }
+
+    /** A Klave on {@code database} (PostgreSQL), which the caller owns and drops. */
+    public static TestingKlave startOn(DatabaseUrl.Postgres database, Clock clock,
+            UnaryOperator<TestingSettings> settings) {
+        Path directory = temporaryDirectory();
+        Settings built = settings.apply(TestingSettings.sqliteIn(directory)
+                .with("SERVICE_DATABASE_URL", TestingPostgres.urlOf(database))).build();
+        return new TestingKlave(Klave.start(built, clock, List.of()), directory, () -> {});
+    }
+
+    /** A Klave on a PostgreSQL database of its own, dropped when it closes. */
+    public static TestingKlave startOnPostgres(Clock clock, UnaryOperator<TestingSettings> settings) {
+        DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
+        TestingKlave started = startOn(database, clock, settings);
+        return new TestingKlave(started.klave, started.directory, () -> TestingPostgres.drop(database));
+    }
+
+    private static Path temporaryDirectory() {
         try {
-            Path directory = Files.createTempDirectory("klave-test-");
-            Settings built = settings.apply(TestingSettings.sqliteIn(directory)).build();
-            return new TestingKlave(Klave.start(built, clock, List.of(routes)), directory);
+            return Files.createTempDirectory("klave-test-");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -47,5 +70,6 @@ public final class TestingKlave implements AutoCloseable {
     public void close() {
         klave.close();
         TestingDatabase.deleteTree(directory);
+        cleanup.run();
     }
 }

@@ -1,0 +1,88 @@
+package dev.klave.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.account.Login;
+import dev.klave.account.SessionStore;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import dev.klave.account.WebSession;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link SessionStore} must do, whatever the database behind it. */
+abstract class SessionStoreConformance extends StoreConformance {
+    private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private SessionStore store;
+    private JdbiSubjectStore subjects;
+
+    @Override
+    protected void setUp(Database database) {
+        store = new JdbiSessionStore(database);
+        subjects = new JdbiSubjectStore(database);
+    }
+
+    private SubjectId person() {
+        Subject person = Subject.newPerson(new Login("session-" + SEQUENCE.incrementAndGet()), "P", Optional.empty(),
+                false, false, NOW);
+        subjects.create(person);
+        return person.id();
+    }
+
+    private WebSession open(SubjectId subject) {
+        WebSession session = new WebSession(UUID.randomUUID().toString(), subject, NOW, NOW.plus(Duration.ofHours(12)),
+                Optional.empty());
+        store.create(session);
+        return session;
+    }
+
+    @Test
+    void storedSessionReadsBackByTheHashOfItsId() {
+        WebSession session = open(person());
+
+        assertThat(store.findByHash(session.idHash())).contains(session);
+        assertThat(store.findByHash("unknown")).isEmpty();
+    }
+
+    @Test
+    void closingAllSessionsOfAPersonIsOneCallAndLeavesOthersOpen() {
+        SubjectId ana = person();
+        SubjectId eva = person();
+        WebSession first = open(ana);
+        WebSession second = open(ana);
+        WebSession evas = open(eva);
+
+        assertThat(store.closeAll(ana, NOW.plusSeconds(5))).isEqualTo(2);
+
+        assertThat(store.findByHash(first.idHash()).orElseThrow().closedAt()).contains(NOW.plusSeconds(5));
+        assertThat(store.findByHash(second.idHash()).orElseThrow().openAt(NOW.plusSeconds(6))).isFalse();
+        assertThat(store.findByHash(evas.idHash()).orElseThrow().openAt(NOW.plusSeconds(6))).isTrue();
+        assertThat(store.closeAll(ana, NOW.plusSeconds(7))).isZero();
+    }
+
+    @Test
+    void closingTheOtherSessionsKeepsTheOneNamed() {
+        SubjectId ana = person();
+        WebSession kept = open(ana);
+        WebSession other = open(ana);
+
+        assertThat(store.closeAllExcept(ana, kept.idHash(), NOW.plusSeconds(1))).isEqualTo(1);
+
+        assertThat(store.findByHash(kept.idHash()).orElseThrow().openAt(NOW.plusSeconds(2))).isTrue();
+        assertThat(store.findByHash(other.idHash()).orElseThrow().openAt(NOW.plusSeconds(2))).isFalse();
+    }
+
+    @Test
+    void sessionIsOpenOnlyUntilItExpires() {
+        WebSession session = open(person());
+
+        assertThat(session.openAt(NOW.plus(Duration.ofHours(12)).minusMillis(1))).isTrue();
+        assertThat(session.openAt(NOW.plus(Duration.ofHours(12)))).isFalse();
+    }
+}

@@ -1,0 +1,113 @@
+package dev.klave.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.account.LockState;
+import dev.klave.account.Login;
+import dev.klave.account.LoginFailureStore;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link LoginFailureStore} and {@link RateWindowStore} must do, whatever the database. */
+abstract class ThrottleStoreConformance extends StoreConformance {
+    private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
+    private static final Instant LOCK_UNTIL = NOW.plus(Duration.ofMinutes(15));
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private LoginFailureStore failures;
+    private RateWindowStore windows;
+    private JdbiSubjectStore subjects;
+
+    @Override
+    protected void setUp(Database database) {
+        failures = new JdbiLoginFailureStore(database);
+        windows = new JdbiRateWindowStore(database);
+        subjects = new JdbiSubjectStore(database);
+    }
+
+    private SubjectId person() {
+        Subject person = Subject.newPerson(new Login("throttle-" + SEQUENCE.incrementAndGet()), "P", Optional.empty(),
+                false, false, NOW);
+        subjects.create(person);
+        return person.id();
+    }
+
+    @Test
+    void fifthFailureLocksAndStartsCountingAgain() {
+        SubjectId ana = person();
+        for (int i = 1; i <= 4; i++) {
+            assertThat(failures.recordFailure(ana, 5, LOCK_UNTIL)).isEqualTo(new LockState(i, Optional.empty()));
+        }
+
+        LockState locked = failures.recordFailure(ana, 5, LOCK_UNTIL);
+
+        assertThat(locked).isEqualTo(new LockState(0, Optional.of(LOCK_UNTIL)));
+        assertThat(failures.state(ana).lockedAt(LOCK_UNTIL.minusMillis(1))).isTrue();
+        assertThat(failures.state(ana).lockedAt(LOCK_UNTIL)).isFalse();
+    }
+
+    @Test
+    void clearingForgetsFailuresAndLock() {
+        SubjectId ana = person();
+        failures.recordFailure(ana, 5, LOCK_UNTIL);
+
+        failures.clear(ana);
+
+        assertThat(failures.state(ana)).isEqualTo(LockState.CLEAR);
+    }
+
+    @Test
+    void failuresRecordedAtOnceAreAllCounted() throws Exception {
+        SubjectId ana = person();
+        List<LockState> results = concurrently(4, () -> failures.recordFailure(ana, 5, LOCK_UNTIL));
+
+        assertThat(results).extracting(LockState::failures).containsExactlyInAnyOrder(1, 2, 3, 4);
+        assertThat(failures.recordFailure(ana, 5, LOCK_UNTIL).lockedUntil()).contains(LOCK_UNTIL);
+    }
+
+    @Test
+    void hitsAreCountedPerBucketAndWindow() {
+        String bucket = "test-ip:" + UUID.randomUUID();
+        Instant window = NOW;
+
+        assertThat(windows.hit(bucket, window, window.minusSeconds(60))).isEqualTo(1);
+        assertThat(windows.hit(bucket, window, window.minusSeconds(60))).isEqualTo(2);
+        assertThat(windows.hit("other:" + bucket, window, window.minusSeconds(60))).isEqualTo(1);
+        assertThat(windows.hit(bucket, window.plusSeconds(60), window)).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentHitsAreAllCounted() throws Exception {
+        String bucket = "test-ip:" + UUID.randomUUID();
+
+        List<Integer> counts = concurrently(6, () -> windows.hit(bucket, NOW, NOW.minusSeconds(60)));
+
+        assertThat(counts).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6);
+    }
+
+    private static <T> List<T> concurrently(int threads, Callable<T> work) throws Exception {
+        List<T> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                futures.add(pool.submit(work));
+            }
+            for (Future<T> future : futures) {
+                results.add(future.get());
+            }
+        }
+        return results;
+    }
+}
