@@ -70,8 +70,12 @@ final class UserCommand implements Runnable {
 
         @Override
         public Integer call() {
+            Optional<Login> valid = validLogin(spec, login);
+            if (valid.isEmpty()) {
+                return KlaveCommand.FAILED;
+            }
             return withAccounts(spec, accounts -> {
-                IssuedLink invitation = accounts.createPerson(new NewPerson(new Login(login),
+                IssuedLink invitation = accounts.createPerson(new NewPerson(valid.get(),
                         Optional.ofNullable(displayName), Optional.ofNullable(email), admin, breakGlass),
                         Optional.empty());
                 PrintWriter err = spec.commandLine().getErr();
@@ -97,10 +101,25 @@ final class UserCommand implements Runnable {
 
         @Override
         public Integer call() {
+            Optional<Login> valid = validLogin(spec, login);
+            if (valid.isEmpty()) {
+                return KlaveCommand.FAILED;
+            }
             return withAccounts(spec, accounts -> {
-                Subject subject = accounts.setBreakGlass(new Login(login));
+                Subject subject = accounts.setBreakGlass(valid.get());
                 return subject.login() + " is now break-glass";
             });
+        }
+    }
+
+    /** The login argument, checked before anything is opened; an invalid one is reported here. */
+    private static Optional<Login> validLogin(CommandLine.Model.CommandSpec spec, String text) {
+        try {
+            return Optional.of(new Login(text));
+        } catch (Refusal refusal) {
+            spec.commandLine().getErr().println("klave: " + refusal.getMessage());
+            spec.commandLine().getErr().flush();
+            return Optional.empty();
         }
     }
 

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.testing.KlaveProcess;
 import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingPeople;
 import dev.klave.testing.TestingPostgres;
 import dev.klave.testing.TestingSettings;
 import java.net.ServerSocket;
+import java.net.http.HttpResponse;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +52,29 @@ class KlaveProcessIT {
             assertThat(status).as("exit status after SIGTERM, log:%n%s", klave.stderr()).isEqualTo(143);
             assertThat(String.join("\n", klave.stderr())).contains("/readyz now answers 503").contains("Klave stopped");
             assertThat(canConnect(port)).isFalse();
+        }
+    }
+
+    @Test
+    void cliWritesTheDatabaseOfARunningService() throws Exception {
+        try (KlaveProcess klave = KlaveProcess.start(directory, Map.of(
+                "SERVICE_LISTEN", "127.0.0.1:0", "SERVICE_SHUTDOWN_DELAY", "0s"), "serve")) {
+            TestingHttp http = new TestingHttp(klave.awaitListening(START));
+
+            KlaveProcess created = KlaveProcess.run(directory, Map.of(), "user", "create", "carol", "--admin");
+            String token = TestingPeople.tokenOf(created.stdout().getFirst());
+            HttpResponse<String> completed = http.send("POST", "/api/auth/link/complete",
+                    "{\"token\":\"" + token + "\",\"password\":\"" + TestingPeople.PASSWORD + "\"}");
+            String cookie = TestingPeople.cookieOf(completed);
+
+            assertThat(http.get("/api/me", "Cookie", cookie).body()).contains("\"login\":\"carol\"")
+                    .contains("\"is_admin\":true").contains("\"break_glass\":false");
+            assertThat(KlaveProcess.run(directory, Map.of(), "user", "set-break-glass", "carol").exitValue()).isZero();
+            assertThat(http.get("/api/me", "Cookie", cookie).body()).contains("\"break_glass\":true");
+            assertThat(http.get("/api/control-events", "Cookie", cookie).body()).contains("\"type\":\"user.break_glass\"")
+                    .contains("\"via\":\"cli\"");
+            klave.terminate();
+            klave.awaitExit(Duration.ofSeconds(30));
         }
     }
 

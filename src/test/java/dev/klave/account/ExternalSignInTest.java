@@ -1,0 +1,139 @@
+package dev.klave.account;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.klave.Services;
+import dev.klave.audit.ControlEvent;
+import dev.klave.config.BaseUrl;
+import dev.klave.config.MasterKey;
+import dev.klave.login.SignInMethods;
+import dev.klave.messages.Refusal;
+import dev.klave.store.JdbiSubjectStore;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingDatabase;
+import dev.klave.testing.TestingPeople;
+import dev.klave.testing.TestingSettings;
+import java.net.InetAddress;
+import java.security.SecureRandom;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With forge or OIDC sign-in on, only break-glass passwords work (spec 1 §5 "Password login" 3,
+ * "Modes"), and the last-administrator rule counts linked and break-glass administrators.
+ */
+class ExternalSignInTest {
+    private static final InetAddress CLIENT = InetAddress.ofLiteral("198.51.100.7");
+
+    private final TestingClock clock = new TestingClock();
+    private TestingDatabase fixture;
+    private Services passwordMode;
+    private Services externalMode;
+    private SubjectStore subjects;
+
+    @BeforeEach
+    void setUp() {
+        fixture = TestingDatabase.sqlite();
+        MasterKey key = MasterKey.parseBase64(TestingSettings.KEY);
+        BaseUrl base = BaseUrl.parse("https://klave.example.com");
+        passwordMode = Services.create(fixture.database(), base, key, SignInMethods.PASSWORD_ONLY, clock,
+                new SecureRandom());
+        externalMode = Services.create(fixture.database(), base, key, new SignInMethods(true, "acme", false, ""),
+                clock, new SecureRandom());
+        subjects = new JdbiSubjectStore(fixture.database());
+    }
+
+    @AfterEach
+    void tearDown() {
+        fixture.close();
+    }
+
+    /** A person who set a password while passwords were the way in. */
+    private Subject personWithPassword(String login, boolean admin, boolean breakGlass) {
+        String token = TestingPeople.tokenOf(passwordMode.accounts().createPerson(new NewPerson(new Login(login),
+                Optional.empty(), Optional.empty(), admin, breakGlass), Optional.empty()).link());
+        return passwordMode.links().complete(token, TestingPeople.PASSWORD, CLIENT).subject();
+    }
+
+    @Test
+    void breakGlassPasswordStillWorks() {
+        personWithPassword("root", true, true);
+
+        OpenedSession session = externalMode.passwordLogin().signIn("root", TestingPeople.PASSWORD, CLIENT);
+
+        assertThat(session.subject().login().value()).isEqualTo("root");
+    }
+
+    @Test
+    void otherPasswordsFailGenericallyAndSayWhyOnlyInTheEvent() {
+        personWithPassword("ana", false, false);
+
+        assertThatThrownBy(() -> externalMode.passwordLogin().signIn("ana", TestingPeople.PASSWORD, CLIENT))
+                .isInstanceOfSatisfying(Refusal.class, refusal -> assertThat(refusal.status()).isEqualTo(401))
+                .hasMessage("usuario o contraseña incorrectos");
+        ControlEvent failure = externalMode.events().page(1).events().getFirst();
+        assertThat(failure.type()).isEqualTo("login.failure");
+        assertThat(failure.reason()).contains("password_disabled");
+        assertThat(failure.via()).contains("password");
+    }
+
+    @Test
+    void passwordDisabledFailuresDoNotLockTheAccount() {
+        Subject ana = personWithPassword("ana", false, false);
+        for (int i = 0; i < 6; i++) {
+            assertThatThrownBy(() -> externalMode.passwordLogin().signIn("ana", TestingPeople.PASSWORD,
+                    InetAddress.ofLiteral("198.51.100." + (10 + ana.login().value().length()))))
+                    .hasMessage("usuario o contraseña incorrectos");
+        }
+
+        assertThat(passwordMode.passwordLogin().signIn("ana", TestingPeople.PASSWORD, CLIENT).subject().id())
+                .isEqualTo(ana.id());
+    }
+
+    @Test
+    void linksOfForgeAccountsLinkInsteadOfSettingPasswords() {
+        String token = TestingPeople.tokenOf(externalMode.accounts().createPerson(new NewPerson(new Login("bea"),
+                Optional.empty(), Optional.empty(), false, false), Optional.empty()).link());
+
+        assertThat(externalMode.links().lookup(token).forgeRequired()).isTrue();
+        assertThatThrownBy(() -> externalMode.links().complete(token, TestingPeople.PASSWORD, CLIENT))
+                .isInstanceOfSatisfying(Refusal.class, refusal -> assertThat(refusal.status()).isEqualTo(403))
+                .hasMessage("esta cuenta entra con Forge: no usa contraseña");
+        assertThat(externalMode.links().lookup(token).forgeRequired()).isTrue();
+    }
+
+    @Test
+    void forgeAccountsCannotChangeAPassword() {
+        Subject ana = personWithPassword("ana", false, false);
+        Principal caller = new Principal(ana.id(), ana.login(), false, "session");
+
+        assertThatThrownBy(() -> externalMode.own().changePassword(caller, TestingPeople.PASSWORD,
+                "another long passphrase", CLIENT))
+                .isInstanceOfSatisfying(Refusal.class, refusal -> assertThat(refusal.status()).isEqualTo(403))
+                .hasMessage("esta cuenta entra con Forge: no usa contraseña");
+        assertThat(externalMode.own().canUsePassword(ana)).isFalse();
+        assertThat(passwordMode.own().canUsePassword(ana)).isTrue();
+    }
+
+    @Test
+    void lastAdministratorInExternalModeIsLinkedOrBreakGlass() {
+        Subject root = personWithPassword("root", true, false);
+        Subject linked = personWithPassword("linked", true, false);
+        subjects.update(linked.id(), subject -> subject.withForgeLink(Optional.of(new ForgeLink(42, "linked-gh"))));
+        Principal actor = new Principal(root.id(), root.login(), true, "session");
+
+        // root has a password but no forge link: in external mode root cannot sign in, so may go.
+        assertThat(externalMode.lifecycle().disable(root.id(), Optional.of(actor), Optional.empty()).enabled()).isFalse();
+        assertThatThrownBy(() -> externalMode.lifecycle().disable(linked.id(), Optional.of(actor), Optional.empty()))
+                .hasMessage("no se puede quitar ni deshabilitar al último administrador activo");
+
+        Subject glass = personWithPassword("glass", true, true);
+        assertThat(externalMode.lifecycle().disable(linked.id(), Optional.of(actor), Optional.empty()).enabled()).isFalse();
+        assertThatThrownBy(() -> externalMode.accounts().update(glass.id(),
+                new SubjectChanges(Optional.empty(), Optional.empty(), Optional.of(false)), actor))
+                .hasMessage("no se puede quitar ni deshabilitar al último administrador activo");
+    }
+}

@@ -1,0 +1,131 @@
+package dev.klave.account;
+
+import static dev.klave.testing.TestingPeople.PASSWORD;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Limits that need time to pass (spec 1 §5, §8), with a moved clock instead of sleeping. */
+class SignInLimitsTest {
+    private final TestingClock clock = new TestingClock();
+    private TestingKlave klave;
+
+    @AfterEach
+    void stop() {
+        if (klave != null) {
+            klave.close();
+        }
+    }
+
+    private TestingHttp start() {
+        klave = TestingKlave.start(clock, settings -> settings);
+        return klave.http();
+    }
+
+    private static HttpResponse<String> attempt(TestingHttp http, String login, String password) {
+        return http.send("POST", "/api/auth/login", "{\"login\":\"" + login + "\",\"password\":\"" + password + "\"}");
+    }
+
+    private static void assertError(HttpResponse<String> response, int status, String text) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.body()).isEqualTo("{\"error\":\"" + text + "\"}");
+    }
+
+    @Test
+    void fiveFailuresLockTheAccountForFifteenMinutes() {
+        TestingHttp http = start();
+        TestingPeople.signUp(klave, "ana", false);
+        for (int i = 0; i < 5; i++) {
+            assertError(attempt(http, "ana", "not the password"), 401, "usuario o contraseña incorrectos");
+        }
+
+        assertError(attempt(http, "ana", PASSWORD), 429, "demasiados intentos");
+        clock.advance(Duration.ofMinutes(14));
+        assertError(attempt(http, "ana", PASSWORD), 429, "demasiados intentos");
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(attempt(http, "ana", PASSWORD).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void successClearsEarlierFailures() {
+        TestingHttp http = start();
+        TestingPeople.signUp(klave, "ana", false);
+        for (int i = 0; i < 4; i++) {
+            attempt(http, "ana", "not the password");
+        }
+        assertThat(attempt(http, "ana", PASSWORD).statusCode()).isEqualTo(200);
+        clock.advance(Duration.ofMinutes(1));
+
+        for (int i = 0; i < 4; i++) {
+            assertError(attempt(http, "ana", "not the password"), 401, "usuario o contraseña incorrectos");
+        }
+        assertThat(attempt(http, "ana", PASSWORD).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void oneAddressGetsTenAttemptsAMinute() {
+        TestingHttp http = start();
+        TestingPeople.signUp(klave, "ana", false);
+        for (int i = 0; i < 10; i++) {
+            assertError(attempt(http, "nobody-" + i, PASSWORD), 401, "usuario o contraseña incorrectos");
+        }
+
+        assertError(attempt(http, "ana", PASSWORD), 429, "demasiados intentos");
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(attempt(http, "ana", PASSWORD).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void sessionEndsAfterTwelveHours() {
+        TestingHttp http = start();
+        String cookie = TestingPeople.signUp(klave, "ana", false);
+        clock.advance(Duration.ofHours(12).minusSeconds(1));
+        assertThat(http.get("/api/me", "Cookie", cookie).statusCode()).isEqualTo(200);
+
+        clock.advance(Duration.ofSeconds(1));
+
+        assertError(http.get("/api/me", "Cookie", cookie), 401, "sesión caducada o no válida");
+    }
+
+    @Test
+    void invitationLastsSeventyTwoHoursAndResetTwentyFour() {
+        TestingHttp http = start();
+        String invitation = TestingPeople.invite(klave, "ana", false);
+        clock.advance(Duration.ofHours(72));
+
+        assertError(http.send("POST", "/api/auth/link", "{\"token\":\"" + invitation + "\"}"), 410,
+                "el enlace ha caducado o ya se ha usado; pide uno nuevo a un administrador");
+
+        String admin = TestingPeople.signUp(klave, "root", true);
+        String id = klave.klave().services().accounts().list().stream()
+                .filter(subject -> subject.login().value().equals("ana")).findFirst().orElseThrow().id().value();
+        String reset = TestingPeople.tokenOf(http.send("POST", "/api/subjects/" + id + "/reset-link", null,
+                "Cookie", admin).body().replaceAll(".*\"reset_link\":\"([^\"]+)\".*", "$1"));
+        clock.advance(Duration.ofHours(24).minusSeconds(1));
+        assertThat(http.send("POST", "/api/auth/link", "{\"token\":\"" + reset + "\"}").statusCode()).isEqualTo(200);
+        clock.advance(Duration.ofSeconds(1));
+        assertError(http.send("POST", "/api/auth/link/complete", "{\"token\":\"" + reset + "\",\"password\":\""
+                + PASSWORD + "\"}"), 410, "el enlace ha caducado o ya se ha usado; pide uno nuevo a un administrador");
+    }
+
+    @Test
+    void httpsBaseUrlMakesTheCookieSecure() {
+        klave = TestingKlave.start(clock, settings -> settings.with("SERVICE_BASE_URL", "https://klave.example.com"));
+        String token = TestingPeople.invite(klave, "ana", false);
+
+        HttpResponse<String> completed = klave.http().send("POST", "/api/auth/link/complete",
+                "{\"token\":\"" + token + "\",\"password\":\"" + PASSWORD + "\"}");
+
+        assertThat(completed.headers().firstValue("Set-Cookie").orElseThrow())
+                .endsWith("; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure");
+    }
+}
