@@ -50,14 +50,15 @@ public final class Klave implements AutoCloseable {
         WebAssets assets = WebAssets.fromClasspath();
         Database database = Database.open(settings.database());
         try {
-            Services services = Services.create(database, settings.baseUrl(), masterKey, SignInMethods.PASSWORD_ONLY,
-                clock, random);
+            Services services = Services.create(database, settings, masterKey, SignInMethods.PASSWORD_ONLY, clock,
+                random);
             ApiRoutes routes = new ApiRoutes();
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
             KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.baseUrl(),
                     settings.trustedProxies(), routes, services.authenticator(),
                     () -> database.answersWithin(READINESS_TIMEOUT), assets);
+            services.reconciliations().start();
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
             return new Klave(settings, database, services, server);
@@ -97,6 +98,7 @@ public final class Klave implements AutoCloseable {
         LOG.info("stopping Klave: new requests accepted for {} more, then up to {} for those in flight",
                 settings.shutdownDelay(), settings.shutdownTimeout());
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
+        services.reconciliations().close();
         database.close();
         LOG.info("Klave stopped{}", clean ? "" : " (some requests were cut off)");
     }

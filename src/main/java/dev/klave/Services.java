@@ -15,7 +15,22 @@ import dev.klave.account.Sessions;
 import dev.klave.account.SignInMode;
 import dev.klave.account.SignedIn;
 import dev.klave.account.SubjectStore;
+import dev.klave.access.AccessRoutes;
+import dev.klave.access.GrantStore;
+import dev.klave.access.Grants;
 import dev.klave.audit.AuditRoutes;
+import dev.klave.cluster.ClusterConnections;
+import dev.klave.cluster.ClusterRoutes;
+import dev.klave.cluster.ClusterStore;
+import dev.klave.cluster.Clusters;
+import dev.klave.cluster.Namespaces;
+import dev.klave.cluster.TokenVault;
+import dev.klave.config.Settings;
+import dev.klave.reconcile.Reconciler;
+import dev.klave.reconcile.Reconciliations;
+import dev.klave.store.JdbiClusterStore;
+import dev.klave.store.JdbiGrantStore;
+import dev.klave.store.JdbiLeaseStore;
 import dev.klave.audit.ControlEvents;
 import dev.klave.config.BaseUrl;
 import dev.klave.config.MasterKey;
@@ -39,6 +54,7 @@ import dev.klave.store.JdbiSubjectStore;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.UUID;
 
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
 public final class Services {
@@ -49,10 +65,12 @@ public final class Services {
     private final Sessions sessions;
     private final PasswordLogin passwordLogin;
     private final ControlEvents events;
+    private final Reconciliations reconciliations;
     private final List<RouteProvider> routes;
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
-            PasswordLogin passwordLogin, ControlEvents events, List<RouteProvider> routes) {
+            PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations,
+            List<RouteProvider> routes) {
         this.accounts = accounts;
         this.lifecycle = lifecycle;
         this.own = own;
@@ -60,12 +78,14 @@ public final class Services {
         this.sessions = sessions;
         this.passwordLogin = passwordLogin;
         this.events = events;
+        this.reconciliations = reconciliations;
         this.routes = routes;
     }
 
-    public static Services create(Database database, BaseUrl baseUrl, MasterKey masterKey, SignInMethods methods,
+    public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
             Clock clock, SecureRandom random) {
         requireNonNull(database, "database is null");
+        BaseUrl baseUrl = settings.baseUrl();
         KeyRing keys = new KeyRing(masterKey);
         SecretTokenGenerator tokens = new SecretTokenGenerator(random);
         PasswordHasher hasher = new PasswordHasher(random);
@@ -81,10 +101,22 @@ public final class Services {
                 tokens, clock);
         LastAdminRule lastAdmin = new LastAdminRule(subjects, mode);
 
+        ClusterStore clusterStore = new JdbiClusterStore(database);
+        GrantStore grantStore = new JdbiGrantStore(database);
+        TokenVault vault = new TokenVault(keys.derive(KeyPurpose.CLUSTER_TOKENS), random);
+        ClusterConnections connections = new ClusterConnections(clusterStore, vault);
+        Reconciler reconciler = new Reconciler(clusterStore, connections, grantStore, subjects,
+                new JdbiLeaseStore(database), "replica-" + UUID.randomUUID(), clock);
+        Reconciliations reconciliations = new Reconciliations(reconciler, clusterStore, grantStore, clock);
+        Namespaces namespaces = new Namespaces(connections);
+        Clusters clusters = new Clusters(database, clusterStore, vault, events, reconciliations::request, clock);
+        Grants grants = new Grants(database, grantStore, subjects, clusterStore, namespaces, events,
+                settings.requirePodSecurity(), reconciliations::request, clock);
+
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);
         AccountLifecycle lifecycle = new AccountLifecycle(database, subjects, linkTokens, sessions, lastAdmin, events,
-                List.of(), clock);
+                List.of(), subject -> reconciliations.requestAll(), clock);
         OwnAccount own = new OwnAccount(database, subjects, sessions, hasher, throttle, events, mode);
         Links links = new Links(database, linkTokens, subjects, sessions, hasher, events, mode, clock);
         PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode);
@@ -93,8 +125,11 @@ public final class Services {
         List<RouteProvider> routes = List.of(
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn),
                 new LoginRoutes(passwordLogin, methods, signedIn),
-                new AuditRoutes(events));
-        return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, routes);
+                new AuditRoutes(events),
+                new ClusterRoutes(clusters, namespaces, reconciler, connections, cluster -> { }, baseUrl),
+                new AccessRoutes(grants, subjects, clock));
+        return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
+                routes);
     }
 
     public Accounts accounts() {
@@ -123,6 +158,11 @@ public final class Services {
 
     public ControlEvents events() {
         return events;
+    }
+
+    /** Background reconciliation; started by {@code klave serve}, never by the CLI. */
+    public Reconciliations reconciliations() {
+        return reconciliations;
     }
 
     /** Who is calling, from the session cookie; the HTTP edge asks this for every non-anonymous route. */

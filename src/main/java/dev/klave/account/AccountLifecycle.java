@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Disabling, enabling and signing out accounts (spec 1 §3 "Subject"). Disable is one transaction:
@@ -23,10 +24,16 @@ public final class AccountLifecycle {
     private final LastAdminRule lastAdmin;
     private final ControlEvents events;
     private final List<DisableHook> hooks;
+    private final Consumer<SubjectId> changed;
     private final Clock clock;
 
+    /**
+     * @param hooks run inside the disable transaction
+     * @param changed runs after an enable or disable is stored (the reconciler follows it)
+     */
     public AccountLifecycle(Transactions transactions, SubjectStore subjects, LinkTokenStore links, Sessions sessions,
-            LastAdminRule lastAdmin, ControlEvents events, List<DisableHook> hooks, Clock clock) {
+            LastAdminRule lastAdmin, ControlEvents events, List<DisableHook> hooks, Consumer<SubjectId> changed,
+            Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.links = requireNonNull(links, "links is null");
@@ -34,6 +41,7 @@ public final class AccountLifecycle {
         this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
         this.events = requireNonNull(events, "events is null");
         this.hooks = List.copyOf(requireNonNull(hooks, "hooks is null"));
+        this.changed = requireNonNull(changed, "changed is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -45,7 +53,7 @@ public final class AccountLifecycle {
      */
     public Subject disable(SubjectId id, Optional<Principal> actor, Optional<String> via) {
         Instant now = clock.instant();
-        return transactions.inTransaction(() -> {
+        Subject result = transactions.inTransaction(() -> {
             Subject current = subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
             if (!current.enabled()) {
                 return current;
@@ -60,11 +68,13 @@ public final class AccountLifecycle {
             event.record();
             return stored;
         });
+        changed.accept(id);
+        return result;
     }
 
     /** Enables the account again; its grants count again, nothing revoked comes back. */
     public Subject enable(SubjectId id, Principal actor) {
-        return transactions.inTransaction(() -> {
+        Subject result = transactions.inTransaction(() -> {
             Subject current = subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
             if (current.enabled()) {
                 return current;
@@ -73,6 +83,8 @@ public final class AccountLifecycle {
             events.event("user.enable").actor(actor).target(stored).record();
             return stored;
         });
+        changed.accept(id);
+        return result;
     }
 
     /** Closes every session of the person (the administrator's "close sessions"). */

@@ -137,7 +137,7 @@ final class UserCommand implements Runnable {
         try (Database database = Database.open(settings.get().database())) {
             SecureRandom random = new SecureRandom();
             MasterKey masterKey = EncryptionKeyFile.resolve(settings.get().encryptionKey(), random);
-            Services services = Services.create(database, settings.get().baseUrl(), masterKey,
+            Services services = Services.create(database, settings.get(), masterKey,
                     SignInMethods.PASSWORD_ONLY, Clock.systemUTC(), random);
             out.println(operation.apply(services.accounts()));
             out.flush();

@@ -15,6 +15,7 @@ public record Settings(
         DatabaseUrl database,
         EncryptionKeySource encryptionKey,
         List<Cidr> trustedProxies,
+        boolean requirePodSecurity,
         Duration shutdownDelay,
         Duration shutdownTimeout) {
     public Settings {

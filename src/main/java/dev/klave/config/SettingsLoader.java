@@ -20,6 +20,7 @@ public final class SettingsLoader {
     public static final String DATABASE_URL = "SERVICE_DATABASE_URL";
     public static final String ENCRYPTION_KEY = "SERVICE_ENCRYPTION_KEY";
     public static final String TRUSTED_PROXIES = "SERVICE_TRUSTED_PROXIES";
+    public static final String REQUIRE_POD_SECURITY = "SERVICE_REQUIRE_POD_SECURITY";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
 
@@ -48,13 +49,15 @@ public final class SettingsLoader {
         Optional<DatabaseUrl> database = read(DATABASE_URL, DatabaseUrl.DEFAULT, DatabaseUrl::parse);
         Optional<EncryptionKeySource> key = encryptionKey(database);
         Optional<List<Cidr>> trustedProxies = read(TRUSTED_PROXIES, "", SettingsLoader::parseCidrs);
+        Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
         Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
         Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
-                key.orElseThrow(), trustedProxies.orElseThrow(), shutdownDelay.orElseThrow(),
+                key.orElseThrow(), trustedProxies.orElseThrow(), requirePodSecurity.orElseThrow(),
+                shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow());
     }
 
@@ -94,6 +97,14 @@ public final class SettingsLoader {
             problems.add(name + ": " + e.getMessage() + shown);
             return Optional.empty();
         }
+    }
+
+    private static boolean parseBoolean(String text) {
+        return switch (text.strip()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("must be true or false");
+        };
     }
 
     private static List<Cidr> parseCidrs(String text) {

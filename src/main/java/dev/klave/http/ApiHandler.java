@@ -147,10 +147,17 @@ final class ApiHandler implements Handler<HttpServerRequest> {
     private Answer invoke(ApiRoutes.Found route, ApiRequest request) {
         try {
             ApiResponse response = route.endpoint().handle(authorize(route.access(), request));
+            if (response.body().orElse(null) instanceof ApiResponse.RawBody raw) {
+                return target -> Responses.raw(target, response.status(), raw, response.headers());
+            }
             byte[] body = response.body().map(Json::write).orElse(new byte[0]);
             return target -> Responses.json(target, response.status(), body, response.headers());
         } catch (Refusal refusal) {
             return target -> Responses.error(target, refusal.status(), refusal.getMessage());
+        } catch (InterruptedException e) {
+            // Only the shutdown interrupts endpoint work: the request is cut because we are stopping.
+            Thread.currentThread().interrupt();
+            return target -> Responses.error(target, Message.RESTARTING);
         } catch (DatabaseUnavailableException e) {
             LOG.error("{} {}: database unavailable: {}", request.method(), request.path(), e.getMessage());
             return target -> Responses.error(target, Message.DATABASE_UNAVAILABLE);

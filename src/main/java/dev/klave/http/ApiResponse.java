@@ -28,6 +28,18 @@ public record ApiResponse(int status, Optional<Object> body, Map<String, String>
         return new ApiResponse(204, Optional.empty(), Map.of());
     }
 
+    /** A body that is not JSON (a manifest to download), sent as it is. */
+    public record RawBody(String contentType, byte[] content) {
+        public RawBody {
+            requireNonNull(contentType, "contentType is null");
+            content = requireNonNull(content, "content is null").clone();
+        }
+    }
+
+    public static ApiResponse raw(String contentType, byte[] content) {
+        return new ApiResponse(200, Optional.of(new RawBody(contentType, content)), Map.of());
+    }
+
     public ApiResponse withHeader(String name, String value) {
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);

@@ -28,6 +28,17 @@ final class Responses {
         response.end(Buffer.buffer(body));
     }
 
+    static void raw(HttpServerResponse response, int status, ApiResponse.RawBody body, Map<String, String> headers) {
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.setStatusCode(status);
+        apiHeaders(response);
+        headers.forEach(response::putHeader);
+        response.putHeader("Content-Type", body.contentType());
+        response.end(Buffer.buffer(body.content()));
+    }
+
     static void error(HttpServerResponse response, int status, String text) {
         json(response, status, Json.write(Map.of("error", text)), Map.of());
     }

@@ -53,6 +53,15 @@ public enum Message {
     KIND_INVALID(400, "kind no válido: usa bot, o nada para una persona"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
+    BOOTSTRAP_INVALID(400, "JSON de bootstrap no válido: %s"),
+    CLUSTER_NAME_INVALID(400, "nombre de cluster no válido: de 1 a 200 caracteres"),
+    TIER_INVALID(400, "tier no válido: %s"),
+    SCOPE_INVALID(400, "ámbito no válido: %s"),
+    EXPIRY_INVALID(400, "expires_at no válido: %s"),
+    POD_SECURITY_REQUIRED(400, "el namespace %s no aplica pod-security (psa_enforce=%s): etiqueta el namespace con "
+            + "pod-security.kubernetes.io/enforce=baseline o restricted antes de dar un tier de escritura"),
+    SUBJECT_REQUIRED(400, "falta subject_id o no existe ese usuario"),
+    CLUSTER_TAKEN(409, "ese cluster ya existe"),
     SESSION_MISSING(401, "sesión no iniciada"),
     SESSION_INVALID(401, "sesión caducada o no válida"),
     LOGIN_FAILED(401, "usuario o contraseña incorrectos"),
@@ -79,6 +88,7 @@ public enum Message {
     BODY_TOO_LARGE(413, "cuerpo demasiado grande"),
     TOO_MANY_ATTEMPTS(429, "demasiados intentos"),
     INTERNAL_ERROR(500, "error interno"),
+    CLUSTER_FAILED(502, "%s"),
     CI_NOT_CONFIGURED(503, "el intercambio de CI no está configurado"),
     RECONCILER_UNAVAILABLE(503, "el reconciliador no está disponible"),
 

@@ -3,7 +3,6 @@ package dev.klave.account;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klave.config.BaseUrl;
 import dev.klave.crypto.SecretToken;
 import dev.klave.Services;
 import dev.klave.config.MasterKey;
@@ -35,7 +34,8 @@ class AccountsTest {
         fixture = TestingDatabase.sqlite();
         subjects = new JdbiSubjectStore(fixture.database());
         links = new JdbiLinkTokenStore(fixture.database());
-        accounts = Services.create(fixture.database(), BaseUrl.parse("https://klave.example.com/"),
+        accounts = Services.create(fixture.database(), TestingSettings.sqliteIn(java.nio.file.Path.of("unused"))
+                .with("SERVICE_BASE_URL", "https://klave.example.com/").build(),
                 MasterKey.parseBase64(TestingSettings.KEY), SignInMethods.PASSWORD_ONLY, clock, new SecureRandom())
                 .accounts();
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.Services;
 import dev.klave.audit.ControlEvent;
-import dev.klave.config.BaseUrl;
 import dev.klave.config.MasterKey;
 import dev.klave.login.SignInMethods;
 import dev.klave.messages.Refusal;
@@ -38,10 +37,11 @@ class ExternalSignInTest {
     void setUp() {
         fixture = TestingDatabase.sqlite();
         MasterKey key = MasterKey.parseBase64(TestingSettings.KEY);
-        BaseUrl base = BaseUrl.parse("https://klave.example.com");
-        passwordMode = Services.create(fixture.database(), base, key, SignInMethods.PASSWORD_ONLY, clock,
+        dev.klave.config.Settings settings = TestingSettings.sqliteIn(java.nio.file.Path.of("unused"))
+                .with("SERVICE_BASE_URL", "https://klave.example.com").build();
+        passwordMode = Services.create(fixture.database(), settings, key, SignInMethods.PASSWORD_ONLY, clock,
                 new SecureRandom());
-        externalMode = Services.create(fixture.database(), base, key, new SignInMethods(true, "acme", false, ""),
+        externalMode = Services.create(fixture.database(), settings, key, new SignInMethods(true, "acme", false, ""),
                 clock, new SecureRandom());
         subjects = new JdbiSubjectStore(fixture.database());
     }

@@ -35,6 +35,7 @@ class SettingsLoaderTest {
         assertThat(settings.encryptionKey()).isEqualTo(
                 new EncryptionKeySource.GeneratedFile(Path.of("data/encryption.key").toAbsolutePath()));
         assertThat(settings.trustedProxies()).isEmpty();
+        assertThat(settings.requirePodSecurity()).isTrue();
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
     }
@@ -42,10 +43,11 @@ class SettingsLoaderTest {
     @Test
     void variableNamesAreTheOnesTheReadmeDocuments() {
         assertThat(List.of(SettingsLoader.BASE_URL, SettingsLoader.LISTEN, SettingsLoader.DATABASE_URL,
-                SettingsLoader.ENCRYPTION_KEY, SettingsLoader.TRUSTED_PROXIES, SettingsLoader.SHUTDOWN_DELAY,
+                SettingsLoader.ENCRYPTION_KEY, SettingsLoader.TRUSTED_PROXIES, SettingsLoader.REQUIRE_POD_SECURITY, SettingsLoader.SHUTDOWN_DELAY,
                 SettingsLoader.SHUTDOWN_TIMEOUT))
                 .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
-                        "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_SHUTDOWN_DELAY",
+                        "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_REQUIRE_POD_SECURITY",
+                        "SERVICE_SHUTDOWN_DELAY",
                         "SERVICE_SHUTDOWN_TIMEOUT");
     }
 
@@ -57,6 +59,7 @@ class SettingsLoaderTest {
                 "SERVICE_DATABASE_URL", "postgresql://klave:s%40cret@db.internal:6432/klave?sslmode=verify-full",
                 "SERVICE_ENCRYPTION_KEY", KEY,
                 "SERVICE_TRUSTED_PROXIES", "10.0.0.0/8, 192.168.1.7",
+                "SERVICE_REQUIRE_POD_SECURITY", "false",
                 "SERVICE_SHUTDOWN_DELAY", "0s",
                 "SERVICE_SHUTDOWN_TIMEOUT", "45s"));
 
@@ -68,6 +71,7 @@ class SettingsLoaderTest {
         assertThat(postgres.password()).contains("s@cret");
         assertThat(((EncryptionKeySource.Given) settings.encryptionKey()).key().toBase64()).isEqualTo(KEY);
         assertThat(settings.trustedProxies()).extracting(Object::toString).containsExactly("10.0.0.0/8", "192.168.1.7");
+        assertThat(settings.requirePodSecurity()).isFalse();
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ZERO);
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(45));
     }
@@ -89,6 +93,7 @@ class SettingsLoaderTest {
         "SERVICE_ENCRYPTION_KEY|c2hvcnQ=|SERVICE_ENCRYPTION_KEY: must be base64 of exactly 32 bytes (got 5)",
         "SERVICE_TRUSTED_PROXIES|10.0.0.0/33|SERVICE_TRUSTED_PROXIES: '10.0.0.0/33' has a prefix length outside 0..32 (got '10.0.0.0/33')",
         "SERVICE_TRUSTED_PROXIES|proxy.internal|SERVICE_TRUSTED_PROXIES: 'proxy.internal' is not an IP address or CIDR block (got 'proxy.internal')",
+        "SERVICE_REQUIRE_POD_SECURITY|yes|SERVICE_REQUIRE_POD_SECURITY: must be true or false (got 'yes')",
         "SERVICE_SHUTDOWN_DELAY|5 seconds|SERVICE_SHUTDOWN_DELAY: must be a number followed by ms, s, m, h or d, e.g. 30s (got '5 seconds')",
         "SERVICE_SHUTDOWN_TIMEOUT|soon|SERVICE_SHUTDOWN_TIMEOUT: must be a number followed by ms, s, m, h or d, e.g. 30s (got 'soon')",
     })

@@ -1,0 +1,114 @@
+package dev.klave.access;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Principal;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import dev.klave.account.SubjectStore;
+import dev.klave.cluster.ClusterCallFailed;
+import dev.klave.cluster.ClusterId;
+import dev.klave.http.Access;
+import dev.klave.http.ApiRequest;
+import dev.klave.http.ApiResponse;
+import dev.klave.http.ApiRoutes;
+import dev.klave.http.RouteProvider;
+import dev.klave.messages.Message;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code /api/grants} and {@code /api/tiers} (spec 1 §4 "Grants"). */
+public final class AccessRoutes implements RouteProvider {
+    private final Grants grants;
+    private final SubjectStore subjects;
+    private final Clock clock;
+
+    public AccessRoutes(Grants grants, SubjectStore subjects, Clock clock) {
+        this.grants = requireNonNull(grants, "grants is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    record NewGrant(String subjectId, String clusterId, String tier, String scope, Optional<String> expiresAt,
+            Optional<String> note) {}
+
+    record GrantView(String id, String subjectId, String subjectLogin, String clusterId, String tier, String scope,
+            String group, Optional<Instant> expiresAt, String note, Instant createdAt, Optional<Instant> revokedAt,
+            boolean active) {}
+
+    record TierView(String name, String description, boolean writes, boolean namespaceScope, boolean clusterScope) {}
+
+    record Catalogue(List<TierView> tiers, List<String> protectedNamespaces, boolean podSecurityRequired) {}
+
+    @Override
+    public void register(ApiRoutes routes) {
+        routes.get("/api/grants", Access.SESSION, this::list)
+                .post("/api/grants", Access.ADMIN, request -> {
+                    NewGrant body = request.json(NewGrant.class);
+                    try {
+                        Grant grant = grants.create(new Grants.Request(body.subjectId(), body.clusterId(), body.tier(),
+                                body.scope(), body.expiresAt().map(AccessRoutes::instant), body.note()),
+                                request.principal());
+                        return ApiResponse.created(view(grant, clock.instant()));
+                    } catch (ClusterCallFailed e) {
+                        throw Message.CLUSTER_FAILED.refusal(e.summary());
+                    }
+                })
+                .delete("/api/grants/{id}", Access.ADMIN, request -> {
+                    grants.revoke(request.pathParameter("id"), request.principal());
+                    return ApiResponse.noContent();
+                })
+                .get("/api/tiers", Access.SESSION, request -> ApiResponse.ok(new Catalogue(
+                        Arrays.stream(Tier.values()).map(tier -> new TierView(tier.code(), tier.description(),
+                                tier.writes(), tier.onNamespace(), true)).toList(),
+                        Grants.PROTECTED_NAMESPACES.stream().sorted().toList(), grants.podSecurityRequired())));
+    }
+
+    private ApiResponse list(ApiRequest request) {
+        Principal caller = request.principal();
+        Optional<SubjectId> subject = request.queryParameter("subject").map(AccessRoutes::subjectId);
+        if (!caller.admin()) {
+            // Spec 1 §4: people see only their own grants; asking for someone else's is 403.
+            if (subject.isPresent() && !subject.get().equals(caller.subjectId())) {
+                throw Message.OWN_GRANTS_ONLY.refusal();
+            }
+            subject = Optional.of(caller.subjectId());
+        }
+        Optional<ClusterId> cluster = request.queryParameter("cluster")
+                .map(id -> ClusterId.isValid(id) ? new ClusterId(id) : null);
+        if (request.queryParameter("cluster").isPresent() && cluster.isEmpty()) {
+            return ApiResponse.ok(List.of());
+        }
+        boolean includeRevoked = request.queryParameter("include_revoked").map("true"::equals).orElse(false);
+        Instant now = clock.instant();
+        return ApiResponse.ok(grants.list(subject, cluster, includeRevoked).stream()
+                .map(grant -> view(grant, now)).toList());
+    }
+
+    private GrantView view(Grant grant, Instant now) {
+        String login = subjects.findById(grant.subjectId()).map(Subject::login).map(Object::toString).orElse("");
+        return new GrantView(grant.id(), grant.subjectId().value(), login, grant.clusterId().value(),
+                grant.tier().code(), grant.scope().value(), grant.group(), grant.expiresAt(), grant.note(),
+                grant.createdAt(), grant.revokedAt(), grant.activeAt(now));
+    }
+
+    private static SubjectId subjectId(String text) {
+        try {
+            return new SubjectId(text);
+        } catch (IllegalArgumentException e) {
+            throw Message.USER_NOT_FOUND.refusal();
+        }
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return java.time.OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            throw Message.EXPIRY_INVALID.refusal("usa RFC 3339, por ejemplo 2026-12-31T23:59:00Z");
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package dev.klave.access;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Principal;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import dev.klave.account.SubjectStore;
+import dev.klave.audit.ControlEvents;
+import dev.klave.cluster.ClusterId;
+import dev.klave.cluster.ClusterStore;
+import dev.klave.cluster.Namespaces;
+import dev.klave.messages.Message;
+import dev.klave.store.Transactions;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/** Creating, listing and revoking grants (spec 1 §4 "Grants"), with every rule of the catalogue. */
+public final class Grants {
+    /** Namespaces no tier may be granted on: the system's and Klave's own. */
+    public static final Set<String> PROTECTED_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease",
+            "klave-system");
+    private static final Set<String> ENFORCING = Set.of("baseline", "restricted");
+
+    private final Transactions transactions;
+    private final GrantStore grants;
+    private final SubjectStore subjects;
+    private final ClusterStore clusters;
+    private final Namespaces namespaces;
+    private final ControlEvents events;
+    private final boolean podSecurityRequired;
+    private final Consumer<ClusterId> changed;
+    private final Clock clock;
+
+    public Grants(Transactions transactions, GrantStore grants, SubjectStore subjects, ClusterStore clusters,
+            Namespaces namespaces, ControlEvents events, boolean podSecurityRequired, Consumer<ClusterId> changed,
+            Clock clock) {
+        this.transactions = requireNonNull(transactions, "transactions is null");
+        this.grants = requireNonNull(grants, "grants is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
+        this.clusters = requireNonNull(clusters, "clusters is null");
+        this.namespaces = requireNonNull(namespaces, "namespaces is null");
+        this.events = requireNonNull(events, "events is null");
+        this.podSecurityRequired = podSecurityRequired;
+        this.changed = requireNonNull(changed, "changed is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public boolean podSecurityRequired() {
+        return podSecurityRequired;
+    }
+
+    /** What a new grant asks for, as the API received it. */
+    public record Request(String subjectId, String clusterId, String tier, String scope, Optional<Instant> expiresAt,
+            Optional<String> note) {}
+
+    public Grant create(Request request, Principal actor) {
+        Subject subject = subject(request.subjectId());
+        ClusterId clusterId = cluster(request.clusterId());
+        Tier tier = Tier.fromCode(request.tier() == null ? "" : request.tier())
+                .orElseThrow(() -> Message.TIER_INVALID.refusal("usa view, edit, admin o cluster-admin"));
+        Scope scope = new Scope(request.scope() == null ? "" : request.scope());
+        if (!tier.onNamespace() && !scope.wholeCluster()) {
+            throw Message.SCOPE_INVALID.refusal("cluster-admin solo se da sobre *");
+        }
+        Instant now = clock.instant();
+        if (request.expiresAt().isPresent() && !request.expiresAt().get().isAfter(now)) {
+            throw Message.EXPIRY_INVALID.refusal("debe ser una fecha futura");
+        }
+        if (!scope.wholeCluster()) {
+            checkNamespace(clusterId, tier, scope);
+        }
+        Grant grant = new Grant(UUID.randomUUID().toString(), subject.id(), clusterId, tier, scope,
+                request.expiresAt(), request.note().orElse("").strip(), now,
+                Optional.of(actor.subjectId().value()), Optional.empty(), Optional.empty());
+        Grant created = transactions.inTransaction(() -> {
+            // Rows of the subject are locked through the admin-independent path: the duplicate
+            // check and the insert happen in one transaction.
+            boolean duplicate = grants.find(Optional.of(subject.id()), Optional.of(clusterId), false).stream()
+                    .anyMatch(existing -> existing.activeAt(now) && existing.tier() == tier
+                            && existing.scope().equals(scope));
+            if (duplicate) {
+                throw Message.GRANT_EXISTS.refusal();
+            }
+            grants.create(grant);
+            events.event("grant.create").actor(actor).target(subject)
+                    .details(Map.of("grant", grant.id(), "cluster", clusterId.value(), "tier", tier.code(),
+                            "scope", scope.value()))
+                    .record();
+            return grant;
+        });
+        changed.accept(clusterId);
+        return created;
+    }
+
+    private void checkNamespace(ClusterId cluster, Tier tier, Scope scope) {
+        if (PROTECTED_NAMESPACES.contains(scope.value())) {
+            throw Message.NAMESPACE_PROTECTED.refusal(scope.value(),
+                    "es del sistema o de Klave; no se dan permisos sobre él");
+        }
+        if (!tier.writes() || !podSecurityRequired) {
+            return;
+        }
+        Namespaces.Namespace namespace = namespaces.find(cluster, scope.value())
+                .orElseThrow(() -> Message.SCOPE_INVALID.refusal("el namespace " + scope + " no existe en el cluster"));
+        String level = namespace.psaEnforce().orElse("ninguno");
+        if (!ENFORCING.contains(level)) {
+            throw Message.POD_SECURITY_REQUIRED.refusal(scope.value(), level);
+        }
+    }
+
+    public List<Grant> list(Optional<SubjectId> subject, Optional<ClusterId> cluster, boolean includeRevoked) {
+        return grants.find(subject, cluster, includeRevoked);
+    }
+
+    /** Revokes; revoking twice is harmless. */
+    public void revoke(String id, Principal actor) {
+        Grant grant = grants.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
+        transactions.inTransaction(() -> {
+            if (grants.revoke(id, clock.instant(), actor.subjectId().value())) {
+                Subject subject = subjects.findById(grant.subjectId()).orElseThrow();
+                events.event("grant.revoke").actor(actor).target(subject)
+                        .details(Map.of("grant", id, "cluster", grant.clusterId().value())).record();
+            }
+            return null;
+        });
+        changed.accept(grant.clusterId());
+    }
+
+    /** Active grants of enabled subjects on a cluster: what the reconciler writes and the proxy honours. */
+    public List<Grant> effective(ClusterId cluster, Instant now) {
+        return grants.find(Optional.empty(), Optional.of(cluster), false).stream()
+                .filter(grant -> grant.activeAt(now))
+                .filter(grant -> subjects.findById(grant.subjectId()).map(Subject::enabled).orElse(false))
+                .toList();
+    }
+
+    private Subject subject(String id) {
+        try {
+            return subjects.findById(new SubjectId(id == null ? "" : id)).orElseThrow(Message.USER_NOT_FOUND::refusal);
+        } catch (IllegalArgumentException e) {
+            throw Message.USER_NOT_FOUND.refusal();
+        }
+    }
+
+    private ClusterId cluster(String id) {
+        if (!ClusterId.isValid(id)) {
+            throw Message.CLUSTER_NOT_FOUND.refusal();
+        }
+        ClusterId clusterId = new ClusterId(id);
+        clusters.findById(clusterId).orElseThrow(Message.CLUSTER_NOT_FOUND::refusal);
+        return clusterId;
+    }
+}

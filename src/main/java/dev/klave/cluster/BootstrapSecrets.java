@@ -1,0 +1,130 @@
+package dev.klave.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.messages.Message;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What the bootstrap JSON gives Klave for one cluster (spec 1 §2 "Cluster"): the API server's https
+ * address, the CA that signs its certificate, and the tokens of the proxy and reconciler service
+ * accounts. Checked when built; never printed.
+ */
+public final class BootstrapSecrets {
+    private final URI server;
+    private final String caPem;
+    private final List<X509Certificate> caCertificates;
+    private final String proxyToken;
+    private final String reconcilerToken;
+
+    private BootstrapSecrets(URI server, String caPem, List<X509Certificate> caCertificates, String proxyToken,
+            String reconcilerToken) {
+        this.server = server;
+        this.caPem = caPem;
+        this.caCertificates = caCertificates;
+        this.proxyToken = proxyToken;
+        this.reconcilerToken = reconcilerToken;
+    }
+
+    /**
+     * @param ca the CA as PEM text, or as base64 of the PEM (the form kubeconfigs and the
+     *     {@code ca.crt} of a token Secret use)
+     * @throws dev.klave.messages.Refusal 400 naming the field that is wrong
+     */
+    public static BootstrapSecrets of(String server, String ca, String proxyToken, String reconcilerToken) {
+        URI uri = serverUri(server);
+        String pem = pem(ca);
+        List<X509Certificate> certificates = certificates(pem);
+        if (proxyToken == null || proxyToken.isBlank()) {
+            throw Message.BOOTSTRAP_INVALID.refusal("proxyToken está vacío");
+        }
+        if (reconcilerToken == null || reconcilerToken.isBlank()) {
+            throw Message.BOOTSTRAP_INVALID.refusal("reconcilerToken está vacío");
+        }
+        return new BootstrapSecrets(uri, pem, certificates, proxyToken.strip(), reconcilerToken.strip());
+    }
+
+    private static URI serverUri(String server) {
+        if (server == null) {
+            throw Message.BOOTSTRAP_INVALID.refusal("falta server");
+        }
+        try {
+            URI uri = new URI(server.strip());
+            if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawQuery() != null
+                    || uri.getRawFragment() != null) {
+                throw Message.BOOTSTRAP_INVALID.refusal("server debe ser una URL https:// sin query");
+            }
+            String text = uri.toString();
+            return URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+        } catch (URISyntaxException e) {
+            throw Message.BOOTSTRAP_INVALID.refusal("server debe ser una URL https:// sin query");
+        }
+    }
+
+    private static String pem(String ca) {
+        if (ca == null || ca.isBlank()) {
+            throw Message.BOOTSTRAP_INVALID.refusal("falta ca");
+        }
+        String text = ca.strip();
+        if (text.startsWith("-----BEGIN")) {
+            return text + "\n";
+        }
+        try {
+            String decoded = new String(Base64.getMimeDecoder().decode(text), StandardCharsets.US_ASCII).strip();
+            if (decoded.startsWith("-----BEGIN")) {
+                return decoded + "\n";
+            }
+        } catch (IllegalArgumentException notBase64) {
+            // Reported below.
+        }
+        throw Message.BOOTSTRAP_INVALID.refusal("ca no es un certificado PEM");
+    }
+
+    private static List<X509Certificate> certificates(String pem) {
+        try {
+            Collection<? extends java.security.cert.Certificate> parsed = CertificateFactory.getInstance("X.509")
+                    .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
+            List<X509Certificate> certificates = parsed.stream().map(X509Certificate.class::cast).toList();
+            if (certificates.isEmpty()) {
+                throw Message.BOOTSTRAP_INVALID.refusal("ca no es un certificado PEM");
+            }
+            return certificates;
+        } catch (CertificateException e) {
+            throw Message.BOOTSTRAP_INVALID.refusal("ca no es un certificado PEM");
+        }
+    }
+
+    public URI server() {
+        return server;
+    }
+
+    public String caPem() {
+        return caPem;
+    }
+
+    public List<X509Certificate> caCertificates() {
+        return caCertificates;
+    }
+
+    public String proxyToken() {
+        return proxyToken;
+    }
+
+    public String reconcilerToken() {
+        return reconcilerToken;
+    }
+
+    @Override
+    public String toString() {
+        return "BootstrapSecrets[server=" + server + ", tokens=[redacted]]";
+    }
+}

@@ -1,0 +1,65 @@
+package dev.klave.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.messages.Message;
+
+/**
+ * A call to a cluster's API server failed. {@link #summary()} is the Spanish text shown to
+ * administrators (502 answers, the cluster's last error); the cause stays in the log.
+ */
+public final class ClusterCallFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** How the call failed: the four connection failures of spec 1 §7, or an answer that was an error. */
+    public enum Kind {
+        TIMEOUT(Message.UPSTREAM_TIMEOUT),
+        CERTIFICATE(Message.UPSTREAM_CERTIFICATE),
+        UNREACHABLE(Message.UPSTREAM_UNREACHABLE),
+        CONNECTION(Message.UPSTREAM_CONNECTION),
+        REFUSED_BY_CLUSTER(null);
+
+        private final Message message;
+
+        Kind(Message message) {
+            this.message = message;
+        }
+
+        public Message message() {
+            return message;
+        }
+    }
+
+    private final Kind kind;
+    private final int status;
+    private final String summary;
+
+    public ClusterCallFailed(Kind kind, int status, String summary, Throwable cause) {
+        super(summary, cause);
+        this.kind = requireNonNull(kind, "kind is null");
+        this.status = status;
+        this.summary = requireNonNull(summary, "summary is null");
+    }
+
+    public static ClusterCallFailed connection(Kind kind, Throwable cause) {
+        return new ClusterCallFailed(kind, 0, kind.message().text(), cause);
+    }
+
+    public static ClusterCallFailed answered(int status, String clusterMessage) {
+        return new ClusterCallFailed(Kind.REFUSED_BY_CLUSTER, status,
+                "el API server del cluster respondió " + status + ": " + clusterMessage, null);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The HTTP status the cluster answered, or 0 when there was no answer. */
+    public int status() {
+        return status;
+    }
+
+    public String summary() {
+        return summary;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.klave.cluster;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Storage of clusters. */
+public interface ClusterStore {
+    /** @throws dev.klave.store.AlreadyExistsException when the id is taken */
+    void create(Cluster cluster);
+
+    Optional<Cluster> findById(ClusterId id);
+
+    List<Cluster> list();
+
+    void setSecrets(ClusterId id, String sealedSecrets, Instant at);
+
+    /** Records a reconciliation pass: when, and its error if it failed. */
+    void recordReconciliation(ClusterId id, Instant at, Optional<String> error);
+
+    /** Deletes the cluster and, with it, its grants. Returns whether it existed. */
+    boolean delete(ClusterId id);
+}

@@ -1,0 +1,194 @@
+package dev.klave.reconcile;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.access.Grant;
+import dev.klave.access.GrantStore;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectStore;
+import dev.klave.cluster.ClusterCallFailed;
+import dev.klave.cluster.ClusterConnections;
+import dev.klave.cluster.ClusterId;
+import dev.klave.cluster.ClusterStore;
+import dev.klave.cluster.KubernetesApi;
+import dev.klave.messages.Message;
+import dev.klave.store.LeaseStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One reconciliation pass of one cluster, and the clean-up when a cluster is deleted. */
+public final class Reconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+    /** Longer than any pass; a replica that dies mid-pass frees the cluster after this. */
+    private static final Duration LEASE = Duration.ofMinutes(2);
+
+    private final ClusterStore clusters;
+    private final ClusterConnections connections;
+    private final GrantStore grants;
+    private final SubjectStore subjects;
+    private final LeaseStore leases;
+    private final String replica;
+    private final Clock clock;
+
+    public Reconciler(ClusterStore clusters, ClusterConnections connections, GrantStore grants, SubjectStore subjects,
+            LeaseStore leases, String replica, Clock clock) {
+        this.clusters = requireNonNull(clusters, "clusters is null");
+        this.connections = requireNonNull(connections, "connections is null");
+        this.grants = requireNonNull(grants, "grants is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
+        this.leases = requireNonNull(leases, "leases is null");
+        this.replica = requireNonNull(replica, "replica is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** What a pass changed. */
+    public record Pass(int created, int updated, int deleted) {
+        public boolean changedNothing() {
+            return created == 0 && updated == 0 && deleted == 0;
+        }
+    }
+
+    /** The {@code rbac_cleanup} report of a cluster deletion (spec 1 §4 "Clusters"). */
+    public record Cleanup(String status, Optional<String> error, int bindingsDeleted, int rolesDeleted,
+            boolean lockHeld) {}
+
+    /**
+     * Runs one pass now and records its outcome on the cluster.
+     *
+     * @throws dev.klave.messages.Refusal 409 while another pass of the cluster runs or before its
+     *     tokens exist; 502 with the cluster's error when the cluster side fails
+     */
+    public Pass reconcile(ClusterId cluster) {
+        String lease = "reconcile/" + cluster.value();
+        if (!leases.tryAcquire(lease, replica, clock.instant(), LEASE)) {
+            throw Message.RECONCILE_RUNNING.refusal();
+        }
+        try {
+            KubernetesApi api = connections.reconciler(cluster);
+            try {
+                Pass pass = apply(api, desired(cluster));
+                clusters.recordReconciliation(cluster, clock.instant(), Optional.empty());
+                LOG.info("reconciled cluster {}: {} created, {} updated, {} deleted", cluster, pass.created(),
+                        pass.updated(), pass.deleted());
+                return pass;
+            } catch (ClusterCallFailed e) {
+                clusters.recordReconciliation(cluster, clock.instant(), Optional.of(e.summary()));
+                LOG.warn("reconciliation of cluster {} failed: {}", cluster, e.summary(), e.getCause());
+                throw Message.CLUSTER_FAILED.refusal(e.summary());
+            }
+        } finally {
+            leases.release(lease, replica);
+        }
+    }
+
+    /** The RBAC the active grants of enabled subjects call for. */
+    public DesiredRbac desired(ClusterId cluster) {
+        Instant now = clock.instant();
+        List<Grant> active = grants.find(Optional.empty(), Optional.of(cluster), false).stream()
+                .filter(grant -> grant.activeAt(now))
+                .toList();
+        Map<String, Subject> byId = new HashMap<>();
+        for (Grant grant : active) {
+            byId.computeIfAbsent(grant.subjectId().value(), id -> subjects.findById(grant.subjectId()).orElse(null));
+        }
+        byId.values().removeIf(subject -> subject == null);
+        return DesiredRbac.of(active, byId);
+    }
+
+    private static Pass apply(KubernetesApi api, DesiredRbac desired) {
+        int[] counts = new int[3];
+        JsonNode role = api.get(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE)
+                .orElseThrow(() -> ClusterCallFailed.answered(404, "falta el ClusterRole "
+                        + RbacObjects.IMPERSONATION_ROLE + ": vuelve a aplicar bootstrap.yaml"));
+        if (!role.path("rules").equals(RbacObjects.impersonationRules(desired))) {
+            ObjectNode updated = role.deepCopy();
+            updated.set("rules", RbacObjects.impersonationRules(desired));
+            api.replace(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE, updated);
+            counts[1]++;
+        }
+        Map<String, JsonNode> existing = managedBindings(api);
+        Map<String, ObjectNode> wanted = desired.bindings().stream()
+                .map(RbacObjects::binding)
+                .collect(Collectors.toMap(RbacObjects::key, Function.identity()));
+        for (Map.Entry<String, JsonNode> current : existing.entrySet()) {
+            ObjectNode target = wanted.get(current.getKey());
+            if (target == null || !RbacObjects.same(current.getValue(), target)) {
+                api.delete(pathOf(current.getValue()));
+                counts[2]++;
+            }
+        }
+        for (Map.Entry<String, ObjectNode> target : wanted.entrySet()) {
+            JsonNode current = existing.get(target.getKey());
+            if (current == null || !RbacObjects.same(current, target.getValue())) {
+                api.create(collectionOf(target.getValue()), target.getValue());
+                counts[0]++;
+            }
+        }
+        return new Pass(counts[0], counts[1], counts[2]);
+    }
+
+    /** Every binding labelled as Klave's, cluster-wide and namespaced, by namespace/name. */
+    private static Map<String, JsonNode> managedBindings(KubernetesApi api) {
+        Map<String, JsonNode> bindings = new HashMap<>();
+        for (String path : List.of(RbacObjects.CLUSTER_ROLE_BINDINGS, RbacObjects.ROLE_BINDINGS)) {
+            for (JsonNode binding : api.list(path, Optional.of(RbacObjects.MANAGED_SELECTOR))) {
+                bindings.put(RbacObjects.key(binding), binding);
+            }
+        }
+        return bindings;
+    }
+
+    private static String collectionOf(JsonNode binding) {
+        String namespace = binding.path("metadata").path("namespace").asText("");
+        return namespace.isEmpty() ? RbacObjects.CLUSTER_ROLE_BINDINGS : RbacObjects.roleBindingsIn(namespace);
+    }
+
+    private static String pathOf(JsonNode binding) {
+        return collectionOf(binding) + "/" + binding.path("metadata").path("name").asText();
+    }
+
+    /**
+     * Removes everything Klave manages in the cluster before the cluster is deleted. Never throws:
+     * the deletion goes on whatever the cluster answers, and the report says what happened.
+     */
+    public Cleanup cleanup(ClusterId cluster) {
+        if (clusters.findById(cluster).map(found -> !found.hasTokens()).orElse(true)) {
+            return new Cleanup("skipped", Optional.of("el cluster no tenía tokens"), 0, 0, false);
+        }
+        String lease = "reconcile/" + cluster.value();
+        if (!leases.tryAcquire(lease, replica, clock.instant(), LEASE)) {
+            return new Cleanup("skipped", Optional.of(Message.RECONCILE_RUNNING.text()), 0, 0, true);
+        }
+        int bindings = 0;
+        int roles = 0;
+        try {
+            KubernetesApi api = connections.reconciler(cluster);
+            for (JsonNode binding : managedBindings(api).values()) {
+                if (api.delete(pathOf(binding))) {
+                    bindings++;
+                }
+            }
+            if (api.delete(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE)) {
+                roles++;
+            }
+            return new Cleanup("ok", Optional.empty(), bindings, roles, false);
+        } catch (ClusterCallFailed e) {
+            return new Cleanup("error", Optional.of(e.summary()), bindings, roles, false);
+        } catch (dev.klave.messages.Refusal e) {
+            return new Cleanup("error", Optional.of(e.getMessage()), bindings, roles, false);
+        } finally {
+            leases.release(lease, replica);
+        }
+    }
+}
