@@ -17,7 +17,7 @@ final class JsonPatchOperation {
         return switch (op) {
             case "add" -> add(document, path, operation.get("value"));
             case "remove" -> remove(document, path);
-            case "replace" -> add(remove(document, path), path, operation.get("value"));
+            case "replace" -> replace(document, path, operation.get("value"));
             case "move" -> {
                 JsonNode value = get(document, operation.path("from").asText());
                 yield add(remove(document, operation.path("from").asText()), path, value);
@@ -52,6 +52,24 @@ final class JsonPatchOperation {
                 int index = index(last, array.size() + 1, path);
                 array.insert(index, value.deepCopy());
             }
+        } else {
+            throw missing(path);
+        }
+        return document;
+    }
+
+    /** Replaces in place, so the member keeps its position (remove then add would move it last). */
+    private static JsonNode replace(JsonNode document, String path, JsonNode value) {
+        List<String> steps = steps(path);
+        if (steps.isEmpty() || value == null) {
+            return add(remove(document, path), path, value);
+        }
+        JsonNode parent = walk(document, steps.subList(0, steps.size() - 1), path);
+        String last = steps.getLast();
+        if (parent instanceof ObjectNode object && object.has(last)) {
+            object.set(last, value.deepCopy());
+        } else if (parent instanceof ArrayNode array) {
+            array.set(index(last, array.size(), path), value.deepCopy());
         } else {
             throw missing(path);
         }

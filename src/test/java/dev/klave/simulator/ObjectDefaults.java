@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * What the controllers and kubelet of a healthy cluster would make of an object, done at write
@@ -55,13 +57,19 @@ final class ObjectDefaults {
             entry.put("status", running || condition.equals("PodScheduled") ? "True" : "False");
             entry.put("lastTransitionTime", status.get("startTime").asText());
         }
-        if (status.has("containerStatuses")) {
-            return;
+        Map<String, JsonNode> previous = new HashMap<>();
+        for (JsonNode containerStatus : status.path("containerStatuses")) {
+            previous.put(containerStatus.path("name").asText(), containerStatus);
         }
         ArrayNode containerStatuses = status.putArray("containerStatuses");
         for (JsonNode container : spec.path("containers")) {
+            String name = container.path("name").asText();
+            if (previous.containsKey(name)) {
+                containerStatuses.add(previous.get(name));
+                continue;
+            }
             ObjectNode containerStatus = containerStatuses.addObject();
-            containerStatus.put("name", container.path("name").asText());
+            containerStatus.put("name", name);
             containerStatus.put("image", container.path("image").asText());
             containerStatus.put("imageID", "");
             containerStatus.put("ready", running);
