@@ -1,0 +1,123 @@
+package dev.klave.simulator;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The request pipeline of kube-apiserver, in its order: record, delay (fault), authenticate,
+ * impersonate, authorize, then serve discovery or the resource and its subresources.
+ */
+final class ApiServer implements SimulatorHttpServer.Handler {
+    private static final Logger LOG = System.getLogger(ApiServer.class.getName());
+
+    private final Authenticator authenticator;
+    private final Impersonation impersonation;
+    private final RbacAuthorizer authorizer;
+    private final Discovery discovery;
+    private final ResourceHandler resources;
+    private final Map<String, SubresourceHandler> subresources;
+    private final RequestLog log;
+    private final Faults faults;
+
+    /** A subresource (log, exec, scale, …) served for its parent resource. */
+    interface SubresourceHandler {
+        void handle(HttpExchange exchange, RequestInfo info, ResourceType type, UserInfo user) throws IOException;
+    }
+
+    ApiServer(Authenticator authenticator, RbacAuthorizer authorizer, Discovery discovery, ResourceHandler resources,
+            Map<String, SubresourceHandler> subresources, RequestLog log, Faults faults) {
+        this.authenticator = requireNonNull(authenticator, "authenticator is null");
+        this.authorizer = requireNonNull(authorizer, "authorizer is null");
+        this.impersonation = new Impersonation(authorizer);
+        this.discovery = requireNonNull(discovery, "discovery is null");
+        this.resources = requireNonNull(resources, "resources is null");
+        this.subresources = Map.copyOf(subresources);
+        this.log = requireNonNull(log, "log is null");
+        this.faults = requireNonNull(faults, "faults is null");
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        HttpRequest request = exchange.request();
+        log.add(RecordedRequest.of(request));
+        faults.beforeAnswer();
+        try {
+            UserInfo requester = authenticator.authenticate(request).orElseThrow(ApiException::unauthorized);
+            UserInfo user = impersonation.apply(requester, request);
+            RequestInfo info = RequestInfo.parse(request);
+            AuthorizationAttributes attributes = info.attributes(user);
+            RbacAuthorizer.Decision decision = authorizer.authorize(attributes);
+            if (!decision.allowed()) {
+                throw attributes.forbidden(decision.reason());
+            }
+            if (request.body().length > 0 && !isJsonOrYaml(request)) {
+                throw ApiException.unsupportedBody(request.header("content-type").orElse(""));
+            }
+            if (info.resourceRequest()) {
+                serveResource(exchange, info, user);
+            } else {
+                serveNonResource(exchange, info);
+            }
+        } catch (ApiException error) {
+            if (!exchange.responded()) {
+                Responses.status(exchange, error);
+            }
+        } catch (RuntimeException bug) {
+            LOG.log(Level.WARNING, "simulator failed on " + request.method() + " " + request.target(), bug);
+            if (!exchange.responded()) {
+                Responses.status(exchange, ApiException.internal(bug.toString()));
+            }
+        }
+    }
+
+    /**
+     * Bodies are JSON (or YAML for apply). A protobuf body gets 415, which makes client-go fall back
+     * to JSON for the rest of its life, as against a server without protobuf for that type.
+     */
+    private static boolean isJsonOrYaml(HttpRequest request) {
+        String contentType = request.header("content-type").orElse("application/json");
+        return contentType.contains("json") || contentType.contains("yaml");
+    }
+
+    private void serveNonResource(HttpExchange exchange, RequestInfo info) throws IOException {
+        String path = info.path();
+        if (path.equals("/healthz") || path.equals("/livez") || path.equals("/readyz")) {
+            Responses.text(exchange, 200, "ok");
+            return;
+        }
+        if (!info.verb().equals("get")) {
+            throw ApiException.methodNotAllowed();
+        }
+        Optional<ObjectNode> document = discovery.document(path).or(() -> OpenApi.document(path));
+        if (document.isEmpty()) {
+            throw ApiException.pathNotFound();
+        }
+        Responses.json(exchange, 200, document.get());
+    }
+
+    private void serveResource(HttpExchange exchange, RequestInfo info, UserInfo user) throws IOException {
+        ResourceType type = ResourceCatalog.find(info.apiGroup(), info.apiVersion(), info.resource())
+                .orElseThrow(ApiException::pathNotFound);
+        if (!type.namespaced() && !info.namespace().isEmpty() && !type.equals(ResourceCatalog.NAMESPACES)) {
+            throw ApiException.pathNotFound();
+        }
+        if (type.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
+            throw ApiException.pathNotFound();
+        }
+        if (!info.subresource().isEmpty()) {
+            SubresourceHandler handler = subresources.get(type.plural() + "/" + info.subresource());
+            if (handler == null || !ResourceCatalog.hasSubresource(type, info.subresource())) {
+                throw ApiException.pathNotFound();
+            }
+            handler.handle(exchange, info, type, user);
+            return;
+        }
+        resources.handle(exchange, info, type);
+    }
+}

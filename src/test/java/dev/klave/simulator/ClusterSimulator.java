@@ -1,0 +1,256 @@
+package dev.klave.simulator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Kubernetes API server for tests: HTTPS with its own CA, bearer tokens, impersonation and RBAC,
+ * discovery, CRUD, watch, server-side apply, logs, exec and port-forward. See package-info for
+ * what it is faithful to and how it is built.
+ *
+ * <pre>{@code
+ * try (ClusterSimulator cluster = ClusterSimulator.builder().start()) {
+ *     cluster.url(); cluster.caCertificatePem(); cluster.proxyToken();
+ * }
+ * }</pre>
+ */
+public final class ClusterSimulator implements AutoCloseable {
+    public static final String PROXY_USER = "system:serviceaccount:klave-system:klave-proxy";
+    public static final String RECONCILER_USER = "system:serviceaccount:klave-system:klave-reconciler";
+    public static final String ADMIN_USER = "kubernetes-admin";
+    static final List<String> INITIAL_NAMESPACES = List.of("default", "kube-system", "kube-public", "kube-node-lease", "klave-system");
+
+    private final CertificateAuthority authority;
+    private final SimulatorHttpServer server;
+    private final ObjectStore store;
+    private final Authenticator authenticator;
+    private final RequestLog requestLog;
+    private final Faults faults;
+    private final PodRuntime pods;
+    private final SecureRandom random;
+    private final String proxyToken;
+    private final String reconcilerToken;
+    private final String adminToken;
+
+    private ClusterSimulator(Builder builder) {
+        this.random = new SecureRandom();
+        this.authority = CertificateAuthority.generate("kubernetes", random);
+        ServerIdentity identity = authority.issueServerCertificate(List.of("localhost", "kubernetes", "kubernetes.default"),
+                List.of("127.0.0.1"));
+        ServerIdentity foreign = CertificateAuthority.generate("kubernetes", random)
+                .issueServerCertificate(List.of("localhost"), List.of("127.0.0.1"));
+        this.store = new ObjectStore(builder.clock);
+        this.authenticator = new Authenticator();
+        this.requestLog = new RequestLog();
+        this.pods = new PodRuntime(store);
+        this.proxyToken = newToken();
+        this.reconcilerToken = newToken();
+        this.adminToken = newToken();
+        authenticator.add(proxyToken, UserInfo.serviceAccount("klave-system", "klave-proxy"));
+        authenticator.add(reconcilerToken, UserInfo.serviceAccount("klave-system", "klave-reconciler"));
+        authenticator.add(adminToken, UserInfo.of(ADMIN_USER, List.of("system:masters", "system:authenticated")));
+        builder.tokens.forEach(authenticator::add);
+        seed(builder.manifests);
+        RbacAuthorizer authorizer = new RbacAuthorizer(store);
+        WatchStreamer watches = new WatchStreamer(store);
+        Map<String, ApiServer.SubresourceHandler> subresources = new HashMap<>();
+        SubresourceHandlers.register(subresources, store, pods);
+        this.server = new SimulatorHttpServer(identity.sslContext());
+        this.faults = new Faults(server, identity, foreign);
+        ApiServer api = new ApiServer(authenticator, authorizer, new Discovery("127.0.0.1"),
+                new ResourceHandler(store, watches), subresources, requestLog, faults);
+        server.handler(api);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private ClusterSimulator startServer() {
+        server.start();
+        return this;
+    }
+
+    /** {@code https://127.0.0.1:<port>}. */
+    public String url() {
+        return "https://127.0.0.1:" + server.port();
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** The PEM of the simulator's own CA, which signed the serving certificate. */
+    public String caCertificatePem() {
+        return authority.certificatePem();
+    }
+
+    /** Bearer token of {@value #PROXY_USER}. */
+    public String proxyToken() {
+        return proxyToken;
+    }
+
+    /** Bearer token of {@value #RECONCILER_USER}. */
+    public String reconcilerToken() {
+        return reconcilerToken;
+    }
+
+    /** Bearer token of {@value #ADMIN_USER}, in group system:masters. */
+    public String adminToken() {
+        return adminToken;
+    }
+
+    /** Registers a new bearer token for a user and returns it. */
+    public String tokenFor(String user, String... groups) {
+        requireNonNull(user, "user is null");
+        List<String> all = new ArrayList<>(List.of(groups));
+        if (!all.contains("system:authenticated")) {
+            all.add("system:authenticated");
+        }
+        String token = newToken();
+        authenticator.add(token, UserInfo.of(user, all));
+        return token;
+    }
+
+    public void revokeToken(String token) {
+        authenticator.revoke(token);
+    }
+
+    public SimulatorObjects objects() {
+        return new SimulatorObjects(store);
+    }
+
+    /** Every request received so far (the latest 10,000), oldest first. */
+    public List<RecordedRequest> requests() {
+        return requestLog.all();
+    }
+
+    public void clearRequests() {
+        requestLog.clear();
+    }
+
+    /** Adds a line to a container's log; {@code kubectl logs -f} followers receive it at once. */
+    public void appendLog(String namespace, String pod, String container, String line) {
+        pods.logs().append(namespace, pod, container, line);
+    }
+
+    /** Open watch streams, for tests that check clients close theirs. */
+    public int openWatches() {
+        return store.watchCount();
+    }
+
+    public int openConnections() {
+        return server.openConnections();
+    }
+
+    /** Refuses connections (the port is closed) until {@link #healthy()}. */
+    public void down() {
+        faults.down();
+    }
+
+    /** Delays every answer by the given time until {@link #healthy()}. */
+    public void slow(Duration delay) {
+        faults.slow(delay);
+    }
+
+    /** Serves a certificate signed by another CA until {@link #healthy()}. */
+    public void wrongCertificate() {
+        faults.wrongCertificate();
+    }
+
+    public void healthy() {
+        faults.healthy();
+    }
+
+    /** A kubeconfig for kubectl: this server, its CA inline, and the given bearer token. */
+    public String kubeconfig(String token) {
+        String ca = Base64.getEncoder().encodeToString(caCertificatePem().getBytes(StandardCharsets.US_ASCII));
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: simulator
+                  cluster:
+                    server: %s
+                    certificate-authority-data: %s
+                users:
+                - name: user
+                  user:
+                    token: %s
+                contexts:
+                - name: simulator
+                  context:
+                    cluster: simulator
+                    user: user
+                    namespace: default
+                current-context: simulator
+                """.formatted(url(), ca, token);
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        store.closeWatches();
+        pods.close();
+    }
+
+    private void seed(List<String> manifests) {
+        SimulatorObjects objects = objects();
+        for (String namespace : INITIAL_NAMESPACES) {
+            objects.put("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + namespace + "\"}}");
+        }
+        BuiltInRoles.clusterRoles().forEach(objects::put);
+        BuiltInRoles.clusterRoleBindings().forEach(objects::put);
+        manifests.forEach(objects::put);
+    }
+
+    private String newToken() {
+        byte[] bytes = new byte[32];
+        random.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** Options before start: a clock, extra tokens, objects to seed. */
+    public static final class Builder {
+        private Clock clock = Clock.systemUTC();
+        private final Map<String, UserInfo> tokens = new HashMap<>();
+        private final List<String> manifests = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        /** A fixed bearer token for a user (system:authenticated is added). */
+        public Builder token(String token, String user, String... groups) {
+            requireNonNull(token, "token is null");
+            requireNonNull(user, "user is null");
+            List<String> all = new ArrayList<>(List.of(groups));
+            all.add("system:authenticated");
+            tokens.put(token, UserInfo.of(user, all));
+            return this;
+        }
+
+        /** An object (JSON or YAML) stored before the server starts, e.g. a RoleBinding. */
+        public Builder object(String manifest) {
+            manifests.add(requireNonNull(manifest, "manifest is null"));
+            return this;
+        }
+
+        public ClusterSimulator start() {
+            return new ClusterSimulator(this).startServer();
+        }
+    }
+}

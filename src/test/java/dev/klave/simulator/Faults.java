@@ -1,0 +1,58 @@
+package dev.klave.simulator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * The switchable faults: a refused port, a delay before every answer, a certificate from another
+ * CA. Each switch is applied to the running server; {@link #healthy()} undoes all of them.
+ */
+final class Faults {
+    private final SimulatorHttpServer server;
+    private final ServerIdentity trusted;
+    private final ServerIdentity foreign;
+    private volatile Duration delay = Duration.ZERO;
+
+    Faults(SimulatorHttpServer server, ServerIdentity trusted, ServerIdentity foreign) {
+        this.server = requireNonNull(server, "server is null");
+        this.trusted = requireNonNull(trusted, "trusted is null");
+        this.foreign = requireNonNull(foreign, "foreign is null");
+    }
+
+    void down() {
+        server.down();
+    }
+
+    void slow(Duration delay) {
+        requireNonNull(delay, "delay is null");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay is negative");
+        }
+        this.delay = delay;
+    }
+
+    void wrongCertificate() {
+        server.useTls(foreign.sslContext());
+        server.up();
+    }
+
+    void healthy() {
+        delay = Duration.ZERO;
+        server.useTls(trusted.sslContext());
+        server.up();
+    }
+
+    /** Called before each answer; sleeping holds only this request's virtual thread. */
+    void beforeAnswer() {
+        Duration current = delay;
+        if (current.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(current);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.klave.simulator;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The resources the simulator serves, as one kube-apiserver v1.32 lists them in discovery, with
+ * the subresources kubectl uses.
+ */
+final class ResourceCatalog {
+    static final ResourceType NAMESPACES = core("namespaces", "namespace", "Namespace", false, List.of("ns"), List.of());
+    static final ResourceType PODS = core("pods", "pod", "Pod", true, List.of("po"), List.of("all"));
+    static final ResourceType SECRETS = core("secrets", "secret", "Secret", true, List.of(), List.of());
+    static final ResourceType CONFIG_MAPS = core("configmaps", "configmap", "ConfigMap", true, List.of("cm"), List.of());
+    static final ResourceType SERVICES = core("services", "service", "Service", true, List.of("svc"), List.of("all"));
+    static final ResourceType EVENTS = core("events", "event", "Event", true, List.of("ev"), List.of());
+    static final ResourceType DEPLOYMENTS = new ResourceType("apps", "v1", "deployments", "deployment", "Deployment",
+            true, List.of("deploy"), List.of("all"));
+    static final ResourceType ROLES = rbac("roles", "role", "Role", true);
+    static final ResourceType ROLE_BINDINGS = rbac("rolebindings", "rolebinding", "RoleBinding", true);
+    static final ResourceType CLUSTER_ROLES = rbac("clusterroles", "clusterrole", "ClusterRole", false);
+    static final ResourceType CLUSTER_ROLE_BINDINGS =
+            rbac("clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false);
+
+    static final List<ResourceType> ALL = List.of(NAMESPACES, PODS, SECRETS, CONFIG_MAPS, SERVICES, EVENTS,
+            DEPLOYMENTS, ROLES, ROLE_BINDINGS, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS);
+
+    /** A subresource as discovery shows it: {@code pods/log} answers {@code get}, and so on. */
+    record Subresource(ResourceType parent, String name, String group, String version, String kind, List<String> verbs) {
+    }
+
+    static final List<Subresource> SUBRESOURCES = List.of(
+            new Subresource(NAMESPACES, "status", "", "", "Namespace", List.of("get", "patch", "update")),
+            new Subresource(PODS, "attach", "", "", "PodAttachOptions", List.of("create", "get")),
+            new Subresource(PODS, "exec", "", "", "PodExecOptions", List.of("create", "get")),
+            new Subresource(PODS, "log", "", "", "Pod", List.of("get")),
+            new Subresource(PODS, "portforward", "", "", "PodPortForwardOptions", List.of("create", "get")),
+            new Subresource(PODS, "status", "", "", "Pod", List.of("get", "patch", "update")),
+            new Subresource(DEPLOYMENTS, "scale", "autoscaling", "v1", "Scale", List.of("get", "patch", "update")),
+            new Subresource(DEPLOYMENTS, "status", "", "", "Deployment", List.of("get", "patch", "update")));
+
+    private ResourceCatalog() {
+    }
+
+    static Optional<ResourceType> find(String group, String version, String plural) {
+        return ALL.stream()
+                .filter(type -> type.group().equals(group) && type.version().equals(version) && type.plural().equals(plural))
+                .findFirst();
+    }
+
+    static Optional<ResourceType> byPlural(String plural) {
+        return ALL.stream().filter(type -> type.plural().equals(plural)).findFirst();
+    }
+
+    static Optional<ResourceType> byKind(String apiVersion, String kind) {
+        return ALL.stream().filter(type -> type.apiVersion().equals(apiVersion) && type.kind().equals(kind)).findFirst();
+    }
+
+    static List<String> groups() {
+        return ALL.stream().map(ResourceType::group).filter(group -> !group.isEmpty()).distinct().toList();
+    }
+
+    static List<ResourceType> inGroupVersion(String group, String version) {
+        return ALL.stream().filter(type -> type.group().equals(group) && type.version().equals(version)).toList();
+    }
+
+    static boolean hasSubresource(ResourceType type, String name) {
+        return SUBRESOURCES.stream().anyMatch(sub -> sub.parent().equals(type) && sub.name().equals(name));
+    }
+
+    private static ResourceType core(String plural, String singular, String kind, boolean namespaced,
+            List<String> shortNames, List<String> categories) {
+        return new ResourceType("", "v1", plural, singular, kind, namespaced, shortNames, categories);
+    }
+
+    private static ResourceType rbac(String plural, String singular, String kind, boolean namespaced) {
+        return new ResourceType("rbac.authorization.k8s.io", "v1", plural, singular, kind, namespaced, List.of(), List.of());
+    }
+}

@@ -1,0 +1,14 @@
+package dev.klave.simulator;
+
+import java.util.Map;
+
+/** Which handler serves which subresource. */
+final class SubresourceHandlers {
+    private SubresourceHandlers() {
+    }
+
+    static void register(Map<String, ApiServer.SubresourceHandler> handlers, ObjectStore store, PodRuntime pods) {
+        handlers.put("pods/log", new PodLogHandler(pods));
+        handlers.put("deployments/scale", new ScaleHandler(store));
+    }
+}

@@ -1,0 +1,44 @@
+/**
+ * A Kubernetes API server simulator for tests, faithful enough that the real kubectl v1.32 (and
+ * Klave's proxy in front of it) cannot tell it from kube-apiserver for the operations Klave uses.
+ *
+ * <p><b>What it owns.</b> An in-memory object store (JSON trees, one global resourceVersion, a
+ * bounded event history for watches), the apiserver's request pipeline (authentication by static
+ * bearer token, impersonation, RBAC authorization from the stored Roles and bindings, then the
+ * handler), discovery, Table printing, patches and server-side apply, and a scripted "kubelet" for
+ * logs, exec, attach and port-forward. Messages and Status objects use the apiserver's English
+ * wording, so tests can compare them exactly.
+ *
+ * <p><b>Why a hand-written HTTP/1.1 server on blocking sockets and virtual threads, not Vert.x.</b>
+ * kubectl falls back from WebSocket to SPDY/3.1, which arrives as a {@code POST} with
+ * {@code Upgrade: SPDY/3.1}; Vert.x 5's public {@code toNetSocket()} only takes over {@code GET}
+ * and {@code CONNECT} upgrades. Owning the socket makes every upgrade the same few lines, lets a
+ * fault swap the certificate or close the port, and keeps handlers plain blocking code: a watch is a
+ * loop that blocks on its queue and on the socket, so back-pressure is the TCP window, and a virtual
+ * thread per connection costs little. TLS is layered per connection ({@code SSLSocketFactory
+ * .createSocket(socket, …)}) on a plain listener, with ALPN {@code http/1.1} only.
+ *
+ * <p><b>What it trusts.</b> Nothing a client says about identity: only its bearer token, and
+ * Impersonate-* headers after the caller is authorized to impersonate (verb {@code impersonate} on
+ * users, groups, serviceaccounts, uids or userextras), exactly as kube-apiserver checks them.
+ *
+ * <p><b>What it refuses or simplifies.</b> Protobuf request bodies get 415 (kubectl's
+ * {@code create configmap}-style generators send protobuf; {@code apply} and {@code create -f}
+ * send JSON). Strategic merge patch and server-side apply merge lists of objects by a merge key
+ * guessed from the data (name, containerPort, …) instead of reading a schema; managedFields record
+ * leaf fields only. There is no admission, no field validation beyond names, no garbage collector:
+ * deleting a namespace deletes its objects at once, and controllers are simulated at write time
+ * (pods run and are ready, deployments reach their replicas). OpenAPI is served only as far as
+ * kubectl needs to switch to server-side field validation.
+ *
+ * <p>Files by concern: TLS ({@code CertificateAuthority}, {@code ServerIdentity}); HTTP
+ * ({@code SimulatorHttpServer}, {@code HttpRequestReader}, {@code HttpExchange}); pipeline
+ * ({@code ApiServer}, {@code RequestInfo}); authentication and impersonation ({@code Authenticator},
+ * {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}); store
+ * ({@code ObjectStore}, {@code ObjectMetadata}, {@code ObjectDefaults}); discovery ({@code Discovery},
+ * {@code OpenApi}); Table ({@code Tables}); watch ({@code WatchStreamer}, {@code WatchSubscription});
+ * writes ({@code ResourceHandler}, {@code Patches}, {@code FieldOwnership}); kubelet
+ * ({@code PodRuntime}, {@code PodLogHandler}, exec and port-forward over WebSocket and SPDY); faults
+ * ({@code Faults}).
+ */
+package dev.klave.simulator;
