@@ -9,7 +9,13 @@ import java.util.Collection;
 /** The Kubernetes objects the reconciler writes, as JSON. */
 final class RbacObjects {
     static final String MANAGED_BY = "app.kubernetes.io/managed-by";
-    static final String MANAGED_SELECTOR = MANAGED_BY + "=klave";
+    /**
+     * Marks the bindings the reconciler owns. The bootstrap's own objects carry only the
+     * managed-by label, so the reconciler never deletes the bindings that let Klave in.
+     */
+    static final String COMPONENT = "app.kubernetes.io/component";
+    static final String GRANT_BINDING = "grant-binding";
+    static final String MANAGED_SELECTOR = MANAGED_BY + "=klave," + COMPONENT + "=" + GRANT_BINDING;
     static final String IMPERSONATION_ROLE = "klave-impersonation";
     static final String RBAC = "rbac.authorization.k8s.io";
     static final String CLUSTER_ROLES = "/apis/rbac.authorization.k8s.io/v1/clusterroles";
@@ -58,7 +64,7 @@ final class RbacObjects {
         if (!clusterWide) {
             metadata.put("namespace", binding.scope().value());
         }
-        metadata.putObject("labels").put(MANAGED_BY, "klave");
+        metadata.putObject("labels").put(MANAGED_BY, "klave").put(COMPONENT, GRANT_BINDING);
         ObjectNode roleRef = object.putObject("roleRef");
         roleRef.put("apiGroup", RBAC);
         roleRef.put("kind", "ClusterRole");

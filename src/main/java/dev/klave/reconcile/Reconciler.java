@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -71,7 +72,9 @@ public final class Reconciler {
      */
     public Pass reconcile(ClusterId cluster) {
         String lease = "reconcile/" + cluster.value();
-        if (!leases.tryAcquire(lease, replica, clock.instant(), LEASE)) {
+        // A holder per pass, not per replica: two passes of one replica exclude each other too.
+        String holder = replica + "/" + UUID.randomUUID();
+        if (!leases.tryAcquire(lease, holder, clock.instant(), LEASE)) {
             throw Message.RECONCILE_RUNNING.refusal();
         }
         try {
@@ -88,7 +91,7 @@ public final class Reconciler {
                 throw Message.CLUSTER_FAILED.refusal(e.summary());
             }
         } finally {
-            leases.release(lease, replica);
+            leases.release(lease, holder);
         }
     }
 
@@ -167,7 +170,8 @@ public final class Reconciler {
             return new Cleanup("skipped", Optional.of("el cluster no tenía tokens"), 0, 0, false);
         }
         String lease = "reconcile/" + cluster.value();
-        if (!leases.tryAcquire(lease, replica, clock.instant(), LEASE)) {
+        String holder = replica + "/" + UUID.randomUUID();
+        if (!leases.tryAcquire(lease, holder, clock.instant(), LEASE)) {
             return new Cleanup("skipped", Optional.of(Message.RECONCILE_RUNNING.text()), 0, 0, true);
         }
         int bindings = 0;
@@ -188,7 +192,7 @@ public final class Reconciler {
         } catch (dev.klave.messages.Refusal e) {
             return new Cleanup("error", Optional.of(e.getMessage()), bindings, roles, false);
         } finally {
-            leases.release(lease, replica);
+            leases.release(lease, holder);
         }
     }
 }

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * Runs the machine's real kubectl against a simulator with a kubeconfig in a temporary directory,
  * which is also kubectl's HOME (so its discovery cache never leaks between tests).
  */
-final class Kubectl implements AutoCloseable {
+public final class Kubectl implements AutoCloseable {
     static final Path BINARY = Path.of("/usr/bin/kubectl");
     private static final long TIMEOUT_SECONDS = 30;
 
@@ -27,17 +27,17 @@ final class Kubectl implements AutoCloseable {
     private final Path kubeconfig;
     private final Map<Process, Long> outputs = new ConcurrentHashMap<>();
 
-    record Result(int exitCode, String stdout, String stderr) {
-        String output() {
+    public record Result(int exitCode, String stdout, String stderr) {
+        public String output() {
             return stdout + stderr;
         }
     }
 
-    Kubectl(ClusterSimulator simulator, String token) {
+    public Kubectl(ClusterSimulator simulator, String token) {
         this(simulator.kubeconfig(requireNonNull(token, "token is null")));
     }
 
-    Kubectl(String kubeconfigText) {
+    public Kubectl(String kubeconfigText) {
         try {
             this.home = Files.createTempDirectory("kubectl-home");
             this.kubeconfig = home.resolve("kubeconfig");
@@ -47,15 +47,15 @@ final class Kubectl implements AutoCloseable {
         }
     }
 
-    Path kubeconfig() {
+    public Path kubeconfig() {
         return kubeconfig;
     }
 
-    Result run(String... arguments) {
+    public Result run(String... arguments) {
         return run(Map.of(), "", arguments);
     }
 
-    Result run(Map<String, String> environment, String stdin, String... arguments) {
+    public Result run(Map<String, String> environment, String stdin, String... arguments) {
         try {
             Process process = start(environment, arguments);
             process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
@@ -74,7 +74,7 @@ final class Kubectl implements AutoCloseable {
     }
 
     /** Starts kubectl and leaves it running (watch, port-forward, logs -f); output goes to files. */
-    Process start(Map<String, String> environment, String... arguments) throws IOException {
+    public Process start(Map<String, String> environment, String... arguments) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(BINARY.toString());
         command.add("--kubeconfig=" + kubeconfig);
@@ -91,7 +91,7 @@ final class Kubectl implements AutoCloseable {
     }
 
     /** What a started process has written so far to "stdout" or "stderr". */
-    String read(Process process, String stream) {
+    public String read(Process process, String stream) {
         try {
             return Files.readString(home.resolve(outputs.get(process) + "." + stream));
         } catch (IOException e) {

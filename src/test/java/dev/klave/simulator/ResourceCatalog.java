@@ -13,6 +13,8 @@ final class ResourceCatalog {
     static final ResourceType SECRETS = core("secrets", "secret", "Secret", true, List.of(), List.of());
     static final ResourceType CONFIG_MAPS = core("configmaps", "configmap", "ConfigMap", true, List.of("cm"), List.of());
     static final ResourceType SERVICES = core("services", "service", "Service", true, List.of("svc"), List.of("all"));
+    static final ResourceType SERVICE_ACCOUNTS =
+            core("serviceaccounts", "serviceaccount", "ServiceAccount", true, List.of("sa"), List.of());
     static final ResourceType EVENTS = core("events", "event", "Event", true, List.of("ev"), List.of());
     static final ResourceType DEPLOYMENTS = new ResourceType("apps", "v1", "deployments", "deployment", "Deployment",
             true, List.of("deploy"), List.of("all"));
@@ -22,7 +24,7 @@ final class ResourceCatalog {
     static final ResourceType CLUSTER_ROLE_BINDINGS =
             rbac("clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false);
 
-    static final List<ResourceType> ALL = List.of(NAMESPACES, PODS, SECRETS, CONFIG_MAPS, SERVICES, EVENTS,
+    static final List<ResourceType> ALL = List.of(NAMESPACES, PODS, SECRETS, CONFIG_MAPS, SERVICES, SERVICE_ACCOUNTS, EVENTS,
             DEPLOYMENTS, ROLES, ROLE_BINDINGS, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS);
 
     /** A subresource as discovery shows it: {@code pods/log} answers {@code get}, and so on. */
