@@ -98,8 +98,16 @@ public final class Reconciliations implements AutoCloseable {
         }
     }
 
+    /** Stops; a pass under way is interrupted and given a moment to release its lease before the database closes. */
     @Override
     public void close() {
         scheduler.shutdownNow();
+        try {
+            if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("a reconciliation pass did not stop in time; its lease expires by itself");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.simulator.Kubectl;
 import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -72,29 +70,12 @@ class ClusterLifecycleTest {
     }
 
     private String tokensJson(String ca) {
-        ObjectNode body = JSON.createObjectNode()
-                .put("server", cluster.url())
-                .put("ca", ca)
-                .put("proxyToken", cluster.proxyToken())
-                .put("reconcilerToken", cluster.reconcilerToken());
-        return body.toString();
+        return TestingClusters.tokensJson(cluster, ca);
     }
 
     /** Registers prod-1 and bootstraps it the way an operator does; returns after the first pass. */
     private void bootstrap() throws Exception {
-        assertThat(asAdmin("POST", "/api/clusters", "{\"id\":\"prod-1\",\"name\":\"Producción\"}").statusCode())
-                .isEqualTo(201);
-        HttpResponse<String> manifest = asAdmin("GET", "/api/clusters/prod-1/bootstrap.yaml", null);
-        assertThat(manifest.headers().firstValue("Content-Type")).contains("application/yaml; charset=utf-8");
-        Path file = Files.createTempFile("bootstrap", ".yaml");
-        Files.writeString(file, manifest.body());
-        // --validate=false: the simulator serves no OpenAPI schema for every kind in the manifest yet.
-        Kubectl.Result applied = clusterAdmin.run("apply", "--validate=false", "-f", file.toString());
-        assertThat(applied.exitCode()).as(applied.output()).isZero();
-
-        HttpResponse<String> tokens = asAdmin("POST", "/api/clusters/prod-1/tokens",
-                tokensJson(cluster.caCertificatePem()));
-        assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
         awaitFirstPass();
     }
 
