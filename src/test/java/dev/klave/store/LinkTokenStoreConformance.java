@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.account.LinkPurpose;
 import dev.klave.account.LinkToken;
 import dev.klave.account.LinkTokenStore;
-import dev.klave.account.Login;
-import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,28 +16,21 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link LinkTokenStore} must do, whatever the database behind it. */
 abstract class LinkTokenStoreConformance extends StoreConformance {
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private LinkTokenStore store;
-    private JdbiSubjectStore subjects;
 
     @Override
     protected void setUp(Database database) {
         store = new JdbiLinkTokenStore(database);
-        subjects = new JdbiSubjectStore(database);
     }
 
     private SubjectId newPerson() {
-        Subject person = Subject.newPerson(new Login("link-" + SEQUENCE.incrementAndGet()), "P", Optional.empty(),
-                false, false, NOW);
-        subjects.create(person);
-        return person.id();
+        return storedPerson("link");
     }
 
     private LinkToken pending(SubjectId subject, LinkPurpose purpose) {

@@ -2,37 +2,28 @@ package dev.klave.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klave.account.Login;
 import dev.klave.account.SessionStore;
-import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import dev.klave.account.WebSession;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link SessionStore} must do, whatever the database behind it. */
 abstract class SessionStoreConformance extends StoreConformance {
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private SessionStore store;
-    private JdbiSubjectStore subjects;
 
     @Override
     protected void setUp(Database database) {
         store = new JdbiSessionStore(database);
-        subjects = new JdbiSubjectStore(database);
     }
 
     private SubjectId person() {
-        Subject person = Subject.newPerson(new Login("session-" + SEQUENCE.incrementAndGet()), "P", Optional.empty(),
-                false, false, NOW);
-        subjects.create(person);
-        return person.id();
+        return storedPerson("session");
     }
 
     private WebSession open(SubjectId subject) {

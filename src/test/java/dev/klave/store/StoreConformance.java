@@ -1,6 +1,12 @@
 package dev.klave.store;
 
+import dev.klave.account.Login;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
 import dev.klave.testing.TestingDatabase;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -11,6 +17,8 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class StoreConformance {
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
     private TestingDatabase fixture;
 
     /** SQLite or PostgreSQL. */
@@ -27,6 +35,14 @@ public abstract class StoreConformance {
 
     protected final Database database() {
         return fixture.database();
+    }
+
+    /** A person stored with a login of its own (other rows reference subjects). */
+    protected final SubjectId storedPerson(String prefix) {
+        Subject person = Subject.newPerson(new Login(prefix + "-" + SEQUENCE.incrementAndGet()), "P",
+                Optional.empty(), false, false, Instant.parse("2026-11-25T10:00:00Z"));
+        new JdbiSubjectStore(fixture.database()).create(person);
+        return person.id();
     }
 
     @AfterAll

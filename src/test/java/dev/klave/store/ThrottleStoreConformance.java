@@ -3,9 +3,7 @@ package dev.klave.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.account.LockState;
-import dev.klave.account.Login;
 import dev.klave.account.LoginFailureStore;
-import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,31 +15,24 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link LoginFailureStore} and {@link RateWindowStore} must do, whatever the database. */
 abstract class ThrottleStoreConformance extends StoreConformance {
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
     private static final Instant LOCK_UNTIL = NOW.plus(Duration.ofMinutes(15));
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private LoginFailureStore failures;
     private RateWindowStore windows;
-    private JdbiSubjectStore subjects;
 
     @Override
     protected void setUp(Database database) {
         failures = new JdbiLoginFailureStore(database);
         windows = new JdbiRateWindowStore(database);
-        subjects = new JdbiSubjectStore(database);
     }
 
     private SubjectId person() {
-        Subject person = Subject.newPerson(new Login("throttle-" + SEQUENCE.incrementAndGet()), "P", Optional.empty(),
-                false, false, NOW);
-        subjects.create(person);
-        return person.id();
+        return storedPerson("throttle");
     }
 
     @Test
