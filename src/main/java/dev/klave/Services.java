@@ -26,6 +26,8 @@ import dev.klave.cluster.Clusters;
 import dev.klave.cluster.Namespaces;
 import dev.klave.cluster.TokenVault;
 import dev.klave.config.Settings;
+import dev.klave.credential.CredentialRoutes;
+import dev.klave.credential.Credentials;
 import dev.klave.reconcile.Reconciler;
 import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.JdbiClusterStore;
@@ -46,6 +48,7 @@ import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiControlEventStore;
+import dev.klave.store.JdbiCredentialStore;
 import dev.klave.store.JdbiLinkTokenStore;
 import dev.klave.store.JdbiLoginFailureStore;
 import dev.klave.store.JdbiRateWindowStore;
@@ -113,10 +116,13 @@ public final class Services {
         Grants grants = new Grants(database, grantStore, subjects, clusterStore, namespaces, events,
                 settings.requirePodSecurity(), reconciliations::request, clock);
 
+        Credentials credentials = new Credentials(database, new JdbiCredentialStore(database), subjects, clusterStore,
+                grantStore, tokens, events, settings.maxCredentialTtl(), baseUrl, clock);
+
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);
         AccountLifecycle lifecycle = new AccountLifecycle(database, subjects, linkTokens, sessions, lastAdmin, events,
-                List.of(), subject -> reconciliations.requestAll(), clock);
+                List.of(credentials::revokeAllOf), subject -> reconciliations.requestAll(), clock);
         OwnAccount own = new OwnAccount(database, subjects, sessions, hasher, throttle, events, mode);
         Links links = new Links(database, linkTokens, subjects, sessions, hasher, events, mode, clock);
         PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode);
@@ -126,8 +132,10 @@ public final class Services {
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn),
                 new LoginRoutes(passwordLogin, methods, signedIn),
                 new AuditRoutes(events),
-                new ClusterRoutes(clusters, namespaces, reconciler, connections, cluster -> { }, baseUrl),
-                new AccessRoutes(grants, subjects, clock));
+                new ClusterRoutes(clusters, namespaces, reconciler, connections, credentials::revokeAllRestrictedTo,
+                        baseUrl),
+                new AccessRoutes(grants, subjects, clock),
+                new CredentialRoutes(credentials, subjects, clock));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
                 routes);
     }

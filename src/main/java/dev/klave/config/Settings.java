@@ -16,6 +16,7 @@ public record Settings(
         EncryptionKeySource encryptionKey,
         List<Cidr> trustedProxies,
         boolean requirePodSecurity,
+        Duration maxCredentialTtl,
         Duration shutdownDelay,
         Duration shutdownTimeout) {
     public Settings {

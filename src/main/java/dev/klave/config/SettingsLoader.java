@@ -21,6 +21,7 @@ public final class SettingsLoader {
     public static final String ENCRYPTION_KEY = "SERVICE_ENCRYPTION_KEY";
     public static final String TRUSTED_PROXIES = "SERVICE_TRUSTED_PROXIES";
     public static final String REQUIRE_POD_SECURITY = "SERVICE_REQUIRE_POD_SECURITY";
+    public static final String MAX_CREDENTIAL_TTL = "SERVICE_MAX_CREDENTIAL_TTL";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
 
@@ -50,6 +51,7 @@ public final class SettingsLoader {
         Optional<EncryptionKeySource> key = encryptionKey(database);
         Optional<List<Cidr>> trustedProxies = read(TRUSTED_PROXIES, "", SettingsLoader::parseCidrs);
         Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
+        Optional<Duration> maxCredentialTtl = read(MAX_CREDENTIAL_TTL, "30d", SettingsLoader::parsePositive);
         Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
         Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
         if (!problems.isEmpty()) {
@@ -57,6 +59,7 @@ public final class SettingsLoader {
         }
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
                 key.orElseThrow(), trustedProxies.orElseThrow(), requirePodSecurity.orElseThrow(),
+                maxCredentialTtl.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow());
     }
@@ -97,6 +100,14 @@ public final class SettingsLoader {
             problems.add(name + ": " + e.getMessage() + shown);
             return Optional.empty();
         }
+    }
+
+    private static Duration parsePositive(String text) {
+        Duration duration = Durations.parse(text);
+        if (duration.isZero()) {
+            throw new IllegalArgumentException("must be longer than zero");
+        }
+        return duration;
     }
 
     private static boolean parseBoolean(String text) {

@@ -40,6 +40,7 @@ public enum Message {
     INVALID_JSON(400, "cuerpo JSON no válido"),
     NAMESPACE_PROTECTED(400, "el namespace %s está protegido: %s"),
     TTL_INVALID(400, "ttl no válido: usa por ejemplo 7d o 12h"),
+    TTL_TOO_LONG(400, "ttl demasiado largo: como mucho %s"),
     LOGIN_INVALID(400, "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', "
             + "empezando y acabando en letra o dígito"),
     BREAK_GLASS_PEOPLE_ONLY(400, "solo una persona puede ser break-glass: los bots no tienen contraseña"),

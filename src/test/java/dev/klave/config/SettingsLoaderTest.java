@@ -36,6 +36,7 @@ class SettingsLoaderTest {
                 new EncryptionKeySource.GeneratedFile(Path.of("data/encryption.key").toAbsolutePath()));
         assertThat(settings.trustedProxies()).isEmpty();
         assertThat(settings.requirePodSecurity()).isTrue();
+        assertThat(settings.maxCredentialTtl()).isEqualTo(Duration.ofDays(30));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
     }
@@ -43,11 +44,12 @@ class SettingsLoaderTest {
     @Test
     void variableNamesAreTheOnesTheReadmeDocuments() {
         assertThat(List.of(SettingsLoader.BASE_URL, SettingsLoader.LISTEN, SettingsLoader.DATABASE_URL,
-                SettingsLoader.ENCRYPTION_KEY, SettingsLoader.TRUSTED_PROXIES, SettingsLoader.REQUIRE_POD_SECURITY, SettingsLoader.SHUTDOWN_DELAY,
+                SettingsLoader.ENCRYPTION_KEY, SettingsLoader.TRUSTED_PROXIES, SettingsLoader.REQUIRE_POD_SECURITY,
+                SettingsLoader.MAX_CREDENTIAL_TTL, SettingsLoader.SHUTDOWN_DELAY,
                 SettingsLoader.SHUTDOWN_TIMEOUT))
                 .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
                         "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_REQUIRE_POD_SECURITY",
-                        "SERVICE_SHUTDOWN_DELAY",
+                        "SERVICE_MAX_CREDENTIAL_TTL", "SERVICE_SHUTDOWN_DELAY",
                         "SERVICE_SHUTDOWN_TIMEOUT");
     }
 
@@ -94,6 +96,7 @@ class SettingsLoaderTest {
         "SERVICE_TRUSTED_PROXIES|10.0.0.0/33|SERVICE_TRUSTED_PROXIES: '10.0.0.0/33' has a prefix length outside 0..32 (got '10.0.0.0/33')",
         "SERVICE_TRUSTED_PROXIES|proxy.internal|SERVICE_TRUSTED_PROXIES: 'proxy.internal' is not an IP address or CIDR block (got 'proxy.internal')",
         "SERVICE_REQUIRE_POD_SECURITY|yes|SERVICE_REQUIRE_POD_SECURITY: must be true or false (got 'yes')",
+        "SERVICE_MAX_CREDENTIAL_TTL|0d|SERVICE_MAX_CREDENTIAL_TTL: must be longer than zero (got '0d')",
         "SERVICE_SHUTDOWN_DELAY|5 seconds|SERVICE_SHUTDOWN_DELAY: must be a number followed by ms, s, m, h or d, e.g. 30s (got '5 seconds')",
         "SERVICE_SHUTDOWN_TIMEOUT|soon|SERVICE_SHUTDOWN_TIMEOUT: must be a number followed by ms, s, m, h or d, e.g. 30s (got 'soon')",
     })

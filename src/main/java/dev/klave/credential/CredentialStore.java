@@ -1,0 +1,28 @@
+package dev.klave.credential;
+
+import dev.klave.account.SubjectId;
+import dev.klave.cluster.ClusterId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Storage of credentials, found by the hash of their token. */
+public interface CredentialStore {
+    void create(Credential credential);
+
+    Optional<Credential> findById(String id);
+
+    Optional<Credential> findByTokenHash(String tokenHash);
+
+    /** Every credential, or those of one subject, newest first. */
+    List<Credential> list(Optional<SubjectId> subject);
+
+    /** Revokes one credential; false when it was revoked already or does not exist. */
+    boolean revoke(String id, Instant at, Optional<String> by, Optional<String> reason);
+
+    /** Revokes every valid credential of the subject; returns how many. */
+    int revokeAllOf(SubjectId subject, Instant at, String reason);
+
+    /** Revokes every valid credential restricted to the cluster; returns how many. */
+    int revokeAllRestrictedTo(ClusterId cluster, Instant at, String reason);
+}

@@ -1,0 +1,160 @@
+package dev.klave.credential;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.access.Grant;
+import dev.klave.access.GrantStore;
+import dev.klave.account.Principal;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.SubjectStore;
+import dev.klave.audit.ControlEvents;
+import dev.klave.cluster.ClusterId;
+import dev.klave.cluster.ClusterStore;
+import dev.klave.config.BaseUrl;
+import dev.klave.crypto.SecretToken;
+import dev.klave.crypto.SecretTokenGenerator;
+import dev.klave.crypto.TokenKind;
+import dev.klave.messages.Message;
+import dev.klave.store.Transactions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Issuing, listing and revoking credentials (spec 1 §4 "Credentials"). */
+public final class Credentials {
+    private final Transactions transactions;
+    private final CredentialStore credentials;
+    private final SubjectStore subjects;
+    private final ClusterStore clusters;
+    private final GrantStore grants;
+    private final SecretTokenGenerator tokens;
+    private final ControlEvents events;
+    private final Duration maxPersonTtl;
+    private final BaseUrl baseUrl;
+    private final Clock clock;
+
+    public Credentials(Transactions transactions, CredentialStore credentials, SubjectStore subjects,
+            ClusterStore clusters, GrantStore grants, SecretTokenGenerator tokens, ControlEvents events,
+            Duration maxPersonTtl, BaseUrl baseUrl, Clock clock) {
+        this.transactions = requireNonNull(transactions, "transactions is null");
+        this.credentials = requireNonNull(credentials, "credentials is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
+        this.clusters = requireNonNull(clusters, "clusters is null");
+        this.grants = requireNonNull(grants, "grants is null");
+        this.tokens = requireNonNull(tokens, "tokens is null");
+        this.events = requireNonNull(events, "events is null");
+        this.maxPersonTtl = requireNonNull(maxPersonTtl, "maxPersonTtl is null");
+        this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** What the caller asked for. */
+    public record Request(String ttl, Optional<String> name, Optional<String> note, Optional<String> clusterId,
+            Optional<String> subjectId) {}
+
+    public IssuedCredential issue(Request request, Principal caller, Optional<String> via) {
+        Duration ttl = Ttl.parse(request.ttl());
+        Subject owner = owner(request.subjectId(), caller);
+        if (!owner.enabled()) {
+            throw Message.ACCOUNT_DISABLED_CONFLICT.refusal();
+        }
+        if (owner.kind() == SubjectKind.PERSON && ttl.compareTo(maxPersonTtl) > 0) {
+            throw Message.TTL_TOO_LONG.refusal(Ttl.format(maxPersonTtl));
+        }
+        Optional<ClusterId> restricted = request.clusterId().filter(id -> !id.isBlank()).map(this::cluster);
+        Instant now = clock.instant();
+        List<ClusterId> reachable = reachable(owner.id(), restricted, now);
+        if (reachable.isEmpty()) {
+            throw Message.NO_ACTIVE_GRANTS.refusal();
+        }
+        SecretToken token = tokens.generate(TokenKind.CREDENTIAL);
+        Credential credential = new Credential(UUID.randomUUID().toString(), token.hash(), owner.id(), restricted,
+                request.name().map(String::strip).filter(name -> !name.isEmpty()).orElse("kubectl"),
+                request.note().map(String::strip).orElse(""), now, now.plus(ttl),
+                Optional.of(caller.subjectId().value()), Optional.empty(), Optional.empty(), Optional.empty());
+        transactions.inTransaction(() -> {
+            credentials.create(credential);
+            ControlEvents.Draft event = events.event("credential.issue").actor(caller).target(owner)
+                    .details(Map.of("credential", credential.id(), "ttl", Ttl.format(ttl),
+                            "cluster", restricted.map(ClusterId::value).orElse("*")));
+            via.ifPresent(event::via);
+            event.record();
+            return null;
+        });
+        String user = "klave-" + owner.login().value();
+        return new IssuedCredential(credential, token.reveal(),
+                Kubeconfig.render(baseUrl, user, reachable, token.reveal()), reachable);
+    }
+
+    /** The clusters where the owner holds an active grant, or just the restricted one if it does. */
+    private List<ClusterId> reachable(SubjectId owner, Optional<ClusterId> restricted, Instant now) {
+        return grants.find(Optional.of(owner), restricted, false).stream()
+                .filter(grant -> grant.activeAt(now))
+                .map(Grant::clusterId)
+                .distinct()
+                .sorted(java.util.Comparator.comparing(ClusterId::value))
+                .toList();
+    }
+
+    private Subject owner(Optional<String> subjectId, Principal caller) {
+        if (subjectId.isEmpty() || subjectId.get().equals(caller.subjectId().value())) {
+            return subjects.findById(caller.subjectId()).orElseThrow(Message.SESSION_INVALID::refusal);
+        }
+        if (!caller.admin()) {
+            throw Message.OTHERS_CREDENTIALS.refusal();
+        }
+        try {
+            return subjects.findById(new SubjectId(subjectId.get())).orElseThrow(Message.USER_NOT_FOUND::refusal);
+        } catch (IllegalArgumentException e) {
+            throw Message.USER_NOT_FOUND.refusal();
+        }
+    }
+
+    private ClusterId cluster(String id) {
+        if (!ClusterId.isValid(id)) {
+            throw Message.CLUSTER_NOT_FOUND.refusal();
+        }
+        ClusterId cluster = new ClusterId(id);
+        clusters.findById(cluster).orElseThrow(Message.CLUSTER_NOT_FOUND::refusal);
+        return cluster;
+    }
+
+    /** Everyone's for an administrator, one's own for anyone else. */
+    public List<Credential> list(Principal caller) {
+        return credentials.list(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()));
+    }
+
+    /** Revokes; the owner or an administrator only. Revoking twice is harmless. */
+    public Credential revoke(String id, Optional<String> reason, Principal caller) {
+        Credential credential = credentials.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
+        if (!caller.admin() && !credential.subjectId().equals(caller.subjectId())) {
+            throw Message.OTHERS_CREDENTIALS.refusal();
+        }
+        Optional<String> trimmed = reason.map(String::strip).filter(text -> !text.isEmpty());
+        transactions.inTransaction(() -> {
+            if (credentials.revoke(id, clock.instant(), Optional.of(caller.subjectId().value()), trimmed)) {
+                Subject owner = subjects.findById(credential.subjectId()).orElseThrow();
+                events.event("credential.revoke").actor(caller).target(owner)
+                        .details(Map.of("credential", id, "reason", trimmed.orElse(""))).record();
+            }
+            return null;
+        });
+        return credentials.findById(id).orElseThrow();
+    }
+
+    /** Disabling a subject revokes its credentials in the same transaction (spec 1 §3). */
+    public void revokeAllOf(SubjectId subject, Instant now) {
+        credentials.revokeAllOf(subject, now, "cuenta deshabilitada");
+    }
+
+    /** Deleting a cluster revokes the credentials restricted to it (spec 1 §3). */
+    public void revokeAllRestrictedTo(ClusterId cluster) {
+        credentials.revokeAllRestrictedTo(cluster, clock.instant(), "cluster borrado");
+    }
+}
