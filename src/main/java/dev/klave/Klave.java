@@ -55,9 +55,9 @@ public final class Klave implements AutoCloseable {
             ApiRoutes routes = new ApiRoutes();
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
-            KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.baseUrl(),
+            KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.tls(), settings.baseUrl(),
                     settings.trustedProxies(), routes, services.authenticator(),
-                    () -> database.answersWithin(READINESS_TIMEOUT), assets);
+                    () -> database.answersWithin(READINESS_TIMEOUT), assets, services.proxy());
             services.reconciliations().start();
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
@@ -75,6 +75,10 @@ public final class Klave implements AutoCloseable {
 
     public int port() {
         return server.port();
+    }
+
+    public Settings settings() {
+        return settings;
     }
 
     public Database database() {
@@ -99,6 +103,7 @@ public final class Klave implements AutoCloseable {
                 settings.shutdownDelay(), settings.shutdownTimeout());
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
         services.reconciliations().close();
+        services.auditWriter().close();
         database.close();
         LOG.info("Klave stopped{}", clean ? "" : " (some requests were cut off)");
     }

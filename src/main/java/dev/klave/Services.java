@@ -18,13 +18,16 @@ import dev.klave.account.SubjectStore;
 import dev.klave.access.AccessRoutes;
 import dev.klave.access.GrantStore;
 import dev.klave.access.Grants;
+import dev.klave.audit.AuditQueries;
 import dev.klave.audit.AuditRoutes;
+import dev.klave.audit.AuditWriter;
 import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterRoutes;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Clusters;
 import dev.klave.cluster.Namespaces;
 import dev.klave.cluster.TokenVault;
+import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
 import dev.klave.credential.CredentialRoutes;
 import dev.klave.credential.Credentials;
@@ -42,11 +45,16 @@ import dev.klave.crypto.KeyRing;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.http.Authenticator;
+import dev.klave.http.ClientAddresses;
+import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
 import dev.klave.login.LoginRoutes;
+import dev.klave.proxy.ProxyAuthenticator;
+import dev.klave.proxy.ProxyHandler;
 import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
 import dev.klave.store.Database;
+import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiControlEventStore;
 import dev.klave.store.JdbiCredentialStore;
 import dev.klave.store.JdbiLinkTokenStore;
@@ -54,7 +62,12 @@ import dev.klave.store.JdbiLoginFailureStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiSessionStore;
 import dev.klave.store.JdbiSubjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
@@ -69,11 +82,13 @@ public final class Services {
     private final PasswordLogin passwordLogin;
     private final ControlEvents events;
     private final Reconciliations reconciliations;
+    private final AuditWriter auditWriter;
+    private final ProxyFactory proxy;
     private final List<RouteProvider> routes;
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
-            PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations,
-            List<RouteProvider> routes) {
+            PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
+            ProxyFactory proxy, List<RouteProvider> routes) {
         this.accounts = accounts;
         this.lifecycle = lifecycle;
         this.own = own;
@@ -82,6 +97,8 @@ public final class Services {
         this.passwordLogin = passwordLogin;
         this.events = events;
         this.reconciliations = reconciliations;
+        this.auditWriter = auditWriter;
+        this.proxy = proxy;
         this.routes = routes;
     }
 
@@ -116,8 +133,16 @@ public final class Services {
         Grants grants = new Grants(database, grantStore, subjects, clusterStore, namespaces, events,
                 settings.requirePodSecurity(), reconciliations::request, clock);
 
-        Credentials credentials = new Credentials(database, new JdbiCredentialStore(database), subjects, clusterStore,
-                grantStore, tokens, events, settings.maxCredentialTtl(), baseUrl, clock);
+        JdbiCredentialStore credentialStore = new JdbiCredentialStore(database);
+        Credentials credentials = new Credentials(database, credentialStore, subjects, clusterStore,
+                grantStore, tokens, events, settings.maxCredentialTtl(), baseUrl, kubeconfigCa(settings), clock);
+        JdbiAuditStore auditStore = new JdbiAuditStore(database);
+        AuditWriter auditWriter = new AuditWriter(auditStore);
+        ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
+                grantStore, connections, clock);
+        ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
+        ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
+                clientAddresses, blocking, draining, clock);
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);
@@ -131,13 +156,23 @@ public final class Services {
         List<RouteProvider> routes = List.of(
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn),
                 new LoginRoutes(passwordLogin, methods, signedIn),
-                new AuditRoutes(events),
+                new AuditRoutes(events, new AuditQueries(auditStore)),
                 new ClusterRoutes(clusters, namespaces, reconciler, connections, credentials::revokeAllRestrictedTo,
                         baseUrl),
                 new AccessRoutes(grants, subjects, clock),
                 new CredentialRoutes(credentials, subjects, clock));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                routes);
+                auditWriter, proxy, routes);
+    }
+
+    private static Optional<String> kubeconfigCa(Settings settings) {
+        return settings.tls().flatMap(ServerTls::kubeconfigCa).map(path -> {
+            try {
+                return Base64.getEncoder().encodeToString(Files.readAllBytes(path));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + path, e);
+            }
+        });
     }
 
     public Accounts accounts() {
@@ -176,6 +211,16 @@ public final class Services {
     /** Who is calling, from the session cookie; the HTTP edge asks this for every non-anonymous route. */
     public Authenticator authenticator() {
         return sessions::authenticate;
+    }
+
+    /** The group-commit audit writer; flushed on shutdown before the database closes. */
+    public AuditWriter auditWriter() {
+        return auditWriter;
+    }
+
+    /** The {@code /clusters/…} proxy, built on the HTTP server's Vert.x. */
+    public ProxyFactory proxy() {
+        return proxy;
     }
 
     /** Every domain package's API routes. */

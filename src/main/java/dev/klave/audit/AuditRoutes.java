@@ -18,10 +18,19 @@ public final class AuditRoutes implements RouteProvider {
     static final int LAST_PAGE = 10_000;
 
     private final ControlEvents events;
+    private final AuditQueries audit;
 
-    public AuditRoutes(ControlEvents events) {
+    public AuditRoutes(ControlEvents events, AuditQueries audit) {
         this.events = requireNonNull(events, "events is null");
+        this.audit = requireNonNull(audit, "audit is null");
     }
+
+    record AuditView(String id, Instant at, Optional<String> subjectId, Optional<String> subject,
+            Optional<String> credential, String cluster, Optional<String> namespace, String verb,
+            Optional<String> resource, Optional<String> name, String path, Optional<Integer> status,
+            Optional<String> error, Optional<String> clientIp, Optional<Instant> completedAt) {}
+
+    record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore) {}
 
     record EventView(String id, Instant at, String type, Optional<ControlEvent.SubjectRef> actor,
             Optional<ControlEvent.SubjectRef> target, Optional<String> via, Optional<String> reason,
@@ -35,7 +44,35 @@ public final class AuditRoutes implements RouteProvider {
             ControlEvents.Page page = events.page(page(request));
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore()));
+        }).get("/api/audit", Access.SESSION, request -> {
+            AuditQueries.Page page = audit.page(filter(request), page(request), request.principal());
+            return ApiResponse.ok(new AuditPage(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
+                    page.pageSize(), page.hasMore()));
+        }).get("/api/audit/{id}", Access.SESSION, request -> ApiResponse.ok(
+                view(audit.one(request.pathParameter("id"), request.principal()))));
+    }
+
+    private static AuditFilter filter(ApiRequest request) {
+        return new AuditFilter(request.queryParameter("subject"), request.queryParameter("cluster"),
+                request.queryParameter("namespace"), request.queryParameter("verb"), request.queryParameter("resource"),
+                request.queryParameter("credential"), time(request, "from"), time(request, "to"),
+                request.queryParameter("include_discovery").map("true"::equals).orElse(false));
+    }
+
+    private static Optional<Instant> time(ApiRequest request, String name) {
+        return request.queryParameter(name).map(text -> {
+            try {
+                return java.time.OffsetDateTime.parse(text).toInstant();
+            } catch (java.time.format.DateTimeParseException e) {
+                throw Message.TIME_INVALID.refusal(name);
+            }
         });
+    }
+
+    private static AuditView view(AuditRow row) {
+        return new AuditView(row.id(), row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
+                row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(), row.status(),
+                row.error(), row.clientIp(), row.completedAt());
     }
 
     /** The {@code page} query parameter: 1 when absent, 400 outside 1..10000. */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Everything the service reads from its environment, already checked. Built by
@@ -15,6 +16,7 @@ public record Settings(
         DatabaseUrl database,
         EncryptionKeySource encryptionKey,
         List<Cidr> trustedProxies,
+        Optional<ServerTls> tls,
         boolean requirePodSecurity,
         Duration maxCredentialTtl,
         Duration shutdownDelay,
@@ -25,6 +27,7 @@ public record Settings(
         requireNonNull(database, "database is null");
         requireNonNull(encryptionKey, "encryptionKey is null");
         trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies is null"));
+        requireNonNull(tls, "tls is null");
         requireNonNull(shutdownDelay, "shutdownDelay is null");
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");
     }

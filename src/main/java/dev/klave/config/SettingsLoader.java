@@ -20,6 +20,9 @@ public final class SettingsLoader {
     public static final String DATABASE_URL = "SERVICE_DATABASE_URL";
     public static final String ENCRYPTION_KEY = "SERVICE_ENCRYPTION_KEY";
     public static final String TRUSTED_PROXIES = "SERVICE_TRUSTED_PROXIES";
+    public static final String TLS_CERT = "SERVICE_TLS_CERT";
+    public static final String TLS_KEY = "SERVICE_TLS_KEY";
+    public static final String TLS_CLIENT_CA = "SERVICE_KUBECONFIG_CA";
     public static final String REQUIRE_POD_SECURITY = "SERVICE_REQUIRE_POD_SECURITY";
     public static final String MAX_CREDENTIAL_TTL = "SERVICE_MAX_CREDENTIAL_TTL";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
@@ -50,6 +53,7 @@ public final class SettingsLoader {
         Optional<DatabaseUrl> database = read(DATABASE_URL, DatabaseUrl.DEFAULT, DatabaseUrl::parse);
         Optional<EncryptionKeySource> key = encryptionKey(database);
         Optional<List<Cidr>> trustedProxies = read(TRUSTED_PROXIES, "", SettingsLoader::parseCidrs);
+        Optional<Optional<ServerTls>> tls = tls();
         Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
         Optional<Duration> maxCredentialTtl = read(MAX_CREDENTIAL_TTL, "30d", SettingsLoader::parsePositive);
         Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
@@ -58,7 +62,7 @@ public final class SettingsLoader {
             throw new InvalidSettingsException(problems);
         }
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
-                key.orElseThrow(), trustedProxies.orElseThrow(), requirePodSecurity.orElseThrow(),
+                key.orElseThrow(), trustedProxies.orElseThrow(), tls.orElseThrow(), requirePodSecurity.orElseThrow(),
                 maxCredentialTtl.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow());
@@ -100,6 +104,33 @@ public final class SettingsLoader {
             problems.add(name + ": " + e.getMessage() + shown);
             return Optional.empty();
         }
+    }
+
+    /** Both files or neither; empty inner value when Klave serves plain HTTP (TLS ends at a proxy). */
+    private Optional<Optional<ServerTls>> tls() {
+        Optional<Path> certificate = file(TLS_CERT);
+        Optional<Path> privateKey = file(TLS_KEY);
+        Optional<Path> clientCa = file(TLS_CLIENT_CA);
+        if (certificate.isEmpty() != privateKey.isEmpty()) {
+            problems.add(TLS_CERT + ", " + TLS_KEY + ": set both (PEM files) or neither");
+            return Optional.empty();
+        }
+        if (certificate.isEmpty()) {
+            return Optional.of(Optional.empty());
+        }
+        return Optional.of(Optional.of(new ServerTls(certificate.get(), privateKey.get(), clientCa)));
+    }
+
+    private Optional<Path> file(String name) {
+        String value = environment.get(name);
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        Path path = Path.of(value.strip());
+        if (!java.nio.file.Files.isReadable(path)) {
+            problems.add(name + ": cannot read the file (got '" + value + "')");
+        }
+        return Optional.of(path);
     }
 
     private static Duration parsePositive(String text) {

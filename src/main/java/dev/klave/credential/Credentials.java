@@ -37,11 +37,13 @@ public final class Credentials {
     private final ControlEvents events;
     private final Duration maxPersonTtl;
     private final BaseUrl baseUrl;
+    private final Optional<String> kubeconfigCa;
     private final Clock clock;
 
+    /** @param kubeconfigCa base64 of the PEM CA for Klave's own certificate, written into kubeconfigs */
     public Credentials(Transactions transactions, CredentialStore credentials, SubjectStore subjects,
             ClusterStore clusters, GrantStore grants, SecretTokenGenerator tokens, ControlEvents events,
-            Duration maxPersonTtl, BaseUrl baseUrl, Clock clock) {
+            Duration maxPersonTtl, BaseUrl baseUrl, Optional<String> kubeconfigCa, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.credentials = requireNonNull(credentials, "credentials is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
@@ -51,6 +53,7 @@ public final class Credentials {
         this.events = requireNonNull(events, "events is null");
         this.maxPersonTtl = requireNonNull(maxPersonTtl, "maxPersonTtl is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
+        this.kubeconfigCa = requireNonNull(kubeconfigCa, "kubeconfigCa is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -89,7 +92,7 @@ public final class Credentials {
         });
         String user = "klave-" + owner.login().value();
         return new IssuedCredential(credential, token.reveal(),
-                Kubeconfig.render(baseUrl, user, reachable, token.reveal()), reachable);
+                Kubeconfig.render(baseUrl, kubeconfigCa, user, reachable, token.reveal()), reachable);
     }
 
     /** The clusters where the owner holds an active grant, or just the restricted one if it does. */

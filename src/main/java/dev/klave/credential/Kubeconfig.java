@@ -3,6 +3,7 @@ package dev.klave.credential;
 import dev.klave.cluster.ClusterId;
 import dev.klave.config.BaseUrl;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The kubeconfig delivered with a credential: one cluster and context per cluster it can reach,
@@ -11,12 +12,14 @@ import java.util.List;
 final class Kubeconfig {
     private Kubeconfig() {}
 
-    static String render(BaseUrl baseUrl, String user, List<ClusterId> clusters, String token) {
+    static String render(BaseUrl baseUrl, Optional<String> caData, String user, List<ClusterId> clusters,
+            String token) {
         StringBuilder yaml = new StringBuilder("apiVersion: v1\nkind: Config\nclusters:\n");
         for (ClusterId cluster : clusters) {
             yaml.append("- name: ").append(cluster).append('\n')
                     .append("  cluster:\n")
                     .append("    server: ").append(baseUrl.resolve("/clusters/" + cluster)).append('\n');
+            caData.ifPresent(data -> yaml.append("    certificate-authority-data: ").append(data).append('\n'));
         }
         yaml.append("contexts:\n");
         for (ClusterId cluster : clusters) {

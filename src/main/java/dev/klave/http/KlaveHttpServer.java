@@ -5,6 +5,10 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.config.BaseUrl;
 import dev.klave.config.Cidr;
 import dev.klave.config.ListenAddress;
+import dev.klave.config.ServerTls;
+import io.vertx.core.net.PemKeyCertOptions;
+import java.util.Optional;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -41,8 +45,9 @@ public final class KlaveHttpServer {
     }
 
     /** Starts listening; fails when the address cannot be bound. */
-    public static KlaveHttpServer start(ListenAddress listen, BaseUrl baseUrl, List<Cidr> trustedProxies,
-            ApiRoutes routes, Authenticator authenticator, Readiness readiness, WebAssets assets) {
+    public static KlaveHttpServer start(ListenAddress listen, Optional<ServerTls> tls, BaseUrl baseUrl,
+            List<Cidr> trustedProxies,
+            ApiRoutes routes, Authenticator authenticator, Readiness readiness, WebAssets assets, ProxyFactory proxyFactory) {
         requireNonNull(listen, "listen is null");
         Vertx vertx = Vertx.vertx();
         ExecutorService blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-work-", 0).factory());
@@ -51,12 +56,17 @@ public final class KlaveHttpServer {
         ApiHandler api = new ApiHandler(routes, new OriginPolicy(baseUrl), new ClientAddresses(trustedProxies), blocking,
                 authenticator);
         SpaHandler web = new SpaHandler(assets);
-        HttpServer server = vertx.createHttpServer(new HttpServerOptions()
+        Handler<HttpServerRequest> proxy = proxyFactory.create(vertx, blocking, draining::get);
+        HttpServerOptions options = new HttpServerOptions()
                 .setHost(listen.host())
                 .setPort(listen.port())
                 .setIdleTimeout(300)
-                .setIdleTimeoutUnit(TimeUnit.SECONDS));
-        server.requestHandler(request -> dispatch(request, health, api, web));
+                .setIdleTimeoutUnit(TimeUnit.SECONDS);
+        tls.ifPresent(files -> options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+                .setCertPath(files.certificate().toString())
+                .setKeyPath(files.privateKey().toString())));
+        HttpServer server = vertx.createHttpServer(options);
+        server.requestHandler(request -> dispatch(request, health, api, proxy, web));
         try {
             server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -71,7 +81,8 @@ public final class KlaveHttpServer {
         return new KlaveHttpServer(vertx, server, blocking, draining);
     }
 
-    private static void dispatch(HttpServerRequest request, HealthHandler health, ApiHandler api, SpaHandler web) {
+    private static void dispatch(HttpServerRequest request, HealthHandler health, ApiHandler api,
+            Handler<HttpServerRequest> proxy, SpaHandler web) {
         String path = request.path();
         if (path.equals("/healthz")) {
             health.liveness(request);
@@ -79,6 +90,8 @@ public final class KlaveHttpServer {
             health.readiness(request);
         } else if (path.equals("/api") || path.startsWith("/api/")) {
             api.handle(request);
+        } else if (path.equals("/clusters") || path.startsWith("/clusters/")) {
+            proxy.handle(request);
         } else {
             web.handle(request);
         }

@@ -30,6 +30,7 @@ public enum Message {
     DATABASE_UNAVAILABLE(503, "Klave no puede consultar su base de datos"),
     AUDIT_UNAVAILABLE(503, "Klave no puede registrar la petición"),
     RESTARTING(503, "Klave se está reiniciando"),
+    UPGRADE_NOT_SUPPORTED(501, "Klave todavía no reenvía conexiones actualizadas (exec, attach, port-forward)"),
 
     // Texts seen only in audit rows (spec 1 §7 "Statuses seen only in audit rows").
     AUDIT_STREAM_CUT(101, "stream cortado: la credencial ya no es válida"),
@@ -52,6 +53,7 @@ public enum Message {
     DISPLAY_NAME_INVALID(400, "nombre no válido: de 1 a 200 caracteres"),
     BOT_FIELDS(400, "los bots no tienen e-mail, contraseña ni rol de administrador"),
     KIND_INVALID(400, "kind no válido: usa bot, o nada para una persona"),
+    TIME_INVALID(400, "%s no válido: usa RFC 3339, por ejemplo 2026-11-25T10:00:00Z"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
     BOOTSTRAP_INVALID(400, "JSON de bootstrap no válido: %s"),

@@ -15,16 +15,31 @@ import java.time.Duration;
 
 /** A real HTTP client pointed at a Klave started by the test, plus raw requests for edge cases. */
 public final class TestingHttp {
-    private final HttpClient client = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
+    private final HttpClient client;
     private final String base;
     private final int port;
 
     public TestingHttp(int port) {
         this.port = port;
         this.base = "http://127.0.0.1:" + port;
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** For a Klave serving HTTPS with {@code certificate} (PEM), trusted as its own CA. */
+    public TestingHttp(int port, java.nio.file.Path certificate) {
+        this.port = port;
+        this.base = "https://127.0.0.1:" + port;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(certificate)) {
+            java.security.cert.X509Certificate ca = (java.security.cert.X509Certificate)
+                    java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
+            this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .sslContext(dev.klave.cluster.KubernetesApi.pinnedTo(java.util.List.of(ca)))
+                    .build();
+        } catch (IOException | java.security.cert.CertificateException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public HttpResponse<String> get(String path, String... headers) {

@@ -20,7 +20,9 @@ public final class TestingKlave implements AutoCloseable {
     private TestingKlave(Klave klave, Path directory, Runnable cleanup) {
         this.klave = klave;
         this.directory = directory;
-        this.http = new TestingHttp(klave.port());
+        this.http = klave.settings().tls()
+                .map(tls -> new TestingHttp(klave.port(), tls.certificate()))
+                .orElseGet(() -> new TestingHttp(klave.port()));
         this.cleanup = cleanup;
     }
 

@@ -1,0 +1,54 @@
+package dev.klave.audit;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * One proxied request (spec 1 §2 "Audit row"). Written before the request is forwarded, with no
+ * status yet; completed with the status and error text when the answer ends.
+ */
+public record AuditRow(
+        String id,
+        Instant at,
+        Optional<String> subjectId,
+        Optional<String> subjectLogin,
+        Optional<String> credentialId,
+        String clusterId,
+        Optional<String> namespace,
+        String verb,
+        Optional<String> resource,
+        Optional<String> name,
+        String path,
+        Optional<String> clientIp,
+        Optional<Integer> status,
+        Optional<String> error,
+        Optional<Instant> completedAt) {
+    public AuditRow {
+        requireNonNull(id, "id is null");
+        requireNonNull(at, "at is null");
+        requireNonNull(subjectId, "subjectId is null");
+        requireNonNull(subjectLogin, "subjectLogin is null");
+        requireNonNull(credentialId, "credentialId is null");
+        requireNonNull(clusterId, "clusterId is null");
+        requireNonNull(namespace, "namespace is null");
+        requireNonNull(verb, "verb is null");
+        requireNonNull(resource, "resource is null");
+        requireNonNull(name, "name is null");
+        requireNonNull(path, "path is null");
+        requireNonNull(clientIp, "clientIp is null");
+        requireNonNull(status, "status is null");
+        requireNonNull(error, "error is null");
+        requireNonNull(completedAt, "completedAt is null");
+    }
+
+    /** How a request ended: its status and, when it failed or was cut, the reason. */
+    public record Completion(String id, int status, Optional<String> error, Instant at) {
+        public Completion {
+            requireNonNull(id, "id is null");
+            requireNonNull(error, "error is null");
+            requireNonNull(at, "at is null");
+        }
+    }
+}

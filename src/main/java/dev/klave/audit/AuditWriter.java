@@ -1,0 +1,112 @@
+package dev.klave.audit;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Group commit of audit rows (issue "proxy" §3): requests hand their row to one writer thread,
+ * which stores everything that queued up meanwhile in one transaction and then tells each request
+ * its row is durable. Many concurrent requests so share one commit instead of paying one each. A
+ * failed batch fails every request in it: none of them is forwarded.
+ */
+public final class AuditWriter implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
+    private static final int MAX_BATCH = 512;
+
+    private final AuditStore store;
+    private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    private record Pending(AuditRow row, CompletableFuture<Void> durable) {}
+
+    public AuditWriter(AuditStore store) {
+        this.store = requireNonNull(store, "store is null");
+        this.thread = Thread.ofPlatform().daemon().name("klave-audit-writer").start(this::run);
+    }
+
+    /** Queues the row; the future completes once it is committed, or fails if it cannot be. */
+    public CompletableFuture<Void> record(AuditRow row) {
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        if (closed) {
+            durable.completeExceptionally(new IllegalStateException("audit writer closed"));
+            return durable;
+        }
+        queue.add(new Pending(row, durable));
+        return durable;
+    }
+
+    /** Queues the completion of a row; written with the next batch, nobody waits for it. */
+    public void complete(AuditRow.Completion completion) {
+        queue.add(completion);
+    }
+
+    private void run() {
+        while (!closed || !queue.isEmpty()) {
+            try {
+                Object first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                List<Object> batch = new ArrayList<>();
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
+                write(batch);
+            } catch (InterruptedException e) {
+                if (closed) {
+                    List<Object> rest = new ArrayList<>();
+                    queue.drainTo(rest);
+                    write(rest);
+                    return;
+                }
+            }
+        }
+    }
+
+    private void write(List<Object> batch) {
+        List<Pending> rows = new ArrayList<>();
+        List<AuditRow.Completion> completions = new ArrayList<>();
+        for (Object item : batch) {
+            if (item instanceof Pending pending) {
+                rows.add(pending);
+            } else if (item instanceof AuditRow.Completion completion) {
+                completions.add(completion);
+            }
+        }
+        try {
+            if (!rows.isEmpty()) {
+                store.insertAll(rows.stream().map(Pending::row).toList());
+            }
+            rows.forEach(pending -> pending.durable().complete(null));
+        } catch (RuntimeException e) {
+            LOG.error("audit rows not written ({} requests refused): {}", rows.size(), e.getMessage());
+            rows.forEach(pending -> pending.durable().completeExceptionally(e));
+        }
+        try {
+            if (!completions.isEmpty()) {
+                store.completeAll(completions);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("{} audit completions not written: {}", completions.size(), e.getMessage());
+        }
+    }
+
+    /** Writes what is queued, then stops (SIGTERM: the audit is flushed before exiting). */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.klave.proxy;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Subject;
+import dev.klave.cluster.BootstrapSecrets;
+import dev.klave.credential.Credential;
+import java.util.List;
+
+/** A request that passed every credential check: who it acts as, and how to reach the cluster. */
+public record ProxyCaller(Subject subject, Credential credential, String userName, List<String> groups,
+        BootstrapSecrets cluster) {
+    public ProxyCaller {
+        requireNonNull(subject, "subject is null");
+        requireNonNull(credential, "credential is null");
+        requireNonNull(userName, "userName is null");
+        groups = List.copyOf(groups);
+        requireNonNull(cluster, "cluster is null");
+    }
+}

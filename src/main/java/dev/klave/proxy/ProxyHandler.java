@@ -1,0 +1,268 @@
+package dev.klave.proxy;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.audit.AuditRow;
+import dev.klave.audit.AuditWriter;
+import dev.klave.credential.Credential;
+import dev.klave.http.ClientAddresses;
+import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.RequestOptions;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves {@code /clusters/…}: checks the path and headers on the event loop, the credential and
+ * the audit row on a virtual thread, then forwards with back-pressure both ways.
+ */
+public final class ProxyHandler implements Handler<HttpServerRequest> {
+    private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
+    /** RFC 9110 §7.6.1 hop-by-hop fields, plus what Klave sets or must never forward. */
+    private static final Set<String> DROPPED_REQUEST_HEADERS = Set.of("connection", "keep-alive", "proxy-connection",
+            "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host",
+            "authorization", "cookie", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded",
+            "x-real-ip");
+    private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive",
+            "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie", "audit-id");
+
+    private final ProxyAuthenticator authenticator;
+    private final AuditWriter audit;
+    private final ClientAddresses clients;
+    private final Upstreams upstreams;
+    private final Executor blocking;
+    private final BooleanSupplier draining;
+    private final Clock clock;
+
+    public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
+            Executor blocking, BooleanSupplier draining, Clock clock) {
+        this.authenticator = requireNonNull(authenticator, "authenticator is null");
+        this.audit = requireNonNull(audit, "audit is null");
+        this.clients = requireNonNull(clients, "clients is null");
+        this.upstreams = new Upstreams(vertx);
+        this.blocking = requireNonNull(blocking, "blocking is null");
+        this.draining = requireNonNull(draining, "draining is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    @Override
+    public void handle(HttpServerRequest request) {
+        String auditId = UUID.randomUUID().toString();
+        HttpServerResponse response = request.response();
+        response.putHeader("Audit-ID", auditId);
+        if (draining.getAsBoolean()) {
+            KubeStatus.send(response, Message.RESTARTING);
+            return;
+        }
+        ProxyTarget target;
+        try {
+            target = ProxyTarget.parse(request.uri());
+        } catch (Refusal refusal) {
+            KubeStatus.send(response, refusal.status(), refusal.getMessage());
+            return;
+        }
+        for (String name : request.headers().names()) {
+            if (name.toLowerCase(Locale.ROOT).startsWith("impersonate-")) {
+                KubeStatus.send(response, Message.IMPERSONATION_REFUSED);
+                return;
+            }
+        }
+        if (isUpgrade(request)) {
+            KubeStatus.send(response, Message.UPGRADE_NOT_SUPPORTED);
+            return;
+        }
+        // Hold the body until the credential is checked and the audit row is written.
+        request.pause();
+        Context context = Vertx.currentContext();
+        InetAddress client = clients.resolve(InetAddress.ofLiteral(request.remoteAddress().hostAddress()),
+                request.headers().getAll("X-Forwarded-For"));
+        Optional<String> authorization = Optional.ofNullable(request.getHeader(HttpHeaders.AUTHORIZATION));
+        RequestInfo info = RequestInfo.of(request.method().name(), target.path(), target.query());
+        blocking.execute(() -> {
+            Admission admission = admit(auditId, target, info, authorization, client);
+            context.runOnContext(ignored -> {
+                if (admission.refusal().isPresent()) {
+                    Refusal refusal = admission.refusal().get();
+                    KubeStatus.send(response, refusal.status(), refusal.getMessage());
+                    return;
+                }
+                forward(request, target, info, admission.caller().orElseThrow(), auditId);
+            });
+        });
+    }
+
+    private static boolean isUpgrade(HttpServerRequest request) {
+        String connection = request.getHeader(HttpHeaders.CONNECTION);
+        return request.getHeader(HttpHeaders.UPGRADE) != null
+                || (connection != null && connection.toLowerCase(Locale.ROOT).contains("upgrade"));
+    }
+
+    private record Admission(Optional<ProxyCaller> caller, Optional<Refusal> refusal) {}
+
+    /**
+     * Checks the credential and writes the audit row before anything is forwarded. A refused
+     * request leaves a completed row when its credential is known, so an owner sees it too.
+     */
+    private Admission admit(String auditId, ProxyTarget target, RequestInfo info, Optional<String> authorization,
+            InetAddress client) {
+        Optional<Credential> credential = Optional.empty();
+        try {
+            credential = Optional.of(authenticator.credential(authorization));
+            ProxyCaller caller = authenticator.authenticate(credential.get(), target.cluster());
+            AuditRow row = row(auditId, target, info, client, Optional.of(caller.credential()),
+                    Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
+                    Optional.empty(), Optional.empty());
+            try {
+                audit.record(row).get();
+            } catch (Exception e) {
+                LOG.error("audit row {} not written; request refused", auditId);
+                return new Admission(Optional.empty(), Optional.of(Message.AUDIT_UNAVAILABLE.refusal()));
+            }
+            return new Admission(Optional.of(caller), Optional.empty());
+        } catch (Refusal refusal) {
+            Optional<Credential> known = credential;
+            // Authentication failures are recorded too; they have no resource, like discovery.
+            audit.record(row(auditId, target, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
+                    info.name()), client, known, known.map(found -> found.subjectId().value()), Optional.empty(),
+                    Optional.of(refusal.status()), Optional.of(refusal.getMessage())));
+            return new Admission(Optional.empty(), Optional.of(refusal));
+        } catch (RuntimeException e) {
+            LOG.error("proxy admission failed for {}", auditId, e);
+            return new Admission(Optional.empty(), Optional.of(Message.INTERNAL_ERROR.refusal()));
+        }
+    }
+
+    private AuditRow row(String auditId, ProxyTarget target, RequestInfo info, InetAddress client,
+            Optional<Credential> credential, Optional<String> subjectId, Optional<String> login,
+            Optional<Integer> status, Optional<String> error) {
+        return new AuditRow(auditId, clock.instant(), subjectId, login, credential.map(Credential::id),
+                target.cluster().value(), info.namespace(), info.verb(), info.resource(), info.name(),
+                target.path(), Optional.of(client.getHostAddress()), status, error,
+                status.isPresent() ? Optional.of(clock.instant()) : Optional.empty());
+    }
+
+    private void forward(HttpServerRequest request, ProxyTarget target, RequestInfo info, ProxyCaller caller,
+            String auditId) {
+        HttpServerResponse response = request.response();
+        URI server = caller.cluster().server();
+        int port = server.getPort() == -1 ? 443 : server.getPort();
+        String basePath = server.getRawPath() == null ? "" : server.getRawPath();
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.valueOf(request.method().name()))
+                .setHost(server.getHost())
+                .setPort(port)
+                .setURI(basePath + target.upstreamUri())
+                .setHeaders(upstreamHeaders(request.headers(), caller));
+        boolean longLived = info.verb().equals("watch") || target.query().contains("follow=true");
+        if (!longLived) {
+            options.setIdleTimeout(60_000);
+        }
+        response.closeHandler(ignored -> complete(auditId, 499, Optional.of(Message.AUDIT_CLIENT_GONE.text())));
+        upstreams.client(target.cluster(), caller.cluster()).request(options)
+                .compose(upstream -> upstream.send(request))
+                .onSuccess(upstream -> relay(upstream, response, auditId))
+                .onFailure(failure -> {
+                    Message message = classify(failure);
+                    LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
+                    complete(auditId, message.status(), Optional.of(message.text()));
+                    KubeStatus.send(response, message);
+                    request.resume();
+                });
+    }
+
+    private void relay(HttpClientResponse upstream, HttpServerResponse response, String auditId) {
+        response.setStatusCode(upstream.statusCode());
+        response.setStatusMessage(upstream.statusMessage());
+        MultiMap headers = upstream.headers();
+        for (String name : headers.names()) {
+            if (!DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+                response.putHeader(name, headers.getAll(name));
+            }
+        }
+        if (headers.get(HttpHeaders.CONTENT_LENGTH) == null) {
+            response.setChunked(true);
+        }
+        int status = upstream.statusCode();
+        upstream.pipeTo(response).onComplete(result -> {
+            if (result.succeeded()) {
+                complete(auditId, status, Optional.empty());
+            } else {
+                complete(auditId, status, Optional.of("respuesta interrumpida: " + result.cause().getMessage()));
+            }
+        });
+    }
+
+    /** Client headers, minus hop-by-hop ones and those named in Connection, plus Klave's own. */
+    static MultiMap upstreamHeaders(MultiMap incoming, ProxyCaller caller) {
+        Set<String> named = new java.util.HashSet<>();
+        for (String connection : incoming.getAll(HttpHeaders.CONNECTION)) {
+            for (String token : connection.split(",")) {
+                named.add(token.strip().toLowerCase(Locale.ROOT));
+            }
+        }
+        MultiMap outgoing = MultiMap.caseInsensitiveMultiMap();
+        for (String name : incoming.names()) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (DROPPED_REQUEST_HEADERS.contains(lower) || named.contains(lower) || lower.startsWith("impersonate-")) {
+                continue;
+            }
+            outgoing.add(name, incoming.getAll(name));
+        }
+        // Set after the removals, so nothing a client writes in Connection can take them away.
+        outgoing.set(HttpHeaders.AUTHORIZATION, "Bearer " + caller.cluster().proxyToken());
+        outgoing.set("Impersonate-User", caller.userName());
+        outgoing.set("Impersonate-Uid", caller.subject().id().value());
+        for (String group : caller.groups()) {
+            outgoing.add("Impersonate-Group", group);
+        }
+        return outgoing;
+    }
+
+    private void complete(String auditId, int status, Optional<String> error) {
+        audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
+    }
+
+    /** The four connection failures of spec 1 §7, by cause. */
+    static Message classify(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause()) {
+            if (e instanceof SSLException || e instanceof java.security.cert.CertificateException) {
+                return Message.UPSTREAM_CERTIFICATE;
+            }
+            if (e instanceof TimeoutException || e instanceof io.netty.channel.ConnectTimeoutException
+                    || e.getClass().getSimpleName().contains("Timeout")) {
+                return Message.UPSTREAM_TIMEOUT;
+            }
+            if (e instanceof ConnectException || e instanceof UnknownHostException
+                    || e instanceof java.net.NoRouteToHostException) {
+                return Message.UPSTREAM_UNREACHABLE;
+            }
+            if (e.getCause() == e) {
+                break;
+            }
+        }
+        return Message.UPSTREAM_CONNECTION;
+    }
+
+}

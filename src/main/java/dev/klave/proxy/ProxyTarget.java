@@ -1,0 +1,73 @@
+package dev.klave.proxy;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.cluster.ClusterId;
+import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
+
+/**
+ * Where a proxy request goes, read from the raw request target as the client sent it (spec 1 §4
+ * "Proxy"): {@code /clusters/<id>} and {@code /clusters/<id>/} are {@code /}; empty segments,
+ * {@code .}, {@code ..}, any {@code %} escape, backslashes and {@code ;} are refused. The query
+ * is passed through untouched.
+ */
+public record ProxyTarget(ClusterId cluster, String path, String query) {
+    public ProxyTarget {
+        requireNonNull(cluster, "cluster is null");
+        requireNonNull(path, "path is null");
+        requireNonNull(query, "query is null");
+    }
+
+    /** The request target for the cluster: the checked path and the query, byte for byte. */
+    public String upstreamUri() {
+        return query.isEmpty() ? path : path + "?" + query;
+    }
+
+    /**
+     * @param rawTarget the request line's target, e.g. {@code /clusters/prod-1/api/v1/pods?watch=1}
+     * @throws Refusal 400 or 404 with the spec's Status message
+     */
+    public static ProxyTarget parse(String rawTarget) {
+        int question = rawTarget.indexOf('?');
+        String rawPath = question < 0 ? rawTarget : rawTarget.substring(0, question);
+        String query = question < 0 ? "" : rawTarget.substring(question + 1);
+        if (!rawPath.startsWith("/clusters/")) {
+            throw Message.CLUSTER_UNKNOWN.refusal();
+        }
+        String rest = rawPath.substring("/clusters/".length());
+        int slash = rest.indexOf('/');
+        String id = slash < 0 ? rest : rest.substring(0, slash);
+        String path = slash < 0 ? "/" : rest.substring(slash);
+        if (!ClusterId.isValid(id)) {
+            if (id.isEmpty() || id.contains("%") || id.equals(".") || id.equals("..")) {
+                throw Message.PATH_INVALID.refusal();
+            }
+            throw Message.CLUSTER_ID_INVALID.refusal(id.length() > 80 ? id.substring(0, 80) + "…" : id);
+        }
+        checkPath(path);
+        return new ProxyTarget(new ClusterId(id), path, query);
+    }
+
+    private static void checkPath(String path) {
+        if (path.equals("/")) {
+            return;
+        }
+        if (path.indexOf('%') >= 0 || path.indexOf('\\') >= 0 || path.indexOf(';') >= 0) {
+            throw Message.PATH_INVALID.refusal();
+        }
+        // "/a/b/" keeps a trailing empty segment, which Kubernetes never needs.
+        String[] segments = path.substring(1).split("/", -1);
+        for (String segment : segments) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                throw Message.PATH_INVALID.refusal();
+            }
+            for (int i = 0; i < segment.length(); i++) {
+                char c = segment.charAt(i);
+                if (c < 0x21 || c > 0x7e) {
+                    throw Message.PATH_INVALID.refusal();
+                }
+            }
+        }
+    }
+}

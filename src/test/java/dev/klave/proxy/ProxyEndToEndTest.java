@@ -1,0 +1,150 @@
+package dev.klave.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.simulator.Kubectl;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import dev.klave.testing.TestingTls;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The real kubectl, with the kubeconfig Klave issued, through Klave's proxy to the simulator
+ * (issue "proxy": done when): every request impersonated and audited.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ProxyEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ClusterSimulator cluster;
+    private TestingKlave klave;
+    private TestingHttp http;
+    private String admin;
+    private String ana;
+    private String anaId;
+    private String token;
+    private Kubectl kubectl;
+
+    @BeforeAll
+    void start() throws Exception {
+        cluster = ClusterSimulator.builder().start();
+        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
+                + "    pod-security.kubernetes.io/enforce: baseline\n");
+        cluster.objects().put("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-0\n  namespace: team-a\n"
+                + "spec:\n  containers:\n  - name: web\n    image: nginx\n");
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        // The kubeconfig points at the base URL, so it must be where this Klave really listens; and
+        // kubectl sends bearer tokens only over TLS, so Klave serves HTTPS here.
+        TestingTls tls = TestingTls.generate();
+        klave = TestingKlave.start(new TestingClock(), settings -> settings
+                .with("SERVICE_LISTEN", "127.0.0.1:" + port)
+                .with("SERVICE_BASE_URL", "https://127.0.0.1:" + port)
+                .with("SERVICE_TLS_CERT", tls.certificate().toString())
+                .with("SERVICE_TLS_KEY", tls.privateKey().toString())
+                .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString()));
+        http = klave.http();
+        admin = TestingPeople.signUp(klave, "root", true);
+        ana = TestingPeople.signUp(klave, "ana", false);
+        anaId = JSON.readTree(http.get("/api/me", "Cookie", ana).body()).get("id").asText();
+        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
+        HttpResponse<String> granted = http.send("POST", "/api/grants", "{\"subject_id\":\"" + anaId
+                + "\",\"cluster_id\":\"prod-1\",\"tier\":\"edit\",\"scope\":\"team-a\"}", "Cookie", admin);
+        assertThat(granted.statusCode()).as(granted.body()).isEqualTo(201);
+        assertThat(http.send("POST", "/api/clusters/prod-1/reconcile", null, "Cookie", admin).statusCode())
+                .isIn(200, 409);
+        awaitBinding();
+        JsonNode issued = JSON.readTree(http.send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie", ana).body());
+        token = issued.get("token").asText();
+        kubectl = new Kubectl(issued.get("kubeconfig").asText());
+    }
+
+    private void awaitBinding() throws InterruptedException {
+        for (int i = 0; i < 200 && cluster.objects().get("rolebindings", "team-a", "klave-edit").isEmpty(); i++) {
+            Thread.sleep(25);
+        }
+        assertThat(cluster.objects().get("rolebindings", "team-a", "klave-edit")).isPresent();
+    }
+
+    @AfterAll
+    void stop() {
+        kubectl.close();
+        klave.close();
+        cluster.close();
+    }
+
+    private List<JsonNode> auditRows(String query) throws Exception {
+        List<JsonNode> rows = new ArrayList<>();
+        JSON.readTree(http.get("/api/audit?" + query, "Cookie", ana).body()).get("events").forEach(rows::add);
+        return rows;
+    }
+
+    @Test
+    void kubectlGetsAppliesAndDeletesThroughKlaveAsTheImpersonatedPerson() throws Exception {
+        Kubectl.Result pods = kubectl.run("get", "pods", "-n", "team-a");
+        assertThat(pods.exitCode()).as(pods.output()).isZero();
+        assertThat(pods.stdout()).contains("web-0");
+
+        Kubectl.Result applied = kubectl.run(Map.of(), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+                + "data:\n  mode: prod\n", "apply", "-n", "team-a", "-f", "-");
+        assertThat(applied.exitCode()).as(applied.output()).isZero();
+        assertThat(cluster.objects().get("configmaps", "team-a", "settings")).isPresent();
+
+        Kubectl.Result deleted = kubectl.run("delete", "configmap", "settings", "-n", "team-a");
+        assertThat(deleted.exitCode()).as(deleted.output()).isZero();
+        assertThat(cluster.objects().get("configmaps", "team-a", "settings")).isEmpty();
+
+        Kubectl.Result forbidden = kubectl.run("get", "secrets", "-n", "kube-system");
+        assertThat(forbidden.exitCode()).isNotZero();
+        assertThat(forbidden.output()).contains("User \"user:ana\" cannot list resource \"secrets\"");
+
+        boolean impersonated = cluster.requests().stream().anyMatch(request ->
+                request.header("Impersonate-User").equals(java.util.Optional.of("user:ana"))
+                        && request.header("Impersonate-Uid").equals(java.util.Optional.of(anaId))
+                        && request.headers("Impersonate-Group").equals(List.of("service:edit:team-a"))
+                        && request.header("Authorization").equals(
+                                java.util.Optional.of("Bearer " + cluster.proxyToken())));
+        assertThat(impersonated).isTrue();
+        assertThat(cluster.requests()).noneMatch(request -> request.header("Authorization")
+                .map(value -> value.contains("klt_")).orElse(false));
+        List<JsonNode> rows = auditRows("cluster=prod-1&namespace=team-a");
+        assertThat(rows).extracting(row -> row.get("verb").asText() + " " + row.get("resource").asText() + " "
+                + row.get("status").asInt()).contains("list pods 200", "delete configmaps 200");
+    }
+
+    @Test
+    void everyAnswerCarriesAnAuditIdThatNamesItsRow() throws Exception {
+        HttpResponse<String> response = http.get("/clusters/prod-1/api/v1/namespaces/team-a/pods/web-0",
+                "Authorization", "Bearer " + token);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        String auditId = response.headers().firstValue("Audit-ID").orElseThrow();
+        JsonNode row = null;
+        for (int i = 0; i < 100 && (row == null || row.get("status").isNull()); i++) {
+            Thread.sleep(20);
+            row = JSON.readTree(http.get("/api/audit/" + auditId, "Cookie", ana).body());
+        }
+        assertThat(row.get("verb").asText()).isEqualTo("get");
+        assertThat(row.get("resource").asText()).isEqualTo("pods");
+        assertThat(row.get("name").asText()).isEqualTo("web-0");
+        assertThat(row.get("subject").asText()).isEqualTo("ana");
+        assertThat(row.get("status").asInt()).isEqualTo(200);
+        String eva = TestingPeople.signUp(klave, "eva-" + System.nanoTime() % 1000, false);
+        assertThat(http.get("/api/audit/" + auditId, "Cookie", eva).statusCode()).isEqualTo(404);
+    }
+}

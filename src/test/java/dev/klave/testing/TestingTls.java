@@ -1,0 +1,64 @@
+package dev.klave.testing;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/** A self-signed certificate for 127.0.0.1 and localhost, as PEM files, for Klave serving HTTPS in tests. */
+public record TestingTls(Path certificate, Path privateKey) {
+    public static TestingTls generate() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(256);
+            KeyPair keys = generator.generateKeyPair();
+            X500Name name = new X500Name("CN=klave-test");
+            Instant now = Instant.now();
+            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(now.toEpochMilli()),
+                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(2))), name,
+                    keys.getPublic());
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+            builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
+            X509Certificate certificate = new JcaX509CertificateConverter().getCertificate(
+                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+            Path directory = Files.createTempDirectory("klave-tls-");
+            Path certificateFile = directory.resolve("tls.crt");
+            Path keyFile = directory.resolve("tls.key");
+            Files.writeString(certificateFile, pem(certificate));
+            Files.writeString(keyFile, pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(keys.getPrivate(), null)));
+            return new TestingTls(certificateFile, keyFile);
+        } catch (GeneralSecurityException | OperatorCreationException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String pem(Object object) throws IOException {
+        StringWriter text = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+            writer.writeObject(object);
+        }
+        return text.toString();
+    }
+}
