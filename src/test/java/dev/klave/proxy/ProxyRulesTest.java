@@ -1,0 +1,222 @@
+package dev.klave.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every proxy error of spec 1 §7 with its exact Status, every forbidden header variant and path
+ * trick — and in each refused case, nothing reached the cluster.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ProxyRulesTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final TestingClock clock = new TestingClock();
+    private ClusterSimulator cluster;
+    private TestingKlave klave;
+    private TestingHttp http;
+    private String admin;
+    private String valid;
+    private String revoked;
+    private String expiring;
+    private String restricted;
+    private String disabledOwner;
+    private String noGrantHere;
+    private String otherCluster;
+
+    @BeforeAll
+    void start() throws Exception {
+        cluster = ClusterSimulator.builder().start();
+        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
+                + "    pod-security.kubernetes.io/enforce: baseline\n");
+        klave = TestingKlave.start(clock, settings -> settings);
+        http = klave.http();
+        admin = TestingPeople.signUp(klave, "root", true);
+        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
+        http.send("POST", "/api/clusters", "{\"id\":\"prod-2\",\"name\":\"sin tokens\"}", "Cookie", admin);
+        String ana = person("ana", "prod-1", "prod-2");
+        valid = credential(ana, "{\"ttl\":\"12h\"}");
+        JsonNode toRevoke = JSON.readTree(http.send("POST", "/api/credentials", "{\"ttl\":\"12h\"}", "Cookie", ana)
+                .body());
+        revoked = toRevoke.get("token").asText();
+        expiring = credential(ana, "{\"ttl\":\"30m\"}");
+        restricted = credential(ana, "{\"ttl\":\"12h\",\"cluster_id\":\"prod-2\"}");
+        otherCluster = valid;
+        String eva = person("eva", "prod-1");
+        disabledOwner = credential(eva, "{\"ttl\":\"12h\"}");
+        String bob = person("bob", "prod-2");
+        noGrantHere = credential(bob, "{\"ttl\":\"12h\"}");
+        http.send("POST", "/api/credentials/" + toRevoke.get("id").asText() + "/revoke", null, "Cookie", ana);
+        String evaId = JSON.readTree(http.get("/api/me", "Cookie", eva).body()).get("id").asText();
+        // Disabling through the API also revokes the credential (then it answers "revocada"); to see
+        // the owner check itself, the account is marked disabled behind the API's back.
+        klave.klave().database().withHandle(handle -> handle.createUpdate(
+                "UPDATE subjects SET disabled_at = 1 WHERE id = :id").bind("id", evaId).execute());
+        clock.advance(Duration.ofMinutes(31));
+    }
+
+    @AfterAll
+    void stop() {
+        klave.close();
+        cluster.close();
+    }
+
+    private String person(String login, String... clusters) throws Exception {
+        String cookie = TestingPeople.signUp(klave, login, false);
+        String id = JSON.readTree(http.get("/api/me", "Cookie", cookie).body()).get("id").asText();
+        for (String clusterId : clusters) {
+            HttpResponse<String> granted = http.send("POST", "/api/grants", "{\"subject_id\":\"" + id
+                    + "\",\"cluster_id\":\"" + clusterId + "\",\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
+            assertThat(granted.statusCode()).as(granted.body()).isEqualTo(201);
+        }
+        return cookie;
+    }
+
+    private String credential(String cookie, String body) throws Exception {
+        HttpResponse<String> issued = http.send("POST", "/api/credentials", body, "Cookie", cookie);
+        assertThat(issued.statusCode()).as(issued.body()).isEqualTo(201);
+        return JSON.readTree(issued.body()).get("token").asText();
+    }
+
+    private HttpResponse<String> get(String path, String token, String... headers) {
+        String[] all = new String[headers.length + 2];
+        all[0] = "Authorization";
+        all[1] = "Bearer " + token;
+        System.arraycopy(headers, 0, all, 2, headers.length);
+        return http.get(path, all);
+    }
+
+    private static void assertStatus(HttpResponse<String> response, int code, String message) throws IOException {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(code);
+        assertThat(response.headers().firstValue("Audit-ID")).isPresent();
+        JsonNode status = JSON.readTree(response.body());
+        assertThat(status.get("kind").asText()).isEqualTo("Status");
+        assertThat(status.get("apiVersion").asText()).isEqualTo("v1");
+        assertThat(status.get("status").asText()).isEqualTo("Failure");
+        assertThat(status.get("code").asInt()).isEqualTo(code);
+        assertThat(status.get("message").asText()).isEqualTo(message);
+    }
+
+    private boolean reached(String marker) {
+        return cluster.requests().stream().anyMatch(request -> request.path().contains(marker));
+    }
+
+    @Test
+    void credentialFailuresAnswerTheSpecsStatusAndNothingIsForwarded() throws Exception {
+        String path = "/clusters/prod-1/api/v1/namespaces/team-a/configmaps/credential-marker";
+        assertStatus(http.get(path), 401, "hace falta un token (Authorization: Bearer klt_...)");
+        assertStatus(http.get(path, "Authorization", "Basic YWRtaW46YWRtaW4="), 401,
+                "hace falta un token (Authorization: Bearer klt_...)");
+        assertStatus(get(path, "klt_" + "A".repeat(43)), 401, "credencial desconocida");
+        assertStatus(get(path, revoked), 401, "credencial revocada");
+        assertStatus(get(path, expiring), 401, "credencial caducada");
+        assertStatus(get(path, disabledOwner), 403, "la cuenta está deshabilitada");
+        assertStatus(get(path, restricted), 403, "esta credencial está restringida al cluster prod-2");
+        assertStatus(get(path, noGrantHere), 403, "user:bob no tiene permisos activos en el cluster prod-1");
+        assertStatus(get("/clusters/nope/api/v1/configmaps-marker", valid), 404, "cluster desconocido");
+        assertStatus(get("/clusters/prod-2/api/v1/configmaps-marker", otherCluster), 503,
+                "el cluster todavía no tiene tokens configurados");
+        assertThat(reached("credential-marker")).isFalse();
+        assertThat(reached("configmaps-marker")).isFalse();
+    }
+
+    @Test
+    void validCredentialReachesTheClusterAndItsAnswerComesBack() throws Exception {
+        HttpResponse<String> allowed = get("/clusters/prod-1/api/v1/namespaces/team-a/configmaps", valid);
+        HttpResponse<String> forbidden = get("/clusters/prod-1/api/v1/namespaces/team-a/secrets", valid);
+
+        assertThat(allowed.statusCode()).isEqualTo(200);
+        assertThat(allowed.headers().firstValue("Audit-ID")).isPresent();
+        assertThat(forbidden.statusCode()).isEqualTo(403);
+        assertThat(forbidden.body()).contains("User \\\"user:ana\\\" cannot list resource \\\"secrets\\\"");
+        assertThat(get("/clusters/prod-1", valid).statusCode()).isEqualTo(get("/clusters/prod-1/", valid).statusCode());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Impersonate-User", "impersonate-user", "IMPERSONATE-GROUP", "Impersonate-Uid",
+        "Impersonate-Extra-Scopes"})
+    void clientImpersonationHeadersAreRefused(String header) throws Exception {
+        HttpResponse<String> response = get("/clusters/prod-1/api/v1/namespaces/team-a/pods/impersonate-marker", valid,
+                header, "system:admin");
+
+        assertStatus(response, 400, "Klave no admite cabeceras Impersonate-* (kubectl --as no está soportado)");
+        assertThat(reached("impersonate-marker")).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/clusters/prod-1/api//v1/path-marker", "/clusters/prod-1/api/./v1/path-marker",
+        "/clusters/prod-1/api/../api/v1/path-marker", "/clusters/prod-1/%2e%2e/api/v1/path-marker",
+        "/clusters/prod-1/api%2Fv1/path-marker", "/clusters/prod-1/api/v1/path-marker;x=1",
+        "/clusters/prod-1/api/v1/path-marker/", "/clusters/prod-1/api\\v1/path-marker",
+        "/clusters/prod-1/api/v1/%70ath-marker", "/clusters//prod-1/api/v1/path-marker",
+        "/clusters/%70rod-1/api/v1/path-marker"})
+    void pathTricksAreRefusedOnTheRawTarget(String target) throws Exception {
+        String answer = raw(target);
+
+        assertThat(answer).startsWith("HTTP/1.1 400").contains("\"message\":\"ruta no válida: segmentos vacíos, "
+                + "'.' o '..' o caracteres escapados no están permitidos\"");
+        assertThat(reached("path-marker")).isFalse();
+        assertThat(reached("ath-marker")).isFalse();
+    }
+
+    @Test
+    void clusterSegmentsThatAreNoClusterIdsAre400AndBareClustersIs404() throws Exception {
+        assertThat(raw("/clusters/Prod_1/api")).startsWith("HTTP/1.1 400")
+                .contains("\"message\":\"identificador de cluster no válido: Prod_1\"");
+        assertThat(raw("/clusters")).startsWith("HTTP/1.1 404").contains("\"message\":\"cluster desconocido\"");
+    }
+
+    @Test
+    void cookiesAndClientAuthorizationNeverReachTheCluster() throws Exception {
+        raw("/clusters/prod-1/api/v1/namespaces/team-a/configmaps/cookie-marker",
+                "Cookie: service_session=abc\r\nX-Forwarded-For: 6.6.6.6\r\nConnection: close\r\n"
+                        + "Connection: Authorization\r\n");
+
+        assertThat(cluster.requests()).filteredOn(request -> request.path().contains("cookie-marker"))
+                .singleElement()
+                .satisfies(request -> {
+                    assertThat(request.header("Cookie")).isEmpty();
+                    assertThat(request.header("X-Forwarded-For")).isEmpty();
+                    assertThat(request.header("Authorization")).contains("Bearer " + cluster.proxyToken());
+                    assertThat(request.header("Impersonate-User")).contains("user:ana");
+                });
+    }
+
+    /** A request written byte for byte, so the target reaches Klave exactly as given. */
+    private String raw(String target) throws IOException {
+        return raw(target, "Connection: close\r\n");
+    }
+
+    private String raw(String target, String headers) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + valid
+                    + "\r\n" + headers + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
