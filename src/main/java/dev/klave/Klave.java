@@ -101,7 +101,11 @@ public final class Klave implements AutoCloseable {
         }
         LOG.info("stopping Klave: new requests accepted for {} more, then up to {} for those in flight",
                 settings.shutdownDelay(), settings.shutdownTimeout());
+        server.startDraining();
+        // Streams never finish by themselves: cut them first, recorded as cut by the restart.
+        services.openStreams().cutAll();
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
+        services.openStreams().close();
         services.reconciliations().close();
         services.auditWriter().close();
         database.close();

@@ -50,6 +50,7 @@ import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
 import dev.klave.login.LoginRoutes;
 import dev.klave.proxy.ProxyAuthenticator;
+import dev.klave.proxy.OpenStreams;
 import dev.klave.proxy.ProxyHandler;
 import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
@@ -83,12 +84,13 @@ public final class Services {
     private final ControlEvents events;
     private final Reconciliations reconciliations;
     private final AuditWriter auditWriter;
+    private final OpenStreams openStreams;
     private final ProxyFactory proxy;
     private final List<RouteProvider> routes;
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
             PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
-            ProxyFactory proxy, List<RouteProvider> routes) {
+            OpenStreams openStreams, ProxyFactory proxy, List<RouteProvider> routes) {
         this.accounts = accounts;
         this.lifecycle = lifecycle;
         this.own = own;
@@ -98,6 +100,7 @@ public final class Services {
         this.events = events;
         this.reconciliations = reconciliations;
         this.auditWriter = auditWriter;
+        this.openStreams = openStreams;
         this.proxy = proxy;
         this.routes = routes;
     }
@@ -141,8 +144,9 @@ public final class Services {
         ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
                 grantStore, connections, clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
+        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
-                clientAddresses, blocking, draining, clock);
+                clientAddresses, blocking, draining, openStreams, clock);
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);
@@ -162,7 +166,7 @@ public final class Services {
                 new AccessRoutes(grants, subjects, clock),
                 new CredentialRoutes(credentials, subjects, clock));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                auditWriter, proxy, routes);
+                auditWriter, openStreams, proxy, routes);
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {
@@ -216,6 +220,11 @@ public final class Services {
     /** The group-commit audit writer; flushed on shutdown before the database closes. */
     public AuditWriter auditWriter() {
         return auditWriter;
+    }
+
+    /** Watches and followed logs held open by this replica, cut when their credential ends. */
+    public OpenStreams openStreams() {
+        return openStreams;
     }
 
     /** The {@code /clusters/…} proxy, built on the HTTP server's Vert.x. */

@@ -54,16 +54,18 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final Upstreams upstreams;
     private final Executor blocking;
     private final BooleanSupplier draining;
+    private final OpenStreams streams;
     private final Clock clock;
 
     public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
-            Executor blocking, BooleanSupplier draining, Clock clock) {
+            Executor blocking, BooleanSupplier draining, OpenStreams streams, Clock clock) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx);
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.draining = requireNonNull(draining, "draining is null");
+        this.streams = requireNonNull(streams, "streams is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -179,20 +181,52 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         if (!longLived) {
             options.setIdleTimeout(60_000);
         }
-        response.closeHandler(ignored -> complete(auditId, 499, Optional.of(Message.AUDIT_CLIENT_GONE.text())));
+        Ending ending = new Ending(auditId);
+        response.closeHandler(ignored -> {
+            streams.closed(auditId);
+            ending.end(499, Optional.of(Message.AUDIT_CLIENT_GONE.text()));
+        });
+        Context context = Vertx.currentContext();
         upstreams.client(target.cluster(), caller.cluster()).request(options)
                 .compose(upstream -> upstream.send(request))
-                .onSuccess(upstream -> relay(upstream, response, auditId))
+                .onSuccess(upstream -> {
+                    if (longLived) {
+                        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(),
+                                reason -> context.runOnContext(ignored -> {
+                                    ending.end(upstream.statusCode(), Optional.of(reason));
+                                    request.connection().close();
+                                    upstream.request().connection().close();
+                                })));
+                    }
+                    relay(upstream, response, ending);
+                })
                 .onFailure(failure -> {
                     Message message = classify(failure);
                     LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
-                    complete(auditId, message.status(), Optional.of(message.text()));
+                    ending.end(message.status(), Optional.of(message.text()));
                     KubeStatus.send(response, message);
                     request.resume();
                 });
     }
 
-    private void relay(HttpClientResponse upstream, HttpServerResponse response, String auditId) {
+    /** Completes a request's audit row once: the first ending (answer, cut, hang-up) is the one recorded. */
+    private final class Ending {
+        private final String auditId;
+        private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+
+        Ending(String auditId) {
+            this.auditId = auditId;
+        }
+
+        void end(int status, Optional<String> error) {
+            if (ended.compareAndSet(false, true)) {
+                streams.closed(auditId);
+                complete(auditId, status, error);
+            }
+        }
+    }
+
+    private void relay(HttpClientResponse upstream, HttpServerResponse response, Ending ending) {
         response.setStatusCode(upstream.statusCode());
         response.setStatusMessage(upstream.statusMessage());
         MultiMap headers = upstream.headers();
@@ -203,13 +237,15 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         }
         if (headers.get(HttpHeaders.CONTENT_LENGTH) == null) {
             response.setChunked(true);
+            // A watch may stay silent for minutes: the client must see the answer start now.
+            response.writeHead();
         }
         int status = upstream.statusCode();
         upstream.pipeTo(response).onComplete(result -> {
             if (result.succeeded()) {
-                complete(auditId, status, Optional.empty());
+                ending.end(status, Optional.empty());
             } else {
-                complete(auditId, status, Optional.of("respuesta interrumpida: " + result.cause().getMessage()));
+                ending.end(status, Optional.of("respuesta interrumpida: " + result.cause().getMessage()));
             }
         });
     }

@@ -1,0 +1,136 @@
+package dev.klave.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.config.DatabaseUrl;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import dev.klave.testing.TestingPostgres;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Open watches end when their credential stops being valid (spec 1 §3: within 10 s), on every
+ * replica, with the audit row saying why; and a failing audit store stops requests (503).
+ */
+class StreamCuttingTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Starts a watch and returns a future that completes when the server ends it. */
+    private static CompletableFuture<Long> watch(TestingKlave klave, String token) throws Exception {
+        HttpResponse<InputStream> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + klave.port()
+                                + "/clusters/prod-1/api/v1/namespaces/team-a/configmaps?watch=true"))
+                .timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return CompletableFuture.supplyAsync(() -> {
+            try (InputStream body = response.body()) {
+                body.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (java.io.IOException cut) {
+                // A reset is as good an ending as a clean close.
+            }
+            return System.nanoTime();
+        });
+    }
+
+    private static String[] prepare(TestingKlave klave, ClusterSimulator cluster) throws Exception {
+        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n");
+        String admin = TestingPeople.signUp(klave, "root", true);
+        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
+        String ana = TestingPeople.signUp(klave, "ana", false);
+        String anaId = JSON.readTree(klave.http().get("/api/me", "Cookie", ana).body()).get("id").asText();
+        klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + anaId + "\",\"cluster_id\":\"prod-1\","
+                + "\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
+        for (int i = 0; i < 200 && cluster.objects().get("clusterrolebindings", null, "klave-view").isEmpty(); i++) {
+            Thread.sleep(25);
+        }
+        JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie", ana)
+                .body());
+        return new String[] {ana, issued.get("id").asText(), issued.get("token").asText()};
+    }
+
+    @Test
+    void revokingACredentialEndsItsWatchWithinTenSecondsAndSaysSoInTheAudit() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            CompletableFuture<Long> ended = watch(klave, ana[2]);
+            Thread.sleep(500);
+            assertThat(ended).isNotDone();
+
+            long revokedAt = System.nanoTime();
+            klave.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
+
+            long endedAt = ended.get(15, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(endedAt - revokedAt)).isLessThan(Duration.ofSeconds(10));
+            JsonNode row = awaitWatchRow(klave, ana[0]);
+            assertThat(row.get("error").asText()).isEqualTo("stream cortado: la credencial ya no es válida");
+        }
+    }
+
+    @Test
+    void revocationOnOneReplicaEndsTheWatchOnTheOther() throws Exception {
+        DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
+        TestingClock clock = new TestingClock();
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave first = TestingKlave.startOn(database, clock, settings -> settings);
+                TestingKlave second = TestingKlave.startOn(database, clock, settings -> settings)) {
+            String[] ana = prepare(first, cluster);
+            CompletableFuture<Long> ended = watch(second, ana[2]);
+            Thread.sleep(500);
+
+            long revokedAt = System.nanoTime();
+            first.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
+
+            long endedAt = ended.get(15, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(endedAt - revokedAt)).isLessThan(Duration.ofSeconds(10));
+        } finally {
+            TestingPostgres.drop(database);
+        }
+    }
+
+    @Test
+    void auditStoreThatRejectsWritesStopsTheRequestBeforeTheCluster() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            klave.klave().database().withHandle(handle -> handle.execute("CREATE TRIGGER audit_rejects BEFORE "
+                    + "INSERT ON audit BEGIN SELECT RAISE(ABORT, 'audit disk full'); END"));
+            cluster.clearRequests();
+
+            HttpResponse<String> refused = klave.http().get("/clusters/prod-1/api/v1/namespaces/team-a/configmaps",
+                    "Authorization", "Bearer " + ana[2]);
+
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(JSON.readTree(refused.body()).get("message").asText())
+                    .isEqualTo("Klave no puede registrar la petición");
+            assertThat(cluster.requests()).noneMatch(request -> request.path().contains("configmaps"));
+        }
+    }
+
+    private static JsonNode awaitWatchRow(TestingKlave klave, String cookie) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            for (JsonNode row : JSON.readTree(klave.http().get("/api/audit?verb=watch", "Cookie", cookie).body())
+                    .get("events")) {
+                if (!row.get("error").isNull()) {
+                    return row;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the watch's audit row was not completed");
+    }
+}
