@@ -12,5 +12,6 @@ final class SubresourceHandlers {
         handlers.put("deployments/scale", new ScaleHandler(store));
         handlers.put("pods/exec", new RemoteCommandHandler(pods, false));
         handlers.put("pods/attach", new RemoteCommandHandler(pods, true));
+        handlers.put("pods/portforward", new PortForwardHandler(pods));
     }
 }
