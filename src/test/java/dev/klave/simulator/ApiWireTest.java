@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -183,7 +184,7 @@ class ApiWireTest {
     }
 
     private static String plural(String json) {
-        return Json.parseObject(json).path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "s";
+        return Json.parseObject(json).path("kind").asText().toLowerCase(Locale.ROOT) + "s";
     }
 
     private static Stream<String> watch(String path) throws IOException, InterruptedException {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -35,7 +36,7 @@ record ExecRequest(ObjectNode pod, String container, List<String> command, boole
     }
 
     /** Runs the command, or for attach the container's main process: it echoes stdin. */
-    int run(ScriptedContainer.Streams streams) throws java.io.IOException {
+    int run(ScriptedContainer.Streams streams) throws IOException {
         ScriptedContainer process = new ScriptedContainer(pod, container);
         if (attach) {
             return stdin ? process.run(List.of("cat"), streams)

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,7 +73,7 @@ class KubectlPortForwardTest {
     }
 
     private static Map<Integer, Integer> localPorts(Process forward) {
-        Map<Integer, Integer> ports = new java.util.HashMap<>();
+        Map<Integer, Integer> ports = new HashMap<>();
         Eventually.await("kubectl listens on both local ports", Duration.ofSeconds(10), () -> {
             Matcher matcher = FORWARDING.matcher(admin.read(forward, "stdout"));
             while (matcher.find()) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +99,7 @@ class SpdyFrameCodecTest {
 
     private static byte[] plainBlock(String... namesAndValues) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        DataOutputStream out = new DataOutputStream(bytes);
         try {
             out.writeInt(namesAndValues.length / 2);
             for (String text : namesAndValues) {
@@ -114,6 +116,6 @@ class SpdyFrameCodecTest {
         deflater.setInput(plain);
         byte[] buffer = new byte[4096];
         int count = deflater.deflate(buffer, 0, buffer.length, Deflater.SYNC_FLUSH);
-        return java.util.Arrays.copyOf(buffer, count);
+        return Arrays.copyOf(buffer, count);
     }
 }

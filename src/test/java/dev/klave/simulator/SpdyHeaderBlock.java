@@ -1,5 +1,6 @@
 package dev.klave.simulator;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -81,7 +82,7 @@ final class SpdyHeaderBlock {
     }
 
     private static Map<String, List<String>> parse(byte[] plain) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(plain));
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(plain));
         int pairs = in.readInt();
         Map<String, List<String>> headers = new LinkedHashMap<>();
         for (int i = 0; i < pairs; i++) {

@@ -7,10 +7,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -27,7 +29,7 @@ final class SpdySession implements AutoCloseable {
     private final AutoCloseable connection;
     private final Map<Integer, Stream> streams = new ConcurrentHashMap<>();
     private final BlockingQueue<Optional<Stream>> accepted = new LinkedBlockingQueue<>();
-    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch ended = new CountDownLatch(1);
     private volatile int lastStreamId;
 
     /** One client-opened stream: its headers, its inbound data, and a way to answer on it. */
@@ -47,7 +49,7 @@ final class SpdySession implements AutoCloseable {
         }
 
         String header(String name) {
-            List<String> values = headers.getOrDefault(name.toLowerCase(java.util.Locale.ROOT), List.of());
+            List<String> values = headers.getOrDefault(name.toLowerCase(Locale.ROOT), List.of());
             return values.isEmpty() ? "" : values.getFirst();
         }
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -108,7 +109,7 @@ final class Tables {
                 columns.add(new Column("Type", "string", "", 0, object -> text(object, "type")));
                 columns.add(new Column("Reason", "string", "", 0, object -> text(object, "reason")));
                 columns.add(new Column("Object", "string", "", 0, object ->
-                        text(object, "involvedObject", "kind").toLowerCase(java.util.Locale.ROOT) + "/" + text(object, "involvedObject", "name")));
+                        text(object, "involvedObject", "kind").toLowerCase(Locale.ROOT) + "/" + text(object, "involvedObject", "name")));
                 columns.add(new Column("Message", "string", "", 0, object -> text(object, "message")));
                 columns.add(new Column("Name", "string", "name", 1, object -> text(object, "metadata", "name")));
             }

@@ -2,6 +2,7 @@ package dev.klave.simulator;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +67,7 @@ final class WebSocketConnection {
 
     /** The next data message, or empty once the client closed the WebSocket or the connection. */
     Optional<byte[]> read() throws IOException {
-        java.io.ByteArrayOutputStream message = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream message = new ByteArrayOutputStream();
         while (true) {
             int first = in.read();
             if (first < 0) {

@@ -3,6 +3,7 @@ package dev.klave.simulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -47,7 +48,7 @@ final class WebSocketExec {
                 }
                 int channel = data[0] & 0xFF;
                 if (channel == STDIN) {
-                    stdin.write(java.util.Arrays.copyOfRange(data, 1, data.length));
+                    stdin.write(Arrays.copyOfRange(data, 1, data.length));
                 } else if (channel == CLOSE && data.length > 1 && data[1] == STDIN) {
                     stdin.finish();
                 }
@@ -68,7 +69,7 @@ final class WebSocketExec {
             @Override
             public void write(byte[] buffer, int offset, int length) throws IOException {
                 if (length > 0) {
-                    socket.sendBinary(prefixed(channel, java.util.Arrays.copyOfRange(buffer, offset, offset + length)));
+                    socket.sendBinary(prefixed(channel, Arrays.copyOfRange(buffer, offset, offset + length)));
                 }
             }
         };
