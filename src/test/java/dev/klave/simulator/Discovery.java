@@ -107,7 +107,7 @@ final class Discovery {
             resource.put("singularName", type.singular());
             resource.put("namespaced", type.namespaced());
             resource.put("kind", type.kind());
-            fill(resource.putArray("verbs"), ResourceType.VERBS);
+            fill(resource.putArray("verbs"), type.verbs());
             if (!type.shortNames().isEmpty()) {
                 fill(resource.putArray("shortNames"), type.shortNames());
             }

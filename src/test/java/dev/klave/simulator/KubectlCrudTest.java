@@ -186,10 +186,7 @@ class KubectlCrudTest {
                 .containsExactly("keep");
     }
 
-    /**
-     * {@code kubectl create -f} sends JSON; the generators ({@code kubectl create configmap}) send
-     * protobuf, which the simulator refuses (see package-info).
-     */
+    /** {@code kubectl create -f} sends the manifest as JSON (the generators send protobuf). */
     private static void create(String manifest) {
         Kubectl.Result result = admin.run(Map.of(), manifest, "create", "-f", "-");
         assertThat(result.exitCode()).as(result.stderr()).isZero();

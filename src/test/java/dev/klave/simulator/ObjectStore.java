@@ -244,7 +244,7 @@ final class ObjectStore {
 
     private void deleteNamespaceContents(String namespace) {
         for (ResourceType type : ResourceCatalog.ALL) {
-            if (!type.namespaced()) {
+            if (!type.namespaced() || type.review()) {
                 continue;
             }
             for (ObjectNode object : list(type, Optional.of(namespace)).items()) {

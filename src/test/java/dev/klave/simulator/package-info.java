@@ -22,9 +22,10 @@
  * Impersonate-* headers after the caller is authorized to impersonate (verb {@code impersonate} on
  * users, groups, serviceaccounts, uids or userextras), exactly as kube-apiserver checks them.
  *
- * <p><b>What it refuses or simplifies.</b> Protobuf request bodies get 415 (kubectl's
- * {@code create configmap}-style generators send protobuf; {@code apply} and {@code create -f}
- * send JSON). Strategic merge patch and server-side apply merge lists of objects by a merge key
+ * <p><b>What it refuses or simplifies.</b> Protobuf request bodies (kubectl's typed clients:
+ * {@code create configmap}, {@code create role}, {@code auth can-i}, …) are decoded for the kinds
+ * listed in {@code ProtobufBodies} and refused with 415 for any other; answers are always JSON,
+ * which those clients accept. Strategic merge patch and server-side apply merge lists of objects by a merge key
  * guessed from the data (name, containerPort, …) instead of reading a schema; managedFields record
  * leaf fields only. There is no admission, no field validation beyond names, no garbage collector:
  * deleting a namespace deletes its objects at once, and controllers are simulated at write time
