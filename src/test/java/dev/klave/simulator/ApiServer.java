@@ -138,6 +138,6 @@ final class ApiServer implements SimulatorHttpServer.Handler {
             handler.handle(exchange, info, type, user);
             return;
         }
-        resources.handle(exchange, info, type);
+        resources.handle(exchange, info, type, user);
     }
 }
