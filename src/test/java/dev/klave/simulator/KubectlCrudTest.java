@@ -144,7 +144,8 @@ class KubectlCrudTest {
             Kubectl.Result result = stranger.run("get", "pods");
 
             assertThat(result.exitCode()).isEqualTo(1);
-            assertThat(result.stderr()).endsWith("error: You must be logged in to the server (the server has asked for the client to provide credentials)\n");
+            assertThat(result.stderr()).endsWith("error: You must be logged in to the server "
+                    + "(the server has asked for the client to provide credentials)\n");
         }
     }
 

@@ -24,7 +24,9 @@ class KubectlRbacEscalationTest {
                         kind: ClusterRole
                         metadata: {name: klave-reconciler}
                         rules:
-                        - {apiGroups: [rbac.authorization.k8s.io], resources: [roles, rolebindings, clusterroles, clusterrolebindings], verbs: [create, get, list, update, patch, delete]}
+                        - apiGroups: [rbac.authorization.k8s.io]
+                          resources: [roles, rolebindings, clusterroles, clusterrolebindings]
+                          verbs: [create, get, list, update, patch, delete]
                         - {apiGroups: [""], resources: [pods], verbs: [get, list]}
                         - {apiGroups: [rbac.authorization.k8s.io], resources: [clusterroles], verbs: [bind], resourceNames: [edit]}
                         """)

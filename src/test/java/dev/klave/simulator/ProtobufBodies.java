@@ -182,7 +182,8 @@ final class ProtobufBodies {
                 }
                 case BYTES -> into.put(field.name(), Base64.getEncoder().encodeToString(reader.bytes()));
                 case TIME -> time(reader.bytes()).ifPresent(time -> into.put(field.name(), time));
-                case STRING_MAP, BYTES_MAP -> mapEntry(reader.bytes(), field.kind() == Kind.BYTES_MAP, Json.objectAt(into, field.name()));
+                case STRING_MAP, BYTES_MAP ->
+                        mapEntry(reader.bytes(), field.kind() == Kind.BYTES_MAP, Json.objectAt(into, field.name()));
                 case MESSAGE -> {
                     ObjectNode child = Json.object();
                     read(new ProtobufReader(reader.bytes()), field.message(), child);
