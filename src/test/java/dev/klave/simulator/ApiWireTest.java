@@ -68,6 +68,21 @@ class ApiWireTest {
     }
 
     @Test
+    void aggregatedDiscoveryIsServedWhenAskedFor() {
+        SimulatorClient.Response response = admin.send("GET", "/apis", "", Map.of("Accept",
+                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"));
+        SimulatorClient.Response legacy = admin.get("/apis");
+
+        assertThat(response.contentType()).isEqualTo(AggregatedDiscovery.CONTENT_TYPE);
+        ObjectNode list = response.json();
+        assertThat(list.path("kind").asText()).isEqualTo("APIGroupDiscoveryList");
+        assertThat(list.path("items").findValuesAsText("resource")).contains("deployments", "roles", "selfsubjectaccessreviews");
+        assertThat(list.toString()).contains("{\"subresource\":\"scale\",\"responseKind\":"
+                + "{\"group\":\"autoscaling\",\"version\":\"v1\",\"kind\":\"Scale\"}");
+        assertThat(legacy.json().path("kind").asText()).isEqualTo("APIGroupList");
+    }
+
+    @Test
     void mergeAndJsonPatchesChangeTheStoredObject() {
         create("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"patched\"},\"data\":{\"a\":\"1\",\"b\":\"2\"}}");
 
