@@ -57,6 +57,22 @@ class KubectlCrudTest {
     }
 
     @Test
+    void describePodShowsTheEventsOfItsStart() {
+        admin.run(Map.of(), """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"described","namespace":"default"},
+                 "spec":{"containers":[{"name":"app","image":"app:7"}]}}""", "create", "-f", "-");
+
+        Kubectl.Result described = admin.run("describe", "pod", "described");
+        Kubectl.Result events = admin.run("get", "events", "--field-selector=involvedObject.name=described");
+
+        assertThat(described.stdout()).containsPattern("Status:\\s+Running")
+                .containsPattern("Normal\\s+Scheduled\\s+.*default-scheduler\\s+"
+                        + "Successfully assigned default/described to simulator-node")
+                .containsPattern("Normal\\s+Started\\s+.*kubelet\\s+Started container app");
+        assertThat(events.stdout()).startsWith("LAST SEEN").contains("pod/described", "Pulled");
+    }
+
+    @Test
     void applyCreatesAConfigMapAndThenUpdatesIt() {
         String manifest = """
                 apiVersion: v1

@@ -92,7 +92,11 @@ final class ResourceHandler {
         metadata.remove("resourceVersion");
         escalation.check(user, type, namespace, object);
         FieldOwnership.recordUpdate(type, Optional.empty(), object, fieldManager(request), store.now());
-        ObjectStore.Written written = store.create(type, object, dryRun(request));
+        boolean dryRun = dryRun(request);
+        ObjectStore.Written written = store.create(type, object, dryRun);
+        if (type.equals(ResourceCatalog.PODS) && !dryRun) {
+            PodEvents.started(written.object(), store.now()).forEach(event -> store.create(ResourceCatalog.EVENTS, event, false));
+        }
         Responses.json(exchange, 201, written.object());
     }
 
