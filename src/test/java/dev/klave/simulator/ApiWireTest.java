@@ -123,6 +123,20 @@ class ApiWireTest {
     }
 
     @Test
+    void theStatusSubresourceChangesOnlyStatus() {
+        admin.send("POST", "/api/v1/namespaces/default/pods", """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"stat"},"spec":{"containers":[{"name":"a","image":"a"}]}}""",
+                Map.of());
+
+        SimulatorClient.Response response = admin.send("PATCH", "/api/v1/namespaces/default/pods/stat/status",
+                "{\"status\":{\"phase\":\"Succeeded\"},\"spec\":{\"nodeName\":\"elsewhere\"}}",
+                Map.of("Content-Type", "application/merge-patch+json"));
+
+        assertThat(response.json().at("/status/phase").asText()).isEqualTo("Succeeded");
+        assertThat(response.json().at("/spec/nodeName").asText()).isEqualTo("simulator-node");
+    }
+
+    @Test
     void anUpdateWithAStaleResourceVersionIsAConflict() {
         ObjectNode created = create("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"raced\"}}");
         admin.send("PATCH", "/api/v1/namespaces/default/configmaps/raced", "{\"data\":{\"x\":\"1\"}}",

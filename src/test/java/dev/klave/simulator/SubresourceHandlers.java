@@ -13,5 +13,9 @@ final class SubresourceHandlers {
         handlers.put("pods/exec", new RemoteCommandHandler(pods, false));
         handlers.put("pods/attach", new RemoteCommandHandler(pods, true));
         handlers.put("pods/portforward", new PortForwardHandler(pods));
+        StatusHandler status = new StatusHandler(store);
+        for (String resource : new String[] {"pods", "deployments", "namespaces"}) {
+            handlers.put(resource + "/status", status);
+        }
     }
 }
