@@ -40,6 +40,26 @@ abstract class KubectlExecContract {
                         roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
                         subjects: [{kind: User, name: "user:viv"}]
                         """)
+                .object("""
+                        apiVersion: rbac.authorization.k8s.io/v1
+                        kind: RoleBinding
+                        metadata: {name: ed-edit, namespace: default}
+                        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}
+                        subjects: [{kind: User, name: "user:ed"}]
+                        """)
+                .object("""
+                        apiVersion: rbac.authorization.k8s.io/v1
+                        kind: ClusterRole
+                        metadata: {name: impersonate-ed}
+                        rules: [{apiGroups: [""], resources: [users], verbs: [impersonate], resourceNames: ["user:ed"]}]
+                        """)
+                .object("""
+                        apiVersion: rbac.authorization.k8s.io/v1
+                        kind: ClusterRoleBinding
+                        metadata: {name: proxy-impersonates-ed}
+                        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: impersonate-ed}
+                        subjects: [{kind: ServiceAccount, name: klave-proxy, namespace: klave-system}]
+                        """)
                 .start();
         admin = new Kubectl(cluster, cluster.adminToken());
         viewer = new Kubectl(cluster, cluster.tokenFor("user:viv"));
@@ -121,6 +141,17 @@ abstract class KubectlExecContract {
                 + "cannot create resource \"pods/exec\" in API group \"\" in the namespace \"default\"\n");
         assertThat(cluster.requests()).filteredOn(request -> request.path().endsWith("/exec"))
                 .extracting(RecordedRequest::method).endsWith("POST");
+    }
+
+    @Test
+    void theProxyExecsAsAnImpersonatedEditor() {
+        try (Kubectl proxy = new Kubectl(cluster, cluster.proxyToken())) {
+            Kubectl.Result result = proxy.run(transport(), "via proxy\n", "--as=user:ed", "exec", "-i", "box", "--", "cat");
+
+            assertThat(result.exitCode()).as(result.stderr()).isZero();
+            assertThat(result.stdout()).isEqualTo("via proxy\n");
+            assertThat(cluster.requests().getLast().header("Impersonate-User")).contains("user:ed");
+        }
     }
 
     @Test
