@@ -3,7 +3,6 @@ package dev.klave.simulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,9 +81,5 @@ final class SpdyExec {
             streams.put(stream.get().header("streamtype"), stream.get());
         }
         return streams;
-    }
-
-    static byte[] text(String message) {
-        return message.getBytes(StandardCharsets.UTF_8);
     }
 }
