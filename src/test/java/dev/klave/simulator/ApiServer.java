@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,6 +24,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     private final Discovery discovery;
     private final ResourceHandler resources;
     private final Map<String, SubresourceHandler> subresources;
+    private final ReviewHandler reviews;
     private final RequestLog log;
     private final Faults faults;
 
@@ -38,6 +41,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
         this.discovery = requireNonNull(discovery, "discovery is null");
         this.resources = requireNonNull(resources, "resources is null");
         this.subresources = Map.copyOf(subresources);
+        this.reviews = new ReviewHandler(authorizer);
         this.log = requireNonNull(log, "log is null");
         this.faults = requireNonNull(faults, "faults is null");
     }
@@ -57,7 +61,8 @@ final class ApiServer implements SimulatorHttpServer.Handler {
                 throw attributes.forbidden(decision.reason());
             }
             if (request.body().length > 0 && !isJsonOrYaml(request)) {
-                throw ApiException.unsupportedBody(request.header("content-type").orElse(""));
+                request = fromProtobuf(request);
+                exchange.rewriteRequest(request);
             }
             if (info.resourceRequest()) {
                 serveResource(exchange, info, user);
@@ -77,9 +82,20 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     }
 
     /**
-     * Bodies are JSON (or YAML for apply). A protobuf body gets 415, which makes client-go fall back
-     * to JSON for the rest of its life, as against a server without protobuf for that type.
+     * Bodies are JSON (or YAML for apply). Protobuf bodies of the kinds kubectl's typed clients
+     * send are converted; any other body is refused with 415.
      */
+    private static HttpRequest fromProtobuf(HttpRequest request) {
+        if (!ProtobufBodies.isProtobuf(request)) {
+            throw ApiException.unsupportedBody(request.header("content-type").orElse(""));
+        }
+        ObjectNode json = ProtobufBodies.toJson(request.body())
+                .orElseThrow(() -> ApiException.unsupportedBody(ProtobufBodies.CONTENT_TYPE));
+        Map<String, List<String>> headers = new LinkedHashMap<>(request.headers());
+        headers.put("content-type", List.of("application/json"));
+        return new HttpRequest(request.method(), request.target(), request.path(), request.query(), headers, Json.bytes(json));
+    }
+
     private static boolean isJsonOrYaml(HttpRequest request) {
         String contentType = request.header("content-type").orElse("application/json");
         return contentType.contains("json") || contentType.contains("yaml");
@@ -93,6 +109,13 @@ final class ApiServer implements SimulatorHttpServer.Handler {
         }
         if (!info.verb().equals("get")) {
             throw ApiException.methodNotAllowed();
+        }
+        if (AggregatedDiscovery.wanted(exchange.request())) {
+            Optional<ObjectNode> aggregated = AggregatedDiscovery.document(path);
+            if (aggregated.isPresent()) {
+                exchange.respond(200, AggregatedDiscovery.CONTENT_TYPE, Json.bytes(aggregated.get()));
+                return;
+            }
         }
         Optional<ObjectNode> document = discovery.document(path).or(() -> OpenApi.document(path));
         if (document.isEmpty()) {
@@ -110,6 +133,10 @@ final class ApiServer implements SimulatorHttpServer.Handler {
         if (type.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
             throw ApiException.pathNotFound();
         }
+        if (type.review()) {
+            reviews.handle(exchange, info, type, user);
+            return;
+        }
         if (!info.subresource().isEmpty()) {
             SubresourceHandler handler = subresources.get(type.plural() + "/" + info.subresource());
             if (handler == null || !ResourceCatalog.hasSubresource(type, info.subresource())) {
@@ -118,6 +145,6 @@ final class ApiServer implements SimulatorHttpServer.Handler {
             handler.handle(exchange, info, type, user);
             return;
         }
-        resources.handle(exchange, info, type);
+        resources.handle(exchange, info, type, user);
     }
 }

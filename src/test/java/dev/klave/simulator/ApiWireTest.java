@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -67,6 +68,21 @@ class ApiWireTest {
     }
 
     @Test
+    void aggregatedDiscoveryIsServedWhenAskedFor() {
+        SimulatorClient.Response response = admin.send("GET", "/apis", "", Map.of("Accept",
+                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"));
+        SimulatorClient.Response legacy = admin.get("/apis");
+
+        assertThat(response.contentType()).isEqualTo(AggregatedDiscovery.CONTENT_TYPE);
+        ObjectNode list = response.json();
+        assertThat(list.path("kind").asText()).isEqualTo("APIGroupDiscoveryList");
+        assertThat(list.path("items").findValuesAsText("resource")).contains("deployments", "roles", "selfsubjectaccessreviews");
+        assertThat(list.toString()).contains("{\"subresource\":\"scale\",\"responseKind\":"
+                + "{\"group\":\"autoscaling\",\"version\":\"v1\",\"kind\":\"Scale\"}");
+        assertThat(legacy.json().path("kind").asText()).isEqualTo("APIGroupList");
+    }
+
+    @Test
     void mergeAndJsonPatchesChangeTheStoredObject() {
         create("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"patched\"},\"data\":{\"a\":\"1\",\"b\":\"2\"}}");
 
@@ -104,6 +120,20 @@ class ApiWireTest {
         assertThat(cluster.objects().get("configmaps", "default", "ghost")).isEmpty();
         assertThat(cluster.objects().get("configmaps", "default", "steady").orElseThrow().at("/data/a").asText()).isEqualTo("1");
         assertThat(cluster.objects().resourceVersion()).isEqualTo(before);
+    }
+
+    @Test
+    void theStatusSubresourceChangesOnlyStatus() {
+        admin.send("POST", "/api/v1/namespaces/default/pods", """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"stat"},"spec":{"containers":[{"name":"a","image":"a"}]}}""",
+                Map.of());
+
+        SimulatorClient.Response response = admin.send("PATCH", "/api/v1/namespaces/default/pods/stat/status",
+                "{\"status\":{\"phase\":\"Succeeded\"},\"spec\":{\"nodeName\":\"elsewhere\"}}",
+                Map.of("Content-Type", "application/merge-patch+json"));
+
+        assertThat(response.json().at("/status/phase").asText()).isEqualTo("Succeeded");
+        assertThat(response.json().at("/spec/nodeName").asText()).isEqualTo("simulator-node");
     }
 
     @Test
@@ -183,7 +213,7 @@ class ApiWireTest {
     }
 
     private static String plural(String json) {
-        return Json.parseObject(json).path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "s";
+        return Json.parseObject(json).path("kind").asText().toLowerCase(Locale.ROOT) + "s";
     }
 
     private static Stream<String> watch(String path) throws IOException, InterruptedException {

@@ -20,13 +20,14 @@ final class BuiltInRoles {
     }
 
     static List<ObjectNode> clusterRoles() {
-        return List.of(clusterAdmin(), admin(), edit(), view(), discovery());
+        return List.of(clusterAdmin(), admin(), edit(), view(), discovery(), basicUser());
     }
 
     static List<ObjectNode> clusterRoleBindings() {
         return List.of(
                 binding("cluster-admin", "cluster-admin", "system:masters"),
-                binding("system:discovery", "system:discovery", "system:authenticated"));
+                binding("system:discovery", "system:discovery", "system:authenticated"),
+                binding("system:basic-user", "system:basic-user", "system:authenticated"));
     }
 
     private static ObjectNode clusterAdmin() {
@@ -72,6 +73,16 @@ final class BuiltInRoles {
             urls.add(url);
         }
         rule.putArray("verbs").add("get");
+        return role;
+    }
+
+    /** Lets everyone ask what they may do and who they are (kubectl auth can-i, auth whoami). */
+    private static ObjectNode basicUser() {
+        ObjectNode role = role("system:basic-user");
+        ArrayNode rules = role.putArray("rules");
+        rule(rules, List.of("authorization.k8s.io"), List.of("selfsubjectaccessreviews", "selfsubjectrulesreviews"),
+                List.of("create"));
+        rule(rules, List.of("authentication.k8s.io"), List.of("selfsubjectreviews"), List.of("create"));
         return role;
     }
 

@@ -67,7 +67,7 @@ public final class ClusterSimulator implements AutoCloseable {
         this.server = new SimulatorHttpServer(identity.sslContext());
         this.faults = new Faults(server, identity, foreign);
         ApiServer api = new ApiServer(authenticator, authorizer, new Discovery("127.0.0.1"),
-                new ResourceHandler(store, watches), subresources, requestLog, faults);
+                new ResourceHandler(store, watches, new RbacEscalation(authorizer, store)), subresources, requestLog, faults);
         server.handler(api);
     }
 

@@ -6,10 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The discovery documents: /version, /api, /apis and each group version's resource list. It
- * answers the legacy (unaggregated) form even when kubectl asks for aggregated discovery
- * (apidiscovery.k8s.io/v2): client-go reads the Content-Type and falls back to per-group
- * requests, as it does against older servers.
+ * The legacy discovery documents: /version, /api, /apis and each group version's resource list,
+ * for clients that do not ask for the aggregated form ({@link AggregatedDiscovery}).
  */
 final class Discovery {
     private final String serverAddress;
@@ -107,7 +105,7 @@ final class Discovery {
             resource.put("singularName", type.singular());
             resource.put("namespaced", type.namespaced());
             resource.put("kind", type.kind());
-            fill(resource.putArray("verbs"), ResourceType.VERBS);
+            fill(resource.putArray("verbs"), type.verbs());
             if (!type.shortNames().isEmpty()) {
                 fill(resource.putArray("shortNames"), type.shortNames());
             }

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Server-side apply (KEP 555) and the bookkeeping of ordinary writes, on {@link ManagedFields}:
@@ -57,7 +58,7 @@ final class FieldOwnership {
         ObjectNode merged = (ObjectNode) Patches.strategicMergePatch(current, applied);
         Set<List<String>> previouslyApplied = entries.stream()
                 .filter(entry -> entry.manager().equals(manager) && entry.operation().equals("Apply"))
-                .flatMap(entry -> entry.paths().stream()).collect(java.util.stream.Collectors.toSet());
+                .flatMap(entry -> entry.paths().stream()).collect(Collectors.toSet());
         for (List<String> path : previouslyApplied) {
             boolean ownedByOthers = entries.stream().anyMatch(entry -> !(entry.manager().equals(manager)
                     && entry.operation().equals("Apply")) && entry.paths().contains(path));

@@ -22,7 +22,7 @@ final class HttpExchange {
             Map.entry(415, "Unsupported Media Type"), Map.entry(422, "Unprocessable Entity"),
             Map.entry(500, "Internal Server Error"), Map.entry(503, "Service Unavailable"));
 
-    private final HttpRequest request;
+    private HttpRequest request;
     private final InputStream in;
     private final OutputStream out;
     private boolean responded;
@@ -32,6 +32,11 @@ final class HttpExchange {
         this.request = requireNonNull(request, "request is null");
         this.in = requireNonNull(in, "in is null");
         this.out = requireNonNull(out, "out is null");
+    }
+
+    /** Replaces the request before it is answered (a protobuf body turned into JSON). */
+    void rewriteRequest(HttpRequest rewritten) {
+        this.request = requireNonNull(rewritten, "rewritten is null");
     }
 
     HttpRequest request() {

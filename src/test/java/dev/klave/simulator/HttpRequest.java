@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -93,6 +94,6 @@ record HttpRequest(String method, String target, String path, Map<String, List<S
     private static Map<String, List<String>> copy(Map<String, List<String>> map) {
         Map<String, List<String>> copy = new LinkedHashMap<>();
         map.forEach((key, values) -> copy.put(key, List.copyOf(values)));
-        return java.util.Collections.unmodifiableMap(copy);
+        return Collections.unmodifiableMap(copy);
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -70,7 +71,7 @@ final class Json {
     }
 
     static ObjectNode parseObject(String text) {
-        return parseObject(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return parseObject(text.getBytes(StandardCharsets.UTF_8));
     }
 
     static Optional<String> string(JsonNode node, String... path) {

@@ -57,6 +57,22 @@ class KubectlCrudTest {
     }
 
     @Test
+    void describePodShowsTheEventsOfItsStart() {
+        admin.run(Map.of(), """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"described","namespace":"default"},
+                 "spec":{"containers":[{"name":"app","image":"app:7"}]}}""", "create", "-f", "-");
+
+        Kubectl.Result described = admin.run("describe", "pod", "described");
+        Kubectl.Result events = admin.run("get", "events", "--field-selector=involvedObject.name=described");
+
+        assertThat(described.stdout()).containsPattern("Status:\\s+Running")
+                .containsPattern("Normal\\s+Scheduled\\s+.*default-scheduler\\s+"
+                        + "Successfully assigned default/described to simulator-node")
+                .containsPattern("Normal\\s+Started\\s+.*kubelet\\s+Started container app");
+        assertThat(events.stdout()).startsWith("LAST SEEN").contains("pod/described", "Pulled");
+    }
+
+    @Test
     void applyCreatesAConfigMapAndThenUpdatesIt() {
         String manifest = """
                 apiVersion: v1
@@ -144,7 +160,8 @@ class KubectlCrudTest {
             Kubectl.Result result = stranger.run("get", "pods");
 
             assertThat(result.exitCode()).isEqualTo(1);
-            assertThat(result.stderr()).endsWith("error: You must be logged in to the server (the server has asked for the client to provide credentials)\n");
+            assertThat(result.stderr()).endsWith("error: You must be logged in to the server "
+                    + "(the server has asked for the client to provide credentials)\n");
         }
     }
 
@@ -186,10 +203,7 @@ class KubectlCrudTest {
                 .containsExactly("keep");
     }
 
-    /**
-     * {@code kubectl create -f} sends JSON; the generators ({@code kubectl create configmap}) send
-     * protobuf, which the simulator refuses (see package-info).
-     */
+    /** {@code kubectl create -f} sends the manifest as JSON (the generators send protobuf). */
     private static void create(String manifest) {
         Kubectl.Result result = admin.run(Map.of(), manifest, "create", "-f", "-");
         assertThat(result.exitCode()).as(result.stderr()).isZero();

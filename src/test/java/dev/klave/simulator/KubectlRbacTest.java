@@ -3,6 +3,7 @@ package dev.klave.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,7 +89,7 @@ class KubectlRbacTest {
 
     @Test
     void aViewerCannotCreate() {
-        Kubectl.Result result = ana.run(java.util.Map.of(),
+        Kubectl.Result result = ana.run(Map.of(),
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"mine\"}}", "create", "-n", "team-a", "-f", "-");
 
         assertThat(result.stderr()).isEqualTo("Error from server (Forbidden): error when creating \"STDIN\": "

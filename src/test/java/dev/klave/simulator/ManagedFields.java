@@ -2,7 +2,9 @@ package dev.klave.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -85,7 +87,7 @@ final class ManagedFields {
             if (step.startsWith("f:")) {
                 node = node.path(step.substring(2));
             } else if (step.startsWith("k:")) {
-                JsonNode key = Json.parse(step.substring(2).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                JsonNode key = Json.parse(step.substring(2).getBytes(StandardCharsets.UTF_8));
                 Map.Entry<String, JsonNode> keyField = key.properties().iterator().next();
                 JsonNode found = null;
                 for (JsonNode item : node) {
@@ -93,7 +95,7 @@ final class ManagedFields {
                         found = item;
                     }
                 }
-                node = found == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : found;
+                node = found == null ? MissingNode.getInstance() : found;
             } else {
                 return Optional.empty();
             }
@@ -130,7 +132,7 @@ final class ManagedFields {
             if (step.startsWith("f:")) {
                 text.append('.').append(step.substring(2));
             } else {
-                JsonNode key = Json.parse(step.substring(2).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                JsonNode key = Json.parse(step.substring(2).getBytes(StandardCharsets.UTF_8));
                 key.properties().forEach(entry -> text.append('[').append(entry.getKey()).append('=')
                         .append(entry.getValue().toString()).append(']'));
             }

@@ -51,7 +51,8 @@ final class ObjectDefaults {
         }
         boolean running = status.get("phase").asText().equals("Running");
         ArrayNode conditions = status.putArray("conditions");
-        for (String condition : new String[] {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"}) {
+        for (String condition : new String[] {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
+                "PodScheduled"}) {
             ObjectNode entry = conditions.addObject();
             entry.put("type", condition);
             entry.put("status", running || condition.equals("PodScheduled") ? "True" : "False");
@@ -115,7 +116,8 @@ final class ObjectDefaults {
             spec.put("type", "ClusterIP");
         }
         if (!spec.hasNonNull("clusterIP")) {
-            String name = Json.string(service, "metadata", "name").orElse("") + Json.string(service, "metadata", "namespace").orElse("");
+            String name = Json.string(service, "metadata", "name").orElse("")
+                    + Json.string(service, "metadata", "namespace").orElse("");
             int hash = Math.floorMod(name.hashCode(), 250 * 250);
             String ip = "10.96." + (hash / 250) + "." + (hash % 250 + 2);
             spec.put("clusterIP", ip);

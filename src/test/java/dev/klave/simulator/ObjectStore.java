@@ -136,10 +136,10 @@ final class ObjectStore {
                 return new Written(stored.deepCopy(), false);
             }
             if (dryRun) {
-                finished.with("metadata").put("resourceVersion", Long.toString(revision + 1));
+                Json.objectAt(finished, "metadata").put("resourceVersion", Long.toString(revision + 1));
                 return new Written(finished, stored == null);
             }
-            finished.with("metadata").put("resourceVersion", Long.toString(++revision));
+            Json.objectAt(finished, "metadata").put("resourceVersion", Long.toString(++revision));
             objects.put(key, finished);
             publish(type, stored == null ? "ADDED" : "MODIFIED", finished);
             return new Written(finished.deepCopy(), stored == null);
@@ -244,7 +244,7 @@ final class ObjectStore {
 
     private void deleteNamespaceContents(String namespace) {
         for (ResourceType type : ResourceCatalog.ALL) {
-            if (!type.namespaced()) {
+            if (!type.namespaced() || type.review()) {
                 continue;
             }
             for (ObjectNode object : list(type, Optional.of(namespace)).items()) {
@@ -255,7 +255,7 @@ final class ObjectStore {
 
     private ObjectNode remove(ResourceType type, Key key) {
         ObjectNode removed = objects.remove(key);
-        removed.with("metadata").put("resourceVersion", Long.toString(++revision));
+        Json.objectAt(removed, "metadata").put("resourceVersion", Long.toString(++revision));
         publish(type, "DELETED", removed);
         return removed.deepCopy();
     }

@@ -13,19 +13,26 @@ final class ResourceCatalog {
     static final ResourceType SECRETS = core("secrets", "secret", "Secret", true, List.of(), List.of());
     static final ResourceType CONFIG_MAPS = core("configmaps", "configmap", "ConfigMap", true, List.of("cm"), List.of());
     static final ResourceType SERVICES = core("services", "service", "Service", true, List.of("svc"), List.of("all"));
-    static final ResourceType SERVICE_ACCOUNTS =
-            core("serviceaccounts", "serviceaccount", "ServiceAccount", true, List.of("sa"), List.of());
     static final ResourceType EVENTS = core("events", "event", "Event", true, List.of("ev"), List.of());
+    static final ResourceType SERVICE_ACCOUNTS = core("serviceaccounts", "serviceaccount", "ServiceAccount", true,
+            List.of("sa"), List.of());
     static final ResourceType DEPLOYMENTS = new ResourceType("apps", "v1", "deployments", "deployment", "Deployment",
-            true, List.of("deploy"), List.of("all"));
+            true, List.of("deploy"), List.of("all"), ResourceType.VERBS);
+    static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = review("authorization.k8s.io", "selfsubjectaccessreviews",
+            "selfsubjectaccessreview", "SelfSubjectAccessReview");
+    static final ResourceType SUBJECT_ACCESS_REVIEWS = review("authorization.k8s.io", "subjectaccessreviews",
+            "subjectaccessreview", "SubjectAccessReview");
+    static final ResourceType SELF_SUBJECT_REVIEWS = review("authentication.k8s.io", "selfsubjectreviews",
+            "selfsubjectreview", "SelfSubjectReview");
     static final ResourceType ROLES = rbac("roles", "role", "Role", true);
     static final ResourceType ROLE_BINDINGS = rbac("rolebindings", "rolebinding", "RoleBinding", true);
     static final ResourceType CLUSTER_ROLES = rbac("clusterroles", "clusterrole", "ClusterRole", false);
     static final ResourceType CLUSTER_ROLE_BINDINGS =
             rbac("clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false);
 
-    static final List<ResourceType> ALL = List.of(NAMESPACES, PODS, SECRETS, CONFIG_MAPS, SERVICES, SERVICE_ACCOUNTS, EVENTS,
-            DEPLOYMENTS, ROLES, ROLE_BINDINGS, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS);
+    static final List<ResourceType> ALL = List.of(NAMESPACES, PODS, SECRETS, CONFIG_MAPS, SERVICES, EVENTS,
+            SERVICE_ACCOUNTS, DEPLOYMENTS, ROLES, ROLE_BINDINGS, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS,
+            SELF_SUBJECT_ACCESS_REVIEWS, SUBJECT_ACCESS_REVIEWS, SELF_SUBJECT_REVIEWS);
 
     /** A subresource as discovery shows it: {@code pods/log} answers {@code get}, and so on. */
     record Subresource(ResourceType parent, String name, String group, String version, String kind, List<String> verbs) {
@@ -72,10 +79,15 @@ final class ResourceCatalog {
 
     private static ResourceType core(String plural, String singular, String kind, boolean namespaced,
             List<String> shortNames, List<String> categories) {
-        return new ResourceType("", "v1", plural, singular, kind, namespaced, shortNames, categories);
+        return new ResourceType("", "v1", plural, singular, kind, namespaced, shortNames, categories, ResourceType.VERBS);
     }
 
     private static ResourceType rbac(String plural, String singular, String kind, boolean namespaced) {
-        return new ResourceType("rbac.authorization.k8s.io", "v1", plural, singular, kind, namespaced, List.of(), List.of());
+        return new ResourceType("rbac.authorization.k8s.io", "v1", plural, singular, kind, namespaced, List.of(), List.of(),
+                ResourceType.VERBS);
+    }
+
+    private static ResourceType review(String group, String plural, String singular, String kind) {
+        return new ResourceType(group, "v1", plural, singular, kind, false, List.of(), List.of(), List.of("create"));
     }
 }

@@ -17,13 +17,15 @@ import java.util.function.Predicate;
 final class ResourceHandler {
     private final ObjectStore store;
     private final WatchStreamer watches;
+    private final RbacEscalation escalation;
 
-    ResourceHandler(ObjectStore store, WatchStreamer watches) {
+    ResourceHandler(ObjectStore store, WatchStreamer watches, RbacEscalation escalation) {
         this.store = requireNonNull(store, "store is null");
         this.watches = requireNonNull(watches, "watches is null");
+        this.escalation = requireNonNull(escalation, "escalation is null");
     }
 
-    void handle(HttpExchange exchange, RequestInfo info, ResourceType type) throws IOException {
+    void handle(HttpExchange exchange, RequestInfo info, ResourceType type, UserInfo user) throws IOException {
         HttpRequest request = exchange.request();
         String namespace = type.namespaced() ? info.namespace() : "";
         switch (info.verb()) {
@@ -31,9 +33,9 @@ final class ResourceHandler {
             case "list" -> list(exchange, type, namespace);
             case "watch" -> watches.stream(exchange, type, namespace.isEmpty() ? Optional.empty() : Optional.of(namespace),
                     filter(request, info.name()));
-            case "create" -> create(exchange, type, namespace);
-            case "update" -> update(exchange, type, namespace, info.name());
-            case "patch" -> patch(exchange, type, namespace, info.name());
+            case "create" -> create(exchange, type, namespace, user);
+            case "update" -> update(exchange, type, namespace, info.name(), user);
+            case "patch" -> patch(exchange, type, namespace, info.name(), user);
             case "delete" -> delete(exchange, type, namespace, info.name());
             case "deletecollection" -> deleteCollection(exchange, type, namespace);
             default -> throw ApiException.methodNotAllowed();
@@ -72,7 +74,7 @@ final class ResourceHandler {
         Responses.json(exchange, 200, list);
     }
 
-    private void create(HttpExchange exchange, ResourceType type, String namespace) throws IOException {
+    private void create(HttpExchange exchange, ResourceType type, String namespace, UserInfo user) throws IOException {
         HttpRequest request = exchange.request();
         ObjectNode object = Json.parseObject(request.body());
         checkKind(type, object);
@@ -88,12 +90,18 @@ final class ResourceHandler {
             metadata.put("name", Json.string(metadata, "generateName").get() + GeneratedNames.suffix());
         }
         metadata.remove("resourceVersion");
+        escalation.check(user, type, namespace, object);
         FieldOwnership.recordUpdate(type, Optional.empty(), object, fieldManager(request), store.now());
-        ObjectStore.Written written = store.create(type, object, dryRun(request));
+        boolean dryRun = dryRun(request);
+        ObjectStore.Written written = store.create(type, object, dryRun);
+        if (type.equals(ResourceCatalog.PODS) && !dryRun) {
+            PodEvents.started(written.object(), store.now()).forEach(event -> store.create(ResourceCatalog.EVENTS, event, false));
+        }
         Responses.json(exchange, 201, written.object());
     }
 
-    private void update(HttpExchange exchange, ResourceType type, String namespace, String name) throws IOException {
+    private void update(HttpExchange exchange, ResourceType type, String namespace, String name, UserInfo user)
+            throws IOException {
         HttpRequest request = exchange.request();
         ObjectNode replacement = Json.parseObject(request.body());
         checkKind(type, replacement);
@@ -106,13 +114,15 @@ final class ResourceHandler {
                         "the object has been modified; please apply your changes to the latest version and try again");
             }
             keepServerOwned(live, replacement);
+            escalation.check(user, type, namespace, replacement);
             FieldOwnership.recordUpdate(type, current, replacement, manager, store.now());
             return replacement;
         }, dryRun(request));
         Responses.json(exchange, 200, written.object());
     }
 
-    private void patch(HttpExchange exchange, ResourceType type, String namespace, String name) throws IOException {
+    private void patch(HttpExchange exchange, ResourceType type, String namespace, String name, UserInfo user)
+            throws IOException {
         HttpRequest request = exchange.request();
         String contentType = request.header("content-type").orElse("").split(";")[0].strip();
         String manager = fieldManager(request);
@@ -127,6 +137,7 @@ final class ResourceHandler {
                 }
                 ObjectNode result = FieldOwnership.apply(type, name, current, applied, manager, force, store.now());
                 current.ifPresent(live -> keepServerOwned(live, result));
+                escalation.check(user, type, namespace, result);
                 return result;
             }
             ObjectNode live = current.orElseThrow(() -> type.notFound(name));
@@ -141,6 +152,7 @@ final class ResourceHandler {
                 throw ApiException.badRequest("the patch did not produce an object");
             }
             keepServerOwned(live, result);
+            escalation.check(user, type, namespace, result);
             FieldOwnership.recordUpdate(type, current, result, manager, store.now());
             return result;
         }, dryRun(request));

@@ -6,7 +6,7 @@ import java.util.List;
 
 /** One served resource: what discovery lists and what the path parser resolves to. */
 record ResourceType(String group, String version, String plural, String singular, String kind,
-        boolean namespaced, List<String> shortNames, List<String> categories) {
+        boolean namespaced, List<String> shortNames, List<String> categories, List<String> verbs) {
     static final List<String> VERBS =
             List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
 
@@ -18,6 +18,12 @@ record ResourceType(String group, String version, String plural, String singular
         requireNonNull(kind, "kind is null");
         shortNames = List.copyOf(shortNames);
         categories = List.copyOf(categories);
+        verbs = List.copyOf(verbs);
+    }
+
+    /** A review (SelfSubjectAccessReview, …): only created, answered at once, never stored. */
+    boolean review() {
+        return verbs.equals(List.of("create"));
     }
 
     String apiVersion() {

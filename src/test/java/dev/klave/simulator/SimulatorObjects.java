@@ -3,6 +3,7 @@ package dev.klave.simulator;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,7 +22,7 @@ public final class SimulatorObjects {
     /** Creates or replaces an object given as JSON or YAML text with apiVersion, kind and metadata. */
     public ObjectNode put(String manifest) {
         requireNonNull(manifest, "manifest is null");
-        return put(Json.parseYamlObject(manifest.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return put(Json.parseYamlObject(manifest.getBytes(StandardCharsets.UTF_8)));
     }
 
     public ObjectNode put(ObjectNode object) {

@@ -10,5 +10,12 @@ final class SubresourceHandlers {
     static void register(Map<String, ApiServer.SubresourceHandler> handlers, ObjectStore store, PodRuntime pods) {
         handlers.put("pods/log", new PodLogHandler(pods));
         handlers.put("deployments/scale", new ScaleHandler(store));
+        handlers.put("pods/exec", new RemoteCommandHandler(pods, false));
+        handlers.put("pods/attach", new RemoteCommandHandler(pods, true));
+        handlers.put("pods/portforward", new PortForwardHandler(pods));
+        StatusHandler status = new StatusHandler(store);
+        for (String resource : new String[] {"pods", "deployments", "namespaces"}) {
+            handlers.put(resource + "/status", status);
+        }
     }
 }

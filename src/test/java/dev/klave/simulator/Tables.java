@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -80,14 +81,17 @@ final class Tables {
                 columns.add(age);
             }
             case "Deployment" -> {
-                columns.add(new Column("Ready", "string", "", 0, object ->
-                        object.path("status").path("readyReplicas").asInt() + "/" + object.path("spec").path("replicas").asInt()));
-                columns.add(new Column("Up-to-date", "integer", "", 0, object -> object.path("status").path("updatedReplicas").asInt()));
-                columns.add(new Column("Available", "integer", "", 0, object -> object.path("status").path("availableReplicas").asInt()));
+                columns.add(new Column("Ready", "string", "", 0, object -> object.path("status").path("readyReplicas").asInt()
+                        + "/" + object.path("spec").path("replicas").asInt()));
+                columns.add(new Column("Up-to-date", "integer", "", 0,
+                        object -> object.path("status").path("updatedReplicas").asInt()));
+                columns.add(new Column("Available", "integer", "", 0,
+                        object -> object.path("status").path("availableReplicas").asInt()));
                 columns.add(age);
             }
             case "ConfigMap" -> {
-                columns.add(new Column("Data", "integer", "", 0, object -> object.path("data").size() + object.path("binaryData").size()));
+                columns.add(new Column("Data", "integer", "", 0,
+                        object -> object.path("data").size() + object.path("binaryData").size()));
                 columns.add(age);
             }
             case "Secret" -> {
@@ -107,8 +111,8 @@ final class Tables {
                 columns.add(new Column("Last Seen", "string", "", 0, object -> age(object, now)));
                 columns.add(new Column("Type", "string", "", 0, object -> text(object, "type")));
                 columns.add(new Column("Reason", "string", "", 0, object -> text(object, "reason")));
-                columns.add(new Column("Object", "string", "", 0, object ->
-                        text(object, "involvedObject", "kind").toLowerCase(java.util.Locale.ROOT) + "/" + text(object, "involvedObject", "name")));
+                columns.add(new Column("Object", "string", "", 0, object -> text(object, "involvedObject", "kind")
+                        .toLowerCase(Locale.ROOT) + "/" + text(object, "involvedObject", "name")));
                 columns.add(new Column("Message", "string", "", 0, object -> text(object, "message")));
                 columns.add(new Column("Name", "string", "name", 1, object -> text(object, "metadata", "name")));
             }

@@ -20,13 +20,17 @@
  *
  * <p><b>What it trusts.</b> Nothing a client says about identity: only its bearer token, and
  * Impersonate-* headers after the caller is authorized to impersonate (verb {@code impersonate} on
- * users, groups, serviceaccounts, uids or userextras), exactly as kube-apiserver checks them.
+ * users, groups, serviceaccounts, uids or userextras), exactly as kube-apiserver checks them. RBAC
+ * writes go through escalation prevention ({@code escalate}, {@code bind}), so a reconciler can
+ * only hand out what it holds; {@code kubectl auth can-i} and {@code auth whoami} are answered by
+ * the same authorizer.
  *
- * <p><b>What it refuses or simplifies.</b> Protobuf request bodies get 415 (kubectl's
- * {@code create configmap}-style generators send protobuf; {@code apply} and {@code create -f}
- * send JSON). Strategic merge patch and server-side apply merge lists of objects by a merge key
- * guessed from the data (name, containerPort, …) instead of reading a schema; managedFields record
- * leaf fields only. There is no admission, no field validation beyond names, no garbage collector:
+ * <p><b>What it refuses or simplifies.</b> Protobuf request bodies (kubectl's typed clients:
+ * {@code create configmap}, {@code create role}, {@code auth can-i}, …) are decoded for the kinds
+ * listed in {@code ProtobufBodies} and refused with 415 for any other; answers are always JSON,
+ * which those clients accept. Strategic merge patch and server-side apply merge lists of objects
+ * by a merge key guessed from the data (name, containerPort, …) instead of reading a schema;
+ * managedFields record leaf fields only. There is no admission, no field validation beyond names, no garbage collector:
  * deleting a namespace deletes its objects at once, and controllers are simulated at write time
  * (pods run and are ready, deployments reach their replicas). OpenAPI is served only as far as
  * kubectl needs to switch to server-side field validation.
@@ -34,7 +38,8 @@
  * <p>Files by concern: TLS ({@code CertificateAuthority}, {@code ServerIdentity}); HTTP
  * ({@code SimulatorHttpServer}, {@code HttpRequestReader}, {@code HttpExchange}); pipeline
  * ({@code ApiServer}, {@code RequestInfo}); authentication and impersonation ({@code Authenticator},
- * {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}); store
+ * {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}, {@code RbacEscalation},
+ * {@code ReviewHandler}); protobuf bodies ({@code ProtobufBodies}); store
  * ({@code ObjectStore}, {@code ObjectMetadata}, {@code ObjectDefaults}); discovery ({@code Discovery},
  * {@code OpenApi}); Table ({@code Tables}); watch ({@code WatchStreamer}, {@code WatchSubscription});
  * writes ({@code ResourceHandler}, {@code Patches}, {@code FieldOwnership}); kubelet
