@@ -35,8 +35,7 @@ public final class TestingClusters {
         try (Kubectl clusterAdmin = new Kubectl(cluster, cluster.adminToken())) {
             Path file = Files.createTempFile("bootstrap", ".yaml");
             Files.writeString(file, manifest.body());
-            // --validate=false: the simulator serves no OpenAPI schema for every kind in the manifest.
-            Kubectl.Result applied = clusterAdmin.run("apply", "--validate=false", "-f", file.toString());
+            Kubectl.Result applied = clusterAdmin.run("apply", "-f", file.toString());
             if (applied.exitCode() != 0) {
                 throw new AssertionError("kubectl apply of bootstrap.yaml failed: " + applied.output());
             }
