@@ -52,6 +52,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final AuditWriter audit;
     private final ClientAddresses clients;
     private final Upstreams upstreams;
+    private final Upgrades upgrades;
     private final Executor blocking;
     private final BooleanSupplier draining;
     private final OpenStreams streams;
@@ -63,6 +64,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.audit = requireNonNull(audit, "audit is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx);
+        this.upgrades = new Upgrades(vertx);
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.draining = requireNonNull(draining, "draining is null");
         this.streams = requireNonNull(streams, "streams is null");
@@ -91,7 +93,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 return;
             }
         }
-        if (isUpgrade(request)) {
+        boolean upgrade = isUpgrade(request);
+        if (upgrade && request.method() != HttpMethod.GET) {
+            // SPDY/3.1 arrives as POST, which Vert.x cannot hand over as a raw socket yet.
             KubeStatus.send(response, Message.UPGRADE_NOT_SUPPORTED);
             return;
         }
@@ -110,7 +114,11 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     KubeStatus.send(response, refusal.status(), refusal.getMessage());
                     return;
                 }
-                forward(request, target, info, admission.caller().orElseThrow(), auditId);
+                if (upgrade) {
+                    upgrade(request, target, admission.caller().orElseThrow(), auditId);
+                } else {
+                    forward(request, target, info, admission.caller().orElseThrow(), auditId);
+                }
             });
         });
     }
@@ -207,6 +215,77 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     KubeStatus.send(response, message);
                     request.resume();
                 });
+    }
+
+    /**
+     * An upgraded connection (WebSocket exec, attach, port-forward): the cluster's 101 and its
+     * headers go back to the client, then bytes flow both ways until either side closes. Any
+     * other answer is returned as it is and the connection closed, never reused.
+     */
+    private void upgrade(HttpServerRequest request, ProxyTarget target, ProxyCaller caller, String auditId) {
+        HttpServerResponse response = request.response();
+        MultiMap headers = upstreamHeaders(request.headers(), caller);
+        headers.set(HttpHeaders.CONNECTION, "Upgrade");
+        headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
+        Ending ending = new Ending(auditId);
+        upgrades.open(target.cluster(), caller.cluster(), request.method().name(), target.upstreamUri(), headers)
+                .onFailure(failure -> {
+                    Message message = classify(failure);
+                    LOG.warn("upgrade {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
+                    ending.end(message.status(), Optional.of(message.text()));
+                    KubeStatus.send(response, message);
+                })
+                .onSuccess(answer -> {
+                    if (answer.status() != 101) {
+                        ending.end(answer.status(), Optional.empty());
+                        response.setStatusCode(answer.status());
+                        answer.headers().forEach((name, value) -> {
+                            if (!DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))
+                                    && !name.equalsIgnoreCase("content-length")) {
+                                response.headers().add(name, value);
+                            }
+                        });
+                        response.putHeader(HttpHeaders.CONNECTION, "close");
+                        response.end(answer.rest());
+                        answer.socket().close();
+                        return;
+                    }
+                    answer.headers().forEach((name, value) -> {
+                        String lower = name.toLowerCase(Locale.ROOT);
+                        if (lower.startsWith("sec-websocket-") || lower.equals("x-stream-protocol-version")
+                                || lower.equals("upgrade") || lower.equals("connection")) {
+                            response.headers().add(name, value);
+                        }
+                    });
+                    request.toNetSocket().onFailure(failure -> {
+                        ending.end(502, Optional.of(Message.UPSTREAM_CONNECTION.text()));
+                        answer.socket().close();
+                    }).onSuccess(client -> splice(client, answer, ending, target, caller, auditId));
+                });
+    }
+
+    private void splice(io.vertx.core.net.NetSocket client, Upgrades.Answer answer, Ending ending,
+            ProxyTarget target, ProxyCaller caller, String auditId) {
+        io.vertx.core.net.NetSocket cluster = answer.socket();
+        if (answer.rest().length() > 0) {
+            client.write(answer.rest());
+        }
+        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(), reason -> {
+            ending.end(101, Optional.of(reason));
+            client.close();
+            cluster.close();
+        }));
+        client.closeHandler(ignored -> {
+            ending.end(101, Optional.empty());
+            cluster.close();
+        });
+        cluster.closeHandler(ignored -> {
+            ending.end(101, Optional.empty());
+            client.close();
+        });
+        client.pipeTo(cluster);
+        cluster.pipeTo(client);
+        cluster.resume();
     }
 
     /** Completes a request's audit row once: the first ending (answer, cut, hang-up) is the one recorded. */

@@ -128,6 +128,29 @@ class ProxyEndToEndTest {
     }
 
     @Test
+    void kubectlExecRunsThroughKlaveOverWebSocket() throws Exception {
+        Kubectl.Result echoed = kubectl.run("exec", "web-0", "-n", "team-a", "--", "echo", "hola", "desde", "klave");
+
+        assertThat(echoed.exitCode()).as(echoed.output()).isZero();
+        assertThat(echoed.stdout()).isEqualTo("hola desde klave\n");
+        Kubectl.Result piped = kubectl.run(Map.of(), "entrada por stdin\n", "exec", "-i", "web-0", "-n", "team-a", "--",
+                "cat");
+        assertThat(piped.stdout()).isEqualTo("entrada por stdin\n");
+        JsonNode row = null;
+        for (int i = 0; i < 100 && row == null; i++) {
+            for (JsonNode candidate : JSON.readTree(http.get("/api/audit?resource=pods/exec", "Cookie", ana).body())
+                    .get("events")) {
+                if (!candidate.get("status").isNull()) {
+                    row = candidate;
+                }
+            }
+            Thread.sleep(20);
+        }
+        assertThat(row.get("status").asInt()).isEqualTo(101);
+        assertThat(row.get("verb").asText()).isEqualTo("get");
+    }
+
+    @Test
     void everyAnswerCarriesAnAuditIdThatNamesItsRow() throws Exception {
         HttpResponse<String> response = http.get("/clusters/prod-1/api/v1/namespaces/team-a/pods/web-0",
                 "Authorization", "Bearer " + token);
