@@ -30,7 +30,6 @@ public enum Message {
     DATABASE_UNAVAILABLE(503, "Klave no puede consultar su base de datos"),
     AUDIT_UNAVAILABLE(503, "Klave no puede registrar la petición"),
     RESTARTING(503, "Klave se está reiniciando"),
-    UPGRADE_NOT_SUPPORTED(501, "Klave todavía no reenvía conexiones SPDY/3.1: usa el transporte WebSocket de kubectl"),
 
     // Texts seen only in audit rows (spec 1 §7 "Statuses seen only in audit rows").
     AUDIT_STREAM_CUT(101, "stream cortado: la credencial ya no es válida"),

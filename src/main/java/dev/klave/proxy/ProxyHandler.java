@@ -94,11 +94,6 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             }
         }
         boolean upgrade = isUpgrade(request);
-        if (upgrade && request.method() != HttpMethod.GET) {
-            // SPDY/3.1 arrives as POST, which Vert.x cannot hand over as a raw socket yet.
-            KubeStatus.send(response, Message.UPGRADE_NOT_SUPPORTED);
-            return;
-        }
         // Hold the body until the credential is checked and the audit row is written.
         request.pause();
         Context context = Vertx.currentContext();
@@ -250,17 +245,26 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                         answer.socket().close();
                         return;
                     }
+                    // The cluster's 101 head goes back as it came (Upgrade, Connection,
+                    // Sec-WebSocket-*, X-Stream-Protocol-Version), written on the raw connection:
+                    // one path for WebSocket (GET) and SPDY/3.1 (POST) alike.
+                    StringBuilder head = new StringBuilder(answer.statusLine()).append("\r\n");
                     answer.headers().forEach((name, value) -> {
                         String lower = name.toLowerCase(Locale.ROOT);
-                        if (lower.startsWith("sec-websocket-") || lower.equals("x-stream-protocol-version")
-                                || lower.equals("upgrade") || lower.equals("connection")) {
-                            response.headers().add(name, value);
+                        if (!lower.equals("set-cookie") && !lower.equals("audit-id")) {
+                            head.append(name).append(": ").append(value).append("\r\n");
                         }
                     });
-                    request.toNetSocket().onFailure(failure -> {
+                    head.append("Audit-ID: ").append(auditId).append("\r\n\r\n");
+                    RawConnection.takeOver(request).onFailure(failure -> {
+                        LOG.warn("upgrade {}: cannot take the client connection over: {}", auditId, failure.toString());
                         ending.end(502, Optional.of(Message.UPSTREAM_CONNECTION.text()));
                         answer.socket().close();
-                    }).onSuccess(client -> splice(client, answer, ending, target, caller, auditId));
+                    }).onSuccess(client -> {
+                        client.write(io.vertx.core.buffer.Buffer.buffer(
+                                head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
+                        splice(client, answer, ending, target, caller, auditId);
+                    });
                 });
     }
 

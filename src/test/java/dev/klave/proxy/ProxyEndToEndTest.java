@@ -151,6 +151,15 @@ class ProxyEndToEndTest {
     }
 
     @Test
+    void kubectlExecFallsBackToSpdyThroughKlave() {
+        Kubectl.Result echoed = kubectl.run(Map.of("KUBECTL_REMOTE_COMMAND_WEBSOCKETS", "false"), "entrada spdy\n",
+                "exec", "-i", "web-0", "-n", "team-a", "--", "cat");
+
+        assertThat(echoed.exitCode()).as(echoed.output()).isZero();
+        assertThat(echoed.stdout()).isEqualTo("entrada spdy\n");
+    }
+
+    @Test
     void everyAnswerCarriesAnAuditIdThatNamesItsRow() throws Exception {
         HttpResponse<String> response = http.get("/clusters/prod-1/api/v1/namespaces/team-a/pods/web-0",
                 "Authorization", "Bearer " + token);
