@@ -44,7 +44,7 @@ class ProxyEndToEndTest {
         cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
                 + "    pod-security.kubernetes.io/enforce: baseline\n");
         cluster.objects().put("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-0\n  namespace: team-a\n"
-                + "spec:\n  containers:\n  - name: web\n    image: nginx\n");
+                + "spec:\n  containers:\n  - name: web\n    image: nginx\n    ports:\n    - containerPort: 7000\n");
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -157,6 +157,61 @@ class ProxyEndToEndTest {
 
         assertThat(echoed.exitCode()).as(echoed.output()).isZero();
         assertThat(echoed.stdout()).isEqualTo("entrada spdy\n");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "websockets={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"true", "false"})
+    void kubectlPortForwardCarriesBytesBothWays(String websockets) throws Exception {
+        Process forward = kubectl.start(Map.of("KUBECTL_PORT_FORWARD_WEBSOCKETS", websockets),
+                "port-forward", "pod/web-0", "-n", "team-a", ":7000");
+        try {
+            java.util.regex.Pattern forwarding = java.util.regex.Pattern.compile("Forwarding from 127\\.0\\.0\\.1:(\\d+)");
+            int localPort = -1;
+            for (int i = 0; i < 200 && localPort < 0; i++) {
+                java.util.regex.Matcher matcher = forwarding.matcher(kubectl.read(forward, "stdout"));
+                if (matcher.find()) {
+                    localPort = Integer.parseInt(matcher.group(1));
+                } else {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(localPort).as(kubectl.read(forward, "stderr")).isPositive();
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", localPort)) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write("ping klave\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                byte[] answer = socket.getInputStream().readNBytes(11);
+                assertThat(new String(answer, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("ping klave\n");
+            }
+        } finally {
+            forward.destroy();
+        }
+    }
+
+    @Test
+    void kubectlLogsComeThroughKlave() {
+        cluster.appendLog("team-a", "web-0", "web", "línea desde el pod");
+
+        Kubectl.Result logs = kubectl.run("logs", "web-0", "-n", "team-a");
+
+        assertThat(logs.exitCode()).as(logs.output()).isZero();
+        assertThat(logs.stdout()).contains("línea desde el pod");
+    }
+
+    @Test
+    void kubectlWatchEndsWithinTenSecondsOfTheRevocation() throws Exception {
+        JsonNode issued = JSON.readTree(http.send("POST", "/api/credentials", "{\"ttl\":\"1h\",\"name\":\"watch\"}",
+                "Cookie", ana).body());
+        try (Kubectl watcher = new Kubectl(issued.get("kubeconfig").asText())) {
+            Process watch = watcher.start(Map.of(), "get", "configmaps", "-n", "team-a", "-w");
+            Thread.sleep(1500);
+            assertThat(watch.isAlive()).as(watcher.read(watch, "stderr")).isTrue();
+
+            long revokedAt = System.nanoTime();
+            http.send("POST", "/api/credentials/" + issued.get("id").asText() + "/revoke", null, "Cookie", ana);
+
+            assertThat(watch.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(java.time.Duration.ofNanos(System.nanoTime() - revokedAt)).isLessThan(java.time.Duration.ofSeconds(10));
+        }
     }
 
     @Test
