@@ -190,9 +190,23 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             ending.end(499, Optional.of(Message.AUDIT_CLIENT_GONE.text()));
         });
         Context context = Vertx.currentContext();
+        // Until the cluster answers, an invalidated credential gets the spec's 403 instead of the
+        // answer (spec 1 §7: "request in flight cut off by a change").
+        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(),
+                reason -> context.runOnContext(ignored -> {
+                    Message refused = Message.CREDENTIAL_NO_LONGER_VALID;
+                    ending.end(refused.status(), Optional.of(refused.text()));
+                    KubeStatus.send(response, refused);
+                    request.connection().close();
+                })));
         upstreams.client(target.cluster(), caller.cluster()).request(options)
                 .compose(upstream -> upstream.send(request))
                 .onSuccess(upstream -> {
+                    streams.closed(auditId);
+                    if (response.ended() || response.closed()) {
+                        upstream.request().connection().close();
+                        return;
+                    }
                     if (longLived) {
                         streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(),
                                 reason -> context.runOnContext(ignored -> {

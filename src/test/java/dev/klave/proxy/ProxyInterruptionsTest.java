@@ -1,0 +1,117 @@
+package dev.klave.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Requests interrupted on the way: a credential invalidated in flight, and a replica shutting down. */
+class ProxyInterruptionsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ClusterSimulator cluster;
+    private TestingKlave klave;
+    private String ana;
+    private String credentialId;
+    private String token;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = ClusterSimulator.builder().start();
+        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n");
+        klave = TestingKlave.start(new TestingClock(), settings -> settings.with("SERVICE_SHUTDOWN_DELAY", "2s"));
+        String admin = TestingPeople.signUp(klave, "root", true);
+        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
+        ana = TestingPeople.signUp(klave, "ana", false);
+        String anaId = JSON.readTree(klave.http().get("/api/me", "Cookie", ana).body()).get("id").asText();
+        klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + anaId + "\",\"cluster_id\":\"prod-1\","
+                + "\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
+        for (int i = 0; i < 200 && cluster.objects().get("clusterrolebindings", null, "klave-view").isEmpty(); i++) {
+            Thread.sleep(25);
+        }
+        JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie", ana)
+                .body());
+        credentialId = issued.get("id").asText();
+        token = issued.get("token").asText();
+    }
+
+    @AfterEach
+    void stop() {
+        klave.close();
+        cluster.close();
+    }
+
+    private CompletableFuture<HttpResponse<String>> request(String path) {
+        return HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + klave.port() + path)).header("Authorization", "Bearer " + token)
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void requestInFlightWhenItsCredentialIsRevokedGetsTheSpecs403() throws Exception {
+        cluster.slow(Duration.ofSeconds(8));
+        CompletableFuture<HttpResponse<String>> inFlight = request("/clusters/prod-1/api/v1/namespaces/team-a/pods");
+        Thread.sleep(500);
+
+        klave.http().send("POST", "/api/credentials/" + credentialId + "/revoke", null, "Cookie", ana);
+
+        HttpResponse<String> cut = inFlight.get(10, TimeUnit.SECONDS);
+        assertThat(cut.statusCode()).isEqualTo(403);
+        assertThat(JSON.readTree(cut.body()).get("message").asText()).isEqualTo(
+                "la credencial ya no es válida: revocada, caducada, cuenta deshabilitada o permisos cambiados");
+        cluster.healthy();
+    }
+
+    @Test
+    void shuttingDownCutsWatchesAndRefusesNewRequests() throws Exception {
+        HttpResponse<InputStream> watch = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                        "http://127.0.0.1:" + klave.port() + "/clusters/prod-1/api/v1/namespaces/team-a/configmaps?watch=1"))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofInputStream());
+        CompletableFuture<Void> watchEnded = CompletableFuture.runAsync(() -> {
+            try (InputStream body = watch.body()) {
+                body.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (java.io.IOException cut) {
+                // ended
+            }
+        });
+        String auditId = watch.headers().firstValue("Audit-ID").orElseThrow();
+
+        CompletableFuture<Void> stopping = CompletableFuture.runAsync(klave.klave()::close);
+        watchEnded.get(10, TimeUnit.SECONDS);
+        HttpResponse<String> refused = klave.http().get("/clusters/prod-1/api/v1/namespaces",
+                "Authorization", "Bearer " + token);
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(JSON.readTree(refused.body()).get("message").asText()).isEqualTo("Klave se está reiniciando");
+        stopping.get(30, TimeUnit.SECONDS);
+        assertThat(auditRow(auditId)).isEqualTo("Klave reiniciando");
+    }
+
+    /** Reads the row straight from the database file after the replica stopped. */
+    private String auditRow(String auditId) throws Exception {
+        String url = "jdbc:sqlite:" + klave.klave().settings().database().display().substring("sqlite:".length());
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url);
+                java.sql.PreparedStatement statement = connection.prepareStatement("SELECT error FROM audit WHERE id = ?")) {
+            statement.setString(1, auditId);
+            try (java.sql.ResultSet result = statement.executeQuery()) {
+                return result.next() ? result.getString(1) : null;
+            }
+        }
+    }
+}
