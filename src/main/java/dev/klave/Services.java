@@ -146,7 +146,7 @@ public final class Services {
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
-                clientAddresses, blocking, draining, openStreams, clock);
+                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock);
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);

@@ -19,6 +19,7 @@ public record Settings(
         Optional<ServerTls> tls,
         boolean requirePodSecurity,
         Duration maxCredentialTtl,
+        Duration proxyTimeout,
         Duration shutdownDelay,
         Duration shutdownTimeout) {
     public Settings {

@@ -25,6 +25,7 @@ public final class SettingsLoader {
     public static final String TLS_CLIENT_CA = "SERVICE_KUBECONFIG_CA";
     public static final String REQUIRE_POD_SECURITY = "SERVICE_REQUIRE_POD_SECURITY";
     public static final String MAX_CREDENTIAL_TTL = "SERVICE_MAX_CREDENTIAL_TTL";
+    public static final String PROXY_TIMEOUT = "SERVICE_PROXY_TIMEOUT";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
 
@@ -56,6 +57,7 @@ public final class SettingsLoader {
         Optional<Optional<ServerTls>> tls = tls();
         Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
         Optional<Duration> maxCredentialTtl = read(MAX_CREDENTIAL_TTL, "30d", SettingsLoader::parsePositive);
+        Optional<Duration> proxyTimeout = read(PROXY_TIMEOUT, "60s", SettingsLoader::parsePositive);
         Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
         Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
         if (!problems.isEmpty()) {
@@ -63,7 +65,7 @@ public final class SettingsLoader {
         }
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
                 key.orElseThrow(), trustedProxies.orElseThrow(), tls.orElseThrow(), requirePodSecurity.orElseThrow(),
-                maxCredentialTtl.orElseThrow(),
+                maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow());
     }

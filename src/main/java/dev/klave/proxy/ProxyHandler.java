@@ -56,10 +56,12 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final Executor blocking;
     private final BooleanSupplier draining;
     private final OpenStreams streams;
+    private final java.time.Duration timeout;
     private final Clock clock;
 
+    /** @param timeout how long a request that is not a stream may wait for the cluster's answer */
     public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
-            Executor blocking, BooleanSupplier draining, OpenStreams streams, Clock clock) {
+            Executor blocking, BooleanSupplier draining, OpenStreams streams, java.time.Duration timeout, Clock clock) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clients = requireNonNull(clients, "clients is null");
@@ -68,6 +70,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.draining = requireNonNull(draining, "draining is null");
         this.streams = requireNonNull(streams, "streams is null");
+        this.timeout = requireNonNull(timeout, "timeout is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -182,7 +185,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 .setHeaders(upstreamHeaders(request.headers(), caller));
         boolean longLived = info.verb().equals("watch") || target.query().contains("follow=true");
         if (!longLived) {
-            options.setIdleTimeout(60_000);
+            options.setIdleTimeout(timeout.toMillis());
         }
         Ending ending = new Ending(auditId);
         response.closeHandler(ignored -> {
@@ -255,7 +258,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                             }
                         });
                         response.putHeader(HttpHeaders.CONNECTION, "close");
-                        response.end(answer.rest());
+                        // Never reused: the client's connection asked for an upgrade that did not happen.
+                        response.end(answer.rest()).onComplete(ignored -> request.connection().close());
                         answer.socket().close();
                         return;
                     }

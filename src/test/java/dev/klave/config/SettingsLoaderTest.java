@@ -38,6 +38,7 @@ class SettingsLoaderTest {
         assertThat(settings.tls()).isEmpty();
         assertThat(settings.requirePodSecurity()).isTrue();
         assertThat(settings.maxCredentialTtl()).isEqualTo(Duration.ofDays(30));
+        assertThat(settings.proxyTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
     }
@@ -47,12 +48,12 @@ class SettingsLoaderTest {
         assertThat(List.of(SettingsLoader.BASE_URL, SettingsLoader.LISTEN, SettingsLoader.DATABASE_URL,
                 SettingsLoader.ENCRYPTION_KEY, SettingsLoader.TRUSTED_PROXIES, SettingsLoader.TLS_CERT, SettingsLoader.TLS_KEY,
                 SettingsLoader.TLS_CLIENT_CA, SettingsLoader.REQUIRE_POD_SECURITY,
-                SettingsLoader.MAX_CREDENTIAL_TTL, SettingsLoader.SHUTDOWN_DELAY,
+                SettingsLoader.MAX_CREDENTIAL_TTL, SettingsLoader.PROXY_TIMEOUT, SettingsLoader.SHUTDOWN_DELAY,
                 SettingsLoader.SHUTDOWN_TIMEOUT))
                 .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
                         "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_TLS_CERT", "SERVICE_TLS_KEY",
                         "SERVICE_KUBECONFIG_CA", "SERVICE_REQUIRE_POD_SECURITY",
-                        "SERVICE_MAX_CREDENTIAL_TTL", "SERVICE_SHUTDOWN_DELAY",
+                        "SERVICE_MAX_CREDENTIAL_TTL", "SERVICE_PROXY_TIMEOUT", "SERVICE_SHUTDOWN_DELAY",
                         "SERVICE_SHUTDOWN_TIMEOUT");
     }
 
@@ -100,6 +101,7 @@ class SettingsLoaderTest {
         "SERVICE_TRUSTED_PROXIES|proxy.internal|SERVICE_TRUSTED_PROXIES: 'proxy.internal' is not an IP address or CIDR block (got 'proxy.internal')",
         "SERVICE_REQUIRE_POD_SECURITY|yes|SERVICE_REQUIRE_POD_SECURITY: must be true or false (got 'yes')",
         "SERVICE_KUBECONFIG_CA|/nonexistent/ca.crt|SERVICE_KUBECONFIG_CA: cannot read the file (got '/nonexistent/ca.crt')",
+        "SERVICE_PROXY_TIMEOUT|0s|SERVICE_PROXY_TIMEOUT: must be longer than zero (got '0s')",
         "SERVICE_MAX_CREDENTIAL_TTL|0d|SERVICE_MAX_CREDENTIAL_TTL: must be longer than zero (got '0d')",
         "SERVICE_SHUTDOWN_DELAY|5 seconds|SERVICE_SHUTDOWN_DELAY: must be a number followed by ms, s, m, h or d, e.g. 30s (got '5 seconds')",
         "SERVICE_SHUTDOWN_TIMEOUT|soon|SERVICE_SHUTDOWN_TIMEOUT: must be a number followed by ms, s, m, h or d, e.g. 30s (got 'soon')",

@@ -35,7 +35,8 @@ class ProxyInterruptionsTest {
     void start() throws Exception {
         cluster = ClusterSimulator.builder().start();
         cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n");
-        klave = TestingKlave.start(new TestingClock(), settings -> settings.with("SERVICE_SHUTDOWN_DELAY", "2s"));
+        klave = TestingKlave.start(new TestingClock(), settings -> settings.with("SERVICE_SHUTDOWN_DELAY", "2s")
+                .with("SERVICE_PROXY_TIMEOUT", "2s"));
         String admin = TestingPeople.signUp(klave, "root", true);
         TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
         ana = TestingPeople.signUp(klave, "ana", false);
@@ -76,6 +77,62 @@ class ProxyInterruptionsTest {
         assertThat(JSON.readTree(cut.body()).get("message").asText()).isEqualTo(
                 "la credencial ya no es válida: revocada, caducada, cuenta deshabilitada o permisos cambiados");
         cluster.healthy();
+    }
+
+    @Test
+    void clusterThatDoesNotAnswerInTimeIs502TimedOut() throws Exception {
+        cluster.slow(Duration.ofSeconds(6));
+
+        HttpResponse<String> response = request("/clusters/prod-1/api/v1/namespaces").get(20, TimeUnit.SECONDS);
+
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(JSON.readTree(response.body()).get("message").asText())
+                .isEqualTo("no se pudo hablar con el API server del cluster: tiempo de espera agotado");
+        cluster.healthy();
+    }
+
+    @Test
+    void clientThatHangsUpLeavesA499Row() throws Exception {
+        cluster.slow(Duration.ofSeconds(3));
+        String auditId;
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", klave.port())) {
+            socket.getOutputStream().write(("GET /clusters/prod-1/api/v1/namespaces/team-a/pods HTTP/1.1\r\n"
+                    + "Host: 127.0.0.1\r\nAuthorization: Bearer " + token + "\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            Thread.sleep(800);
+        }
+        cluster.healthy();
+        JsonNode row = null;
+        for (int i = 0; i < 100 && row == null; i++) {
+            for (JsonNode candidate : JSON.readTree(klave.http().get("/api/audit?resource=pods", "Cookie", ana).body())
+                    .get("events")) {
+                if (candidate.get("status").asInt() == 499) {
+                    row = candidate;
+                }
+            }
+            Thread.sleep(30);
+        }
+        assertThat(row).isNotNull();
+        assertThat(row.get("error").asText()).isEqualTo("cliente desconectado");
+    }
+
+    @Test
+    void upgradeTheClusterRefusesIsAnsweredAsItCameAndTheConnectionClosed() throws Exception {
+        cluster.objects().put("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-0\n  namespace: team-a\n"
+                + "spec:\n  containers:\n  - name: web\n    image: nginx\n");
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET /clusters/prod-1/api/v1/namespaces/team-a/pods/web-0/exec"
+                    + "?command=sh&stdout=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                    + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: v5.channel.k8s.io\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+
+            // A view grant cannot exec: the cluster's 403 comes back, and the connection ends.
+            assertThat(answer).startsWith("HTTP/1.1 403").containsIgnoringCase("connection: close")
+                    .contains("cannot get resource").contains("pods/exec").contains("\"code\":403");
+        }
     }
 
     @Test
