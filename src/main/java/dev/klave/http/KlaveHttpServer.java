@@ -60,8 +60,10 @@ public final class KlaveHttpServer {
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(listen.host())
                 .setPort(listen.port())
-                .setIdleTimeout(300)
-                .setIdleTimeoutUnit(TimeUnit.SECONDS);
+                // No idle timeout: a watch may stay silent for hours (issue "proxy" §2); dead
+                // peers are found by TCP keep-alive instead.
+                .setIdleTimeout(0)
+                .setTcpKeepAlive(true);
         tls.ifPresent(files -> options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
                 .setCertPath(files.certificate().toString())
                 .setKeyPath(files.privateKey().toString())));

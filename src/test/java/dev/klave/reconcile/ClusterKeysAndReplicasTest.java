@@ -26,10 +26,17 @@ class ClusterKeysAndReplicasTest {
         TestingClock clock = new TestingClock();
         try (ClusterSimulator cluster = ClusterSimulator.builder().start()) {
             String admin;
+            String token;
             try (TestingKlave before = TestingKlave.start(clock,
                     settings -> settings.with("SERVICE_DATABASE_URL", "sqlite:" + shared))) {
                 admin = TestingPeople.signUp(before, "root", true);
                 TestingClusters.bootstrap(before, admin, cluster, "prod-1");
+                String rootId = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                        before.http().get("/api/me", "Cookie", admin).body()).get("id").asText();
+                before.http().send("POST", "/api/grants", "{\"subject_id\":\"" + rootId
+                        + "\",\"cluster_id\":\"prod-1\",\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
+                token = new com.fasterxml.jackson.databind.ObjectMapper().readTree(before.http().send("POST",
+                        "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie", admin).body()).get("token").asText();
             }
             try (TestingKlave after = TestingKlave.start(clock, settings -> settings
                     .with("SERVICE_DATABASE_URL", "sqlite:" + shared)
@@ -47,6 +54,10 @@ class ClusterKeysAndReplicasTest {
                 assertThat(after.http().send("POST", "/api/clusters", "{\"id\":\"prod-2\",\"name\":\"P2\"}",
                         "Cookie", cookie).statusCode()).isEqualTo(201);
                 assertThat(after.http().get("/readyz").statusCode()).isEqualTo(200);
+                HttpResponse<String> proxied = after.http().get("/clusters/prod-1/api/v1/namespaces",
+                        "Authorization", "Bearer " + token);
+                assertThat(proxied.statusCode()).isEqualTo(503);
+                assertThat(proxied.body()).contains("\"message\":\"Klave no puede consultar su base de datos\"");
             }
         }
     }
