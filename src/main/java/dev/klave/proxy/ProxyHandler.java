@@ -18,19 +18,15 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
-import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
-import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,11 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProxyHandler implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
-    /** RFC 9110 §7.6.1 hop-by-hop fields, plus what Klave sets or must never forward. */
-    private static final Set<String> DROPPED_REQUEST_HEADERS = Set.of("connection", "keep-alive", "proxy-connection",
-            "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host",
-            "authorization", "cookie", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded",
-            "x-real-ip");
     private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive",
             "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie", "audit-id");
 
@@ -182,7 +173,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 .setHost(server.getHost())
                 .setPort(port)
                 .setURI(basePath + target.upstreamUri())
-                .setHeaders(upstreamHeaders(request.headers(), caller));
+                .setHeaders(ForwardedHeaders.of(request.headers(), caller));
         boolean longLived = info.verb().equals("watch") || target.query().contains("follow=true");
         if (!longLived) {
             options.setIdleTimeout(timeout.toMillis());
@@ -221,7 +212,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     relay(upstream, response, ending);
                 })
                 .onFailure(failure -> {
-                    Message message = classify(failure);
+                    Message message = UpstreamFailures.classify(failure);
                     LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
                     ending.end(message.status(), Optional.of(message.text()));
                     KubeStatus.send(response, message);
@@ -236,13 +227,13 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      */
     private void upgrade(HttpServerRequest request, ProxyTarget target, ProxyCaller caller, String auditId) {
         HttpServerResponse response = request.response();
-        MultiMap headers = upstreamHeaders(request.headers(), caller);
+        MultiMap headers = ForwardedHeaders.of(request.headers(), caller);
         headers.set(HttpHeaders.CONNECTION, "Upgrade");
         headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
         Ending ending = new Ending(auditId);
         upgrades.open(target.cluster(), caller.cluster(), request.method().name(), target.upstreamUri(), headers)
                 .onFailure(failure -> {
-                    Message message = classify(failure);
+                    Message message = UpstreamFailures.classify(failure);
                     LOG.warn("upgrade {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
                     ending.end(message.status(), Optional.of(message.text()));
                     KubeStatus.send(response, message);
@@ -351,55 +342,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         });
     }
 
-    /** Client headers, minus hop-by-hop ones and those named in Connection, plus Klave's own. */
-    static MultiMap upstreamHeaders(MultiMap incoming, ProxyCaller caller) {
-        Set<String> named = new java.util.HashSet<>();
-        for (String connection : incoming.getAll(HttpHeaders.CONNECTION)) {
-            for (String token : connection.split(",")) {
-                named.add(token.strip().toLowerCase(Locale.ROOT));
-            }
-        }
-        MultiMap outgoing = MultiMap.caseInsensitiveMultiMap();
-        for (String name : incoming.names()) {
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (DROPPED_REQUEST_HEADERS.contains(lower) || named.contains(lower) || lower.startsWith("impersonate-")) {
-                continue;
-            }
-            outgoing.add(name, incoming.getAll(name));
-        }
-        // Set after the removals, so nothing a client writes in Connection can take them away.
-        outgoing.set(HttpHeaders.AUTHORIZATION, "Bearer " + caller.cluster().proxyToken());
-        outgoing.set("Impersonate-User", caller.userName());
-        outgoing.set("Impersonate-Uid", caller.subject().id().value());
-        for (String group : caller.groups()) {
-            outgoing.add("Impersonate-Group", group);
-        }
-        return outgoing;
-    }
-
     private void complete(String auditId, int status, Optional<String> error) {
         audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
     }
-
-    /** The four connection failures of spec 1 §7, by cause. */
-    static Message classify(Throwable failure) {
-        for (Throwable e = failure; e != null; e = e.getCause()) {
-            if (e instanceof SSLException || e instanceof java.security.cert.CertificateException) {
-                return Message.UPSTREAM_CERTIFICATE;
-            }
-            if (e instanceof TimeoutException || e instanceof io.netty.channel.ConnectTimeoutException
-                    || e.getClass().getSimpleName().contains("Timeout")) {
-                return Message.UPSTREAM_TIMEOUT;
-            }
-            if (e instanceof ConnectException || e instanceof UnknownHostException
-                    || e instanceof java.net.NoRouteToHostException) {
-                return Message.UPSTREAM_UNREACHABLE;
-            }
-            if (e.getCause() == e) {
-                break;
-            }
-        }
-        return Message.UPSTREAM_CONNECTION;
-    }
-
 }

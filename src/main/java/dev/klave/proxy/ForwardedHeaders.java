@@ -1,0 +1,44 @@
+package dev.klave.proxy;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/** The headers Klave sends the cluster for a client's request. */
+final class ForwardedHeaders {
+    /** RFC 9110 §7.6.1 hop-by-hop fields, plus what Klave sets or must never forward. */
+    private static final Set<String> DROPPED = Set.of("connection", "keep-alive", "proxy-connection",
+            "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host",
+            "authorization", "cookie", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded",
+            "x-real-ip");
+    private ForwardedHeaders() {}
+
+    /** Client headers, minus hop-by-hop ones and those named in Connection, plus Klave's own. */
+    static MultiMap of(MultiMap incoming, ProxyCaller caller) {
+        Set<String> named = new HashSet<>();
+        for (String connection : incoming.getAll(HttpHeaders.CONNECTION)) {
+            for (String token : connection.split(",")) {
+                named.add(token.strip().toLowerCase(Locale.ROOT));
+            }
+        }
+        MultiMap outgoing = MultiMap.caseInsensitiveMultiMap();
+        for (String name : incoming.names()) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (DROPPED.contains(lower) || named.contains(lower) || lower.startsWith("impersonate-")) {
+                continue;
+            }
+            outgoing.add(name, incoming.getAll(name));
+        }
+        // Set after the removals, so nothing a client writes in Connection can take them away.
+        outgoing.set(HttpHeaders.AUTHORIZATION, "Bearer " + caller.cluster().proxyToken());
+        outgoing.set("Impersonate-User", caller.userName());
+        outgoing.set("Impersonate-Uid", caller.subject().id().value());
+        for (String group : caller.groups()) {
+            outgoing.add("Impersonate-Group", group);
+        }
+        return outgoing;
+    }
+
+}
