@@ -82,6 +82,47 @@ class StreamCuttingTest {
     }
 
     @Test
+    void disablingTheOwnerOrEndingTheGrantEndsTheWatchToo() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            String admin = TestingPeople.signIn(klave.http(), "root", TestingPeople.PASSWORD);
+            String anaId = JSON.readTree(klave.http().get("/api/me", "Cookie", ana[0]).body()).get("id").asText();
+            String grant = JSON.readTree(klave.http().get("/api/grants?subject=" + anaId, "Cookie", admin).body())
+                    .get(0).get("id").asText();
+            CompletableFuture<Long> ended = watch(klave, ana[2]);
+            Thread.sleep(500);
+
+            long revokedAt = System.nanoTime();
+            klave.http().send("DELETE", "/api/grants/" + grant, null, "Cookie", admin);
+
+            assertThat(Duration.ofNanos(ended.get(15, TimeUnit.SECONDS) - revokedAt)).isLessThan(Duration.ofSeconds(10));
+            HttpResponse<String> after = klave.http().get("/clusters/prod-1/api/v1/namespaces", "Authorization",
+                    "Bearer " + ana[2]);
+            assertThat(JSON.readTree(after.body()).get("message").asText())
+                    .isEqualTo("user:ana no tiene permisos activos en el cluster prod-1");
+        }
+    }
+
+    @Test
+    void discoveryAndRefusedRowsAreListedOnlyWhenAskedFor() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            klave.http().get("/clusters/prod-1/api", "Authorization", "Bearer " + ana[2]);
+            klave.http().get("/clusters/prod-1/api/v1/namespaces/team-a/configmaps", "Authorization", "Bearer " + ana[2]);
+            Thread.sleep(300);
+
+            JsonNode plain = JSON.readTree(klave.http().get("/api/audit", "Cookie", ana[0]).body());
+            JsonNode all = JSON.readTree(klave.http().get("/api/audit?include_discovery=true", "Cookie", ana[0]).body());
+
+            assertThat(plain.get("events").findValuesAsText("path")).doesNotContain("/api");
+            assertThat(all.get("events").findValuesAsText("path")).contains("/api", "/api/v1/namespaces/team-a/configmaps");
+            assertThat(plain.get("page_size").asInt()).isEqualTo(50);
+        }
+    }
+
+    @Test
     void revocationOnOneReplicaEndsTheWatchOnTheOther() throws Exception {
         DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
         TestingClock clock = new TestingClock();
