@@ -80,8 +80,7 @@ public final class Grants {
                 request.expiresAt(), request.note().orElse("").strip(), now,
                 Optional.of(actor.subjectId().value()), Optional.empty(), Optional.empty());
         Grant created = transactions.inTransaction(() -> {
-            // Rows of the subject are locked through the admin-independent path: the duplicate
-            // check and the insert happen in one transaction.
+            // The duplicate check and the insert are one transaction (SQLite serialises writers).
             boolean duplicate = grants.find(Optional.of(subject.id()), Optional.of(clusterId), false).stream()
                     .anyMatch(existing -> existing.activeAt(now) && existing.tier() == tier
                             && existing.scope().equals(scope));
@@ -133,13 +132,6 @@ public final class Grants {
         changed.accept(grant.clusterId());
     }
 
-    /** Active grants of enabled subjects on a cluster: what the reconciler writes and the proxy honours. */
-    public List<Grant> effective(ClusterId cluster, Instant now) {
-        return grants.find(Optional.empty(), Optional.of(cluster), false).stream()
-                .filter(grant -> grant.activeAt(now))
-                .filter(grant -> subjects.findById(grant.subjectId()).map(Subject::enabled).orElse(false))
-                .toList();
-    }
 
     private Subject subject(String id) {
         try {

@@ -14,6 +14,9 @@ public final class ClusterConnections {
     private final ClusterStore clusters;
     private final TokenVault vault;
     private final Map<String, KubernetesApi> clients = new ConcurrentHashMap<>();
+    // Keyed by the sealed text itself: new tokens are a new key, and opening (AES-GCM, PEM
+    // parsing) happens once per bootstrap instead of once per proxied request.
+    private final Map<String, BootstrapSecrets> opened = new ConcurrentHashMap<>();
 
     public ClusterConnections(ClusterStore clusters, TokenVault vault) {
         this.clusters = requireNonNull(clusters, "clusters is null");
@@ -25,11 +28,21 @@ public final class ClusterConnections {
      *     503 when the stored secrets cannot be decrypted
      */
     public BootstrapSecrets secrets(ClusterId id) {
-        Cluster cluster = clusters.findById(id).orElseThrow(Message.CLUSTER_NOT_FOUND::refusal);
+        return secrets(clusters.findById(id).orElseThrow(Message.CLUSTER_NOT_FOUND::refusal));
+    }
+
+    /** The secrets of a cluster already read; see {@link #secrets(ClusterId)}. */
+    public BootstrapSecrets secrets(Cluster cluster) {
         String sealed = cluster.sealedSecrets().orElseThrow(() -> Message.CLUSTER_WITHOUT_TOKENS.refusal(
                 "descarga bootstrap.yaml, aplícalo y pega el JSON que imprime"));
+        BootstrapSecrets cached = opened.get(sealed);
+        if (cached != null) {
+            return cached;
+        }
         try {
-            return vault.open(id, sealed);
+            BootstrapSecrets secrets = vault.open(cluster.id(), sealed);
+            opened.put(sealed, secrets);
+            return secrets;
         } catch (TokenVault.SealedSecretsUnreadable e) {
             throw Message.DATABASE_UNAVAILABLE.refusal();
         }
@@ -46,5 +59,6 @@ public final class ClusterConnections {
     /** Forgets the clients of a deleted cluster. */
     public void forget(ClusterId id) {
         clients.keySet().removeIf(key -> key.startsWith(id.value() + "\n"));
+        opened.clear();
     }
 }

@@ -111,10 +111,6 @@ public final class KlaveHttpServer {
         }
     }
 
-    public boolean draining() {
-        return draining.get();
-    }
-
     /**
      * Graceful stop in three steps. Readiness fails at once, while requests are still served for
      * {@code delay} so that load balancers (a Kubernetes Service, an ingress) notice and stop

@@ -52,10 +52,6 @@ public final class OpenStreams implements AutoCloseable {
         streams.remove(auditId);
     }
 
-    public int size() {
-        return streams.size();
-    }
-
     private void check() {
         for (Stream stream : streams.values()) {
             try {

@@ -6,6 +6,7 @@ import dev.klave.access.Grant;
 import dev.klave.access.GrantStore;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
+import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
@@ -67,9 +68,7 @@ public final class ProxyAuthenticator {
         if (!owner.enabled()) {
             throw Message.ACCOUNT_DISABLED.refusal();
         }
-        if (clusters.findById(cluster).isEmpty()) {
-            throw Message.CLUSTER_UNKNOWN.refusal();
-        }
+        Cluster registered = clusters.findById(cluster).orElseThrow(Message.CLUSTER_UNKNOWN::refusal);
         if (credential.clusterId().isPresent() && !credential.clusterId().get().equals(cluster)) {
             throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(credential.clusterId().get().value());
         }
@@ -83,9 +82,9 @@ public final class ProxyAuthenticator {
         if (groups.isEmpty()) {
             throw Message.NO_ACTIVE_GRANT_ON_CLUSTER.refusal(userName, cluster.value());
         }
-        if (clusters.findById(cluster).map(found -> !found.hasTokens()).orElse(true)) {
+        if (!registered.hasTokens()) {
             throw Message.CLUSTER_WITHOUT_TOKENS_PROXY.refusal();
         }
-        return new ProxyCaller(owner, credential, userName, groups, connections.secrets(cluster));
+        return new ProxyCaller(owner, credential, userName, groups, connections.secrets(registered));
     }
 }

@@ -141,10 +141,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             }
             return new Admission(Optional.of(caller), Optional.empty());
         } catch (Refusal refusal) {
-            Optional<Credential> known = credential;
             // Authentication failures are recorded too; they have no resource, like discovery.
             audit.record(row(auditId, target, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
-                    info.name()), client, known, known.map(found -> found.subjectId().value()), Optional.empty(),
+                    info.name()), client, credential, credential.map(found -> found.subjectId().value()), Optional.empty(),
                     Optional.of(refusal.status()), Optional.of(refusal.getMessage())));
             return new Admission(Optional.empty(), Optional.of(refusal));
         } catch (RuntimeException e) {
