@@ -2,6 +2,9 @@ package dev.klave;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.AccessRoutes;
+import dev.klave.access.GrantStore;
+import dev.klave.access.Grants;
 import dev.klave.account.AccountLifecycle;
 import dev.klave.account.AccountRoutes;
 import dev.klave.account.Accounts;
@@ -15,30 +18,29 @@ import dev.klave.account.Sessions;
 import dev.klave.account.SignInMode;
 import dev.klave.account.SignedIn;
 import dev.klave.account.SubjectStore;
-import dev.klave.access.AccessRoutes;
-import dev.klave.access.GrantStore;
-import dev.klave.access.Grants;
 import dev.klave.audit.AuditQueries;
 import dev.klave.audit.AuditRoutes;
 import dev.klave.audit.AuditWriter;
+import dev.klave.audit.ControlEvents;
+import dev.klave.ci.ActionsTokenVerifier;
+import dev.klave.ci.CiExchange;
+import dev.klave.ci.CiRoutes;
+import dev.klave.ci.DiscoveryKeyFetcher;
+import dev.klave.ci.IssuerKeys;
+import dev.klave.ci.TrustRules;
 import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterRoutes;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Clusters;
 import dev.klave.cluster.Namespaces;
 import dev.klave.cluster.TokenVault;
+import dev.klave.config.BaseUrl;
+import dev.klave.config.CiExchangeSettings;
+import dev.klave.config.MasterKey;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
 import dev.klave.credential.CredentialRoutes;
 import dev.klave.credential.Credentials;
-import dev.klave.reconcile.Reconciler;
-import dev.klave.reconcile.Reconciliations;
-import dev.klave.store.JdbiClusterStore;
-import dev.klave.store.JdbiGrantStore;
-import dev.klave.store.JdbiLeaseStore;
-import dev.klave.audit.ControlEvents;
-import dev.klave.config.BaseUrl;
-import dev.klave.config.MasterKey;
 import dev.klave.crypto.Hmac;
 import dev.klave.crypto.KeyPurpose;
 import dev.klave.crypto.KeyRing;
@@ -49,32 +51,43 @@ import dev.klave.http.ClientAddresses;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
 import dev.klave.login.LoginRoutes;
-import dev.klave.proxy.ProxyAuthenticator;
-import dev.klave.proxy.OpenStreams;
-import dev.klave.proxy.ProxyHandler;
 import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
+import dev.klave.proxy.OpenStreams;
+import dev.klave.proxy.ProxyAuthenticator;
+import dev.klave.proxy.ProxyHandler;
+import dev.klave.reconcile.Reconciler;
+import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiAuditStore;
+import dev.klave.store.JdbiClusterStore;
 import dev.klave.store.JdbiControlEventStore;
 import dev.klave.store.JdbiCredentialStore;
+import dev.klave.store.JdbiExchangedTokenStore;
+import dev.klave.store.JdbiGrantStore;
+import dev.klave.store.JdbiLeaseStore;
 import dev.klave.store.JdbiLinkTokenStore;
 import dev.klave.store.JdbiLoginFailureStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiSessionStore;
 import dev.klave.store.JdbiSubjectStore;
+import dev.klave.store.JdbiTrustRuleStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.security.SecureRandom;
-import java.util.Base64;
-import java.util.Optional;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
 public final class Services {
+    /** Bound on each request to the CI issuer (discovery, keys): a slow forge must not hold exchanges. */
+    private static final Duration ISSUER_TIMEOUT = Duration.ofSeconds(5);
+
     private final Accounts accounts;
     private final AccountLifecycle lifecycle;
     private final OwnAccount own;
@@ -157,6 +170,16 @@ public final class Services {
         PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode);
         SignedIn signedIn = new SignedIn(own, baseUrl.isHttps());
 
+        CredentialRoutes credentialRoutes = new CredentialRoutes(credentials, subjects, clock);
+        CiExchangeSettings ci = settings.ci();
+        IssuerKeys issuerKeys = new IssuerKeys(new DiscoveryKeyFetcher(ci.issuer(), ISSUER_TIMEOUT), clock);
+        JdbiTrustRuleStore trustRuleStore = new JdbiTrustRuleStore(database);
+        CiExchange exchange = new CiExchange(
+                new ActionsTokenVerifier(ci.issuer().toString(), baseUrl.toString(), issuerKeys, clock),
+                trustRuleStore, new JdbiExchangedTokenStore(database), subjects, credentials,
+                new JdbiRateWindowStore(database), database, events, ci.credentialTtl(), clock);
+        TrustRules trustRules = new TrustRules(database, trustRuleStore, subjects, events, clock);
+
         List<RouteProvider> routes = List.of(
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn),
                 new LoginRoutes(passwordLogin, methods, signedIn),
@@ -164,7 +187,8 @@ public final class Services {
                 new ClusterRoutes(clusters, namespaces, reconciler, connections, credentials::revokeAllRestrictedTo,
                         baseUrl),
                 new AccessRoutes(grants, subjects, clock),
-                new CredentialRoutes(credentials, subjects, clock));
+                credentialRoutes,
+                new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
                 auditWriter, openStreams, proxy, routes);
     }

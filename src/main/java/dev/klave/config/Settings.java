@@ -21,7 +21,8 @@ public record Settings(
         Duration maxCredentialTtl,
         Duration proxyTimeout,
         Duration shutdownDelay,
-        Duration shutdownTimeout) {
+        Duration shutdownTimeout,
+        CiExchangeSettings ci) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
         requireNonNull(listen, "listen is null");
@@ -31,5 +32,6 @@ public record Settings(
         requireNonNull(tls, "tls is null");
         requireNonNull(shutdownDelay, "shutdownDelay is null");
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");
+        requireNonNull(ci, "ci is null");
     }
 }

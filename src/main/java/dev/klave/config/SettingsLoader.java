@@ -2,6 +2,7 @@ package dev.klave.config;
 
 import static java.util.Objects.requireNonNull;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,11 +29,15 @@ public final class SettingsLoader {
     public static final String PROXY_TIMEOUT = "SERVICE_PROXY_TIMEOUT";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
+    public static final String FORGE_URL = "FORGE_URL";
+    public static final String CI_ISSUER = "SERVICE_CI_ISSUER";
+    public static final String CI_CREDENTIAL_TTL = "SERVICE_CI_CREDENTIAL_TTL";
 
     public static final String DEFAULT_BASE_URL = "http://localhost:8080";
     public static final String DEFAULT_LISTEN = "0.0.0.0:8080";
     public static final String DEFAULT_SHUTDOWN_DELAY = "5s";
     public static final String DEFAULT_SHUTDOWN_TIMEOUT = "30s";
+    public static final String DEFAULT_CI_CREDENTIAL_TTL = "1h";
 
     /** The file the generated key goes to, beside the SQLite database file. */
     public static final String KEY_FILE_NAME = "encryption.key";
@@ -60,6 +65,9 @@ public final class SettingsLoader {
         Optional<Duration> proxyTimeout = read(PROXY_TIMEOUT, "60s", SettingsLoader::parsePositive);
         Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
         Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
+        Optional<URI> ciIssuer = read(CI_ISSUER, defaultCiIssuer(), CiExchangeSettings::parseIssuer);
+        Optional<Duration> ciCredentialTtl = read(CI_CREDENTIAL_TTL, DEFAULT_CI_CREDENTIAL_TTL,
+                SettingsLoader::parsePositive);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -67,7 +75,22 @@ public final class SettingsLoader {
                 key.orElseThrow(), trustedProxies.orElseThrow(), tls.orElseThrow(), requirePodSecurity.orElseThrow(),
                 maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(),
                 shutdownDelay.orElseThrow(),
-                shutdownTimeout.orElseThrow());
+                shutdownTimeout.orElseThrow(),
+                new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()));
+    }
+
+    /**
+     * The forge's public Actions issuer, or that of the self-hosted forge at {@code FORGE_URL}
+     * (spec 1 §5 "Forge App configuration"). A bad {@code FORGE_URL} is reported here.
+     */
+    private String defaultCiIssuer() {
+        String forge = environment.get(FORGE_URL);
+        if (forge == null || forge.isBlank()) {
+            return CiExchangeSettings.PUBLIC_ISSUER;
+        }
+        return parse(FORGE_URL, forge, text -> CiExchangeSettings.issuerOf(
+                        CiExchangeSettings.parseIssuer(text).toString()), true)
+                .orElse(CiExchangeSettings.PUBLIC_ISSUER);
     }
 
     private Optional<EncryptionKeySource> encryptionKey(Optional<DatabaseUrl> database) {

@@ -71,6 +71,30 @@ public final class Credentials {
             throw Message.TTL_TOO_LONG.refusal(Ttl.format(maxPersonTtl));
         }
         Optional<ClusterId> restricted = request.clusterId().filter(id -> !id.isBlank()).map(this::cluster);
+        String name = request.name().map(String::strip).filter(text -> !text.isEmpty()).orElse("kubectl");
+        String note = request.note().map(String::strip).orElse("");
+        return issueTo(owner, ttl, restricted, name, note, Optional.of(caller), via);
+    }
+
+    /**
+     * A credential for {@code bot} valid on every cluster where it holds an active grant, issued
+     * by the CI exchange (spec 1 §4 "CI exchange rules" 4) rather than by a person. Joins the
+     * caller's transaction, so the exchange can spend the ID token in the same one.
+     */
+    public IssuedCredential issueForBot(Subject bot, Duration ttl, String name, String note, String via) {
+        if (bot.kind() != SubjectKind.BOT || !bot.enabled()) {
+            throw new IllegalArgumentException("only an enabled bot gets exchange credentials");
+        }
+        return issueTo(bot, ttl, Optional.empty(), name, note, Optional.empty(), Optional.of(via));
+    }
+
+    /** The clusters where {@code subject} holds an active grant now, sorted by id. */
+    public List<ClusterId> reachableNow(SubjectId subject) {
+        return reachable(subject, Optional.empty(), clock.instant());
+    }
+
+    private IssuedCredential issueTo(Subject owner, Duration ttl, Optional<ClusterId> restricted, String name,
+            String note, Optional<Principal> caller, Optional<String> via) {
         Instant now = clock.instant();
         List<ClusterId> reachable = reachable(owner.id(), restricted, now);
         if (reachable.isEmpty()) {
@@ -78,9 +102,8 @@ public final class Credentials {
         }
         SecretToken token = tokens.generate(TokenKind.CREDENTIAL);
         Credential credential = new Credential(UUID.randomUUID().toString(), token.hash(), owner.id(), restricted,
-                request.name().map(String::strip).filter(name -> !name.isEmpty()).orElse("kubectl"),
-                request.note().map(String::strip).orElse(""), now, now.plus(ttl),
-                Optional.of(caller.subjectId().value()), Optional.empty(), Optional.empty(), Optional.empty());
+                name, note, now, now.plus(ttl), caller.map(principal -> principal.subjectId().value()),
+                Optional.empty(), Optional.empty(), Optional.empty());
         transactions.inTransaction(() -> {
             credentials.create(credential);
             ControlEvents.Draft event = events.event("credential.issue").actor(caller).target(owner)

@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies the {@code /api} conventions of spec 1 §4 in order — route (404/405), origin (403),
+ * Serves {@code /api} and the {@code /v1} endpoints. Applies the {@code /api} conventions of spec 1 §4 in order — route (404/405), origin (403),
  * body size (413) — then runs the endpoint on a virtual thread and writes its answer.
  */
 final class ApiHandler implements Handler<HttpServerRequest> {
@@ -59,7 +59,10 @@ final class ApiHandler implements Handler<HttpServerRequest> {
             case ApiRoutes.Unknown unknown -> Responses.error(response, Message.NOT_FOUND);
             case ApiRoutes.WrongMethod wrong -> Responses.methodNotAllowed(response, wrong.allowed());
             case ApiRoutes.Found found -> {
-                if (origins.refuses(method, Optional.ofNullable(request.getHeader("Origin")),
+                // The origin check guards browser sessions under /api; the /v1 endpoints carry
+                // their own proof (an ID token, a signature) and have none (spec 1 §4 "CI and forge").
+                if (request.path().startsWith("/api/") && origins.refuses(method,
+                        Optional.ofNullable(request.getHeader("Origin")),
                         Optional.ofNullable(request.getHeader("Sec-Fetch-Site")))) {
                     Responses.error(response, Message.CROSS_ORIGIN);
                     return;

@@ -90,7 +90,7 @@ public final class KlaveHttpServer {
             health.liveness(request);
         } else if (path.equals("/readyz")) {
             health.readiness(request);
-        } else if (path.equals("/api") || path.startsWith("/api/")) {
+        } else if (path.equals("/api") || path.startsWith("/api/") || path.startsWith("/v1/")) {
             api.handle(request);
         } else if (path.equals("/clusters") || path.startsWith("/clusters/")) {
             proxy.handle(request);

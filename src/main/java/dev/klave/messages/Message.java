@@ -63,6 +63,12 @@ public enum Message {
     POD_SECURITY_REQUIRED(400, "el namespace %s no aplica pod-security (psa_enforce=%s): etiqueta el namespace con "
             + "pod-security.kubernetes.io/enforce=baseline o restricted antes de dar un tier de escritura"),
     SUBJECT_REQUIRED(400, "falta subject_id o no existe ese usuario"),
+    TRUST_RULE_NAME_INVALID(400, "nombre de trust rule no válido: de 1 a 200 caracteres"),
+    TRUST_RULE_BOT_REQUIRED(400, "falta bot_subject_id o no existe ese usuario"),
+    TRUST_RULE_NOT_A_BOT(400, "bot_subject_id debe ser un bot: las trust rules solo emiten credenciales de bots"),
+    TRUST_RULE_ID_INVALID(400, "%s no válido: usa el id numérico del propietario o del repositorio en Forge, "
+            + "no su nombre"),
+    TRUST_RULE_TEXT_INVALID(400, "%s no válido: como mucho 255 caracteres"),
     CLUSTER_TAKEN(409, "ese cluster ya existe"),
     SESSION_MISSING(401, "sesión no iniciada"),
     SESSION_INVALID(401, "sesión caducada o no válida"),

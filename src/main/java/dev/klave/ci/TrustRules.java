@@ -1,0 +1,125 @@
+package dev.klave.ci;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.account.Principal;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.SubjectStore;
+import dev.klave.audit.ControlEvents;
+import dev.klave.messages.Message;
+import dev.klave.store.Transactions;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Administrators' CI trust rules (spec 1 §4 "CI trust rules"). */
+public final class TrustRules {
+    private static final int MAX_NAME = 200;
+    private static final int MAX_TEXT = 255;
+
+    private final Transactions transactions;
+    private final TrustRuleStore rules;
+    private final SubjectStore subjects;
+    private final ControlEvents events;
+    private final Clock clock;
+
+    public TrustRules(Transactions transactions, TrustRuleStore rules, SubjectStore subjects, ControlEvents events,
+            Clock clock) {
+        this.transactions = requireNonNull(transactions, "transactions is null");
+        this.rules = requireNonNull(rules, "rules is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
+        this.events = requireNonNull(events, "events is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /**
+     * What an administrator sends. The ids arrive as JSON numbers or as strings of digits (the
+     * forge's claims carry them as strings, so both are natural to paste).
+     */
+    public record Draft(String name, String botSubjectId, JsonNode repositoryOwnerId, JsonNode repositoryId,
+            Optional<String> ref, Optional<String> environment) {}
+
+    public TrustRule create(Draft draft, Principal caller) {
+        String name = Optional.ofNullable(draft.name()).map(String::strip).orElse("");
+        if (name.isEmpty() || name.length() > MAX_NAME) {
+            throw Message.TRUST_RULE_NAME_INVALID.refusal();
+        }
+        Subject bot = bot(draft.botSubjectId());
+        long ownerId = numericId("repository_owner_id", draft.repositoryOwnerId());
+        long repositoryId = numericId("repository_id", draft.repositoryId());
+        String ref = text("ref", draft.ref());
+        String environment = text("environment", draft.environment());
+        TrustRule rule = new TrustRule(UUID.randomUUID().toString(), name, bot.id(), ownerId, repositoryId, ref,
+                environment, clock.instant(), Optional.of(caller.subjectId().value()));
+        transactions.inTransaction(() -> {
+            rules.create(rule);
+            events.event("ci.trust_rule.create").actor(caller).target(bot)
+                    .details(Map.of("rule", rule.id(), "name", name, "repository_owner_id", Long.toString(ownerId),
+                            "repository_id", Long.toString(repositoryId), "ref", ref, "environment", environment))
+                    .record();
+            return null;
+        });
+        return rule;
+    }
+
+    public List<TrustRule> list() {
+        return rules.list();
+    }
+
+    /** Deletes the rule; credentials it led to stay valid until they expire or are revoked. */
+    public void delete(String id, Principal caller) {
+        TrustRule rule = rules.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
+        transactions.inTransaction(() -> {
+            if (rules.delete(id)) {
+                events.event("ci.trust_rule.delete").actor(caller)
+                        .details(Map.of("rule", id, "name", rule.name())).record();
+            }
+            return null;
+        });
+    }
+
+    private Subject bot(String id) {
+        if (id == null || id.isBlank()) {
+            throw Message.TRUST_RULE_BOT_REQUIRED.refusal();
+        }
+        Optional<Subject> subject;
+        try {
+            subject = subjects.findById(new SubjectId(id.strip()));
+        } catch (IllegalArgumentException e) {
+            subject = Optional.empty();
+        }
+        Subject found = subject.orElseThrow(Message.TRUST_RULE_BOT_REQUIRED::refusal);
+        if (found.kind() != SubjectKind.BOT) {
+            throw Message.TRUST_RULE_NOT_A_BOT.refusal();
+        }
+        return found;
+    }
+
+    private static long numericId(String field, JsonNode value) {
+        String digits;
+        if (value != null && value.isIntegralNumber()) {
+            digits = value.asText();
+        } else if (value != null && value.isTextual()) {
+            digits = value.textValue().strip();
+        } else {
+            throw Message.TRUST_RULE_ID_INVALID.refusal(field);
+        }
+        if (!digits.matches("[0-9]{1,18}") || Long.parseLong(digits) <= 0) {
+            throw Message.TRUST_RULE_ID_INVALID.refusal(field);
+        }
+        return Long.parseLong(digits);
+    }
+
+    private static String text(String field, Optional<String> value) {
+        String text = value.map(String::strip).orElse("");
+        if (text.length() > MAX_TEXT) {
+            throw Message.TRUST_RULE_TEXT_INVALID.refusal(field);
+        }
+        return text;
+    }
+}
