@@ -81,8 +81,8 @@ public final class ApiRoutes {
 
     private record Template(List<String> segments) {
         static Template parse(String template) {
-            if (!template.startsWith("/api/")) {
-                throw new IllegalArgumentException("API routes live under /api/: " + template);
+            if (!template.startsWith("/api/") && !template.startsWith("/v1/")) {
+                throw new IllegalArgumentException("API routes live under /api/ or /v1/: " + template);
             }
             return new Template(List.of(split(template)));
         }
