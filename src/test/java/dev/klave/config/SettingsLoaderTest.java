@@ -41,6 +41,17 @@ class SettingsLoaderTest {
         assertThat(settings.proxyTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.ci().issuer()).hasToString("https://token.actions.githubusercontent.com");
+        assertThat(settings.ci().credentialTtl()).isEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void selfHostedForgeIssuesActionsTokensUnderItsServicesPath() throws Exception {
+        assertThat(SettingsLoader.load(Map.of("FORGE_URL", "https://forge.example.com/")).ci().issuer())
+                .hasToString("https://forge.example.com/_services/token");
+        assertThat(SettingsLoader.load(Map.of("FORGE_URL", "https://forge.example.com",
+                "SERVICE_CI_ISSUER", "http://127.0.0.1:9999/actions")).ci().issuer())
+                .hasToString("http://127.0.0.1:9999/actions");
     }
 
     @Test
@@ -49,12 +60,13 @@ class SettingsLoaderTest {
                 SettingsLoader.ENCRYPTION_KEY, SettingsLoader.TRUSTED_PROXIES, SettingsLoader.TLS_CERT, SettingsLoader.TLS_KEY,
                 SettingsLoader.TLS_CLIENT_CA, SettingsLoader.REQUIRE_POD_SECURITY,
                 SettingsLoader.MAX_CREDENTIAL_TTL, SettingsLoader.PROXY_TIMEOUT, SettingsLoader.SHUTDOWN_DELAY,
-                SettingsLoader.SHUTDOWN_TIMEOUT))
+                SettingsLoader.SHUTDOWN_TIMEOUT, SettingsLoader.FORGE_URL, SettingsLoader.CI_ISSUER,
+                SettingsLoader.CI_CREDENTIAL_TTL))
                 .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
                         "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_TLS_CERT", "SERVICE_TLS_KEY",
                         "SERVICE_KUBECONFIG_CA", "SERVICE_REQUIRE_POD_SECURITY",
                         "SERVICE_MAX_CREDENTIAL_TTL", "SERVICE_PROXY_TIMEOUT", "SERVICE_SHUTDOWN_DELAY",
-                        "SERVICE_SHUTDOWN_TIMEOUT");
+                        "SERVICE_SHUTDOWN_TIMEOUT", "FORGE_URL", "SERVICE_CI_ISSUER", "SERVICE_CI_CREDENTIAL_TTL");
     }
 
     @Test
@@ -67,7 +79,8 @@ class SettingsLoaderTest {
                 "SERVICE_TRUSTED_PROXIES", "10.0.0.0/8, 192.168.1.7",
                 "SERVICE_REQUIRE_POD_SECURITY", "false",
                 "SERVICE_SHUTDOWN_DELAY", "0s",
-                "SERVICE_SHUTDOWN_TIMEOUT", "45s"));
+                "SERVICE_SHUTDOWN_TIMEOUT", "45s",
+                "SERVICE_CI_CREDENTIAL_TTL", "15m"));
 
         assertThat(settings.baseUrl().toString()).isEqualTo("https://klave.example.com");
         assertThat(settings.listen()).isEqualTo(new ListenAddress("::", 9443));
@@ -78,6 +91,7 @@ class SettingsLoaderTest {
         assertThat(((EncryptionKeySource.Given) settings.encryptionKey()).key().toBase64()).isEqualTo(KEY);
         assertThat(settings.trustedProxies()).extracting(Object::toString).containsExactly("10.0.0.0/8", "192.168.1.7");
         assertThat(settings.requirePodSecurity()).isFalse();
+        assertThat(settings.ci().credentialTtl()).isEqualTo(Duration.ofMinutes(15));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ZERO);
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(45));
     }
@@ -104,6 +118,9 @@ class SettingsLoaderTest {
         "SERVICE_PROXY_TIMEOUT|0s|SERVICE_PROXY_TIMEOUT: must be longer than zero (got '0s')",
         "SERVICE_MAX_CREDENTIAL_TTL|0d|SERVICE_MAX_CREDENTIAL_TTL: must be longer than zero (got '0d')",
         "SERVICE_SHUTDOWN_DELAY|5 seconds|SERVICE_SHUTDOWN_DELAY: must be a number followed by ms, s, m, h or d, e.g. 30s (got '5 seconds')",
+        "SERVICE_CI_ISSUER|token.actions.example|SERVICE_CI_ISSUER: must be an http(s) URL without query or fragment (got 'token.actions.example')",
+        "FORGE_URL|forge.example.com|FORGE_URL: must be an http(s) URL without query or fragment (got 'forge.example.com')",
+        "SERVICE_CI_CREDENTIAL_TTL|0s|SERVICE_CI_CREDENTIAL_TTL: must be longer than zero (got '0s')",
         "SERVICE_SHUTDOWN_TIMEOUT|soon|SERVICE_SHUTDOWN_TIMEOUT: must be a number followed by ms, s, m, h or d, e.g. 30s (got 'soon')",
     })
     void badValueIsReportedWithTheVariableName(String name, String value, String problem) {
