@@ -2,13 +2,11 @@ package dev.klave.account;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.messages.Message;
+import dev.klave.store.PerAddressLimit;
 import dev.klave.store.RateWindowStore;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 /**
  * The limits on password guessing (spec 1 §5, §8): 10 attempts per minute from one address, and
@@ -20,12 +18,12 @@ public final class LoginThrottle {
     public static final int MAX_FAILURES = 5;
     public static final Duration LOCK = Duration.ofMinutes(15);
 
-    private final RateWindowStore windows;
+    private final PerAddressLimit perAddress;
     private final LoginFailureStore failures;
     private final Clock clock;
 
     public LoginThrottle(RateWindowStore windows, LoginFailureStore failures, Clock clock) {
-        this.windows = requireNonNull(windows, "windows is null");
+        this.perAddress = new PerAddressLimit(windows, "login-ip:", ATTEMPTS_PER_MINUTE, clock);
         this.failures = requireNonNull(failures, "failures is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
@@ -36,11 +34,7 @@ public final class LoginThrottle {
      * @throws dev.klave.messages.Refusal {@code TOO_MANY_ATTEMPTS} past 10 in the current minute
      */
     public void countAttempt(InetAddress client) {
-        Instant window = clock.instant().truncatedTo(ChronoUnit.MINUTES);
-        int hits = windows.hit("login-ip:" + client.getHostAddress(), window, window.minus(Duration.ofMinutes(1)));
-        if (hits > ATTEMPTS_PER_MINUTE) {
-            throw Message.TOO_MANY_ATTEMPTS.refusal();
-        }
+        perAddress.count(client);
     }
 
     public boolean locked(SubjectId subject) {

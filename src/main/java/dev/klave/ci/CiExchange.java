@@ -12,13 +12,13 @@ import dev.klave.credential.IssuedCredential;
 import dev.klave.http.Json;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.store.PerAddressLimit;
 import dev.klave.store.RateWindowStore;
 import dev.klave.store.Transactions;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -46,7 +46,7 @@ public final class CiExchange {
     private final ExchangedTokenStore exchanged;
     private final SubjectStore subjects;
     private final Credentials credentials;
-    private final RateWindowStore windows;
+    private final PerAddressLimit perAddress;
     private final Transactions transactions;
     private final ControlEvents events;
     private final Duration credentialTtl;
@@ -60,7 +60,7 @@ public final class CiExchange {
         this.exchanged = requireNonNull(exchanged, "exchanged is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.credentials = requireNonNull(credentials, "credentials is null");
-        this.windows = requireNonNull(windows, "windows is null");
+        this.perAddress = new PerAddressLimit(windows, "ci-ip:", REQUESTS_PER_MINUTE, clock);
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.events = requireNonNull(events, "events is null");
         this.credentialTtl = requireNonNull(credentialTtl, "credentialTtl is null");
@@ -73,7 +73,7 @@ public final class CiExchange {
 
     /** @param body the request body, {@code {"token": "<ID token>"}} */
     public IssuedCredential exchange(byte[] body, InetAddress client) {
-        countRequest(client);
+        perAddress.count(client);
         ActionsClaims claims = verify(tokenOf(body), client);
         if (exchanged.exchanged(claims.jti())) {
             throw invalid("jti " + claims.jti() + " was already exchanged", client);
@@ -116,14 +116,6 @@ public final class CiExchange {
             throw Message.INVALID_JSON.refusal();
         }
         return Optional.of(token.textValue());
-    }
-
-    private void countRequest(InetAddress client) {
-        Instant window = clock.instant().truncatedTo(ChronoUnit.MINUTES);
-        if (windows.hit("ci-ip:" + client.getHostAddress(), window, window.minus(Duration.ofMinutes(1)))
-                > REQUESTS_PER_MINUTE) {
-            throw Message.TOO_MANY_ATTEMPTS.refusal();
-        }
     }
 
     private ActionsClaims verify(Optional<String> token, InetAddress client) {
