@@ -1,14 +1,18 @@
-// What the login screen should tell a person who was sent back to it (spec issue screen 8).
-const KEY = "klave.aviso";
+// What the login screen should tell a person who was sent back to it (issue "web", screen 8).
+// Kept in memory: the app never reloads on the way to /login, and a reload of /login means the
+// person has already seen it.
+let notice: string | null = null;
 
 export function leaveNotice(text: string) {
-  sessionStorage.setItem(KEY, text);
+  notice = text;
 }
 
-export function takeNotice(): string | null {
-  const text = sessionStorage.getItem(KEY);
-  sessionStorage.removeItem(KEY);
-  return text;
+export function currentNotice(): string | null {
+  return notice;
+}
+
+export function clearNotice() {
+  notice = null;
 }
 
 /** Only paths inside the app are followed after sign-in. */

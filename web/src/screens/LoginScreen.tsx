@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { getAnonymous, postAnonymous, type Me, type Methods } from "../api";
 import { forgeError } from "../forgeErrors";
 import { navigate, useLocation } from "../router";
-import { safeNext, takeNotice } from "../session";
+import { clearNotice, currentNotice, safeNext } from "../session";
 import { message } from "../ui/load";
 
 export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
@@ -12,7 +12,7 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const [notice] = useState(takeNotice);
+  const notice = currentNotice();
   const code = search.get("error");
   const forge = code === null ? null : forgeError(code);
 
@@ -34,6 +34,7 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     setFailure(null);
     try {
       const me = await postAnonymous<Me>("/api/auth/login", { login, password });
+      clearNotice();
       onSignedIn(me);
       navigate(safeNext(search.get("next")), true);
     } catch (error) {
