@@ -45,7 +45,8 @@ export function BootstrapSteps({ cluster, onConnected }: { cluster: Cluster; onC
 
   return (
     <section class="card" aria-labelledby="bootstrap-title">
-      <h2 id="bootstrap-title">{connected ? "Volver a conectar (cambiar tokens)" : "Conectar el cluster"}</h2>
+      <details open={!connected}>
+      <summary><h2 id="bootstrap-title">{connected ? "Volver a conectar (cambiar tokens)" : "Conectar el cluster"}</h2></summary>
       {!connected && <p class="alert alert-warning">El cluster todavía no tiene tokens: el proxy responde 503 hasta que pegues el JSON.</p>}
       <ol class="steps">
         <li>
@@ -78,6 +79,7 @@ export function BootstrapSteps({ cluster, onConnected }: { cluster: Cluster; onC
           </form>
         </li>
       </ol>
+      </details>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, postAnonymous, type LinkInfo, type Me } from "../api";
 import { PURPOSE, when } from "../format";
 import { navigate } from "../router";
+import { clearNotice } from "../session";
 import { message } from "../ui/load";
 import { ErrorBox, Loading } from "../ui/states";
 import { toast } from "../ui/toasts";
@@ -84,6 +85,7 @@ function CompleteLink({ token, info, onSignedIn }: { token: string; info: LinkIn
     setFailure(null);
     try {
       const me = await postAnonymous<Me>("/api/auth/link/complete", { token, password });
+      clearNotice();
       onSignedIn(me);
       toast("Contraseña guardada. Ya has entrado en Klave.");
       navigate("/mi-cuenta", true);

@@ -186,6 +186,7 @@ class ErrorStatesBrowserTest {
         signIn(page, "hugo");
         assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Usuarios"))).hasCount(0);
         assertThat(page.getByText("Todavía no tienes permisos en ningún cluster.")).isVisible();
+        assertThat(page.getByText("Ninguna petición tuya a los clusters todavía.")).isVisible();
         TestingBrowser.screenshot(page, "mi-cuenta-movil");
 
         page.navigate("/admin/usuarios");
