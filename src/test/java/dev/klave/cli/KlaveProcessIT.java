@@ -37,8 +37,17 @@ class KlaveProcessIT {
 
             assertThat(http.get("/healthz").body()).isEqualTo("ok");
             assertThat(http.get("/readyz").body()).isEqualTo("ok");
-            assertThat(http.get("/login").body()).contains("<title>Klave</title>");
-            assertThat(http.get("/assets/klave.css").statusCode()).isEqualTo(200);
+            String page = http.get("/login").body();
+            assertThat(page).contains("<title>Klave</title>");
+            // The jar carries the built web interface: the page's content-hashed script and style.
+            java.util.regex.Matcher assets = java.util.regex.Pattern.compile("(?:src|href)=\"(/assets/[^\"]+)\"")
+                    .matcher(page);
+            int found = 0;
+            while (assets.find()) {
+                assertThat(http.get(assets.group(1)).statusCode()).as(assets.group(1)).isEqualTo(200);
+                found++;
+            }
+            assertThat(found).isEqualTo(2);
             assertThat(http.get("/api/nothing").body()).isEqualTo("{\"error\":\"no encontrado\"}");
             assertThat(directory.resolve("data/klave.db")).isRegularFile();
             Path key = directory.resolve("data/encryption.key");

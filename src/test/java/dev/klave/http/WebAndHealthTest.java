@@ -83,7 +83,11 @@ class WebAndHealthTest {
 
     @Test
     void existingFileIsServedWithItsTypeAndCachedForEver() {
-        HttpResponse<String> response = http.get("/assets/klave.css");
+        // Vite names the built stylesheet after its content; the page links it.
+        java.util.regex.Matcher link = java.util.regex.Pattern.compile("href=\"(/assets/[^\"]+\\.css)\"")
+                .matcher(http.get("/login").body());
+        assertThat(link.find()).as("index.html links a stylesheet under /assets/").isTrue();
+        HttpResponse<String> response = http.get(link.group(1));
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).contains("text/css; charset=utf-8");

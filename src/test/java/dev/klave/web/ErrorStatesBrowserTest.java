@@ -1,0 +1,208 @@
+package dev.klave.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.klave.web.AdminJourneyBrowserTest.button;
+import static dev.klave.web.AdminJourneyBrowserTest.signIn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import dev.klave.testing.TestingPeople;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What a person sees when something is refused (issue "web", done when): login errors and forge
+ * failure codes, spent and unknown links, the 409s, a session that ends under them, and a screen
+ * that is not theirs; plus a phone-sized view.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ErrorStatesBrowserTest {
+    private WebKlave web;
+    private TestingBrowser browser;
+    private String admin;
+
+    @BeforeAll
+    void start() {
+        browser = TestingBrowser.launch();
+        web = WebKlave.start();
+        admin = TestingPeople.signUp(web.klave, "root", true);
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (web != null) {
+            web.close();
+        }
+    }
+
+    @Test
+    void wrongPasswordShowsTheGenericRefusalAndKeepsThePersonOnTheLoginScreen() {
+        TestingPeople.signUp(web.klave, "carla", false);
+        Page page = browser.open(web.baseUrl);
+        page.navigate("/login");
+
+        page.getByLabel("Usuario").fill("carla");
+        page.getByLabel("Contraseña").fill("no es la contraseña");
+        button(page, "Entrar").click();
+
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("usuario o contraseña incorrectos");
+        assertThat(page).hasURL(web.baseUrl + "/login");
+        assertThat(page.getByLabel("Contraseña")).hasValue("");
+        TestingBrowser.screenshot(page, "login-error");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "not_member|Tu cuenta de Forge no es miembro activo de la organización.",
+        "no_2fa|La organización no exige doble factor, así que Klave no deja entrar con Forge.",
+        "rate_limited|Demasiados intentos; espera un minuto.",
+        "algo_raro|No se pudo entrar con Forge."})
+    void forgeFailureCodeShowsItsMessageUnderItsAnchor(String code, String text) {
+        Page page = browser.open(web.baseUrl);
+
+        page.navigate("/login?error=" + code + "#forge-" + code);
+
+        Locator message = page.locator("#forge-" + code);
+        assertThat(message).hasText(text);
+        assertThat(message).hasAttribute("role", "alert");
+        if (code.equals("not_member")) {
+            TestingBrowser.screenshot(page, "login-error-forge");
+        }
+    }
+
+    @Test
+    void spentInvitationLinkShowsThe410TextAndWhatToDo() {
+        String token = TestingPeople.invite(web.klave, "dani", false);
+        assertThat(web.http.send("POST", "/api/auth/link/complete", "{\"token\":\"" + token + "\",\"password\":\""
+                + TestingPeople.PASSWORD + "\"}").statusCode()).isEqualTo(200);
+        Page page = browser.open(web.baseUrl);
+
+        page.navigate("/cuenta#" + token);
+
+        assertThat(page.getByRole(AriaRole.ALERT))
+                .hasText("el enlace ha caducado o ya se ha usado; pide uno nuevo a un administrador");
+        assertThat(page.getByText("Pide a un administrador de Klave que te genere uno nuevo.")).isVisible();
+        assertThat(page.getByLabel("Contraseña nueva")).hasCount(0);
+        assertThat(page).hasURL(web.baseUrl + "/cuenta");
+        TestingBrowser.screenshot(page, "cuenta-enlace-usado");
+    }
+
+    @Test
+    void unknownOrMissingLinkSaysSo() {
+        Page page = browser.open(web.baseUrl);
+
+        page.navigate("/cuenta#kli_esto-no-es-un-enlace");
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("enlace no válido");
+
+        page.navigate("/cuenta");
+        page.reload();
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("Este enlace no lleva ningún código de invitación.");
+    }
+
+    @Test
+    void theLastAdministratorCannotBeDisabledAndTheInterfaceSaysWhy() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/usuarios");
+
+        button(page, "Deshabilitar root").click();
+        Locator dialog = page.getByRole(AriaRole.DIALOG);
+        assertThat(dialog).containsText("no podrá entrar");
+        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Deshabilitar")).click();
+
+        assertThat(page.getByTestId("action-error"))
+                .hasText("no se puede quitar ni deshabilitar al último administrador activo");
+        assertThat(page.getByTestId("subject-root")).containsText("habilitado");
+        TestingBrowser.screenshot(page, "admin-usuarios-409");
+    }
+
+    @Test
+    void escapeCancelsTheConfirmationAndNothingHappens() {
+        TestingPeople.invite(web.klave, "elena", false);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/usuarios");
+
+        button(page, "Deshabilitar elena").click();
+        Locator dialog = page.getByRole(AriaRole.DIALOG);
+        assertThat(dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Cancelar"))).isFocused();
+        page.keyboard().press("Escape");
+
+        assertThat(dialog).isHidden();
+        assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Deshabilitar elena")))
+                .isFocused();
+        assertThat(page.getByTestId("subject-elena")).containsText("habilitado");
+        assertThat(web.expect(200, "GET", "/api/subjects", null, admin).toString()).doesNotContain("\"enabled\":false");
+    }
+
+    @Test
+    void aLoginThatExistsIsRefusedWith409() {
+        TestingPeople.invite(web.klave, "fran", false);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/usuarios");
+
+        page.getByLabel("Login").fill("fran");
+        button(page, "Crear persona e invitar").click();
+
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("ese login ya existe (los logins no se reutilizan)");
+        assertThat(page.getByTestId("one-time-link")).hasCount(0);
+    }
+
+    @Test
+    void aSessionClosedByAnAdministratorSendsThePersonBackToLoginWithAMessage() {
+        TestingPeople.signUp(web.klave, "gema", false);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "gema");
+        page.navigate("/mi-cuenta");
+        assertThat(page.getByTestId("me-login")).hasText("gema");
+
+        web.expect(204, "POST", "/api/subjects/" + web.idOf(admin, "gema") + "/logout", null, admin);
+        page.reload();
+
+        assertThat(page).hasURL(java.util.regex.Pattern.compile("/login\\?next=%2Fmi-cuenta$"));
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText(
+                "Tu sesión ha terminado: sesión caducada o no válida. Vuelve a entrar.");
+        TestingBrowser.screenshot(page, "login-sesion-caducada");
+        page.getByLabel("Usuario").fill("gema");
+        page.getByLabel("Contraseña").fill(TestingPeople.PASSWORD);
+        button(page, "Entrar").click();
+        assertThat(page).hasURL(web.baseUrl + "/mi-cuenta");
+    }
+
+    @Test
+    void aPersonWithoutTheAdministratorRoleSeesNoAdministrationScreens() {
+        TestingPeople.signUp(web.klave, "hugo", false);
+        Page page = browser.open(web.baseUrl, 390, 844);
+        signIn(page, "hugo");
+        assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Usuarios"))).hasCount(0);
+        assertThat(page.getByText("Todavía no tienes permisos en ningún cluster.")).isVisible();
+        assertThat(page.getByText("Ninguna petición tuya a los clusters todavía.")).isVisible();
+        TestingBrowser.screenshot(page, "mi-cuenta-movil");
+
+        page.navigate("/admin/usuarios");
+
+        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Solo para administradores")))
+                .isVisible();
+    }
+
+    @Test
+    void loginScreenFitsAPhone() {
+        Page page = browser.open(web.baseUrl, 390, 844);
+        page.navigate("/login");
+
+        assertThat(page.getByLabel("Usuario")).isVisible();
+        Object overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth");
+        assertThat(overflow).isEqualTo(false);
+        TestingBrowser.screenshot(page, "login-movil");
+    }
+}

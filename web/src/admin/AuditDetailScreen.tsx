@@ -1,0 +1,33 @@
+import { get, type AuditRow } from "../api";
+import { when } from "../format";
+import { useLoad } from "../ui/load";
+import { ErrorBox, Loading } from "../ui/states";
+
+export function AuditDetailScreen({ id }: { id: string }) {
+  const row = useLoad(() => get<AuditRow>(`/api/audit/${encodeURIComponent(id)}`), [id]);
+  return (
+    <>
+      <p class="breadcrumb"><a href="/admin/auditoria">Auditoría</a> / {id}</p>
+      <h1 tabIndex={-1}>Petición {id}</h1>
+      {row.error ? <ErrorBox text={row.error.message} onRetry={row.reload} /> : !row.data ? <Loading /> : (
+        <section class="card" data-testid="audit-detail">
+          <dl class="facts">
+            <dt>Audit-ID</dt><dd><code>{row.data.id}</code></dd>
+            <dt>Hora</dt><dd>{when(row.data.at, true)}</dd>
+            <dt>Terminó</dt><dd>{when(row.data.completed_at, true)}</dd>
+            <dt>Usuario</dt><dd>{row.data.subject ?? "—"}</dd>
+            <dt>Credencial</dt><dd><code>{row.data.credential ?? "—"}</code></dd>
+            <dt>Cluster</dt><dd>{row.data.cluster}</dd>
+            <dt>Namespace</dt><dd>{row.data.namespace ?? "—"}</dd>
+            <dt>Verbo</dt><dd>{row.data.verb}</dd>
+            <dt>Recurso</dt><dd>{row.data.resource ?? "—"}{row.data.name ? ` / ${row.data.name}` : ""}</dd>
+            <dt>Ruta</dt><dd><code class="wrap">{row.data.path}</code></dd>
+            <dt>Estado HTTP</dt><dd data-testid="audit-status">{row.data.status ?? "en curso"}</dd>
+            <dt>Error</dt><dd class="error-text">{row.data.error ?? "—"}</dd>
+            <dt>IP del cliente</dt><dd>{row.data.client_ip ?? "—"}</dd>
+          </dl>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+// Audit browser: every filter of GET /api/audit, kept in the address so a view can be shared.
+import { useState } from "preact/hooks";
+import { get, query, type AuditRow, type Cluster, type Page, type Subject } from "../api";
+import { rfc3339 } from "../format";
+import { navigate, useLocation } from "../router";
+import { AuditTable } from "../ui/AuditTable";
+import { useLoad } from "../ui/load";
+import { Loads } from "../ui/states";
+import { ControlEvents } from "./ControlEvents";
+import { Pager } from "./Pager";
+
+const FIELDS = ["subject", "cluster", "namespace", "verb", "resource", "credential", "from", "to", "include_discovery"] as const;
+type Filters = Record<(typeof FIELDS)[number], string>;
+
+export function AuditScreen() {
+  const { search } = useLocation();
+  const view = search.get("vista") === "eventos" ? "events" : "requests";
+  return (
+    <>
+      <h1 tabIndex={-1}>Auditoría</h1>
+      <nav class="tabs" aria-label="Vistas de auditoría">
+        <a href="/admin/auditoria" aria-current={view === "requests" ? "page" : undefined}>Peticiones a los clusters</a>
+        <a href="/admin/auditoria?vista=eventos" aria-current={view === "events" ? "page" : undefined}>Eventos de control</a>
+      </nav>
+      {view === "events" ? <ControlEvents page={Number(search.get("page") ?? "1") || 1} /> : <Requests search={search} />}
+    </>
+  );
+}
+
+function Requests({ search }: { search: URLSearchParams }) {
+  const applied = Object.fromEntries(FIELDS.map((field) => [field, search.get(field) ?? ""])) as Filters;
+  const page = Number(search.get("page") ?? "1") || 1;
+  const key = search.toString();
+  const rows = useLoad(() => get<Page<AuditRow>>(`/api/audit${query({ ...applied, page: page > 1 ? page : undefined })}`), [key]);
+  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
+  const clusters = useLoad(() => get<Cluster[]>("/api/clusters"), []);
+  const [draft, setDraft] = useState<Filters>(applied);
+  const set = (field: keyof Filters) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
+    setDraft({ ...draft, [field]: event.currentTarget.value });
+
+  const apply = (event: Event) => {
+    event.preventDefault();
+    navigate(`/admin/auditoria${query({ ...draft, from: draft.from && toRfc(draft.from), to: draft.to && toRfc(draft.to) })}`);
+  };
+  const goTo = (target: number) => {
+    const next = new URLSearchParams(search);
+    next.set("page", String(target));
+    navigate(`/admin/auditoria?${next}`);
+  };
+
+  return (
+    <>
+      <section class="card" aria-labelledby="filters-title">
+        <h2 id="filters-title">Filtros</h2>
+        <form class="filters" onSubmit={apply}>
+          <label class="field"><span>Usuario</span>
+            <select name="subject" value={draft.subject} onChange={set("subject")}>
+              <option value="">Todos</option>
+              {(subjects.data ?? []).map((item) => <option key={item.id} value={item.id}>{item.login}</option>)}
+            </select>
+          </label>
+          <label class="field"><span>Cluster</span>
+            <select name="cluster" value={draft.cluster} onChange={set("cluster")}>
+              <option value="">Todos</option>
+              {(clusters.data ?? []).map((item) => <option key={item.id} value={item.id}>{item.id}</option>)}
+            </select>
+          </label>
+          <label class="field"><span>Namespace</span><input name="namespace" value={draft.namespace} onInput={set("namespace")} /></label>
+          <label class="field"><span>Verbo</span><input name="verb" value={draft.verb} placeholder="get, list, create…" onInput={set("verb")} /></label>
+          <label class="field"><span>Recurso</span><input name="resource" value={draft.resource} placeholder="pods, pods/exec…" onInput={set("resource")} /></label>
+          <label class="field"><span>Credencial</span><input name="credential" value={draft.credential} onInput={set("credential")} /></label>
+          <label class="field"><span>Desde</span><input type="datetime-local" name="from" value={toLocal(draft.from)} onInput={set("from")} /></label>
+          <label class="field"><span>Hasta</span><input type="datetime-local" name="to" value={toLocal(draft.to)} onInput={set("to")} /></label>
+          <label class="check">
+            <input type="checkbox" name="include_discovery" checked={draft.include_discovery === "true"}
+              onChange={(event) => setDraft({ ...draft, include_discovery: event.currentTarget.checked ? "true" : "" })} />
+            Incluir descubrimiento y fallos de autenticación
+          </label>
+          <div class="actions">
+            <button type="submit" class="button button-primary">Filtrar</button>
+            <a class="button" href="/admin/auditoria">Quitar filtros</a>
+          </div>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="rows-title">
+        <h2 id="rows-title">Peticiones</h2>
+        <Loads loaded={rows}>
+          {(result) => (
+            <>
+              {result.events.length === 0
+                ? <p class="state state-empty">Ninguna petición coincide con estos filtros.</p>
+                : <AuditTable rows={result.events} linkDetails />}
+              <Pager page={result.page} hasMore={result.has_more} onPage={goTo} />
+            </>
+          )}
+        </Loads>
+      </section>
+    </>
+  );
+}
+
+/** Filters in the address are RFC 3339; the inputs show local time. */
+function toRfc(value: string): string {
+  return /Z$|[+-]\d\d:\d\d$/.test(value) ? value : rfc3339(value);
+}
+
+function toLocal(value: string): string {
+  if (!value || !/Z$|[+-]\d\d:\d\d$/.test(value)) {
+    return value;
+  }
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    return "";
+  }
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60000);
+  return local.toISOString().slice(0, 16);
+}

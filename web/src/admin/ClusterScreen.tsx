@@ -1,0 +1,147 @@
+import { useState } from "preact/hooks";
+import { del, get, post, type Cluster, type Deleted, type Namespace, type Pass } from "../api";
+import { when } from "../format";
+import { confirmAction } from "../ui/confirm";
+import { message, useLoad } from "../ui/load";
+import { ErrorBox, Loads, Loading } from "../ui/states";
+import { toast } from "../ui/toasts";
+import { BootstrapSteps } from "./BootstrapSteps";
+import { ClusterStatus } from "./ClusterStatus";
+
+export function ClusterScreen({ id }: { id: string }) {
+  const path = `/api/clusters/${encodeURIComponent(id)}`;
+  const cluster = useLoad(() => get<Cluster>(path), [id]);
+  const [deleted, setDeleted] = useState<Deleted | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (deleted) {
+    return <DeletedReport deleted={deleted} />;
+  }
+  if (cluster.error && !cluster.data) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Cluster {id}</h1>
+        <ErrorBox text={cluster.error.message} onRetry={cluster.reload} />
+        <p><a href="/admin/clusters">Volver a los clusters</a></p>
+      </>
+    );
+  }
+  if (!cluster.data) {
+    return <><h1 tabIndex={-1}>Cluster {id}</h1><Loading /></>;
+  }
+  const current = cluster.data;
+
+  const reconcile = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const pass = await post<Pass>(`${path}/reconcile`);
+      toast(`Reconciliación hecha: ${pass.created} creados, ${pass.updated} cambiados, ${pass.deleted} borrados.`);
+    } catch (error) {
+      setFailure(message(error));
+    } finally {
+      setBusy(false);
+      cluster.reload();
+    }
+  };
+
+  const remove = async () => {
+    const answer = await confirmAction({
+      title: `Borrar el cluster ${current.id}`,
+      body: (
+        <>
+          <p>Klave limpiará el RBAC que gestiona dentro del cluster y borrará el cluster, <strong>todos sus permisos</strong> y las credenciales restringidas a él.</p>
+          <p>No se puede deshacer.</p>
+        </>
+      ),
+      confirmLabel: "Borrar cluster",
+      danger: true,
+    });
+    if (!answer) {
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      setDeleted(await del<Deleted>(path));
+    } catch (error) {
+      setFailure(message(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <p class="breadcrumb"><a href="/admin/clusters">Clusters</a> / {current.id}</p>
+      <h1 tabIndex={-1}>Cluster {current.id}</h1>
+      <section class="card" aria-labelledby="state-title">
+        <h2 id="state-title">Estado</h2>
+        <dl class="facts">
+          <dt>Nombre</dt><dd>{current.name}</dd>
+          <dt>Estado</dt><dd><ClusterStatus status={current.status} /></dd>
+          <dt>Dirección del proxy</dt><dd><code>{current.proxy_url}</code></dd>
+          <dt>Tokens configurados</dt><dd>{when(current.tokens_set_at)}</dd>
+          <dt>Última reconciliación</dt><dd data-testid="last-reconciliation">{when(current.last_reconciliation)}</dd>
+          <dt>Último error</dt><dd class="error-text">{current.last_error ?? "—"}</dd>
+        </dl>
+        {failure && <div class="alert alert-error" role="alert" data-testid="cluster-action-error">{failure}</div>}
+        <div class="actions">
+          <button type="button" class="button" onClick={reconcile} disabled={busy || current.status === "pending"}>
+            Reconciliar ahora
+          </button>
+          <button type="button" class="button button-danger" onClick={remove} disabled={busy}>Borrar cluster</button>
+        </div>
+      </section>
+      <BootstrapSteps cluster={current} onConnected={cluster.reload} />
+      {current.status !== "pending" && <Namespaces path={path} />}
+    </>
+  );
+}
+
+function Namespaces({ path }: { path: string }) {
+  const namespaces = useLoad(() => get<Namespace[]>(`${path}/namespaces`), [path]);
+  return (
+    <section class="card" aria-labelledby="namespaces-title">
+      <h2 id="namespaces-title">Namespaces</h2>
+      <p class="muted">Nivel de pod security que el cluster exige en cada namespace (<code>pod-security.kubernetes.io/enforce</code>).</p>
+      <Loads loaded={namespaces} empty="El cluster no tiene namespaces.">
+        {(list) => (
+          <ul class="namespaces">
+            {list.map((namespace) => (
+              <li key={namespace.name}>
+                <code>{namespace.name}</code>
+                <span class={`pill ${namespace.psa_enforce ? "pill-ok" : "pill-off"}`}>{namespace.psa_enforce ?? "sin nivel"}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loads>
+    </section>
+  );
+}
+
+function DeletedReport({ deleted }: { deleted: Deleted }) {
+  const report = deleted.rbac_cleanup;
+  const status = { ok: "limpieza completa", error: "la limpieza falló", skipped: "limpieza omitida" }[report.status] ?? report.status;
+  return (
+    <>
+      <h1 tabIndex={-1}>Cluster {deleted.id} borrado</h1>
+      <section class="card" aria-labelledby="cleanup-title" data-testid="cleanup-report">
+        <h2 id="cleanup-title">Limpieza del RBAC en el cluster</h2>
+        <dl class="facts">
+          <dt>Resultado</dt><dd>{status}</dd>
+          <dt>Bindings borrados</dt><dd>{report.bindings_deleted}</dd>
+          <dt>Roles borrados</dt><dd>{report.roles_deleted}</dd>
+          <dt>Otra reconciliación en curso</dt><dd>{report.lock_held ? "sí" : "no"}</dd>
+          {report.error && <><dt>Error</dt><dd class="error-text">{report.error}</dd></>}
+        </dl>
+        {report.status !== "ok" && (
+          <p class="alert alert-warning">Revisa el cluster: puede quedar RBAC de Klave (objetos con la etiqueta <code>app.kubernetes.io/managed-by=klave</code>) y el namespace <code>klave-system</code>.</p>
+        )}
+        <a class="button" href="/admin/clusters">Volver a los clusters</a>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,167 @@
+import { useState } from "preact/hooks";
+import { get, post, type Me, type Subject } from "../api";
+import { when } from "../format";
+import { confirmAction } from "../ui/confirm";
+import { message, useLoad } from "../ui/load";
+import { SecretValue } from "../ui/secret";
+import { Loads } from "../ui/states";
+import { toast } from "../ui/toasts";
+import { CreateSubjectForm } from "./CreateSubjectForm";
+import { EditSubjectForm } from "./EditSubjectForm";
+
+interface OneTimeLink { title: string; login: string; link: string; expires: string }
+
+export function UsersScreen({ me }: { me: Me }) {
+  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
+  const [link, setLink] = useState<OneTimeLink | null>(null);
+  const [editing, setEditing] = useState<Subject | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const act = async (subject: Subject, action: "disable" | "enable" | "reset-link" | "logout") => {
+    const who = subject.display_name ? `${subject.display_name} (${subject.login})` : subject.login;
+    const questions = {
+      disable: {
+        title: `Deshabilitar a ${subject.login}`,
+        body: <p>{who} no podrá entrar; se cerrarán sus sesiones, se revocarán sus credenciales (también las conexiones abiertas) y sus enlaces pendientes. Sus permisos se conservan pero dejan de contar.</p>,
+        confirmLabel: "Deshabilitar", danger: true,
+      },
+      enable: {
+        title: `Habilitar a ${subject.login}`,
+        body: <p>{who} podrá volver a entrar y sus permisos volverán a contar. Las credenciales revocadas siguen revocadas.</p>,
+        confirmLabel: "Habilitar",
+      },
+      "reset-link": {
+        title: `Enlace de restablecimiento para ${subject.login}`,
+        body: <p>Se cerrarán ya todas las sesiones de {who} y se anularán sus enlaces pendientes. El enlace nuevo vale 24 horas y solo se muestra una vez.</p>,
+        confirmLabel: "Generar enlace", danger: true,
+      },
+      logout: {
+        title: `Cerrar las sesiones de ${subject.login}`,
+        body: <p>{who} tendrá que volver a entrar en todos sus navegadores. Sus credenciales siguen funcionando.</p>,
+        confirmLabel: "Cerrar sesiones", danger: true,
+      },
+    }[action];
+    if (!(await confirmAction(questions))) {
+      return;
+    }
+    setFailure(null);
+    try {
+      const answer = await post<{ reset_link?: string; expires_at?: string }>(
+        `/api/subjects/${encodeURIComponent(subject.id)}/${action}`);
+      if (action === "reset-link" && answer?.reset_link) {
+        setLink({ title: "Enlace de restablecimiento", login: subject.login, link: answer.reset_link, expires: answer.expires_at ?? "" });
+      }
+      toast({
+        disable: `${subject.login} deshabilitado.`,
+        enable: `${subject.login} habilitado.`,
+        "reset-link": `Enlace de restablecimiento creado para ${subject.login}.`,
+        logout: `Sesiones de ${subject.login} cerradas.`,
+      }[action]);
+      subjects.reload();
+    } catch (error) {
+      setFailure(message(error));
+    }
+  };
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Usuarios</h1>
+      <p class="lead">Personas y bots que pueden tener permisos en los clusters.</p>
+      {link && (
+        <section class="card" aria-labelledby="link-title" data-testid="one-time-link">
+          <h2 id="link-title" tabIndex={-1}>{link.title} de {link.login}</h2>
+          <div class="alert alert-warning" role="alert">
+            Este enlace solo se muestra ahora. Cópialo y envíaselo a {link.login} por un canal de confianza. Caduca el {link.expires ? new Date(link.expires).toLocaleString("es-ES") : "—"}.
+          </div>
+          <SecretValue label="Enlace" value={link.link} testId="one-time-link-value" />
+          <button type="button" class="button" onClick={() => setLink(null)}>Hecho</button>
+        </section>
+      )}
+      <CreateSubjectForm onCreated={(created) => {
+        if (created.invite_link) {
+          setLink({ title: "Invitación", login: created.login, link: created.invite_link, expires: created.invite_expires_at ?? "" });
+        }
+        toast(`${created.login} creado.`);
+        subjects.reload();
+      }} />
+      {editing && (
+        <EditSubjectForm subject={editing} onDone={(changed) => {
+          setEditing(null);
+          if (changed) {
+            toast(`${changed.login} actualizado.`);
+            subjects.reload();
+          }
+        }} />
+      )}
+      <section class="card" aria-labelledby="list-title">
+        <h2 id="list-title">Todos</h2>
+        {failure && <div class="alert alert-error" role="alert" data-testid="action-error">{failure}</div>}
+        <Loads loaded={subjects} empty="No hay usuarios todavía.">
+          {(list) => (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Usuario</th>
+                    <th scope="col">Tipo</th>
+                    <th scope="col">Correo</th>
+                    <th scope="col">Estado</th>
+                    <th scope="col">Alta</th>
+                    <th scope="col"><span class="visually-hidden">Acciones</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((subject) => (
+                    <tr key={subject.id} data-testid={`subject-${subject.login}`}>
+                      <td>
+                        <strong>{subject.login}</strong>
+                        {subject.display_name && <div class="muted small">{subject.display_name}</div>}
+                      </td>
+                      <td>
+                        {subject.kind === "bot" ? "bot" : "persona"}
+                        {subject.is_admin && <span class="badge">admin</span>}
+                        {subject.break_glass && <span class="badge badge-warn">emergencia</span>}
+                      </td>
+                      <td>{subject.email ?? "—"}</td>
+                      <td>
+                        {subject.enabled
+                          ? <span class="pill pill-ok">habilitado</span>
+                          : <span class="pill pill-off">deshabilitado</span>}
+                        {subject.kind === "person" && !subject.has_password && !subject.forge && subject.enabled &&
+                          <div class="muted small">invitación pendiente</div>}
+                      </td>
+                      <td>{when(subject.created_at)}</td>
+                      <td class="row-actions">
+                        {subject.kind === "person" && (
+                          <button type="button" class="button button-small" onClick={() => setEditing(subject)}
+                            aria-label={`Editar ${subject.login}`}>Editar</button>
+                        )}
+                        {subject.enabled ? (
+                          <button type="button" class="button button-small button-danger" onClick={() => act(subject, "disable")}
+                            aria-label={`Deshabilitar ${subject.login}`}>Deshabilitar</button>
+                        ) : (
+                          <button type="button" class="button button-small" onClick={() => act(subject, "enable")}
+                            aria-label={`Habilitar ${subject.login}`}>Habilitar</button>
+                        )}
+                        {subject.kind === "person" && subject.enabled && (
+                          <>
+                            <button type="button" class="button button-small" onClick={() => act(subject, "reset-link")}
+                              aria-label={`Enlace de restablecimiento para ${subject.login}`}>Enlace nuevo</button>
+                            {subject.id !== me.id && (
+                              <button type="button" class="button button-small" onClick={() => act(subject, "logout")}
+                                aria-label={`Cerrar sesiones de ${subject.login}`}>Cerrar sesiones</button>
+                            )}
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Loads>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+// A small typed client for Klave's /api (spec 1 §4). Every call sends the session cookie (same
+// origin) and turns {error} answers into ApiError with the server's Spanish message.
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** Called when the session has ended (401 on a call that needs one); set by the app. */
+let onSessionLost: (message: string) => void = () => {};
+
+export function whenSessionLost(handler: (message: string) => void) {
+  onSessionLost = handler;
+}
+
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+async function call<T>(method: Method, path: string, body?: unknown, anonymous = false): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "No se pudo contactar con Klave. Comprueba la conexión y vuelve a intentarlo.");
+  }
+  if (response.status === 204) {
+    return undefined as T;
+  }
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const message = (parsed as { error?: string } | undefined)?.error ?? `error ${response.status}`;
+    if (response.status === 401 && !anonymous) {
+      onSessionLost(message);
+    }
+    throw new ApiError(response.status, message);
+  }
+  return parsed as T;
+}
+
+export const get = <T>(path: string) => call<T>("GET", path);
+export const post = <T>(path: string, body?: unknown) => call<T>("POST", path, body ?? {});
+export const patch = <T>(path: string, body: unknown) => call<T>("PATCH", path, body);
+export const del = <T>(path: string) => call<T>("DELETE", path);
+/** Calls that work without a session: a 401 there is an answer, not a lost session. */
+export const postAnonymous = <T>(path: string, body: unknown) => call<T>("POST", path, body, true);
+export const getAnonymous = <T>(path: string) => call<T>("GET", path, undefined, true);
+
+export async function getText(path: string): Promise<string> {
+  const response = await fetch(path, { credentials: "same-origin" });
+  if (!response.ok) {
+    throw new ApiError(response.status, `error ${response.status}`);
+  }
+  return response.text();
+}
+
+export function query(params: Record<string, string | number | boolean | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== "" && value !== false) {
+      search.set(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+// ---- Shapes of the answers (snake_case, as the API sends them) ----
+
+export interface ForgeLink { id: number; login: string }
+
+export interface Me {
+  id: string; login: string; kind: string; display_name: string; email: string | null;
+  is_admin: boolean; break_glass: boolean; has_password: boolean; can_use_password: boolean;
+  forge: ForgeLink | null;
+}
+
+export interface Methods { forge: boolean; org: string; oidc: boolean; oidc_name: string }
+
+export interface LinkInfo {
+  login: string; display_name: string; purpose: string; expires_at: string; forge_required: boolean;
+}
+
+export interface Subject {
+  id: string; login: string; kind: "person" | "bot"; display_name: string; email: string | null;
+  is_admin: boolean; enabled: boolean; disabled_at: string | null; break_glass: boolean;
+  has_password: boolean; forge: ForgeLink | null; created_at: string;
+}
+
+export interface CreatedPerson extends Omit<Subject, "disabled_at" | "has_password" | "forge" | "created_at"> {
+  invite_link: string; invite_expires_at: string;
+}
+
+export interface Cluster {
+  id: string; name: string; status: string; created_at: string; tokens_set_at: string | null;
+  last_reconciliation: string | null; last_error: string | null; proxy_url: string;
+}
+
+export interface Namespace { name: string; psa_enforce: string | null }
+
+export interface Pass { created: number; updated: number; deleted: number }
+
+export interface Deleted {
+  id: string;
+  rbac_cleanup: { status: string; error: string | null; bindings_deleted: number; roles_deleted: number; lock_held: boolean };
+}
+
+export interface Grant {
+  id: string; subject_id: string; subject_login: string; cluster_id: string; tier: string; scope: string;
+  group: string; expires_at: string | null; note: string; created_at: string; revoked_at: string | null;
+  active: boolean;
+}
+
+export interface Tier { name: string; description: string; writes: boolean; namespace_scope: boolean; cluster_scope: boolean }
+
+export interface Catalogue { tiers: Tier[]; protected_namespaces: string[]; pod_security_required: boolean }
+
+export interface Credential {
+  id: string; name: string; note: string; subject_id: string; subject_login: string; cluster_id: string | null;
+  created_at: string; expires_at: string; status: string; revoked_at: string | null; revoke_reason: string | null;
+}
+
+export interface Issued extends Credential { token: string; kubeconfig: string; clusters: string[] }
+
+export interface AuditRow {
+  id: string; at: string; subject_id: string | null; subject: string | null; credential: string | null;
+  cluster: string; namespace: string | null; verb: string; resource: string | null; name: string | null;
+  path: string; status: number | null; error: string | null; client_ip: string | null; completed_at: string | null;
+}
+
+export interface ControlEvent {
+  id: string; at: string; type: string; actor: { id: string; login: string } | null;
+  target: { id: string; login: string } | null; via: string | null; reason: string | null;
+  client_ip: string | null; details: Record<string, string>;
+}
+
+export interface Page<T> { events: T[]; page: number; page_size: number; has_more: boolean }

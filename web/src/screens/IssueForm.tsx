@@ -1,0 +1,72 @@
+import { useState } from "preact/hooks";
+import { get, post, query, type Grant, type Issued, type Me } from "../api";
+import { message, useLoad } from "../ui/load";
+
+const TTLS = [
+  { value: "1h", label: "1 hora" },
+  { value: "12h", label: "12 horas" },
+  { value: "1d", label: "1 día" },
+  { value: "7d", label: "7 días" },
+  { value: "30d", label: "30 días" },
+];
+
+export function IssueForm({ me, onIssued }: { me: Me; onIssued: (issued: Issued) => void }) {
+  const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject: me.id })}`), [me.id]);
+  const clusters = [...new Set((grants.data ?? []).filter((grant) => grant.active).map((grant) => grant.cluster_id))].sort();
+  const [ttl, setTtl] = useState("12h");
+  const [cluster, setCluster] = useState("");
+  const [name, setName] = useState("");
+  const [note, setNote] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    try {
+      const body: Record<string, string> = { ttl };
+      if (name) body.name = name;
+      if (note) body.note = note;
+      if (cluster) body.cluster_id = cluster;
+      onIssued(await post<Issued>("/api/credentials", body));
+      setName("");
+      setNote("");
+    } catch (error) {
+      setFailure(message(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} class="form-grid" aria-label="Emitir credencial">
+      <label class="field">
+        <span>Duración</span>
+        <select value={ttl} onChange={(event) => setTtl(event.currentTarget.value)} name="ttl">
+          {TTLS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+        </select>
+      </label>
+      <label class="field">
+        <span>Cluster (opcional)</span>
+        <select value={cluster} onChange={(event) => setCluster(event.currentTarget.value)} name="cluster">
+          <option value="">Todos los clusters donde tengo permisos</option>
+          {clusters.map((id) => <option key={id} value={id}>{id}</option>)}
+        </select>
+      </label>
+      <label class="field">
+        <span>Nombre</span>
+        <input name="name" value={name} maxLength={100} placeholder="p. ej. portátil"
+          onInput={(event) => setName(event.currentTarget.value)} />
+      </label>
+      <label class="field">
+        <span>Nota</span>
+        <input name="note" value={note} maxLength={500} onInput={(event) => setNote(event.currentTarget.value)} />
+      </label>
+      {failure && <div class="alert alert-error span-all" role="alert">{failure}</div>}
+      <div class="span-all">
+        <button type="submit" class="button button-primary" disabled={busy}>{busy ? "Emitiendo…" : "Emitir credencial"}</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,93 @@
+import { useEffect, useState } from "preact/hooks";
+import { getAnonymous, postAnonymous, type Me, type Methods } from "../api";
+import { forgeError } from "../forgeErrors";
+import { navigate, useLocation } from "../router";
+import { clearNotice, currentNotice, safeNext } from "../session";
+import { message } from "../ui/load";
+
+export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+  const { search } = useLocation();
+  const [methods, setMethods] = useState<Methods | null>(null);
+  const [login, setLogin] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const notice = currentNotice();
+  const code = search.get("error");
+  const forge = code === null ? null : forgeError(code);
+
+  useEffect(() => {
+    document.title = "Entrar · Klave";
+    getAnonymous<Methods>("/api/auth/methods").then(setMethods).catch(() => setMethods(null));
+  }, []);
+
+  // The anchor #forge-<code> names the message; bring it into view when the URL points at it.
+  useEffect(() => {
+    if (forge?.anchor && location.hash === `#${forge.anchor}`) {
+      document.getElementById(forge.anchor)?.scrollIntoView();
+    }
+  }, [forge?.anchor]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    try {
+      const me = await postAnonymous<Me>("/api/auth/login", { login, password });
+      clearNotice();
+      onSignedIn(me);
+      navigate(safeNext(search.get("next")), true);
+    } catch (error) {
+      setFailure(message(error));
+      setPassword("");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const external = methods && (methods.oidc || methods.forge);
+  return (
+    <main class="centered">
+      <section class="card card-narrow" aria-labelledby="login-title">
+        <p class="brand brand-large"><img src="/favicon.svg" alt="" width="32" height="32" /> Klave</p>
+        <h1 id="login-title" tabIndex={-1}>Entrar</h1>
+        {notice && <div class="alert alert-warning" role="alert">{notice}</div>}
+        {forge && (
+          <div class="alert alert-error" role="alert" id={forge.anchor ?? undefined}>{forge.text}</div>
+        )}
+        {external && (
+          <div class="stack">
+            {methods.oidc && (
+              <a class="button button-primary button-block" href="/api/auth/oidc/login">
+                Entrar con {methods.oidc_name || "OIDC"}
+              </a>
+            )}
+            {methods.forge && (
+              <a class="button button-primary button-block" href="/api/auth/forge/login">
+                Entrar con Forge{methods.org ? ` (${methods.org})` : ""}
+              </a>
+            )}
+            <p class="muted divider">o con contraseña (solo cuentas de emergencia)</p>
+          </div>
+        )}
+        <form onSubmit={submit} class="stack" aria-describedby={failure ? "login-failure" : undefined}>
+          <label class="field">
+            <span>Usuario</span>
+            <input name="login" autoComplete="username" required value={login} autoFocus
+              onInput={(event) => setLogin(event.currentTarget.value)} />
+          </label>
+          <label class="field">
+            <span>Contraseña</span>
+            <input name="password" type="password" autoComplete="current-password" required value={password}
+              onInput={(event) => setPassword(event.currentTarget.value)} />
+          </label>
+          {failure && <div class="alert alert-error" role="alert" id="login-failure">{failure}</div>}
+          <button type="submit" class="button button-primary button-block" disabled={busy}>
+            {busy ? "Entrando…" : "Entrar"}
+          </button>
+        </form>
+        <p class="muted small">¿No tienes cuenta? Un administrador de Klave te envía un enlace de invitación.</p>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,72 @@
+import type { ComponentChildren } from "preact";
+import { useEffect } from "preact/hooks";
+import { post, type Me } from "../api";
+import { navigate, useLocation } from "../router";
+import { toast } from "./toasts";
+
+const ADMIN_LINKS = [
+  { href: "/admin/usuarios", label: "Usuarios" },
+  { href: "/admin/clusters", label: "Clusters" },
+  { href: "/admin/permisos", label: "Permisos" },
+  { href: "/admin/auditoria", label: "Auditoría" },
+];
+
+export function Layout({ me, onSignedOut, children }: {
+  me: Me;
+  onSignedOut: () => void;
+  children: ComponentChildren;
+}) {
+  const { path } = useLocation();
+  const links = [{ href: "/mi-cuenta", label: "Mi cuenta" }, ...(me.is_admin ? ADMIN_LINKS : [])];
+
+  // Each screen change moves focus to its heading, so keyboard and screen-reader users start there.
+  useEffect(() => {
+    const heading = document.querySelector<HTMLElement>("main h1");
+    if (heading) {
+      document.title = `${heading.textContent} · Klave`;
+      if (document.activeElement === document.body || document.activeElement?.closest("nav")) {
+        heading.focus();
+      }
+    }
+  }, [path]);
+
+  const signOut = async () => {
+    try {
+      await post("/api/auth/logout");
+    } catch {
+      // The session may already be gone; signing out locally is what matters.
+    }
+    onSignedOut();
+    toast("Has cerrado la sesión.");
+    navigate("/login");
+  };
+
+  return (
+    <div class="shell">
+      <a class="skip" href="#contenido">Saltar al contenido</a>
+      <header class="topbar">
+        <a class="brand" href="/mi-cuenta" aria-label="Klave, inicio">
+          <img src="/favicon.svg" alt="" width="24" height="24" /> Klave
+        </a>
+        <nav aria-label="Principal">
+          <ul>
+            {links.map((link) => {
+              const current = path === link.href || path.startsWith(`${link.href}/`);
+              return (
+                <li key={link.href}>
+                  <a href={link.href} aria-current={current ? "page" : undefined}>{link.label}</a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div class="who">
+          <span class="who-name" title={me.login}>{me.display_name || me.login}</span>
+          {me.is_admin && <span class="badge">admin</span>}
+          <button type="button" class="button button-small" onClick={signOut}>Salir</button>
+        </div>
+      </header>
+      <main id="contenido">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { ApiError } from "../api";
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads with {@code fetcher} whenever {@code key} changes; keeps the last data while reloading. */
+export function useLoad<T>(fetcher: () => Promise<T>, key: unknown[] = []): Loaded<T> {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    fetcher()
+      .then((value) => {
+        if (current) {
+          setData(value);
+          setError(undefined);
+        }
+      })
+      .catch((failure: unknown) => {
+        if (current) {
+          setError(failure instanceof ApiError ? failure : new ApiError(0, String(failure)));
+        }
+      })
+      .finally(() => {
+        if (current) {
+          setLoading(false);
+        }
+      });
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...key, tick]);
+  const reload = useCallback(() => setTick((value) => value + 1), []);
+  return { data, error, loading, reload };
+}
+
+export function message(failure: unknown): string {
+  return failure instanceof Error ? failure.message : String(failure);
+}
