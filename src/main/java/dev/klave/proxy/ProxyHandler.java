@@ -192,7 +192,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     KubeStatus.send(response, refused);
                     request.connection().close();
                 })));
-        upstreams.client(target.cluster(), caller.cluster()).request(options)
+        upstreams.client(target.cluster(), caller.cluster(), longLived).request(options)
                 .compose(upstream -> upstream.send(request))
                 .onSuccess(upstream -> {
                     streams.closed(auditId);
