@@ -55,6 +55,7 @@ import dev.klave.proxy.ProxyHandler;
 import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
 import dev.klave.store.Database;
+import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiControlEventStore;
 import dev.klave.store.JdbiCredentialStore;
@@ -142,9 +143,9 @@ public final class Services {
         JdbiAuditStore auditStore = new JdbiAuditStore(database);
         AuditWriter auditWriter = new AuditWriter(auditStore);
         ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
-                grantStore, connections, clock);
+                grantStore, connections, new JdbiAccessChanges(database), clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
-        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore);
+        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
                 clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock);
 

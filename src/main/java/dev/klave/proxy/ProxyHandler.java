@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,10 +127,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      */
     private Admission admit(String auditId, ProxyTarget target, RequestInfo info, Optional<String> authorization,
             InetAddress client) {
-        Optional<Credential> credential = Optional.empty();
+        AtomicReference<Credential> known = new AtomicReference<>();
         try {
-            credential = Optional.of(authenticator.credential(authorization));
-            ProxyCaller caller = authenticator.authenticate(credential.get(), target.cluster());
+            ProxyCaller caller = authenticator.admit(authorization, target.cluster(), known::set);
             AuditRow row = row(auditId, target, info, client, Optional.of(caller.credential()),
                     Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
                     Optional.empty(), Optional.empty());
@@ -141,6 +141,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             }
             return new Admission(Optional.of(caller), Optional.empty());
         } catch (Refusal refusal) {
+            Optional<Credential> credential = Optional.ofNullable(known.get());
             // Authentication failures are recorded too; they have no resource, like discovery.
             audit.record(row(auditId, target, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
                     info.name()), client, credential, credential.map(found -> found.subjectId().value()), Optional.empty(),
@@ -185,7 +186,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         Context context = Vertx.currentContext();
         // Until the cluster answers, an invalidated credential gets the spec's 403 instead of the
         // answer (spec 1 §7: "request in flight cut off by a change").
-        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(),
+        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(),
                 reason -> context.runOnContext(ignored -> {
                     Message refused = Message.CREDENTIAL_NO_LONGER_VALID;
                     ending.end(refused.status(), Optional.of(refused.text()));
@@ -201,7 +202,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                         return;
                     }
                     if (longLived) {
-                        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(),
+                        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(),
                                 reason -> context.runOnContext(ignored -> {
                                     ending.end(upstream.statusCode(), Optional.of(reason));
                                     request.connection().close();
@@ -282,7 +283,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         if (answer.rest().length() > 0) {
             client.write(answer.rest());
         }
-        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(), reason -> {
+        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(), reason -> {
             ending.end(101, Optional.of(reason));
             client.close();
             cluster.close();
