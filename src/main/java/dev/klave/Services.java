@@ -59,6 +59,7 @@ import dev.klave.proxy.ProxyHandler;
 import dev.klave.reconcile.Reconciler;
 import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.Database;
+import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiClusterStore;
 import dev.klave.store.JdbiControlEventStore;
@@ -155,9 +156,9 @@ public final class Services {
         JdbiAuditStore auditStore = new JdbiAuditStore(database);
         AuditWriter auditWriter = new AuditWriter(auditStore);
         ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
-                grantStore, connections, clock);
+                grantStore, connections, new JdbiAccessChanges(database), clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
-        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore);
+        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
                 clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock);
 

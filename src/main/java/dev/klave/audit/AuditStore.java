@@ -9,6 +9,9 @@ public interface AuditStore {
 
     void completeAll(List<AuditRow.Completion> completions);
 
+    /** New rows and the completions of earlier ones in one transaction: one commit, one log flush. */
+    void write(List<AuditRow> rows, List<AuditRow.Completion> completions);
+
     /** Rows matching the filter, newest first. */
     List<AuditRow> find(AuditFilter filter, int offset, int limit);
 

@@ -19,44 +19,95 @@ import dev.klave.reconcile.DesiredRbac;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The credential checks of spec 1 §5 "Credentials at the proxy", in the specification's order:
  * a well-formed bearer token, known, not revoked, not expired; its owner enabled; the cluster
  * known; the credential not restricted to another cluster; an active grant there; tokens stored.
+ *
+ * <p>A passed check is kept and reused while the shared {@link AccessChanges} counter has not
+ * moved and nothing in it has expired: a request then costs one read of one row instead of four
+ * queries. The counter is read for every request, so a revocation committed on any replica
+ * refuses the very next request everywhere, as without the cache.
  */
 public final class ProxyAuthenticator {
+    /** A bound on remembered checks, not an LRU: forgetting costs only a full check. */
+    private static final int REMEMBERED_LIMIT = 10_000;
+
     private final CredentialStore credentials;
     private final SubjectStore subjects;
     private final ClusterStore clusters;
     private final GrantStore grants;
     private final ClusterConnections connections;
+    private final AccessChanges changes;
     private final Clock clock;
+    private final Map<String, ProxyCaller> remembered = new ConcurrentHashMap<>();
 
     public ProxyAuthenticator(CredentialStore credentials, SubjectStore subjects, ClusterStore clusters,
-            GrantStore grants, ClusterConnections connections, Clock clock) {
+            GrantStore grants, ClusterConnections connections, AccessChanges changes, Clock clock) {
         this.credentials = requireNonNull(credentials, "credentials is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.grants = requireNonNull(grants, "grants is null");
         this.connections = requireNonNull(connections, "connections is null");
+        this.changes = requireNonNull(changes, "changes is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /** The credential a request names, checked up to its owner; for audit rows of refused requests too. */
-    public Credential credential(Optional<String> authorization) {
+    /**
+     * Checks a request's credential for a cluster, or reuses the check of an earlier request with
+     * the same token when no access changed since and nothing in it expired.
+     *
+     * @param found told the credential as soon as it is known, for the audit row of a refusal
+     * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
+     */
+    public ProxyCaller admit(Optional<String> authorization, ClusterId cluster, Consumer<Credential> found) {
+        String hash = tokenHash(authorization);
+        // Read before any check, so a change committed during the check moves it past what is remembered.
+        long generation = changes.generation();
+        String key = hash + "\n" + cluster.value();
+        ProxyCaller known = remembered.get(key);
+        if (known != null && known.generation() == generation && clock.instant().isBefore(known.validUntil())) {
+            found.accept(known.credential());
+            return known;
+        }
+        remembered.remove(key);
+        Credential credential = credentials.findByTokenHash(hash).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        found.accept(credential);
+        ProxyCaller caller = authenticate(credential, cluster, generation);
+        if (remembered.size() >= REMEMBERED_LIMIT) {
+            remembered.clear();
+        }
+        remembered.put(key, caller);
+        return caller;
+    }
+
+    private static String tokenHash(Optional<String> authorization) {
         String header = authorization.orElseThrow(Message.TOKEN_MISSING::refusal).strip();
         if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw Message.TOKEN_MISSING.refusal();
         }
         SecretToken token = SecretToken.parse(TokenKind.CREDENTIAL, header.substring(7).strip())
                 .orElseThrow(Message.TOKEN_MISSING::refusal);
-        return credentials.findByTokenHash(token.hash()).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        return token.hash();
     }
 
-    /** @throws dev.klave.messages.Refusal with the Status the specification gives each failure */
-    public ProxyCaller authenticate(Credential credential, ClusterId cluster) {
+    /** The current value of the shared access counter (see {@link AccessChanges}). */
+    long generation() {
+        return changes.generation();
+    }
+
+    /**
+     * The full check, always from the database.
+     *
+     * @param generation the access counter read before the check began
+     * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
+     */
+    public ProxyCaller authenticate(Credential credential, ClusterId cluster, long generation) {
         Instant now = clock.instant();
         if (credential.revoked()) {
             throw Message.CREDENTIAL_REVOKED.refusal();
@@ -73,18 +124,21 @@ public final class ProxyAuthenticator {
             throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(credential.clusterId().get().value());
         }
         String userName = DesiredRbac.userName(owner);
-        List<String> groups = grants.find(Optional.of(owner.id()), Optional.of(cluster), false).stream()
+        List<Grant> active = grants.find(Optional.of(owner.id()), Optional.of(cluster), false).stream()
                 .filter(grant -> grant.activeAt(now))
-                .map(Grant::group)
-                .distinct()
-                .sorted()
                 .toList();
+        List<String> groups = active.stream().map(Grant::group).distinct().sorted().toList();
         if (groups.isEmpty()) {
             throw Message.NO_ACTIVE_GRANT_ON_CLUSTER.refusal(userName, cluster.value());
         }
         if (!registered.hasTokens()) {
             throw Message.CLUSTER_WITHOUT_TOKENS_PROXY.refusal();
         }
-        return new ProxyCaller(owner, credential, userName, groups, connections.secrets(registered));
+        // The groups change when any one of the grants expires; the check holds until the first does.
+        Instant validUntil = active.stream()
+                .flatMap(grant -> grant.expiresAt().stream())
+                .reduce(credential.expiresAt(), (first, second) -> first.isBefore(second) ? first : second);
+        return new ProxyCaller(owner, credential, userName, groups, connections.secrets(registered), generation,
+                validUntil);
     }
 }

@@ -5,16 +5,22 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.account.Subject;
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.credential.Credential;
+import java.time.Instant;
 import java.util.List;
 
-/** A request that passed every credential check: who it acts as, and how to reach the cluster. */
+/**
+ * A request that passed every credential check: who it acts as, and how to reach the cluster.
+ * The check holds while {@link AccessChanges} still has {@code generation} and until
+ * {@code validUntil}, when the credential or one of the grants behind the groups expires.
+ */
 public record ProxyCaller(Subject subject, Credential credential, String userName, List<String> groups,
-        BootstrapSecrets cluster) {
+        BootstrapSecrets cluster, long generation, Instant validUntil) {
     public ProxyCaller {
         requireNonNull(subject, "subject is null");
         requireNonNull(credential, "credential is null");
         requireNonNull(userName, "userName is null");
         groups = List.copyOf(groups);
         requireNonNull(cluster, "cluster is null");
+        requireNonNull(validUntil, "validUntil is null");
     }
 }

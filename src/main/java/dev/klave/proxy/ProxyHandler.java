@@ -12,6 +12,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,10 +128,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      */
     private Admission admit(String auditId, ProxyTarget target, RequestInfo info, Optional<String> authorization,
             InetAddress client) {
-        Optional<Credential> credential = Optional.empty();
+        AtomicReference<Credential> known = new AtomicReference<>();
         try {
-            credential = Optional.of(authenticator.credential(authorization));
-            ProxyCaller caller = authenticator.authenticate(credential.get(), target.cluster());
+            ProxyCaller caller = authenticator.admit(authorization, target.cluster(), known::set);
             AuditRow row = row(auditId, target, info, client, Optional.of(caller.credential()),
                     Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
                     Optional.empty(), Optional.empty());
@@ -141,6 +142,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             }
             return new Admission(Optional.of(caller), Optional.empty());
         } catch (Refusal refusal) {
+            Optional<Credential> credential = Optional.ofNullable(known.get());
             // Authentication failures are recorded too; they have no resource, like discovery.
             audit.record(row(auditId, target, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
                     info.name()), client, credential, credential.map(found -> found.subjectId().value()), Optional.empty(),
@@ -178,22 +180,33 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             options.setIdleTimeout(timeout.toMillis());
         }
         Ending ending = new Ending(auditId);
+        AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
         response.closeHandler(ignored -> {
             streams.closed(auditId);
             ending.end(499, Optional.of(Message.AUDIT_CLIENT_GONE.text()));
+            // The client hung up before the answer ended: end it at the cluster too. A silent
+            // watch would otherwise hold its connection to the cluster until the cluster ends it
+            // (bench/run: 10,000 closed watches left 10,000 upstream connections open).
+            HttpClientRequest upstream = sent.get();
+            if (upstream != null && !response.ended()) {
+                upstream.connection().close();
+            }
         });
         Context context = Vertx.currentContext();
         // Until the cluster answers, an invalidated credential gets the spec's 403 instead of the
         // answer (spec 1 §7: "request in flight cut off by a change").
-        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(),
+        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(),
                 reason -> context.runOnContext(ignored -> {
                     Message refused = Message.CREDENTIAL_NO_LONGER_VALID;
                     ending.end(refused.status(), Optional.of(refused.text()));
                     KubeStatus.send(response, refused);
                     request.connection().close();
                 })));
-        upstreams.client(target.cluster(), caller.cluster()).request(options)
-                .compose(upstream -> upstream.send(request))
+        upstreams.client(target.cluster(), caller.cluster(), longLived).request(options)
+                .compose(upstream -> {
+                    sent.set(upstream);
+                    return upstream.send(request);
+                })
                 .onSuccess(upstream -> {
                     streams.closed(auditId);
                     if (response.ended() || response.closed()) {
@@ -201,7 +214,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                         return;
                     }
                     if (longLived) {
-                        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(),
+                        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(),
                                 reason -> context.runOnContext(ignored -> {
                                     ending.end(upstream.statusCode(), Optional.of(reason));
                                     request.connection().close();
@@ -282,7 +295,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         if (answer.rest().length() > 0) {
             client.write(answer.rest());
         }
-        streams.open(new OpenStreams.Stream(auditId, caller.credential().id(), target.cluster(), reason -> {
+        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(), reason -> {
             ending.end(101, Optional.of(reason));
             client.close();
             cluster.close();

@@ -14,11 +14,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One pooled HTTP client per cluster and bootstrap, trusting only that cluster's registered CA
- * and checking the server's name, so a certificate from anyone else fails the handshake.
+ * Pooled HTTP clients per cluster and bootstrap, trusting only that cluster's registered CA and
+ * checking the server's name, so a certificate from anyone else fails the handshake.
+ *
+ * <p>Two pools per cluster: ordinary requests share a bounded set of kept-alive connections, and
+ * watches and followed logs, which hold a connection for as long as they are open, have a pool of
+ * their own without a useful bound. With one shared pool of 64, the 65th open watch waited for a
+ * connection forever and every ordinary request queued behind it (measured by bench/run).
  */
 final class Upstreams {
     static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+    private static final int REQUEST_CONNECTIONS = 64;
+    /** Streams are bounded by the clients and the process's open-file limit, not by this pool. */
+    private static final int STREAM_CONNECTIONS = 1_000_000;
 
     private final Vertx vertx;
     private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
@@ -27,13 +35,15 @@ final class Upstreams {
         this.vertx = requireNonNull(vertx, "vertx is null");
     }
 
-    HttpClient client(ClusterId cluster, BootstrapSecrets secrets) {
-        String key = cluster.value() + "\n" + secrets.server() + "\n" + secrets.caPem();
+    /** @param stream whether the request is a watch or followed log, which holds its connection */
+    HttpClient client(ClusterId cluster, BootstrapSecrets secrets, boolean stream) {
+        String key = (stream ? "stream\n" : "request\n") + cluster.value() + "\n" + secrets.server() + "\n"
+                + secrets.caPem();
         return clients.computeIfAbsent(key, ignored -> vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                 .setVerifyHost(true)
                 .setConnectTimeout(CONNECT_TIMEOUT_MILLIS)
-                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(64)));
+                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(stream ? STREAM_CONNECTIONS : REQUEST_CONNECTIONS)));
     }
 }

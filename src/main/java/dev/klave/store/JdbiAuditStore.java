@@ -71,6 +71,19 @@ public final class JdbiAuditStore implements AuditStore {
     }
 
     @Override
+    public void write(List<AuditRow> rows, List<AuditRow.Completion> completions) {
+        database.inTransaction(() -> {
+            if (!rows.isEmpty()) {
+                insertAll(rows);
+            }
+            if (!completions.isEmpty()) {
+                completeAll(completions);
+            }
+            return null;
+        });
+    }
+
+    @Override
     public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM audit WHERE 1 = 1");
         Map<String, Object> parameters = new LinkedHashMap<>();

@@ -144,6 +144,46 @@ class StreamCuttingTest {
     }
 
     @Test
+    void aCheckRememberedOnOneReplicaDoesNotOutliveARevocationOnTheOther() throws Exception {
+        DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
+        TestingClock clock = new TestingClock();
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave first = TestingKlave.startOn(database, clock, settings -> settings);
+                TestingKlave second = TestingKlave.startOn(database, clock, settings -> settings)) {
+            String[] ana = prepare(first, cluster);
+            String path = "/clusters/prod-1/api/v1/namespaces/team-a/configmaps";
+            assertThat(second.http().get(path, "Authorization", "Bearer " + ana[2]).statusCode()).isEqualTo(200);
+            assertThat(second.http().get(path, "Authorization", "Bearer " + ana[2]).statusCode()).isEqualTo(200);
+
+            first.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
+
+            HttpResponse<String> next = second.http().get(path, "Authorization", "Bearer " + ana[2]);
+            assertThat(next.statusCode()).isEqualTo(401);
+            assertThat(JSON.readTree(next.body()).get("message").asText()).isEqualTo("credencial revocada");
+        } finally {
+            TestingPostgres.drop(database);
+        }
+    }
+
+    @Test
+    void moreOpenWatchesThanPooledConnectionsDoNotHoldUpOtherRequests() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            java.util.List<CompletableFuture<Long>> watches = new java.util.ArrayList<>();
+            for (int i = 0; i < 70; i++) {
+                watches.add(watch(klave, ana[2]));
+            }
+
+            HttpResponse<String> answer = klave.http().get("/clusters/prod-1/api/v1/namespaces/team-a/configmaps",
+                    "Authorization", "Bearer " + ana[2]);
+
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(watches).noneMatch(CompletableFuture::isDone);
+        }
+    }
+
+    @Test
     void auditStoreThatRejectsWritesStopsTheRequestBeforeTheCluster() throws Exception {
         try (ClusterSimulator cluster = ClusterSimulator.builder().start();
                 TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
