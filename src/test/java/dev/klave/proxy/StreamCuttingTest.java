@@ -184,6 +184,32 @@ class StreamCuttingTest {
     }
 
     @Test
+    void aClientClosingItsWatchEndsTheWatchAtTheCluster() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            try (java.net.Socket client = new java.net.Socket("127.0.0.1", klave.port())) {
+                client.getOutputStream().write(("GET /clusters/prod-1/api/v1/namespaces/team-a/configmaps?watch=true "
+                        + "HTTP/1.1\r\nHost: klave\r\nAuthorization: Bearer " + ana[2] + "\r\n\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                assertThat(client.getInputStream().read()).isNotNegative();
+                awaitOpenWatches(cluster, 1);
+            }
+
+            // Without this, a silent watch held Klave's connection to the cluster (and the
+            // cluster's) until the cluster ended it.
+            awaitOpenWatches(cluster, 0);
+        }
+    }
+
+    private static void awaitOpenWatches(ClusterSimulator cluster, int count) throws InterruptedException {
+        for (int i = 0; i < 200 && cluster.openWatches() != count; i++) {
+            Thread.sleep(50);
+        }
+        assertThat(cluster.openWatches()).isEqualTo(count);
+    }
+
+    @Test
     void auditStoreThatRejectsWritesStopsTheRequestBeforeTheCluster() throws Exception {
         try (ClusterSimulator cluster = ClusterSimulator.builder().start();
                 TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
