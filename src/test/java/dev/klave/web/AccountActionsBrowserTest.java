@@ -12,41 +12,16 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * The account actions of the users screen and of one's own account, each confirmed in the page
  * and checked in the API afterwards: disable and enable, a reset link shown once that works,
  * and a password change that ends the person's other sessions.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AccountActionsBrowserTest {
+class AccountActionsBrowserTest extends BrowserTestBase {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NEW_PASSWORD = "otra contraseña bastante larga";
-
-    private WebKlave web;
-    private TestingBrowser browser;
-    private String admin;
-
-    @BeforeAll
-    void start() {
-        browser = TestingBrowser.launch();
-        web = WebKlave.start();
-        admin = TestingPeople.signUp(web.klave, "root", true);
-    }
-
-    @AfterAll
-    void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
-    }
 
     private JsonNode subject(String login) throws Exception {
         for (JsonNode subject : JSON.readTree(web.klave.http().get("/api/subjects", "Cookie", admin).body())) {
@@ -72,7 +47,7 @@ class AccountActionsBrowserTest {
 
         confirm(page, "Deshabilitar fede", "Deshabilitar");
 
-        assertThat(page.getByRole(AriaRole.STATUS)).containsText("fede deshabilitado.");
+        assertThat(page.locator(".toasts")).containsText("fede deshabilitado.");
         assertThat(page.getByTestId("subject-fede")).containsText("deshabilitado");
         assertThat(subject("fede").get("enabled").asBoolean()).isFalse();
         assertThat(TestingPeople.attempt(web.klave.http(), "fede", TestingPeople.PASSWORD).statusCode())
@@ -80,7 +55,7 @@ class AccountActionsBrowserTest {
 
         confirm(page, "Habilitar fede", "Habilitar");
 
-        assertThat(page.getByRole(AriaRole.STATUS)).containsText("fede habilitado.");
+        assertThat(page.locator(".toasts")).containsText("fede habilitado.");
         assertThat(subject("fede").get("enabled").asBoolean()).isTrue();
         assertThat(TestingPeople.attempt(web.klave.http(), "fede", TestingPeople.PASSWORD).statusCode())
                 .isEqualTo(200);
@@ -126,7 +101,7 @@ class AccountActionsBrowserTest {
         page.getByLabel("Repite la contraseña nueva").fill(NEW_PASSWORD);
         button(page, "Cambiar contraseña").click();
 
-        assertThat(page.getByRole(AriaRole.STATUS)).containsText("Contraseña cambiada");
+        assertThat(page.locator(".toasts")).containsText("Contraseña cambiada");
         elsewhere.reload();
         assertThat(elsewhere).hasURL(java.util.regex.Pattern.compile(".*/login.*"));
         HttpResponse<String> old = TestingPeople.attempt(web.klave.http(), "hugo", TestingPeople.PASSWORD);

@@ -14,39 +14,14 @@ import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * An administrator's path through the interface (issue "web", done when): create a person,
  * register and bootstrap a cluster against the simulator, grant, find the audit row of a
  * {@code kubectl get} made with the person's credential, then delete the cluster.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AdminJourneyBrowserTest {
-    private WebKlave web;
-    private TestingBrowser browser;
-    private String admin;
-
-    @BeforeAll
-    void start() {
-        browser = TestingBrowser.launch();
-        web = WebKlave.start();
-        admin = TestingPeople.signUp(web.klave, "root", true);
-    }
-
-    @AfterAll
-    void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
-    }
-
+class AdminJourneyBrowserTest extends BrowserTestBase {
     static Locator button(Page page, String name) {
         return page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName(name).setExact(true));
     }

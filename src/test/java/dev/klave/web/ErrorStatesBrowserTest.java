@@ -9,10 +9,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import dev.klave.testing.TestingPeople;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,29 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * failure codes, spent and unknown links, the 409s, a session that ends under them, and a screen
  * that is not theirs; plus a phone-sized view.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ErrorStatesBrowserTest {
-    private WebKlave web;
-    private TestingBrowser browser;
-    private String admin;
-
-    @BeforeAll
-    void start() {
-        browser = TestingBrowser.launch();
-        web = WebKlave.start();
-        admin = TestingPeople.signUp(web.klave, "root", true);
-    }
-
-    @AfterAll
-    void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
-    }
-
+class ErrorStatesBrowserTest extends BrowserTestBase {
     @Test
     void wrongPasswordShowsTheGenericRefusalAndKeepsThePersonOnTheLoginScreen() {
         TestingPeople.signUp(web.klave, "carla", false);

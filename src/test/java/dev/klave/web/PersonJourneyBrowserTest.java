@@ -12,37 +12,17 @@ import dev.klave.simulator.Kubectl;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingPeople;
 import java.nio.file.Files;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * A person's path through the interface (issue "web", done when): invitation link → password →
  * signed in → issue a credential → see its token and kubeconfig once → use it → revoke it.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PersonJourneyBrowserTest {
-    private WebKlave web;
-    private TestingBrowser browser;
-    private String admin;
-
+class PersonJourneyBrowserTest extends BrowserTestBase {
     @BeforeAll
-    void start() {
-        browser = TestingBrowser.launch();
-        web = WebKlave.start();
-        admin = TestingPeople.signUp(web.klave, "root", true);
+    void bootstrapCluster() {
         TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
-    }
-
-    @AfterAll
-    void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
     }
 
     private static Locator button(Page page, String name) {
