@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.net.PemTrustOptions;
+import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -29,7 +30,9 @@ final class Upstreams {
     private static final int STREAM_CONNECTIONS = 1_000_000;
 
     private final Vertx vertx;
-    private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
+    private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
+
+    private record Key(ClusterId cluster, URI server, String caPem, boolean stream) {}
 
     Upstreams(Vertx vertx) {
         this.vertx = requireNonNull(vertx, "vertx is null");
@@ -37,8 +40,9 @@ final class Upstreams {
 
     /** @param stream whether the request is a watch or followed log, which holds its connection */
     HttpClient client(ClusterId cluster, BootstrapSecrets secrets, boolean stream) {
-        String key = (stream ? "stream\n" : "request\n") + cluster.value() + "\n" + secrets.server() + "\n"
-                + secrets.caPem();
+        // A record of the same String instances: their hashes are cached, so the lookup on every
+        // proxied request does not rebuild and rehash a key holding the whole CA PEM.
+        Key key = new Key(cluster, secrets.server(), secrets.caPem(), stream);
         return clients.computeIfAbsent(key, ignored -> vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
