@@ -154,9 +154,10 @@ public final class Services {
         Credentials credentials = new Credentials(database, credentialStore, subjects, clusterStore,
                 grantStore, tokens, events, settings.maxCredentialTtl(), baseUrl, kubeconfigCa(settings), clock);
         JdbiAuditStore auditStore = new JdbiAuditStore(database);
-        AuditWriter auditWriter = new AuditWriter(auditStore);
+        JdbiAccessChanges accessChanges = new JdbiAccessChanges(database);
+        AuditWriter auditWriter = new AuditWriter(auditStore, accessChanges::generation);
         ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
-                grantStore, connections, new JdbiAccessChanges(database), clock);
+                grantStore, connections, accessChanges, clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,

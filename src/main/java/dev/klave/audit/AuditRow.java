@@ -43,12 +43,23 @@ public record AuditRow(
         requireNonNull(completedAt, "completedAt is null");
     }
 
-    /** How a request ended: its status and, when it failed or was cut, the reason. */
-    public record Completion(String id, int status, Optional<String> error, Instant at) {
+    /**
+     * How a request ended: its status and, when it failed or was cut, the reason.
+     *
+     * @param refused the credential check refused the request after its row was written (a check
+     *     kept in memory turned out stale): the row then loses its resource, like the row of any
+     *     other authentication failure, which listings hide (spec 1 §2 "Audit row")
+     */
+    public record Completion(String id, int status, Optional<String> error, Instant at, boolean refused) {
         public Completion {
             requireNonNull(id, "id is null");
             requireNonNull(error, "error is null");
             requireNonNull(at, "at is null");
+        }
+
+        /** The end of a request that was forwarded, or cut while forwarded. */
+        public Completion(String id, int status, Optional<String> error, Instant at) {
+            this(id, status, error, at, false);
         }
     }
 }

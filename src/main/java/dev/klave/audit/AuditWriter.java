@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +17,11 @@ import org.slf4j.LoggerFactory;
  * which stores everything that queued up meanwhile in one transaction and then tells each request
  * its row is durable. Many concurrent requests so share one commit instead of paying one each. A
  * failed batch fails every request in it: none of them is forwarded.
+ *
+ * <p>After each commit the writer reads one value for the whole batch ({@code afterCommit}; the
+ * proxy passes its shared access counter) and hands it to every request of the batch. A request
+ * that had its credential check from memory so learns, with no query of its own, whether access
+ * changed anywhere between that check and the moment its row was durable.
  */
 public final class AuditWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
@@ -24,18 +30,24 @@ public final class AuditWriter implements AutoCloseable {
     private final AuditStore store;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
+    private final LongSupplier afterCommit;
     private volatile boolean closed;
 
-    private record Pending(AuditRow row, CompletableFuture<Void> durable) {}
+    private record Pending(AuditRow row, CompletableFuture<Long> durable) {}
 
-    public AuditWriter(AuditStore store) {
+    /** @param afterCommit read once after every batch commits; its value completes each request's future */
+    public AuditWriter(AuditStore store, LongSupplier afterCommit) {
         this.store = requireNonNull(store, "store is null");
+        this.afterCommit = requireNonNull(afterCommit, "afterCommit is null");
         this.thread = Thread.ofPlatform().daemon().name("klave-audit-writer").start(this::run);
     }
 
-    /** Queues the row; the future completes once it is committed, or fails if it cannot be. */
-    public CompletableFuture<Void> record(AuditRow row) {
-        CompletableFuture<Void> durable = new CompletableFuture<>();
+    /**
+     * Queues the row; the future completes once it is committed, with the value {@code afterCommit}
+     * gave after that commit, or fails if the row cannot be written.
+     */
+    public CompletableFuture<Long> record(AuditRow row) {
+        CompletableFuture<Long> durable = new CompletableFuture<>();
         if (closed) {
             durable.completeExceptionally(new IllegalStateException("audit writer closed"));
             return durable;
@@ -85,7 +97,7 @@ public final class AuditWriter implements AutoCloseable {
         // request's wait for its row is one commit instead of two (bench/RESULTS.md).
         try {
             store.write(rows.stream().map(Pending::row).toList(), completions);
-            rows.forEach(pending -> pending.durable().complete(null));
+            settle(rows);
             return;
         } catch (RuntimeException e) {
             LOG.warn("audit batch failed ({}); writing its rows and completions apart", e.getMessage());
@@ -95,7 +107,7 @@ public final class AuditWriter implements AutoCloseable {
             if (!rows.isEmpty()) {
                 store.insertAll(rows.stream().map(Pending::row).toList());
             }
-            rows.forEach(pending -> pending.durable().complete(null));
+            settle(rows);
         } catch (RuntimeException e) {
             LOG.error("audit rows not written ({} requests refused): {}", rows.size(), e.getMessage());
             rows.forEach(pending -> pending.durable().completeExceptionally(e));
@@ -106,6 +118,25 @@ public final class AuditWriter implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             LOG.error("{} audit completions not written: {}", completions.size(), e.getMessage());
+        }
+    }
+
+    /** Completes the requests of a committed batch with one read of {@code afterCommit}. */
+    private void settle(List<Pending> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        long value;
+        try {
+            value = afterCommit.getAsLong();
+        } catch (RuntimeException e) {
+            // The rows are written, but nobody can tell whether access changed: fail closed, each
+            // request checks its credential in full (and meets the database's error there).
+            LOG.warn("reading after the audit commit failed: {}", e.getMessage());
+            value = Long.MIN_VALUE;
+        }
+        for (Pending pending : rows) {
+            pending.durable().complete(value);
         }
     }
 

@@ -49,7 +49,7 @@ public final class KlaveHttpServer {
             List<Cidr> trustedProxies,
             ApiRoutes routes, Authenticator authenticator, Readiness readiness, WebAssets assets, ProxyFactory proxyFactory) {
         requireNonNull(listen, "listen is null");
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = NetworkEngine.vertx();
         ExecutorService blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-work-", 0).factory());
         AtomicBoolean draining = new AtomicBoolean();
         HealthHandler health = new HealthHandler(readiness, draining::get, blocking);
@@ -64,7 +64,7 @@ public final class KlaveHttpServer {
                 // peers are found by TCP keep-alive instead.
                 .setIdleTimeout(0)
                 .setTcpKeepAlive(true);
-        tls.ifPresent(files -> options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+        tls.ifPresent(files -> options.setSsl(true).setSslEngineOptions(NetworkEngine.tls()).setKeyCertOptions(new PemKeyCertOptions()
                 .setCertPath(files.certificate().toString())
                 .setKeyPath(files.privateKey().toString())));
         HttpServer server = vertx.createHttpServer(options);

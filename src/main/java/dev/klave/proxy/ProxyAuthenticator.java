@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -30,9 +31,10 @@ import java.util.function.Consumer;
  * known; the credential not restricted to another cluster; an active grant there; tokens stored.
  *
  * <p>A passed check is kept and reused while the shared {@link AccessChanges} counter has not
- * moved and nothing in it has expired: a request then costs one read of one row instead of four
- * queries. The counter is read for every request, so a revocation committed on any replica
- * refuses the very next request everywhere, as without the cache.
+ * moved and nothing in it has expired. The proxy takes a kept check from memory
+ * ({@link #remembered}) and confirms it with the counter value the audit writer reads after the
+ * request's row commits: a revocation committed on any replica before that moment refuses the
+ * request, as a full check would, and a request costs no query of its own.
  */
 public final class ProxyAuthenticator {
     /** A bound on remembered checks, not an LRU: forgetting costs only a full check. */
@@ -46,6 +48,8 @@ public final class ProxyAuthenticator {
     private final AccessChanges changes;
     private final Clock clock;
     private final Map<String, ProxyCaller> remembered = new ConcurrentHashMap<>();
+    /** The highest counter value seen; a kept check made before it is known to be stale. */
+    private final AtomicLong latest = new AtomicLong(Long.MIN_VALUE);
 
     public ProxyAuthenticator(CredentialStore credentials, SubjectStore subjects, ClusterStore clusters,
             GrantStore grants, ClusterConnections connections, AccessChanges changes, Clock clock) {
@@ -69,6 +73,7 @@ public final class ProxyAuthenticator {
         String hash = tokenHash(authorization);
         // Read before any check, so a change committed during the check moves it past what is remembered.
         long generation = changes.generation();
+        observed(generation);
         String key = hash + "\n" + cluster.value();
         ProxyCaller known = remembered.get(key);
         if (known != null && known.generation() == generation && clock.instant().isBefore(known.validUntil())) {
@@ -84,6 +89,31 @@ public final class ProxyAuthenticator {
         }
         remembered.put(key, caller);
         return caller;
+    }
+
+    /**
+     * A kept check for this token and cluster that may still hold, from memory alone; the caller
+     * must confirm it against the counter ({@link ProxyCaller#generation()}) before forwarding.
+     * Empty when there is none, it is known to be stale or expired, or the header is malformed
+     * (the full check then gives the refusal).
+     */
+    public Optional<ProxyCaller> remembered(Optional<String> authorization, ClusterId cluster) {
+        String hash;
+        try {
+            hash = tokenHash(authorization);
+        } catch (dev.klave.messages.Refusal malformed) {
+            return Optional.empty();
+        }
+        ProxyCaller known = remembered.get(hash + "\n" + cluster.value());
+        if (known == null || known.generation() < latest.get() || !clock.instant().isBefore(known.validUntil())) {
+            return Optional.empty();
+        }
+        return Optional.of(known);
+    }
+
+    /** Notes a counter value read elsewhere (after an audit commit), so stale checks are skipped at once. */
+    public void observed(long generation) {
+        latest.accumulateAndGet(generation, Math::max);
     }
 
     private static String tokenHash(Optional<String> authorization) {

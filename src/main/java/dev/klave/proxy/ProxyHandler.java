@@ -2,6 +2,7 @@ package dev.klave.proxy;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import dev.klave.credential.Credential;
@@ -25,7 +26,6 @@ import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -51,6 +51,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final OpenStreams streams;
     private final java.time.Duration timeout;
     private final Clock clock;
+    private final AuditIds auditIds;
 
     /** @param timeout how long a request that is not a stream may wait for the cluster's answer */
     public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
@@ -65,11 +66,12 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.streams = requireNonNull(streams, "streams is null");
         this.timeout = requireNonNull(timeout, "timeout is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.auditIds = new AuditIds(clock);
     }
 
     @Override
     public void handle(HttpServerRequest request) {
-        String auditId = UUID.randomUUID().toString();
+        String auditId = auditIds.next();
         HttpServerResponse response = request.response();
         response.putHeader("Audit-ID", auditId);
         if (draining.getAsBoolean()) {
@@ -97,21 +99,77 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 request.headers().getAll("X-Forwarded-For"));
         Optional<String> authorization = Optional.ofNullable(request.getHeader(HttpHeaders.AUTHORIZATION));
         RequestInfo info = RequestInfo.of(request.method().name(), target.path(), target.query());
+        Optional<ProxyCaller> remembered = authenticator.remembered(authorization, target.cluster());
+        if (remembered.isPresent()) {
+            admitRemembered(request, target, info, remembered.get(), auditId, client, authorization, upgrade, context);
+            return;
+        }
         blocking.execute(() -> {
             Admission admission = admit(auditId, target, info, authorization, client);
-            context.runOnContext(ignored -> {
-                if (admission.refusal().isPresent()) {
-                    Refusal refusal = admission.refusal().get();
-                    KubeStatus.send(response, refusal.status(), refusal.getMessage());
-                    return;
-                }
-                if (upgrade) {
-                    upgrade(request, target, admission.caller().orElseThrow(), auditId);
-                } else {
-                    forward(request, target, info, admission.caller().orElseThrow(), auditId);
-                }
-            });
+            context.runOnContext(ignored -> proceed(request, target, info, auditId, upgrade, admission));
         });
+    }
+
+    private void proceed(HttpServerRequest request, ProxyTarget target, RequestInfo info, String auditId,
+            boolean upgrade, Admission admission) {
+        if (admission.refusal().isPresent()) {
+            Refusal refusal = admission.refusal().get();
+            KubeStatus.send(request.response(), refusal.status(), refusal.getMessage());
+            return;
+        }
+        if (upgrade) {
+            upgrade(request, target, admission.caller().orElseThrow(), auditId);
+        } else {
+            forward(request, target, info, admission.caller().orElseThrow(), auditId);
+        }
+    }
+
+    /**
+     * A request whose credential check is kept in memory: nothing blocks and nothing is queried
+     * for it. Its row is written, and the access counter the writer read after that commit says
+     * whether the kept check still holds (access unchanged between the check and the durable row,
+     * on every replica); if access changed, the full check decides, and a refusal completes the
+     * row already written. The request is forwarded only after both.
+     */
+    private void admitRemembered(HttpServerRequest request, ProxyTarget target, RequestInfo info, ProxyCaller caller,
+            String auditId, InetAddress client, Optional<String> authorization, boolean upgrade, Context context) {
+        AuditRow row = row(auditId, target, info, client, Optional.of(caller.credential()),
+                Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
+                Optional.empty(), Optional.empty());
+        audit.record(row).whenComplete((generation, failure) -> context.runOnContext(ignored -> {
+            if (failure != null) {
+                LOG.error("audit row {} not written; request refused", auditId);
+                proceed(request, target, info, auditId, upgrade,
+                        new Admission(Optional.empty(), Optional.of(Message.AUDIT_UNAVAILABLE.refusal())));
+                return;
+            }
+            authenticator.observed(generation);
+            if (generation == caller.generation()) {
+                proceed(request, target, info, auditId, upgrade, new Admission(Optional.of(caller), Optional.empty()));
+                return;
+            }
+            blocking.execute(() -> {
+                Admission admission = recheck(auditId, target, authorization);
+                context.runOnContext(again -> proceed(request, target, info, auditId, upgrade, admission));
+            });
+        }));
+    }
+
+    /** The full check of a request whose row is already written; a refusal completes that row. */
+    private Admission recheck(String auditId, ProxyTarget target, Optional<String> authorization) {
+        Refusal refusal;
+        try {
+            return new Admission(Optional.of(authenticator.admit(authorization, target.cluster(), ignored -> { })),
+                    Optional.empty());
+        } catch (Refusal refused) {
+            refusal = refused;
+        } catch (RuntimeException e) {
+            LOG.error("proxy admission failed for {}", auditId, e);
+            refusal = Message.INTERNAL_ERROR.refusal();
+        }
+        audit.complete(new AuditRow.Completion(auditId, refusal.status(), Optional.of(refusal.getMessage()),
+                clock.instant(), true));
+        return new Admission(Optional.empty(), Optional.of(refusal));
     }
 
     private static boolean isUpgrade(HttpServerRequest request) {
@@ -135,7 +193,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
                     Optional.empty(), Optional.empty());
             try {
-                audit.record(row).get();
+                authenticator.observed(audit.record(row).get());
             } catch (Exception e) {
                 LOG.error("audit row {} not written; request refused", auditId);
                 return new Admission(Optional.empty(), Optional.of(Message.AUDIT_UNAVAILABLE.refusal()));

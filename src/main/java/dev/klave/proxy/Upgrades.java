@@ -41,6 +41,7 @@ final class Upgrades {
         NetClient client = clients.computeIfAbsent(cluster.value() + "\n" + server + "\n" + secrets.caPem(),
                 ignored -> vertx.createNetClient(new NetClientOptions()
                         .setSsl(true)
+                        .setSslEngineOptions(dev.klave.http.NetworkEngine.tls())
                         .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                         .setHostnameVerificationAlgorithm("HTTPS")
                         .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)));

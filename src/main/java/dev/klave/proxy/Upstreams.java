@@ -45,6 +45,7 @@ final class Upstreams {
         Key key = new Key(cluster, secrets.server(), secrets.caPem(), stream);
         return clients.computeIfAbsent(key, ignored -> vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
+                .setSslEngineOptions(dev.klave.http.NetworkEngine.tls())
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                 .setVerifyHost(true)
                 .setConnectTimeout(CONNECT_TIMEOUT_MILLIS)

@@ -42,11 +42,16 @@ public final class Database implements Transactions, AutoCloseable {
     private final Dialect dialect;
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
+    private final SqliteCheckpoints checkpoints;
 
     private Database(Dialect dialect, HikariDataSource dataSource) {
         this.dialect = dialect;
         this.dataSource = dataSource;
         this.jdbi = Jdbi.create(dataSource);
+        this.checkpoints = dialect == Dialect.SQLITE ? new SqliteCheckpoints(this) : null;
+        if (checkpoints != null) {
+            checkpoints.start();
+        }
     }
 
     /**
@@ -94,6 +99,8 @@ public final class Database implements Transactions, AutoCloseable {
         config.addDataSourceProperty("busy_timeout", "10000");
         config.addDataSourceProperty("foreign_keys", "true");
         config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+        // Checkpoints run on a thread of their own (SqliteCheckpoints), never inside a commit.
+        config.setConnectionInitSql("PRAGMA wal_autocheckpoint = 0");
         config.setMaximumPoolSize(8);
         return Dialect.SQLITE;
     }
@@ -103,6 +110,8 @@ public final class Database implements Transactions, AutoCloseable {
         config.setUsername(postgres.user());
         postgres.password().ifPresent(config::setPassword);
         config.addDataSourceProperty("ApplicationName", "klave");
+        // A JDBC batch of inserts (the audit writer's) becomes multi-row INSERTs: one round trip.
+        config.addDataSourceProperty("reWriteBatchedInserts", "true");
         config.setMaximumPoolSize(16);
         return Dialect.POSTGRES;
     }
@@ -178,6 +187,9 @@ public final class Database implements Transactions, AutoCloseable {
     /** Closes the pool; connections in use are closed as they are returned. */
     @Override
     public void close() {
+        if (checkpoints != null) {
+            checkpoints.close();
+        }
         dataSource.close();
     }
 

@@ -157,9 +157,22 @@ class StreamCuttingTest {
 
             first.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
 
+            cluster.clearRequests();
             HttpResponse<String> next = second.http().get(path, "Authorization", "Bearer " + ana[2]);
             assertThat(next.statusCode()).isEqualTo(401);
             assertThat(JSON.readTree(next.body()).get("message").asText()).isEqualTo("credencial revocada");
+            assertThat(cluster.requests()).noneMatch(request -> request.path().contains("configmaps"));
+            // The second replica wrote the row before it learnt of the revocation: the row ends as
+            // the refusal, hidden from listings like every authentication failure (spec 1 §2).
+            String auditId = next.headers().firstValue("Audit-ID").orElseThrow();
+            JsonNode row = awaitCompletedRow(second, ana[0], auditId);
+            assertThat(row.get("status").asInt()).isEqualTo(401);
+            assertThat(row.get("error").asText()).isEqualTo("credencial revocada");
+            assertThat(row.get("resource").isNull()).isTrue();
+            assertThat(JSON.readTree(second.http().get("/api/audit", "Cookie", ana[0]).body()).get("events")
+                    .findValuesAsText("id")).doesNotContain(auditId);
+            assertThat(JSON.readTree(second.http().get("/api/audit?include_discovery=true", "Cookie", ana[0]).body())
+                    .get("events").findValuesAsText("id")).contains(auditId);
         } finally {
             TestingPostgres.drop(database);
         }
@@ -226,6 +239,17 @@ class StreamCuttingTest {
                     .isEqualTo("Klave no puede registrar la petición");
             assertThat(cluster.requests()).noneMatch(request -> request.path().contains("configmaps"));
         }
+    }
+
+    private static JsonNode awaitCompletedRow(TestingKlave klave, String cookie, String auditId) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            JsonNode row = JSON.readTree(klave.http().get("/api/audit/" + auditId, "Cookie", cookie).body());
+            if (row.has("status") && !row.get("status").isNull()) {
+                return row;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("audit row " + auditId + " was not completed");
     }
 
     private static JsonNode awaitWatchRow(TestingKlave klave, String cookie) throws Exception {

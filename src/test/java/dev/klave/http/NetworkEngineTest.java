@@ -1,0 +1,24 @@
+package dev.klave.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.net.OpenSSLEngineOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/** On the platform we ship native libraries for, Klave runs on OpenSSL and epoll, not the JDK's TLS and NIO. */
+@EnabledOnOs(value = OS.LINUX, architectures = "amd64")
+class NetworkEngineTest {
+    @Test
+    void linuxX8664UsesOpenSslAndEpoll() {
+        assertThat(NetworkEngine.tls()).isInstanceOf(OpenSSLEngineOptions.class);
+        Vertx vertx = NetworkEngine.vertx();
+        try {
+            assertThat(vertx.isNativeTransportEnabled()).isTrue();
+        } finally {
+            vertx.close();
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.klave.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.klave.audit.AuditFilter;
+import dev.klave.audit.AuditIds;
+import dev.klave.audit.AuditRow;
+import dev.klave.testing.TestingClock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Audit rows as the proxy writes them: every field kept, completions, refusals hidden, batches atomic. */
+abstract class AuditStoreConformance extends StoreConformance {
+    private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
+    private static final AuditFilter ALL = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true);
+
+    private final AuditIds ids = new AuditIds(new TestingClock());
+    private JdbiAuditStore audit;
+
+    @Override
+    protected void setUp(Database database) {
+        audit = new JdbiAuditStore(database);
+    }
+
+    private AuditRow pending(String id) {
+        return new AuditRow(id, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), "prod-1",
+                Optional.of("team-a"), "list", Optional.of("configmaps"), Optional.empty(),
+                "/api/v1/namespaces/team-a/configmaps", Optional.of("10.0.0.7"), Optional.empty(), Optional.empty(),
+                Optional.empty());
+    }
+
+    @Test
+    void aPendingRowKeepsEveryFieldAndHasNoStatusYet() {
+        String id = ids.next();
+        audit.write(List.of(pending(id)), List.of());
+
+        assertThat(audit.findById(id)).contains(pending(id));
+    }
+
+    @Test
+    void aRowWithoutOptionalFieldsComesBackWithout() {
+        String id = ids.next();
+        AuditRow bare = new AuditRow(id, AT, Optional.empty(), Optional.empty(), Optional.empty(), "prod-1",
+                Optional.empty(), "get", Optional.empty(), Optional.empty(), "/api", Optional.empty(),
+                Optional.of(401), Optional.of("credencial desconocida"), Optional.of(AT));
+        audit.write(List.of(bare), List.of());
+
+        assertThat(audit.findById(id)).contains(bare);
+    }
+
+    @Test
+    void aCompletionInALaterBatchRecordsStatusErrorAndTime() {
+        String first = ids.next();
+        String second = ids.next();
+        audit.write(List.of(pending(first), pending(second)), List.of());
+
+        audit.write(List.of(), List.of(new AuditRow.Completion(first, 200, Optional.empty(), AT.plusMillis(5)),
+                new AuditRow.Completion(second, 499, Optional.of("cliente desconectado"), AT.plusMillis(9))));
+
+        AuditRow done = audit.findById(first).orElseThrow();
+        assertThat(done.status()).contains(200);
+        assertThat(done.error()).isEmpty();
+        assertThat(done.completedAt()).contains(AT.plusMillis(5));
+        assertThat(done.resource()).contains("configmaps");
+        assertThat(audit.findById(second).orElseThrow().error()).contains("cliente desconectado");
+    }
+
+    @Test
+    void aRefusalFoundAfterTheRowWasWrittenHidesItFromListings() {
+        String id = ids.next();
+        audit.write(List.of(pending(id)), List.of());
+
+        audit.write(List.of(), List.of(new AuditRow.Completion(id, 401, Optional.of("credencial revocada"), AT, true)));
+
+        AuditRow refused = audit.findById(id).orElseThrow();
+        assertThat(refused.status()).contains(401);
+        assertThat(refused.resource()).isEmpty();
+        assertThat(audit.find(ALL, 0, 50)).extracting(AuditRow::id).contains(id);
+        assertThat(audit.find(new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false), 0, 50))
+                .extracting(AuditRow::id).doesNotContain(id);
+    }
+
+    @Test
+    void aBatchWithOneBadRowWritesNothing() {
+        String kept = ids.next();
+        audit.write(List.of(pending(kept)), List.of());
+        String fresh = ids.next();
+
+        // The same id twice: the second insert breaks the primary key, so the whole batch rolls back.
+        assertThatThrownBy(() -> audit.write(List.of(pending(fresh), pending(kept)),
+                List.of(new AuditRow.Completion(kept, 200, Optional.empty(), AT))))
+                .isInstanceOf(RuntimeException.class);
+
+        assertThat(audit.findById(fresh)).isEmpty();
+        assertThat(audit.findById(kept).orElseThrow().status()).isEmpty();
+    }
+}
