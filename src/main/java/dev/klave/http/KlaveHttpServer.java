@@ -12,6 +12,10 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import java.util.concurrent.CopyOnWriteArrayList;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Duration;
 import java.util.List;
@@ -33,13 +37,17 @@ public final class KlaveHttpServer {
     private static final Logger LOG = LoggerFactory.getLogger(KlaveHttpServer.class);
 
     private final Vertx vertx;
-    private final HttpServer server;
+    /** Event loops that accept connections; two cores give two (NetworkEngine's tests pin the type). */
+    private static final int LISTENERS = Math.max(1, Integer.getInteger("klave.listeners",
+            Runtime.getRuntime().availableProcessors()));
+
+    private final List<HttpServer> servers;
     private final ExecutorService blocking;
     private final AtomicBoolean draining;
 
-    private KlaveHttpServer(Vertx vertx, HttpServer server, ExecutorService blocking, AtomicBoolean draining) {
+    private KlaveHttpServer(Vertx vertx, List<HttpServer> servers, ExecutorService blocking, AtomicBoolean draining) {
         this.vertx = vertx;
-        this.server = server;
+        this.servers = servers;
         this.blocking = blocking;
         this.draining = draining;
     }
@@ -67,10 +75,19 @@ public final class KlaveHttpServer {
         tls.ifPresent(files -> options.setSsl(true).setSslEngineOptions(NetworkEngine.tls()).setKeyCertOptions(new PemKeyCertOptions()
                 .setCertPath(files.certificate().toString())
                 .setKeyPath(files.privateKey().toString())));
-        HttpServer server = vertx.createHttpServer(options);
-        server.requestHandler(request -> dispatch(request, health, api, proxy, web));
+        Handler<HttpServerRequest> handler = request -> dispatch(request, health, api, proxy, web);
+        List<HttpServer> servers = new CopyOnWriteArrayList<>();
         try {
-            server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            // One listener per core, each on an event loop of its own, sharing the port: Vert.x
+            // hands each new connection to the next of them (bench/RESULTS.md measured one event
+            // loop as the proxy's limit once the database left the request path). The first binds
+            // the port (which may be 0: any free one), the others join it.
+            listen(vertx, options, handler, servers, 1);
+            int others = Math.max(0, LISTENERS - 1);
+            if (others > 0) {
+                HttpServerOptions joined = new HttpServerOptions(options).setPort(servers.get(0).actualPort());
+                listen(vertx, joined, handler, servers, others);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             vertx.close();
@@ -80,7 +97,20 @@ public final class KlaveHttpServer {
             blocking.shutdownNow();
             throw new IllegalStateException("cannot listen on " + listen + ": " + e.getCause(), e);
         }
-        return new KlaveHttpServer(vertx, server, blocking, draining);
+        return new KlaveHttpServer(vertx, List.copyOf(servers), blocking, draining);
+    }
+
+    /** Deploys {@code instances} listeners, each on its own event loop, and waits until they listen. */
+    private static void listen(Vertx vertx, HttpServerOptions options, Handler<HttpServerRequest> handler,
+            List<HttpServer> servers, int instances) throws InterruptedException, ExecutionException, TimeoutException {
+        vertx.deployVerticle(() -> new VerticleBase() {
+            @Override
+            public Future<?> start() {
+                HttpServer server = vertx.createHttpServer(options).requestHandler(handler);
+                return server.listen().onSuccess(servers::add);
+            }
+        }, new DeploymentOptions().setInstances(instances))
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
     private static void dispatch(HttpServerRequest request, HealthHandler health, ApiHandler api,
@@ -101,7 +131,7 @@ public final class KlaveHttpServer {
 
     /** The port actually bound (useful with port 0). */
     public int port() {
-        return server.actualPort();
+        return servers.get(0).actualPort();
     }
 
     /** From now on {@code /readyz} answers 503, so load balancers stop sending new requests. */
@@ -128,8 +158,8 @@ public final class KlaveHttpServer {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean clean = true;
         try {
-            server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .toCompletionStage().toCompletableFuture()
+            Future.all(servers.stream().map(server -> server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS))
+                    .toList()).toCompletionStage().toCompletableFuture()
                     .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             clean = false;
