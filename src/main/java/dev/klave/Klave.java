@@ -57,7 +57,7 @@ public final class Klave implements AutoCloseable {
             extraRoutes.forEach(provider -> provider.register(routes));
             KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.tls(), settings.baseUrl(),
                     settings.trustedProxies(), routes, services.authenticator(),
-                    () -> database.answersWithin(READINESS_TIMEOUT), assets, services.proxy());
+                    () -> database.answersWithin(READINESS_TIMEOUT), assets, services.proxy(), services.network());
             services.reconciliations().start();
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());

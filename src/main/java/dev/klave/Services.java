@@ -48,6 +48,7 @@ import dev.klave.crypto.PasswordHasher;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.http.Authenticator;
 import dev.klave.http.ClientAddresses;
+import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
 import dev.klave.login.LoginRoutes;
@@ -100,11 +101,12 @@ public final class Services {
     private final AuditWriter auditWriter;
     private final OpenStreams openStreams;
     private final ProxyFactory proxy;
+    private final NetworkEngine network;
     private final List<RouteProvider> routes;
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
             PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
-            OpenStreams openStreams, ProxyFactory proxy, List<RouteProvider> routes) {
+            OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network, List<RouteProvider> routes) {
         this.accounts = accounts;
         this.lifecycle = lifecycle;
         this.own = own;
@@ -116,6 +118,7 @@ public final class Services {
         this.auditWriter = auditWriter;
         this.openStreams = openStreams;
         this.proxy = proxy;
+        this.network = network;
         this.routes = routes;
     }
 
@@ -159,9 +162,10 @@ public final class Services {
         ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
                 grantStore, connections, accessChanges, clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
+        NetworkEngine network = new NetworkEngine(settings.tlsEngine());
         OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
-                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock);
+                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock, network);
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);
@@ -192,7 +196,7 @@ public final class Services {
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                auditWriter, openStreams, proxy, routes);
+                auditWriter, openStreams, proxy, network, routes);
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {
@@ -251,6 +255,11 @@ public final class Services {
     /** Watches and followed logs held open by this replica, cut when their credential ends. */
     public OpenStreams openStreams() {
         return openStreams;
+    }
+
+    /** The TLS engine chosen by {@code SERVICE_TLS_ENGINE}, for the listener and the proxy alike. */
+    public NetworkEngine network() {
+        return network;
     }
 
     /** The {@code /clusters/…} proxy, built on the HTTP server's Vert.x. */

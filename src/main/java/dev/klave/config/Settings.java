@@ -17,6 +17,7 @@ public record Settings(
         EncryptionKeySource encryptionKey,
         List<Cidr> trustedProxies,
         Optional<ServerTls> tls,
+        TlsEngine tlsEngine,
         boolean requirePodSecurity,
         Duration maxCredentialTtl,
         Duration proxyTimeout,
@@ -30,6 +31,7 @@ public record Settings(
         requireNonNull(encryptionKey, "encryptionKey is null");
         trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies is null"));
         requireNonNull(tls, "tls is null");
+        requireNonNull(tlsEngine, "tlsEngine is null");
         requireNonNull(shutdownDelay, "shutdownDelay is null");
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");
         requireNonNull(ci, "ci is null");

@@ -25,6 +25,7 @@ public final class SettingsLoader {
     public static final String TLS_KEY = "SERVICE_TLS_KEY";
     public static final String TLS_CLIENT_CA = "SERVICE_KUBECONFIG_CA";
     public static final String REQUIRE_POD_SECURITY = "SERVICE_REQUIRE_POD_SECURITY";
+    public static final String TLS_ENGINE = "SERVICE_TLS_ENGINE";
     public static final String MAX_CREDENTIAL_TTL = "SERVICE_MAX_CREDENTIAL_TTL";
     public static final String PROXY_TIMEOUT = "SERVICE_PROXY_TIMEOUT";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
@@ -60,6 +61,7 @@ public final class SettingsLoader {
         Optional<EncryptionKeySource> key = encryptionKey(database);
         Optional<List<Cidr>> trustedProxies = read(TRUSTED_PROXIES, "", SettingsLoader::parseCidrs);
         Optional<Optional<ServerTls>> tls = tls();
+        Optional<TlsEngine> tlsEngine = read(TLS_ENGINE, "openssl", TlsEngine::parse);
         Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
         Optional<Duration> maxCredentialTtl = read(MAX_CREDENTIAL_TTL, "30d", SettingsLoader::parsePositive);
         Optional<Duration> proxyTimeout = read(PROXY_TIMEOUT, "60s", SettingsLoader::parsePositive);
@@ -72,7 +74,8 @@ public final class SettingsLoader {
             throw new InvalidSettingsException(problems);
         }
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
-                key.orElseThrow(), trustedProxies.orElseThrow(), tls.orElseThrow(), requirePodSecurity.orElseThrow(),
+                key.orElseThrow(), trustedProxies.orElseThrow(), tls.orElseThrow(), tlsEngine.orElseThrow(),
+                requirePodSecurity.orElseThrow(),
                 maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow(),

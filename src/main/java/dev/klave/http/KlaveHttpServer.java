@@ -55,7 +55,8 @@ public final class KlaveHttpServer {
     /** Starts listening; fails when the address cannot be bound. */
     public static KlaveHttpServer start(ListenAddress listen, Optional<ServerTls> tls, BaseUrl baseUrl,
             List<Cidr> trustedProxies,
-            ApiRoutes routes, Authenticator authenticator, Readiness readiness, WebAssets assets, ProxyFactory proxyFactory) {
+            ApiRoutes routes, Authenticator authenticator, Readiness readiness, WebAssets assets, ProxyFactory proxyFactory,
+            NetworkEngine network) {
         requireNonNull(listen, "listen is null");
         Vertx vertx = NetworkEngine.vertx();
         ExecutorService blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-work-", 0).factory());
@@ -72,22 +73,16 @@ public final class KlaveHttpServer {
                 // peers are found by TCP keep-alive instead.
                 .setIdleTimeout(0)
                 .setTcpKeepAlive(true);
-        tls.ifPresent(files -> options.setSsl(true).setSslEngineOptions(NetworkEngine.tls()).setKeyCertOptions(new PemKeyCertOptions()
+        tls.ifPresent(files -> options.setSsl(true).setSslEngineOptions(network.tls()).setKeyCertOptions(new PemKeyCertOptions()
                 .setCertPath(files.certificate().toString())
                 .setKeyPath(files.privateKey().toString())));
         Handler<HttpServerRequest> handler = request -> dispatch(request, health, api, proxy, web);
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
         try {
             // One listener per core, each on an event loop of its own, sharing the port: Vert.x
-            // hands each new connection to the next of them (bench/RESULTS.md measured one event
-            // loop as the proxy's limit once the database left the request path). The first binds
-            // the port (which may be 0: any free one), the others join it.
-            listen(vertx, options, handler, servers, 1);
-            int others = Math.max(0, LISTENERS - 1);
-            if (others > 0) {
-                HttpServerOptions joined = new HttpServerOptions(options).setPort(servers.get(0).actualPort());
-                listen(vertx, joined, handler, servers, others);
-            }
+            // hands each new connection to the next of them (bench/RESULTS.md). Port 0 (any free
+            // port, used by tests) gets one listener: Vert.x would give each instance a port of its own.
+            listen(vertx, options, handler, servers, listen.port() == 0 ? 1 : LISTENERS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             vertx.close();

@@ -1,30 +1,37 @@
 package dev.klave.http;
 
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.config.TlsEngine;
 import io.netty.handler.ssl.OpenSsl;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.net.JdkSSLEngineOptions;
 import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.core.net.SSLEngineOptions;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Which TLS implementation and socket transport the server and the proxy's cluster connections
- * use. OpenSSL (BoringSSL, shipped for Linux x86-64) and epoll cost the proxy far less CPU per
- * request than the JDK's TLS and NIO (bench/RESULTS.md); where they cannot load, Klave says so
- * once and uses the JDK's. {@code SERVICE_TLS_ENGINE=jdk} forces the JDK's TLS.
+ * use. OpenSSL (BoringSSL from netty-tcnative) and epoll cost the proxy less CPU than the JDK's
+ * TLS and NIO, and carry upgraded streams (exec, port-forward) about 40 % faster
+ * (bench/RESULTS.md). Where the native libraries cannot load, Klave says so once and uses the
+ * JDK's; {@code SERVICE_TLS_ENGINE=jdk} asks for the JDK's TLS outright.
  */
 public final class NetworkEngine {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkEngine.class);
-    private static final SSLEngineOptions TLS = choose();
 
-    private NetworkEngine() {}
+    private final SSLEngineOptions tls;
+
+    public NetworkEngine(TlsEngine wanted) {
+        requireNonNull(wanted, "wanted is null");
+        this.tls = choose(wanted);
+    }
 
     /** The TLS engine for every listener and client Klave opens. */
-    public static SSLEngineOptions tls() {
-        return TLS.copy();
+    public SSLEngineOptions tls() {
+        return tls.copy();
     }
 
     /** A Vert.x instance on epoll when it is available (Vert.x falls back to NIO by itself). */
@@ -34,9 +41,8 @@ public final class NetworkEngine {
         return vertx;
     }
 
-    private static SSLEngineOptions choose() {
-        String wanted = System.getenv().getOrDefault("SERVICE_TLS_ENGINE", "openssl").strip().toLowerCase(Locale.ROOT);
-        if (wanted.equals("jdk")) {
+    private static SSLEngineOptions choose(TlsEngine wanted) {
+        if (wanted == TlsEngine.JDK) {
             LOG.info("TLS engine: the JDK's (SERVICE_TLS_ENGINE=jdk)");
             return new JdkSSLEngineOptions();
         }

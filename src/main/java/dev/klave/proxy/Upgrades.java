@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
+import dev.klave.http.NetworkEngine;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -26,10 +27,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Upgrades {
     private final Vertx vertx;
+    private final NetworkEngine network;
     private final Map<String, NetClient> clients = new ConcurrentHashMap<>();
 
-    Upgrades(Vertx vertx) {
+    Upgrades(Vertx vertx, NetworkEngine network) {
         this.vertx = requireNonNull(vertx, "vertx is null");
+        this.network = requireNonNull(network, "network is null");
     }
 
     /** The cluster's answer head, and the bytes that came after it on the same socket. */
@@ -41,7 +44,7 @@ final class Upgrades {
         NetClient client = clients.computeIfAbsent(cluster.value() + "\n" + server + "\n" + secrets.caPem(),
                 ignored -> vertx.createNetClient(new NetClientOptions()
                         .setSsl(true)
-                        .setSslEngineOptions(dev.klave.http.NetworkEngine.tls())
+                        .setSslEngineOptions(network.tls())
                         .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                         .setHostnameVerificationAlgorithm("HTTPS")
                         .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)));

@@ -36,6 +36,7 @@ class SettingsLoaderTest {
                 new EncryptionKeySource.GeneratedFile(Path.of("data/encryption.key").toAbsolutePath()));
         assertThat(settings.trustedProxies()).isEmpty();
         assertThat(settings.tls()).isEmpty();
+        assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.OPENSSL);
         assertThat(settings.requirePodSecurity()).isTrue();
         assertThat(settings.maxCredentialTtl()).isEqualTo(Duration.ofDays(30));
         assertThat(settings.proxyTimeout()).isEqualTo(Duration.ofSeconds(60));
@@ -61,12 +62,13 @@ class SettingsLoaderTest {
                 SettingsLoader.TLS_CLIENT_CA, SettingsLoader.REQUIRE_POD_SECURITY,
                 SettingsLoader.MAX_CREDENTIAL_TTL, SettingsLoader.PROXY_TIMEOUT, SettingsLoader.SHUTDOWN_DELAY,
                 SettingsLoader.SHUTDOWN_TIMEOUT, SettingsLoader.FORGE_URL, SettingsLoader.CI_ISSUER,
-                SettingsLoader.CI_CREDENTIAL_TTL))
+                SettingsLoader.CI_CREDENTIAL_TTL, SettingsLoader.TLS_ENGINE))
                 .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
                         "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_TLS_CERT", "SERVICE_TLS_KEY",
                         "SERVICE_KUBECONFIG_CA", "SERVICE_REQUIRE_POD_SECURITY",
                         "SERVICE_MAX_CREDENTIAL_TTL", "SERVICE_PROXY_TIMEOUT", "SERVICE_SHUTDOWN_DELAY",
-                        "SERVICE_SHUTDOWN_TIMEOUT", "FORGE_URL", "SERVICE_CI_ISSUER", "SERVICE_CI_CREDENTIAL_TTL");
+                        "SERVICE_SHUTDOWN_TIMEOUT", "FORGE_URL", "SERVICE_CI_ISSUER", "SERVICE_CI_CREDENTIAL_TTL",
+                        "SERVICE_TLS_ENGINE");
     }
 
     @Test
@@ -80,7 +82,8 @@ class SettingsLoaderTest {
                 "SERVICE_REQUIRE_POD_SECURITY", "false",
                 "SERVICE_SHUTDOWN_DELAY", "0s",
                 "SERVICE_SHUTDOWN_TIMEOUT", "45s",
-                "SERVICE_CI_CREDENTIAL_TTL", "15m"));
+                "SERVICE_CI_CREDENTIAL_TTL", "15m",
+                "SERVICE_TLS_ENGINE", "JDK"));
 
         assertThat(settings.baseUrl().toString()).isEqualTo("https://klave.example.com");
         assertThat(settings.listen()).isEqualTo(new ListenAddress("::", 9443));
@@ -94,6 +97,7 @@ class SettingsLoaderTest {
         assertThat(settings.ci().credentialTtl()).isEqualTo(Duration.ofMinutes(15));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ZERO);
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.JDK);
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -121,6 +125,7 @@ class SettingsLoaderTest {
         "SERVICE_CI_ISSUER|token.actions.example|SERVICE_CI_ISSUER: must be an http(s) URL without query or fragment (got 'token.actions.example')",
         "FORGE_URL|forge.example.com|FORGE_URL: must be an http(s) URL without query or fragment (got 'forge.example.com')",
         "SERVICE_CI_CREDENTIAL_TTL|0s|SERVICE_CI_CREDENTIAL_TTL: must be longer than zero (got '0s')",
+        "SERVICE_TLS_ENGINE|gnutls|SERVICE_TLS_ENGINE: use openssl or jdk (got 'gnutls')",
         "SERVICE_SHUTDOWN_TIMEOUT|soon|SERVICE_SHUTDOWN_TIMEOUT: must be a number followed by ms, s, m, h or d, e.g. 30s (got 'soon')",
     })
     void badValueIsReportedWithTheVariableName(String name, String value, String problem) {

@@ -2,6 +2,7 @@ package dev.klave.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.config.TlsEngine;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.OpenSSLEngineOptions;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.condition.OS;
 class NetworkEngineTest {
     @Test
     void linuxX8664UsesOpenSslAndEpoll() {
-        assertThat(NetworkEngine.tls()).isInstanceOf(OpenSSLEngineOptions.class);
+        assertThat(new NetworkEngine(TlsEngine.OPENSSL).tls()).isInstanceOf(OpenSSLEngineOptions.class);
+        assertThat(new NetworkEngine(TlsEngine.JDK).tls()).isInstanceOf(io.vertx.core.net.JdkSSLEngineOptions.class);
         Vertx vertx = NetworkEngine.vertx();
         try {
             assertThat(vertx.isNativeTransportEnabled()).isTrue();
