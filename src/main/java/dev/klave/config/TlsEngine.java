@@ -4,9 +4,13 @@ import java.util.Locale;
 
 /** {@code SERVICE_TLS_ENGINE}: which TLS implementation serves clients and talks to clusters. */
 public enum TlsEngine {
-    /** BoringSSL through netty-tcnative; the JDK's TLS where its native library cannot load. */
+    /**
+     * BoringSSL through netty-tcnative; the JDK's TLS where its native library cannot load. Not the
+     * default: with it, an upgraded stream (exec, cp) that the cluster closes first can arrive
+     * short (bench/RESULTS.md), which the JDK's TLS never did in the same runs.
+     */
     OPENSSL,
-    /** The JDK's own TLS. */
+    /** The JDK's own TLS (the default). */
     JDK;
 
     static TlsEngine parse(String text) {
