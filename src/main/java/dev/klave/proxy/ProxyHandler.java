@@ -360,19 +360,35 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             client.close();
             cluster.close();
         }));
-        // Each direction ends the other side only once everything it read has been written. A
-        // socket reports its close while bytes it read are still held back by back-pressure;
-        // closing the other side at that moment lost the stream's last megabytes (bench/run:
-        // 16 MiB exec streams arrived 0.3 to 3 MiB short, with OpenSSL's faster TLS nearly always).
-        client.pipeTo(cluster).onComplete(ignored -> {
-            ending.end(101, Optional.empty());
-            cluster.close();
-        });
-        cluster.pipeTo(client).onComplete(ignored -> {
+        Runnable finished = () -> {
             ending.end(101, Optional.empty());
             client.close();
+            cluster.close();
+        };
+        relayBytes(client, cluster, finished);
+        relayBytes(cluster, client, finished);
+    }
+
+    /**
+     * Copies one direction of an upgraded connection with back-pressure. When {@code from} ends,
+     * {@code finished} runs only once the last write to {@code to} has reached the socket: closing
+     * earlier drops what is still queued, and an exec stream that the cluster closed first arrived
+     * short (bench/run: 16 MiB streams up to 3 MiB short, nearly always with OpenSSL's TLS).
+     */
+    private static void relayBytes(io.vertx.core.net.NetSocket from, io.vertx.core.net.NetSocket to,
+            Runnable finished) {
+        AtomicReference<io.vertx.core.Future<Void>> lastWrite =
+                new AtomicReference<>(io.vertx.core.Future.succeededFuture());
+        from.handler(bytes -> {
+            lastWrite.set(to.write(bytes));
+            if (to.writeQueueFull()) {
+                from.pause();
+                to.drainHandler(ignored -> from.resume());
+            }
         });
-        cluster.resume();
+        from.endHandler(ignored -> lastWrite.get().onComplete(written -> finished.run()));
+        from.exceptionHandler(failure -> finished.run());
+        from.resume();
     }
 
     /** Completes a request's audit row once: the first ending (answer, cut, hang-up) is the one recorded. */
@@ -407,12 +423,29 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             response.writeHead();
         }
         int status = upstream.statusCode();
-        upstream.pipeTo(response).onComplete(result -> {
-            if (result.succeeded()) {
-                ending.end(status, Optional.empty());
-            } else {
-                ending.end(status, Optional.of("respuesta interrumpida: " + result.cause().getMessage()));
+        // By hand rather than pipeTo: a pipe keeps writing to a response whose client has hung up
+        // and Vert.x then logs "Response has already been written" with a stack trace for every
+        // such request (seen in bench/run whenever wrk stopped). The close handler in forward()
+        // records the 499 and closes the cluster connection; the chunks still in flight are dropped.
+        upstream.handler(chunk -> {
+            if (response.closed()) {
+                return;
             }
+            response.write(chunk);
+            if (response.writeQueueFull()) {
+                upstream.pause();
+                response.drainHandler(ignored -> upstream.resume());
+            }
+        });
+        upstream.exceptionHandler(failure -> {
+            ending.end(status, Optional.of("respuesta interrumpida: " + failure.getMessage()));
+            response.reset();
+        });
+        upstream.endHandler(ignored -> {
+            if (!response.closed()) {
+                response.end();
+            }
+            ending.end(status, Optional.empty());
         });
     }
 
