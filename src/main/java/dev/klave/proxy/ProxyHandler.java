@@ -15,7 +15,6 @@ import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -26,7 +25,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -39,8 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProxyHandler implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
-    private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive",
-            "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie", "audit-id");
 
     private final ProxyAuthenticator authenticator;
     private final AuditWriter audit;
@@ -281,7 +277,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                                     upstream.request().connection().close();
                                 })));
                     }
-                    relay(upstream, response, ending);
+                    Relays.answer(upstream, response, ending::end);
                 })
                 .onFailure(failure -> {
                     Message message = UpstreamFailures.classify(failure);
@@ -315,7 +311,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                         ending.end(answer.status(), Optional.empty());
                         response.setStatusCode(answer.status());
                         answer.headers().forEach((name, value) -> {
-                            if (!DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))
+                            if (!Relays.DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))
                                     && !name.equalsIgnoreCase("content-length")) {
                                 response.headers().add(name, value);
                             }
@@ -365,30 +361,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             client.close();
             cluster.close();
         };
-        relayBytes(client, cluster, finished);
-        relayBytes(cluster, client, finished);
-    }
-
-    /**
-     * Copies one direction of an upgraded connection with back-pressure. When {@code from} ends,
-     * {@code finished} runs only once the last write to {@code to} has reached the socket: closing
-     * earlier drops what is still queued, and an exec stream that the cluster closed first arrived
-     * short (bench/run: 16 MiB streams up to 3 MiB short, nearly always with OpenSSL's TLS).
-     */
-    private static void relayBytes(io.vertx.core.net.NetSocket from, io.vertx.core.net.NetSocket to,
-            Runnable finished) {
-        AtomicReference<io.vertx.core.Future<Void>> lastWrite =
-                new AtomicReference<>(io.vertx.core.Future.succeededFuture());
-        from.handler(bytes -> {
-            lastWrite.set(to.write(bytes));
-            if (to.writeQueueFull()) {
-                from.pause();
-                to.drainHandler(ignored -> from.resume());
-            }
-        });
-        from.endHandler(ignored -> lastWrite.get().onComplete(written -> finished.run()));
-        from.exceptionHandler(failure -> finished.run());
-        from.resume();
+        Relays.bytes(client, cluster, finished);
+        Relays.bytes(cluster, client, finished);
     }
 
     /** Completes a request's audit row once: the first ending (answer, cut, hang-up) is the one recorded. */
@@ -406,47 +380,6 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 complete(auditId, status, error);
             }
         }
-    }
-
-    private void relay(HttpClientResponse upstream, HttpServerResponse response, Ending ending) {
-        response.setStatusCode(upstream.statusCode());
-        response.setStatusMessage(upstream.statusMessage());
-        MultiMap headers = upstream.headers();
-        for (String name : headers.names()) {
-            if (!DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-                response.putHeader(name, headers.getAll(name));
-            }
-        }
-        if (headers.get(HttpHeaders.CONTENT_LENGTH) == null) {
-            response.setChunked(true);
-            // A watch may stay silent for minutes: the client must see the answer start now.
-            response.writeHead();
-        }
-        int status = upstream.statusCode();
-        // By hand rather than pipeTo: a pipe keeps writing to a response whose client has hung up
-        // and Vert.x then logs "Response has already been written" with a stack trace for every
-        // such request (seen in bench/run whenever wrk stopped). The close handler in forward()
-        // records the 499 and closes the cluster connection; the chunks still in flight are dropped.
-        upstream.handler(chunk -> {
-            if (response.closed()) {
-                return;
-            }
-            response.write(chunk);
-            if (response.writeQueueFull()) {
-                upstream.pause();
-                response.drainHandler(ignored -> upstream.resume());
-            }
-        });
-        upstream.exceptionHandler(failure -> {
-            ending.end(status, Optional.of("respuesta interrumpida: " + failure.getMessage()));
-            response.reset();
-        });
-        upstream.endHandler(ignored -> {
-            if (!response.closed()) {
-                response.end();
-            }
-            ending.end(status, Optional.empty());
-        });
     }
 
     private void complete(String auditId, int status, Optional<String> error) {

@@ -1,0 +1,93 @@
+package dev.klave.proxy;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.NetSocket;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Moving the cluster's bytes to the client: answers, and both directions of upgraded connections. */
+final class Relays {
+    /** Hop-by-hop fields (RFC 9110 §7.6.1) and what Klave sets itself or never passes on. */
+    static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive",
+            "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie", "audit-id");
+
+    /** How a relayed answer ended: its status and, when it broke off, why. */
+    @FunctionalInterface
+    interface Ended {
+        void end(int status, Optional<String> error);
+    }
+
+    private Relays() {}
+
+    /**
+     * Relays the cluster's answer: status, headers minus hop-by-hop ones, and the body with
+     * back-pressure; {@code ended} learns how it ended.
+     */
+    static void answer(HttpClientResponse upstream, HttpServerResponse response, Ended ended) {
+        response.setStatusCode(upstream.statusCode());
+        response.setStatusMessage(upstream.statusMessage());
+        MultiMap headers = upstream.headers();
+        for (String name : headers.names()) {
+            if (!DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+                response.putHeader(name, headers.getAll(name));
+            }
+        }
+        if (headers.get(HttpHeaders.CONTENT_LENGTH) == null) {
+            response.setChunked(true);
+            // A watch may stay silent for minutes: the client must see the answer start now.
+            response.writeHead();
+        }
+        int status = upstream.statusCode();
+        // By hand rather than pipeTo: a pipe keeps writing to a response whose client has hung up
+        // and Vert.x then logs "Response has already been written" with a stack trace for every
+        // such request (seen in bench/run whenever wrk stopped). The close handler in forward()
+        // records the 499 and closes the cluster connection; the chunks still in flight are dropped.
+        upstream.handler(chunk -> {
+            if (response.closed()) {
+                return;
+            }
+            response.write(chunk);
+            if (response.writeQueueFull()) {
+                upstream.pause();
+                response.drainHandler(ignored -> upstream.resume());
+            }
+        });
+        upstream.exceptionHandler(failure -> {
+            ended.end(status, Optional.of("respuesta interrumpida: " + failure.getMessage()));
+            response.reset();
+        });
+        upstream.endHandler(ignored -> {
+            if (!response.closed()) {
+                response.end();
+            }
+            ended.end(status, Optional.empty());
+        });
+    }
+
+    /**
+     * Copies one direction of an upgraded connection with back-pressure. When {@code from} ends,
+     * {@code finished} runs only once the last write to {@code to} has reached the socket: closing
+     * earlier drops what is still queued, and an exec stream that the cluster closed first arrived
+     * short (bench/run: 16 MiB streams up to 3 MiB short, nearly always with OpenSSL's TLS).
+     */
+    static void bytes(NetSocket from, NetSocket to, Runnable finished) {
+        AtomicReference<Future<Void>> lastWrite =
+                new AtomicReference<>(Future.succeededFuture());
+        from.handler(bytes -> {
+            lastWrite.set(to.write(bytes));
+            if (to.writeQueueFull()) {
+                from.pause();
+                to.drainHandler(ignored -> from.resume());
+            }
+        });
+        from.endHandler(ignored -> lastWrite.get().onComplete(written -> finished.run()));
+        from.exceptionHandler(failure -> finished.run());
+        from.resume();
+    }
+}
