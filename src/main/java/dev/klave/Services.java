@@ -165,7 +165,7 @@ public final class Services {
         NetworkEngine network = new NetworkEngine(settings.tlsEngine());
         OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
-                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock, network);
+                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock);
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);
@@ -257,7 +257,7 @@ public final class Services {
         return openStreams;
     }
 
-    /** The TLS engine chosen by {@code SERVICE_TLS_ENGINE}, for the listener and the proxy alike. */
+    /** The TLS engine of the listener, chosen by {@code SERVICE_TLS_ENGINE}. */
     public NetworkEngine network() {
         return network;
     }

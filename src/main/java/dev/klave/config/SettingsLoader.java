@@ -61,7 +61,7 @@ public final class SettingsLoader {
         Optional<EncryptionKeySource> key = encryptionKey(database);
         Optional<List<Cidr>> trustedProxies = read(TRUSTED_PROXIES, "", SettingsLoader::parseCidrs);
         Optional<Optional<ServerTls>> tls = tls();
-        Optional<TlsEngine> tlsEngine = read(TLS_ENGINE, "jdk", TlsEngine::parse);
+        Optional<TlsEngine> tlsEngine = read(TLS_ENGINE, "openssl", TlsEngine::parse);
         Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
         Optional<Duration> maxCredentialTtl = read(MAX_CREDENTIAL_TTL, "30d", SettingsLoader::parsePositive);
         Optional<Duration> proxyTimeout = read(PROXY_TIMEOUT, "60s", SettingsLoader::parsePositive);

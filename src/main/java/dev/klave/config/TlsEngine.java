@@ -2,15 +2,15 @@ package dev.klave.config;
 
 import java.util.Locale;
 
-/** {@code SERVICE_TLS_ENGINE}: which TLS implementation serves clients and talks to clusters. */
+/**
+ * {@code SERVICE_TLS_ENGINE}: which TLS implementation serves clients (kubectl, browsers, CI).
+ * Connections to clusters always use the JDK's TLS: with OpenSSL on that side, exec streams that
+ * the cluster closed first sometimes arrived short (bench/RESULTS.md), never with the JDK's.
+ */
 public enum TlsEngine {
-    /**
-     * BoringSSL through netty-tcnative; the JDK's TLS where its native library cannot load. Not the
-     * default: with it, an upgraded stream (exec, cp) that the cluster closes first can arrive
-     * short (bench/RESULTS.md), which the JDK's TLS never did in the same runs.
-     */
+    /** BoringSSL through netty-tcnative (the default); the JDK's TLS where it cannot load. */
     OPENSSL,
-    /** The JDK's own TLS (the default). */
+    /** The JDK's own TLS. */
     JDK;
 
     static TlsEngine parse(String text) {

@@ -12,11 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which TLS implementation the server and the proxy's cluster connections use. OpenSSL
- * (BoringSSL from netty-tcnative) carries upgraded streams (exec, port-forward) about 40 % faster
- * than the JDK's TLS
- * (bench/RESULTS.md). Where the native libraries cannot load, Klave says so once and uses the
- * JDK's. The JDK's TLS is the default (see {@link TlsEngine#OPENSSL} for why).
+ * The TLS implementation of Klave's listener. OpenSSL (BoringSSL from netty-tcnative) carries
+ * exec and port-forward streams at nginx's speed where the JDK's TLS reaches about 70-80 %
+ * (bench/RESULTS.md); where its native library cannot load, Klave says so once and uses the
+ * JDK's. Connections to clusters keep the JDK's TLS (see {@link TlsEngine}).
  */
 public final class NetworkEngine {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkEngine.class);
@@ -28,7 +27,7 @@ public final class NetworkEngine {
         this.tls = choose(wanted);
     }
 
-    /** The TLS engine for every listener and client Klave opens. */
+    /** The TLS engine of the listener. */
     public SSLEngineOptions tls() {
         return tls.copy();
     }
@@ -44,15 +43,14 @@ public final class NetworkEngine {
 
     private static SSLEngineOptions choose(TlsEngine wanted) {
         if (wanted == TlsEngine.JDK) {
-            LOG.info("TLS engine: the JDK's");
+            LOG.info("TLS engine for clients: the JDK's (SERVICE_TLS_ENGINE=jdk)");
             return new JdkSSLEngineOptions();
         }
         if (OpenSsl.isAvailable()) {
-            LOG.warn("TLS engine: {} (SERVICE_TLS_ENGINE=openssl: faster, but an exec or cp stream that the "
-                    + "cluster closes first may lose its last bytes; see bench/RESULTS.md)", OpenSsl.versionString());
+            LOG.info("TLS engine for clients: {}", OpenSsl.versionString());
             return new OpenSSLEngineOptions().setSessionCacheEnabled(true);
         }
-        LOG.warn("TLS engine: the JDK's (OpenSSL cannot be loaded here: {})", OpenSsl.unavailabilityCause().toString());
+        LOG.warn("TLS engine for clients: the JDK's (OpenSSL cannot be loaded here: {})", OpenSsl.unavailabilityCause().toString());
         return new JdkSSLEngineOptions();
     }
 }

@@ -7,7 +7,6 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import dev.klave.credential.Credential;
 import dev.klave.http.ClientAddresses;
-import dev.klave.http.NetworkEngine;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import io.vertx.core.Context;
@@ -52,13 +51,12 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
 
     /** @param timeout how long a request that is not a stream may wait for the cluster's answer */
     public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
-            Executor blocking, BooleanSupplier draining, OpenStreams streams, java.time.Duration timeout, Clock clock,
-            NetworkEngine network) {
+            Executor blocking, BooleanSupplier draining, OpenStreams streams, java.time.Duration timeout, Clock clock) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clients = requireNonNull(clients, "clients is null");
-        this.upstreams = new Upstreams(vertx, network);
-        this.upgrades = new Upgrades(vertx, network);
+        this.upstreams = new Upstreams(vertx);
+        this.upgrades = new Upgrades(vertx);
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.draining = requireNonNull(draining, "draining is null");
         this.streams = requireNonNull(streams, "streams is null");

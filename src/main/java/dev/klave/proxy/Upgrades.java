@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
-import dev.klave.http.NetworkEngine;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -27,12 +26,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Upgrades {
     private final Vertx vertx;
-    private final NetworkEngine network;
     private final Map<String, NetClient> clients = new ConcurrentHashMap<>();
 
-    Upgrades(Vertx vertx, NetworkEngine network) {
+    Upgrades(Vertx vertx) {
         this.vertx = requireNonNull(vertx, "vertx is null");
-        this.network = requireNonNull(network, "network is null");
     }
 
     /** The cluster's answer head, and the bytes that came after it on the same socket. */
@@ -44,7 +41,6 @@ final class Upgrades {
         NetClient client = clients.computeIfAbsent(cluster.value() + "\n" + server + "\n" + secrets.caPem(),
                 ignored -> vertx.createNetClient(new NetClientOptions()
                         .setSsl(true)
-                        .setSslEngineOptions(network.tls())
                         .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                         .setHostnameVerificationAlgorithm("HTTPS")
                         .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)));

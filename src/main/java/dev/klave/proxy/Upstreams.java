@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
-import dev.klave.http.NetworkEngine;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -31,14 +30,12 @@ final class Upstreams {
     private static final int STREAM_CONNECTIONS = 1_000_000;
 
     private final Vertx vertx;
-    private final NetworkEngine network;
     private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
 
     private record Key(ClusterId cluster, URI server, String caPem, boolean stream) {}
 
-    Upstreams(Vertx vertx, NetworkEngine network) {
+    Upstreams(Vertx vertx) {
         this.vertx = requireNonNull(vertx, "vertx is null");
-        this.network = requireNonNull(network, "network is null");
     }
 
     /** @param stream whether the request is a watch or followed log, which holds its connection */
@@ -48,7 +45,6 @@ final class Upstreams {
         Key key = new Key(cluster, secrets.server(), secrets.caPem(), stream);
         return clients.computeIfAbsent(key, ignored -> vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
-                .setSslEngineOptions(network.tls())
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                 .setVerifyHost(true)
                 .setConnectTimeout(CONNECT_TIMEOUT_MILLIS)

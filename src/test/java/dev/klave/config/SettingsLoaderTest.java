@@ -36,7 +36,7 @@ class SettingsLoaderTest {
                 new EncryptionKeySource.GeneratedFile(Path.of("data/encryption.key").toAbsolutePath()));
         assertThat(settings.trustedProxies()).isEmpty();
         assertThat(settings.tls()).isEmpty();
-        assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.JDK);
+        assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.OPENSSL);
         assertThat(settings.requirePodSecurity()).isTrue();
         assertThat(settings.maxCredentialTtl()).isEqualTo(Duration.ofDays(30));
         assertThat(settings.proxyTimeout()).isEqualTo(Duration.ofSeconds(60));
@@ -83,7 +83,7 @@ class SettingsLoaderTest {
                 "SERVICE_SHUTDOWN_DELAY", "0s",
                 "SERVICE_SHUTDOWN_TIMEOUT", "45s",
                 "SERVICE_CI_CREDENTIAL_TTL", "15m",
-                "SERVICE_TLS_ENGINE", "OpenSSL"));
+                "SERVICE_TLS_ENGINE", "JDK"));
 
         assertThat(settings.baseUrl().toString()).isEqualTo("https://klave.example.com");
         assertThat(settings.listen()).isEqualTo(new ListenAddress("::", 9443));
@@ -97,7 +97,7 @@ class SettingsLoaderTest {
         assertThat(settings.ci().credentialTtl()).isEqualTo(Duration.ofMinutes(15));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ZERO);
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(45));
-        assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.OPENSSL);
+        assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.JDK);
     }
 
     @ParameterizedTest(name = "{0}={1}")
