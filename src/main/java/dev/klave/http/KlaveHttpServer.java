@@ -37,7 +37,7 @@ public final class KlaveHttpServer {
     private static final Logger LOG = LoggerFactory.getLogger(KlaveHttpServer.class);
 
     private final Vertx vertx;
-    /** Event loops that accept connections; two cores give two (NetworkEngine's tests pin the type). */
+    /** Event loops that accept connections: one per core ({@code -Dklave.listeners=N} for A/B measurements). */
     private static final int LISTENERS = Math.max(1, Integer.getInteger("klave.listeners",
             Runtime.getRuntime().availableProcessors()));
 
