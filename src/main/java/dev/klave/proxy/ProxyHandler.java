@@ -9,6 +9,7 @@ import dev.klave.credential.Credential;
 import dev.klave.http.ClientAddresses;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.store.DatabaseUnavailableException;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
@@ -129,10 +130,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      */
     private void admitRemembered(HttpServerRequest request, ProxyTarget target, RequestInfo info, ProxyCaller caller,
             String auditId, InetAddress client, Optional<String> authorization, boolean upgrade, Context context) {
-        AuditRow row = row(auditId, target, info, client, Optional.of(caller.credential()),
-                Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
-                Optional.empty(), Optional.empty());
-        audit.record(row).whenComplete((generation, failure) -> context.runOnContext(ignored -> {
+        audit.record(admittedRow(auditId, target, info, client, caller)).whenComplete((generation, failure) -> context.runOnContext(ignored -> {
             if (failure != null) {
                 LOG.error("audit row {} not written; request refused", auditId);
                 proceed(request, target, info, auditId, upgrade,
@@ -160,8 +158,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         } catch (Refusal refused) {
             refusal = refused;
         } catch (RuntimeException e) {
-            LOG.error("proxy admission failed for {}", auditId, e);
-            refusal = Message.INTERNAL_ERROR.refusal();
+            refusal = unexpected(auditId, e);
         }
         audit.complete(new AuditRow.Completion(auditId, refusal.status(), Optional.of(refusal.getMessage()),
                 clock.instant(), true));
@@ -185,11 +182,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         AtomicReference<Credential> known = new AtomicReference<>();
         try {
             ProxyCaller caller = authenticator.admit(authorization, target.cluster(), known::set);
-            AuditRow row = row(auditId, target, info, client, Optional.of(caller.credential()),
-                    Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
-                    Optional.empty(), Optional.empty());
             try {
-                authenticator.observed(audit.record(row).get());
+                authenticator.observed(audit.record(admittedRow(auditId, target, info, client, caller)).get());
             } catch (Exception e) {
                 LOG.error("audit row {} not written; request refused", auditId);
                 return new Admission(Optional.empty(), Optional.of(Message.AUDIT_UNAVAILABLE.refusal()));
@@ -203,9 +197,26 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     Optional.of(refusal.status()), Optional.of(refusal.getMessage())));
             return new Admission(Optional.empty(), Optional.of(refusal));
         } catch (RuntimeException e) {
-            LOG.error("proxy admission failed for {}", auditId, e);
-            return new Admission(Optional.empty(), Optional.of(Message.INTERNAL_ERROR.refusal()));
+            return new Admission(Optional.empty(), Optional.of(unexpected(auditId, e)));
         }
+    }
+
+    /** A check that could not be made: the database is down (spec 1 §7: 503), or anything else (500). */
+    private static Refusal unexpected(String auditId, RuntimeException e) {
+        if (e instanceof DatabaseUnavailableException) {
+            LOG.warn("proxy admission of {}: {}", auditId, e.getMessage());
+            return Message.DATABASE_UNAVAILABLE.refusal();
+        }
+        LOG.error("proxy admission failed for {}", auditId, e);
+        return Message.INTERNAL_ERROR.refusal();
+    }
+
+    /** The row of a request whose credential passed, written before it is forwarded. */
+    private AuditRow admittedRow(String auditId, ProxyTarget target, RequestInfo info, InetAddress client,
+            ProxyCaller caller) {
+        return row(auditId, target, info, client, Optional.of(caller.credential()),
+                Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
+                Optional.empty(), Optional.empty());
     }
 
     private AuditRow row(String auditId, ProxyTarget target, RequestInfo info, InetAddress client,

@@ -26,7 +26,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Upgrades {
     private final Vertx vertx;
-    private final Map<String, NetClient> clients = new ConcurrentHashMap<>();
+    private final Map<Key, NetClient> clients = new ConcurrentHashMap<>();
+
+    /** Like {@link Upstreams}' key: the cluster's own values, whose hashes are cached. */
+    private record Key(ClusterId cluster, URI server, String caPem) {}
 
     Upgrades(Vertx vertx) {
         this.vertx = requireNonNull(vertx, "vertx is null");
@@ -38,7 +41,7 @@ final class Upgrades {
     Future<Answer> open(ClusterId cluster, BootstrapSecrets secrets, String method, String uri, MultiMap headers) {
         URI server = secrets.server();
         int port = server.getPort() == -1 ? 443 : server.getPort();
-        NetClient client = clients.computeIfAbsent(cluster.value() + "\n" + server + "\n" + secrets.caPem(),
+        NetClient client = clients.computeIfAbsent(new Key(cluster, server, secrets.caPem()),
                 ignored -> vertx.createNetClient(new NetClientOptions()
                         .setSsl(true)
                         .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))

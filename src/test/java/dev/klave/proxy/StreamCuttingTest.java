@@ -241,6 +241,53 @@ class StreamCuttingTest {
         }
     }
 
+    @Test
+    void aRememberedCredentialIsStillRefusedWhenItsAuditRowCannotBeWritten() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            String path = "/clusters/prod-1/api/v1/namespaces/team-a/configmaps";
+            assertThat(klave.http().get(path, "Authorization", "Bearer " + ana[2]).statusCode()).isEqualTo(200);
+            klave.klave().database().withHandle(handle -> handle.execute("CREATE TRIGGER audit_rejects BEFORE "
+                    + "INSERT ON audit BEGIN SELECT RAISE(ABORT, 'audit disk full'); END"));
+            cluster.clearRequests();
+
+            HttpResponse<String> refused = klave.http().get(path, "Authorization", "Bearer " + ana[2]);
+
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(JSON.readTree(refused.body()).get("message").asText())
+                    .isEqualTo("Klave no puede registrar la petición");
+            assertThat(cluster.requests()).noneMatch(request -> request.path().contains("configmaps"));
+        }
+    }
+
+    @Test
+    void aDatabaseThatIsGoneAnswersTheSpecs503() throws Exception {
+        DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.startOn(database, new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            String unused = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
+                    ana[0]).body()).get("token").asText();
+            String path = "/clusters/prod-1/api/v1/namespaces/team-a/configmaps";
+            assertThat(klave.http().get(path, "Authorization", "Bearer " + ana[2]).statusCode()).isEqualTo(200);
+
+            TestingPostgres.drop(database);
+
+            HttpResponse<String> unchecked = klave.http().get(path, "Authorization", "Bearer " + unused);
+            assertThat(unchecked.statusCode()).isEqualTo(503);
+            assertThat(JSON.readTree(unchecked.body()).get("message").asText())
+                    .isEqualTo("Klave no puede consultar su base de datos");
+            // A credential checked before still needs its row written, which cannot be either.
+            HttpResponse<String> remembered = klave.http().get(path, "Authorization", "Bearer " + ana[2]);
+            assertThat(remembered.statusCode()).isEqualTo(503);
+            assertThat(JSON.readTree(remembered.body()).get("message").asText())
+                    .isEqualTo("Klave no puede registrar la petición");
+        } finally {
+            TestingPostgres.drop(database);
+        }
+    }
+
     private static JsonNode awaitCompletedRow(TestingKlave klave, String cookie, String auditId) throws Exception {
         for (int i = 0; i < 100; i++) {
             JsonNode row = JSON.readTree(klave.http().get("/api/audit/" + auditId, "Cookie", cookie).body());
