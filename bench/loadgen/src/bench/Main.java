@@ -16,11 +16,12 @@ public final class Main {
     public static void main(String[] arguments) throws Exception {
         if (arguments.length == 0) {
             throw new IllegalArgumentException(
-                    "usage: bench.Main standin|setup|issue|rate|watches|revoke|upgrade|audit-count|report --name value…");
+                    "usage: bench.Main standin|floor|setup|issue|rate|watches|revoke|upgrade|audit-count|report --name value…");
         }
         Args args = new Args(arguments, 1);
         switch (arguments[0]) {
             case "standin" -> StandIn.serve(args);
+            case "floor" -> FloorProxy.serve(args);
             case "setup" -> Setup.run(args);
             case "issue" -> Setup.issue(args);
             case "rate" -> record(args, FixedRate.run(args));

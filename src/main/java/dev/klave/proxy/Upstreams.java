@@ -4,11 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.net.PemTrustOptions;
 import java.net.URI;
 import java.util.Map;
@@ -22,6 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * watches and followed logs, which hold a connection for as long as they are open, have a pool of
  * their own without a useful bound. With one shared pool of 64, the 65th open watch waited for a
  * connection forever and every ordinary request queued behind it (measured by bench/run).
+ *
+ * <p>And one pair of pools per event loop. A pooled connection stays on the event loop that opened
+ * it; shared between the listeners' loops, a request read on one loop was written to the cluster
+ * by the other and its answer handed back, waking a sleeping loop several times per request
+ * (strace at 50 req/s: 7.6 event-loop wake-ups per request; bench/RESULTS.md).
  */
 final class Upstreams {
     static final int CONNECT_TIMEOUT_MILLIS = 5_000;
@@ -32,17 +39,22 @@ final class Upstreams {
     private final Vertx vertx;
     private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
 
-    private record Key(ClusterId cluster, URI server, String caPem, boolean stream) {}
+    private record Key(ClusterId cluster, URI server, String caPem, boolean stream, EventLoop loop) {}
 
     Upstreams(Vertx vertx) {
         this.vertx = requireNonNull(vertx, "vertx is null");
     }
 
-    /** @param stream whether the request is a watch or followed log, which holds its connection */
+    /**
+     * Called on the event loop of the request being forwarded.
+     *
+     * @param stream whether the request is a watch or followed log, which holds its connection
+     */
     HttpClient client(ClusterId cluster, BootstrapSecrets secrets, boolean stream) {
         // A record of the same String instances: their hashes are cached, so the lookup on every
         // proxied request does not rebuild and rehash a key holding the whole CA PEM.
-        Key key = new Key(cluster, secrets.server(), secrets.caPem(), stream);
+        EventLoop loop = ((ContextInternal) vertx.getOrCreateContext()).nettyEventLoop();
+        Key key = new Key(cluster, secrets.server(), secrets.caPem(), stream, loop);
         return clients.computeIfAbsent(key, ignored -> vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))

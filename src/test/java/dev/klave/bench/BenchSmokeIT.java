@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bench/run --smoke} works end to end: the stand-in cluster, nginx, both Klaves, every
+ * {@code bench/run --smoke} works end to end: the stand-in cluster, nginx, the Vert.x floor, both Klaves, every
  * phase, and a result file with every figure named. No timing is asserted: the figures of a
  * 30-second run on a busy CI machine mean nothing; the harness working is what this proves.
  */
@@ -49,6 +49,10 @@ class BenchSmokeIT {
             for (String phase : List.of("max_c16", "max_c64", "rate_500", "rate_2000", "upgrade")) {
                 assertThat(summary.has(target + "/" + phase)).as("%s/%s in %s", target, phase, summary).isTrue();
             }
+        }
+        // The floor (Vert.x forwarding and nothing else) is measured for throughput and latency only.
+        for (String phase : List.of("max_c16", "max_c64", "rate_500", "rate_2000")) {
+            assertThat(summary.has("vertx-floor/" + phase)).as("vertx-floor/%s in %s", phase, summary).isTrue();
         }
         for (String klave : List.of("klave-sqlite", "klave-postgres")) {
             for (String phase : List.of("audit", "watches", "revoke")) {
