@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class Database implements Transactions, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+    /** How long an SQLite statement waits for another connection's lock before failing. */
+    static final Duration SQLITE_BUSY_TIMEOUT = Duration.ofSeconds(10);
 
     private final Dialect dialect;
     private final HikariDataSource dataSource;
@@ -96,7 +98,7 @@ public final class Database implements Transactions, AutoCloseable {
         config.setJdbcUrl(sqlite.jdbcUrl());
         config.addDataSourceProperty("journal_mode", "WAL");
         config.addDataSourceProperty("synchronous", "NORMAL");
-        config.addDataSourceProperty("busy_timeout", "10000");
+        config.addDataSourceProperty("busy_timeout", String.valueOf(SQLITE_BUSY_TIMEOUT.toMillis()));
         config.addDataSourceProperty("foreign_keys", "true");
         config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
         // Checkpoints run on a thread of their own (SqliteCheckpoints), never inside a commit.

@@ -14,11 +14,15 @@ import org.slf4j.LoggerFactory;
  * SQLite's automatic checkpoints the commit that fills the log does the copy and its fsync, and
  * every proxied request waiting on that commit for its audit row waits too (bench/RESULTS.md: the
  * p99 at 500 req/s). Connections therefore run with {@code wal_autocheckpoint = 0} and this does
- * a {@code PASSIVE} checkpoint every second, which never blocks writers or readers.
+ * a {@code PASSIVE} checkpoint every second, which never blocks writers or readers, and keeps
+ * the log's size bounded (see {@link #truncate()}).
  */
 final class SqliteCheckpoints implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteCheckpoints.class);
     static final Duration INTERVAL = Duration.ofSeconds(1);
+    /** About 16 MiB of 4 KiB pages: a few seconds of the audit writer at full load. */
+    static final int TRUNCATE_AFTER_FRAMES = 4096;
+    static final Duration TRUNCATE_WAIT = Duration.ofMillis(250);
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("klave-sqlite-checkpoints").factory());
@@ -33,10 +37,17 @@ final class SqliteCheckpoints implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::checkpoint, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** One passive checkpoint; failures are logged once until one succeeds again. */
+    /**
+     * One passive checkpoint, then, when the log has grown past {@link #TRUNCATE_AFTER_FRAMES}, one
+     * that empties it; failures are logged once until one succeeds again.
+     */
     void checkpoint() {
         try {
-            database.withHandle(handle -> handle.createQuery("PRAGMA wal_checkpoint(PASSIVE)").mapToMap().list());
+            int frames = database.withHandle(handle -> handle.createQuery("PRAGMA wal_checkpoint(PASSIVE)")
+                    .map((row, context) -> row.getInt(2)).one());
+            if (frames > TRUNCATE_AFTER_FRAMES) {
+                truncate();
+            }
             if (failing) {
                 failing = false;
                 LOG.info("SQLite checkpoints work again");
@@ -47,6 +58,25 @@ final class SqliteCheckpoints implements AutoCloseable {
                 LOG.warn("SQLite checkpoint failed (the write-ahead log grows until one succeeds): {}", e.getMessage());
             }
         }
+    }
+
+    /**
+     * SQLite starts the log over only when a writer finds it wholly copied and no reader in it.
+     * Under steady writes (the audit writer commits every few milliseconds) a passive checkpoint
+     * never sees that moment: in a benchmark run the log reached 882 MB, and its writes began to
+     * wait on disk reads. A TRUNCATE checkpoint holds writers off while it copies what the passive
+     * one left, then empties the file. It waits at most {@link #TRUNCATE_WAIT} for readers and
+     * writers; when that is not enough it gives up and the next second tries again.
+     */
+    private void truncate() {
+        database.withHandle(handle -> {
+            handle.execute("PRAGMA busy_timeout = " + TRUNCATE_WAIT.toMillis());
+            try {
+                return handle.createQuery("PRAGMA wal_checkpoint(TRUNCATE)").mapToMap().list();
+            } finally {
+                handle.execute("PRAGMA busy_timeout = " + Database.SQLITE_BUSY_TIMEOUT.toMillis());
+            }
+        });
     }
 
     /** Stops the timer; SQLite checkpoints the log itself when the last connection closes. */

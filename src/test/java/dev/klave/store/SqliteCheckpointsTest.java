@@ -6,6 +6,10 @@ import dev.klave.config.DatabaseUrl;
 import java.nio.file.Files;
 import dev.klave.testing.TestingDatabase;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** Commits leave the write-ahead log alone; the checkpoint thread copies it into the database file. */
@@ -35,6 +39,42 @@ class SqliteCheckpointsTest {
                 Thread.sleep(50);
             }
             assertThat(Files.size(file)).isGreaterThan(before + 8 * 1024 * 1024);
+        } finally {
+            TestingDatabase.deleteTree(directory);
+        }
+    }
+
+    @Test
+    void underSteadyWritesTheLogStaysBounded() throws Exception {
+        Path directory = Files.createTempDirectory("klave-sqlite-");
+        Path file = directory.resolve("klave.db");
+        Path log = directory.resolve("klave.db-wal");
+        try (Database database = Database.open(new DatabaseUrl.Sqlite(file))) {
+            database.withHandle(handle -> handle.execute("CREATE TABLE filler (bytes BLOB)"));
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicLong written = new AtomicLong();
+            // Like the audit writer under load: a small commit every millisecond (at most 16 MiB
+            // a second), never a pause long enough for a passive checkpoint to find the log
+            // copied and idle.
+            Thread writer = Thread.ofPlatform().start(() -> {
+                while (writing.get()) {
+                    database.withHandle(handle -> handle.execute("INSERT INTO filler VALUES (randomblob(16384))"));
+                    written.addAndGet(16384);
+                    LockSupport.parkNanos(1_000_000);
+                }
+            });
+            long largest = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            while (written.get() < 96L << 20 && System.nanoTime() < deadline) {
+                largest = Math.max(largest, Files.exists(log) ? Files.size(log) : 0);
+                Thread.sleep(20);
+            }
+            writing.set(false);
+            writer.join();
+
+            assertThat(written.get()).as("enough written to overflow an unbounded log").isGreaterThanOrEqualTo(96L << 20);
+            // The threshold, a second of writes and room for SQLite's frame headers.
+            assertThat(largest).isLessThan(48L << 20);
         } finally {
             TestingDatabase.deleteTree(directory);
         }
