@@ -186,7 +186,26 @@ final class Report {
                             + target.get("unit").asText())
                     .append(" | ").append(target.get("met").asBoolean() ? "yes" : "**no**").append(" |\n");
         }
+        md.append(floor());
         return md.append('\n').toString();
+    }
+
+    /**
+     * What the stack itself reaches: the Vert.x proxy that does no Klave work, against nginx, and
+     * each Klave against it. A target above the floor is out of reach for any Klave on this stack.
+     */
+    private String floor() {
+        double floor64 = figure("vertx-floor", "max_c64", "rps");
+        if (Double.isNaN(floor64)) {
+            return "";
+        }
+        double addedP99 = figure("vertx-floor", "rate_500", "p99_ms") - figure("direct", "rate_500", "p99_ms");
+        return String.format(Locale.ROOT, "%nThe stack's floor (vertx-floor: forwarding on Vert.x, nothing else): "
+                        + "%.0f %% of nginx at 64 connections, %.1f ms added p99 at 500 req/s. "
+                        + "Against the floor, klave-sqlite reaches %.0f %% and klave-postgres %.0f %% of its throughput.%n",
+                floor64 / figure("nginx", "max_c64", "rps") * 100, addedP99,
+                figure("klave-sqlite", "max_c64", "rps") / floor64 * 100,
+                figure("klave-postgres", "max_c64", "rps") / floor64 * 100);
     }
 
     private interface Cell {
