@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * its row is durable. Many concurrent requests so share one commit instead of paying one each. A
  * failed batch fails every request in it: none of them is forwarded.
  *
- * <p>After each commit the writer reads one value for the whole batch ({@code afterCommit}; the
- * proxy passes its shared access counter) and hands it to every request of the batch. A request
+ * <p>At each commit the writer reads one value for the whole batch ({@code afterCommit}; the
+ * proxy passes its shared access counter), after the commit or where the store can promise that
+ * nothing commits in between, inside it ({@link AuditStore#write}), and hands it to every request
+ * of the batch. A request
  * that had its credential check from memory so learns, with no query of its own, whether access
  * changed anywhere between that check and the moment its row was durable.
  */
@@ -96,8 +98,9 @@ public final class AuditWriter implements AutoCloseable {
         // One transaction for both: on PostgreSQL every commit waits for a log flush, and a
         // request's wait for its row is one commit instead of two (bench/RESULTS.md).
         try {
-            store.write(rows.stream().map(Pending::row).toList(), completions);
-            settle(rows);
+            long value = store.write(rows.stream().map(Pending::row).toList(), completions,
+                    rows.isEmpty() ? () -> 0 : this::readAtCommit);
+            settle(rows, value);
             return;
         } catch (RuntimeException e) {
             LOG.warn("audit batch failed ({}); writing its rows and completions apart", e.getMessage());
@@ -106,8 +109,8 @@ public final class AuditWriter implements AutoCloseable {
         try {
             if (!rows.isEmpty()) {
                 store.insertAll(rows.stream().map(Pending::row).toList());
+                settle(rows, readAtCommit());
             }
-            settle(rows);
         } catch (RuntimeException e) {
             LOG.error("audit rows not written ({} requests refused): {}", rows.size(), e.getMessage());
             rows.forEach(pending -> pending.durable().completeExceptionally(e));
@@ -121,20 +124,22 @@ public final class AuditWriter implements AutoCloseable {
         }
     }
 
-    /** Completes the requests of a committed batch with one read of {@code afterCommit}. */
-    private void settle(List<Pending> rows) {
-        if (rows.isEmpty()) {
-            return;
-        }
-        long value;
+    /**
+     * The {@code afterCommit} value for a batch. When it cannot be read the rows are still
+     * written, but nobody can tell whether access changed: fail closed, each request checks its
+     * credential in full (and meets the database's error there).
+     */
+    private long readAtCommit() {
         try {
-            value = afterCommit.getAsLong();
+            return afterCommit.getAsLong();
         } catch (RuntimeException e) {
-            // The rows are written, but nobody can tell whether access changed: fail closed, each
-            // request checks its credential in full (and meets the database's error there).
             LOG.warn("reading after the audit commit failed: {}", e.getMessage());
-            value = Long.MIN_VALUE;
+            return Long.MIN_VALUE;
         }
+    }
+
+    /** Completes the requests of a committed batch with the value read at its commit. */
+    private static void settle(List<Pending> rows, long value) {
         for (Pending pending : rows) {
             pending.durable().complete(value);
         }

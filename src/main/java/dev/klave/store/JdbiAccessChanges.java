@@ -3,6 +3,10 @@ package dev.klave.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.proxy.AccessChanges;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /** {@link AccessChanges} as the one row that the V7 migration's triggers move forward. */
 public final class JdbiAccessChanges implements AccessChanges {
@@ -14,8 +18,19 @@ public final class JdbiAccessChanges implements AccessChanges {
 
     @Override
     public long generation() {
-        return database.withHandle(handle -> handle.createQuery("SELECT generation FROM access_changes WHERE id = 1")
-                .mapTo(Long.class)
-                .one());
+        // Plain JDBC: the audit writer reads this once per batch, and Jdbi's query mapping cost
+        // more than the query (perf, bench/RESULTS.md).
+        return database.withHandle(handle -> {
+            try (PreparedStatement query = handle.getConnection().prepareStatement(
+                    "SELECT generation FROM access_changes WHERE id = 1");
+                    ResultSet row = query.executeQuery()) {
+                if (!row.next()) {
+                    throw new IllegalStateException("access_changes has no row (migration V7)");
+                }
+                return row.getLong(1);
+            } catch (SQLException e) {
+                throw new UnableToExecuteStatementException(e, null);
+            }
+        });
     }
 }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.jdbi.v3.core.statement.StatementContext;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
@@ -98,16 +99,30 @@ public final class JdbiAuditStore implements AuditStore {
     }
 
     @Override
-    public void write(List<AuditRow> rows, List<AuditRow.Completion> completions) {
-        database.inTransaction(() -> {
-            if (!rows.isEmpty()) {
-                insertAll(rows);
-            }
-            if (!completions.isEmpty()) {
-                completeAll(completions);
-            }
-            return null;
-        });
+    public long write(List<AuditRow> rows, List<AuditRow.Completion> completions, LongSupplier atCommit) {
+        if (database.dialect() == Dialect.SQLITE) {
+            // SQLite transactions here begin IMMEDIATE: this one holds the only write lock from its
+            // start, so nothing can commit between this read and our commit. Read inside, on the
+            // same connection: no second handle, no read transaction of its own (at low load one
+            // batch per request, bench/RESULTS.md).
+            return database.inTransaction(() -> {
+                writeBoth(rows, completions);
+                return atCommit.getAsLong();
+            });
+        }
+        // PostgreSQL: another transaction may commit between a read inside this one and its
+        // commit, so the read waits for the commit.
+        database.inTransaction(() -> writeBoth(rows, completions));
+        return atCommit.getAsLong();
+    }
+
+    private void writeBoth(List<AuditRow> rows, List<AuditRow.Completion> completions) {
+        if (!rows.isEmpty()) {
+            insertAll(rows);
+        }
+        if (!completions.isEmpty()) {
+            completeAll(completions);
+        }
     }
 
     @Override

@@ -7,9 +7,13 @@ import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
 import dev.klave.testing.TestingClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /** Audit rows as the proxy writes them: every field kept, completions, refusals hidden, batches atomic. */
@@ -18,12 +22,16 @@ abstract class AuditStoreConformance extends StoreConformance {
     private static final AuditFilter ALL = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true);
 
+    private static final LongSupplier NOTHING = () -> 0;
+
     private final AuditIds ids = new AuditIds(new TestingClock());
     private JdbiAuditStore audit;
+    private JdbiAccessChanges accessChanges;
 
     @Override
     protected void setUp(Database database) {
         audit = new JdbiAuditStore(database);
+        accessChanges = new JdbiAccessChanges(database);
     }
 
     private AuditRow pending(String id) {
@@ -36,7 +44,7 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void aPendingRowKeepsEveryFieldAndHasNoStatusYet() {
         String id = ids.next();
-        audit.write(List.of(pending(id)), List.of());
+        audit.write(List.of(pending(id)), List.of(), NOTHING);
 
         assertThat(audit.findById(id)).contains(pending(id));
     }
@@ -47,7 +55,7 @@ abstract class AuditStoreConformance extends StoreConformance {
         AuditRow bare = new AuditRow(id, AT, Optional.empty(), Optional.empty(), Optional.empty(), "prod-1",
                 Optional.empty(), "get", Optional.empty(), Optional.empty(), "/api", Optional.empty(),
                 Optional.of(401), Optional.of("credencial desconocida"), Optional.of(AT));
-        audit.write(List.of(bare), List.of());
+        audit.write(List.of(bare), List.of(), NOTHING);
 
         assertThat(audit.findById(id)).contains(bare);
     }
@@ -56,10 +64,10 @@ abstract class AuditStoreConformance extends StoreConformance {
     void aCompletionInALaterBatchRecordsStatusErrorAndTime() {
         String first = ids.next();
         String second = ids.next();
-        audit.write(List.of(pending(first), pending(second)), List.of());
+        audit.write(List.of(pending(first), pending(second)), List.of(), NOTHING);
 
         audit.write(List.of(), List.of(new AuditRow.Completion(first, 200, Optional.empty(), AT.plusMillis(5)),
-                new AuditRow.Completion(second, 499, Optional.of("cliente desconectado"), AT.plusMillis(9))));
+                new AuditRow.Completion(second, 499, Optional.of("cliente desconectado"), AT.plusMillis(9))), NOTHING);
 
         AuditRow done = audit.findById(first).orElseThrow();
         assertThat(done.status()).contains(200);
@@ -72,9 +80,10 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void aRefusalFoundAfterTheRowWasWrittenHidesItFromListings() {
         String id = ids.next();
-        audit.write(List.of(pending(id)), List.of());
+        audit.write(List.of(pending(id)), List.of(), NOTHING);
 
-        audit.write(List.of(), List.of(new AuditRow.Completion(id, 401, Optional.of("credencial revocada"), AT, true)));
+        audit.write(List.of(), List.of(new AuditRow.Completion(id, 401, Optional.of("credencial revocada"), AT, true)),
+                NOTHING);
 
         AuditRow refused = audit.findById(id).orElseThrow();
         assertThat(refused.status()).contains(401);
@@ -88,15 +97,68 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void aBatchWithOneBadRowWritesNothing() {
         String kept = ids.next();
-        audit.write(List.of(pending(kept)), List.of());
+        audit.write(List.of(pending(kept)), List.of(), NOTHING);
         String fresh = ids.next();
 
         // The same id twice: the second insert breaks the primary key, so the whole batch rolls back.
         assertThatThrownBy(() -> audit.write(List.of(pending(fresh), pending(kept)),
-                List.of(new AuditRow.Completion(kept, 200, Optional.empty(), AT))))
+                List.of(new AuditRow.Completion(kept, 200, Optional.empty(), AT)), NOTHING))
                 .isInstanceOf(RuntimeException.class);
 
         assertThat(audit.findById(fresh)).isEmpty();
         assertThat(audit.findById(kept).orElseThrow().status()).isEmpty();
+    }
+
+    @Test
+    void theValueReadAtCommitSeesAccessChangesCommittedBefore() {
+        long before = accessChanges.generation();
+        bumpAccessChanges();
+
+        long read = audit.write(List.of(pending(ids.next())), List.of(), accessChanges::generation);
+
+        assertThat(read).isEqualTo(before + 1);
+    }
+
+    /**
+     * The proxy forwards a request only if the counter read at its row's commit equals the one its
+     * credential check saw: an access change (a revocation) must never commit between that read
+     * and the commit unseen. One that starts right after the read commits after the rows.
+     */
+    @Test
+    void anAccessChangeStartedAfterTheReadCommitsAfterTheRows() throws Exception {
+        String id = ids.next();
+        long before = accessChanges.generation();
+        AtomicBoolean rowsVisibleToTheChange = new AtomicBoolean();
+        long read = audit.write(List.of(pending(id)), List.of(), () -> {
+            long value = accessChanges.generation();
+            // A change that starts right after the read, while the batch may still be open.
+            Thread change = Thread.ofPlatform().start(() -> {
+                bumpAccessChanges();
+                rowsVisibleToTheChange.set(audit.findById(id).isPresent());
+            });
+            try {
+                // Long enough for the change to commit, unless the batch's transaction holds it off.
+                change.join(Duration.ofMillis(500));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return value;
+        });
+
+        assertThat(read).isEqualTo(before);
+        await(() -> accessChanges.generation() == before + 1);
+        await(rowsVisibleToTheChange::get);
+    }
+
+    private void bumpAccessChanges() {
+        database().withHandle(handle -> handle.execute("UPDATE access_changes SET generation = generation + 1 WHERE id = 1"));
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition not met within 15 s").isLessThan(deadline);
+            Thread.sleep(10);
+        }
     }
 }
