@@ -30,6 +30,8 @@ final class FixedRate {
         long period = TimeUnit.SECONDS.toNanos(1) / rate;
         long total = (long) rate * (seconds + warmup);
         long skip = (long) rate * warmup;
+        // --slow-ms N: print each measured request slower than N ms (for finding stalls by hand).
+        long slowMicros = args.number("slow-ms", 0) * 1000L;
 
         Histogram latency = new ConcurrentHistogram(TimeUnit.SECONDS.toMicros(60), 3);
         AtomicLong next = new AtomicLong();
@@ -70,7 +72,12 @@ final class FixedRate {
                         errors.incrementAndGet();
                     }
                     if (i >= skip) {
-                        latency.recordValue(Math.max(0, (System.nanoTime() - due) / 1_000));
+                        long micros = Math.max(0, (System.nanoTime() - due) / 1_000);
+                        latency.recordValue(micros);
+                        if (slowMicros > 0 && micros > slowMicros) {
+                            System.err.printf("slow: request %d due at %.3f s took %.1f ms%n", i,
+                                    (due - start) / 1e9, micros / 1000.0);
+                        }
                     }
                 }
                 connection.close();
