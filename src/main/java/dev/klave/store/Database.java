@@ -98,6 +98,8 @@ public final class Database implements Transactions, AutoCloseable {
         config.setJdbcUrl(sqlite.jdbcUrl());
         config.addDataSourceProperty("journal_mode", "WAL");
         config.addDataSourceProperty("synchronous", "NORMAL");
+        // When SQLite starts the log over it cuts the file back to this size (SqliteCheckpoints).
+        config.addDataSourceProperty("journal_size_limit", String.valueOf(64 << 20));
         config.addDataSourceProperty("busy_timeout", String.valueOf(SQLITE_BUSY_TIMEOUT.toMillis()));
         config.addDataSourceProperty("foreign_keys", "true");
         config.addDataSourceProperty("transaction_mode", "IMMEDIATE");

@@ -15,14 +15,14 @@ import org.slf4j.LoggerFactory;
  * every proxied request waiting on that commit for its audit row waits too (bench/RESULTS.md: the
  * p99 at 500 req/s). Connections therefore run with {@code wal_autocheckpoint = 0} and this does
  * a {@code PASSIVE} checkpoint every second, which never blocks writers or readers, and keeps
- * the log's size bounded (see {@link #truncate()}).
+ * the log's size bounded (see {@link #restart()}).
  */
 final class SqliteCheckpoints implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteCheckpoints.class);
     static final Duration INTERVAL = Duration.ofSeconds(1);
     /** About 16 MiB of 4 KiB pages: a few seconds of the audit writer at full load. */
-    static final int TRUNCATE_AFTER_FRAMES = 4096;
-    static final Duration TRUNCATE_WAIT = Duration.ofMillis(250);
+    static final int RESTART_AFTER_FRAMES = 4096;
+    static final Duration RESTART_WAIT = Duration.ofMillis(250);
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("klave-sqlite-checkpoints").factory());
@@ -38,15 +38,15 @@ final class SqliteCheckpoints implements AutoCloseable {
     }
 
     /**
-     * One passive checkpoint, then, when the log has grown past {@link #TRUNCATE_AFTER_FRAMES}, one
-     * that empties it; failures are logged once until one succeeds again.
+     * One passive checkpoint, then, when the log has grown past {@link #RESTART_AFTER_FRAMES}, one
+     * that starts it over; failures are logged once until one succeeds again.
      */
     void checkpoint() {
         try {
             int frames = database.withHandle(handle -> handle.createQuery("PRAGMA wal_checkpoint(PASSIVE)")
                     .map((row, context) -> row.getInt(2)).one());
-            if (frames > TRUNCATE_AFTER_FRAMES) {
-                truncate();
+            if (frames > RESTART_AFTER_FRAMES) {
+                restart();
             }
             if (failing) {
                 failing = false;
@@ -64,15 +64,19 @@ final class SqliteCheckpoints implements AutoCloseable {
      * SQLite starts the log over only when a writer finds it wholly copied and no reader in it.
      * Under steady writes (the audit writer commits every few milliseconds) a passive checkpoint
      * never sees that moment: in a benchmark run the log reached 882 MB, and its writes began to
-     * wait on disk reads. A TRUNCATE checkpoint holds writers off while it copies what the passive
-     * one left, then empties the file. It waits at most {@link #TRUNCATE_WAIT} for readers and
+     * wait on disk reads. A RESTART checkpoint holds writers off while it copies what the passive
+     * one left, so the next commit writes the log from its start again, over pages still cached;
+     * {@code journal_size_limit} (Database) cuts the file back to 64 MiB when it is larger.
+     * TRUNCATE, tried first, emptied the file each time: its {@code ftruncate} and the fsync
+     * after it held the audit writer off for 30-60 ms every two seconds at 500 req/s, the whole
+     * p99 (strace, bench/RESULTS.md). It waits at most {@link #RESTART_WAIT} for readers and
      * writers; when that is not enough it gives up and the next second tries again.
      */
-    private void truncate() {
+    private void restart() {
         database.withHandle(handle -> {
-            handle.execute("PRAGMA busy_timeout = " + TRUNCATE_WAIT.toMillis());
+            handle.execute("PRAGMA busy_timeout = " + RESTART_WAIT.toMillis());
             try {
-                return handle.createQuery("PRAGMA wal_checkpoint(TRUNCATE)").mapToMap().list();
+                return handle.createQuery("PRAGMA wal_checkpoint(RESTART)").mapToMap().list();
             } finally {
                 handle.execute("PRAGMA busy_timeout = " + Database.SQLITE_BUSY_TIMEOUT.toMillis());
             }
