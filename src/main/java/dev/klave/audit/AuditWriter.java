@@ -19,11 +19,10 @@ import org.slf4j.LoggerFactory;
  * failed batch fails every request in it: none of them is forwarded.
  *
  * <p>At each commit the writer reads one value for the whole batch ({@code afterCommit}; the
- * proxy passes its shared access counter), after the commit or where the store can promise that
+ * proxy passes its shared access counter), after the commit or, where the store can promise that
  * nothing commits in between, inside it ({@link AuditStore#write}), and hands it to every request
- * of the batch. A request
- * that had its credential check from memory so learns, with no query of its own, whether access
- * changed anywhere between that check and the moment its row was durable.
+ * of the batch. A request that had its credential check from memory so learns, with no query of
+ * its own, whether access changed anywhere between that check and the moment its row was durable.
  */
 public final class AuditWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
