@@ -2,7 +2,6 @@ package dev.klave.audit;
 
 import static java.util.Objects.requireNonNull;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -28,29 +27,19 @@ import org.slf4j.LoggerFactory;
 public final class AuditWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
     private static final int MAX_BATCH = 512;
-    static final Duration HOLD_COMPLETIONS = Duration.ofMillis(20);
-    /** Queued by {@link #close()}; carries nothing, {@link #write} skips it. */
-    private static final Object WAKE = new Object();
 
     private final AuditStore store;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final LongSupplier afterCommit;
-    private final long holdNanos;
     private volatile boolean closed;
 
     private record Pending(AuditRow row, CompletableFuture<Long> durable) {}
 
     /** @param afterCommit read once after every batch commits; its value completes each request's future */
     public AuditWriter(AuditStore store, LongSupplier afterCommit) {
-        this(store, afterCommit, HOLD_COMPLETIONS);
-    }
-
-    /** @param holdCompletions how long completions alone wait for rows to share a commit with */
-    AuditWriter(AuditStore store, LongSupplier afterCommit, Duration holdCompletions) {
         this.store = requireNonNull(store, "store is null");
         this.afterCommit = requireNonNull(afterCommit, "afterCommit is null");
-        this.holdNanos = holdCompletions.toNanos();
         this.thread = Thread.ofPlatform().daemon().name("klave-audit-writer").start(this::run);
     }
 
@@ -68,48 +57,25 @@ public final class AuditWriter implements AutoCloseable {
         return durable;
     }
 
-    /**
-     * Queues the completion of a row; written with the next rows, or within
-     * {@link #HOLD_COMPLETIONS} when none come; nobody waits for it.
-     */
+    /** Queues the completion of a row; written with the next batch, nobody waits for it. */
     public void complete(AuditRow.Completion completion) {
         queue.add(completion);
     }
 
     private void run() {
-        // Completions alone do not get a commit of their own at once: they wait up to
-        // holdNanos for the next rows and share their commit. At low load every request
-        // otherwise cost two commits (two WAL flushes on PostgreSQL), and a row arriving during
-        // a completions-only commit waited for it.
-        List<Object> held = new ArrayList<>();
-        long heldSince = 0;
-        while (!closed || !queue.isEmpty() || !held.isEmpty()) {
+        while (!closed || !queue.isEmpty()) {
             try {
-                long wait = held.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
-                        : Math.max(0, heldSince + holdNanos - System.nanoTime());
-                Object first = queue.poll(wait, TimeUnit.NANOSECONDS);
-                List<Object> batch = new ArrayList<>(held);
-                if (first != null) {
-                    batch.add(first);
-                    queue.drainTo(batch, MAX_BATCH - batch.size());
-                }
-                if (batch.isEmpty()) {
+                Object first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
                     continue;
                 }
-                boolean due = !held.isEmpty() && System.nanoTime() - heldSince >= holdNanos;
-                if (!due && !closed && batch.size() < MAX_BATCH
-                        && batch.stream().noneMatch(Pending.class::isInstance)) {
-                    if (held.isEmpty()) {
-                        heldSince = System.nanoTime();
-                    }
-                    held = batch;
-                    continue;
-                }
-                held = new ArrayList<>();
+                List<Object> batch = new ArrayList<>();
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
                 write(batch);
             } catch (InterruptedException e) {
                 if (closed) {
-                    List<Object> rest = new ArrayList<>(held);
+                    List<Object> rest = new ArrayList<>();
                     queue.drainTo(rest);
                     write(rest);
                     return;
@@ -182,8 +148,6 @@ public final class AuditWriter implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        // Wakes the writer if it is waiting with held completions.
-        queue.add(WAKE);
         try {
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
