@@ -189,7 +189,7 @@ public final class Services {
         List<RouteProvider> routes = List.of(
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn),
                 new LoginRoutes(passwordLogin, methods, signedIn),
-                new AuditRoutes(events, new AuditQueries(auditStore)),
+                new AuditRoutes(events, new AuditQueries(auditStore, auditWriter)),
                 new ClusterRoutes(clusters, namespaces, reconciler, connections, credentials::revokeAllRestrictedTo,
                         baseUrl),
                 new AccessRoutes(grants, subjects, clock),

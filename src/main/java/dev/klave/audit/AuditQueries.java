@@ -5,15 +5,28 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.account.Principal;
 import dev.klave.messages.Message;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The audit browser: filtered pages, and one row by its Audit-ID (spec 1 §4 "Audit"). */
+/**
+ * The audit browser: filtered pages, and one row by its Audit-ID (spec 1 §4 "Audit"). Each read
+ * first has the writer write what it holds, so it sees every row and status queued before it.
+ */
 public final class AuditQueries {
     public static final int PAGE_SIZE = 50;
+    private static final Logger LOG = LoggerFactory.getLogger(AuditQueries.class);
+    /** How long a read waits for the writer; then it reads what is durable, as it is. */
+    private static final long FLUSH_WAIT_SECONDS = 5;
 
     private final AuditStore store;
+    private final AuditWriter writer;
 
-    public AuditQueries(AuditStore store) {
+    public AuditQueries(AuditStore store, AuditWriter writer) {
         this.store = requireNonNull(store, "store is null");
+        this.writer = requireNonNull(writer, "writer is null");
     }
 
     public record Page(List<AuditRow> events, int page, int pageSize, boolean hasMore) {
@@ -24,6 +37,7 @@ public final class AuditQueries {
 
     /** Non-administrators see only their own rows, whatever the filter asks. */
     public Page page(AuditFilter filter, int page, Principal caller) {
+        flushWriter();
         AuditFilter effective = caller.admin() ? filter : filter.onlySubject(caller.subjectId().value());
         List<AuditRow> rows = store.find(effective, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
         boolean more = rows.size() > PAGE_SIZE;
@@ -32,10 +46,21 @@ public final class AuditQueries {
 
     /** Someone else's row is 404 for a non-administrator, as if it did not exist. */
     public AuditRow one(String id, Principal caller) {
+        flushWriter();
         AuditRow row = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
         if (!caller.admin() && !row.subjectId().map(caller.subjectId().value()::equals).orElse(false)) {
             throw Message.NOT_FOUND.refusal();
         }
         return row;
+    }
+
+    private void flushWriter() {
+        try {
+            writer.flush().get(FLUSH_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("audit read went ahead without the writer's flush: {}", e.toString());
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.klave.audit;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -23,23 +24,42 @@ import org.slf4j.LoggerFactory;
  * nothing commits in between, inside it ({@link AuditStore#write}), and hands it to every request
  * of the batch. A request that had its credential check from memory so learns, with no query of
  * its own, whether access changed anywhere between that check and the moment its row was durable.
+ *
+ * <p>Completions (a request's status, once answered) that come with no rows wait up to
+ * {@link #HOLD_COMPLETIONS} for the next rows and share their commit. At low load each request
+ * otherwise cost two commits, each a WAL flush on PostgreSQL, and a row arriving during a
+ * completions-only commit waited for it (bench/RESULTS.md). Nothing is lost or hidden by the
+ * hold: {@link #flush()} writes what is held, and audit reads call it first, so a client that
+ * reads the audit after its answer always finds the status there (spec 1 §2).
  */
 public final class AuditWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
     private static final int MAX_BATCH = 512;
+    static final Duration HOLD_COMPLETIONS = Duration.ofMillis(20);
+    private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final AuditStore store;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final LongSupplier afterCommit;
+    private final long holdNanos;
     private volatile boolean closed;
 
     private record Pending(AuditRow row, CompletableFuture<Long> durable) {}
 
+    /** Asks for everything queued before it to be written now; done once it has been tried. */
+    private record Flush(CompletableFuture<Void> done) {}
+
     /** @param afterCommit read once after every batch commits; its value completes each request's future */
     public AuditWriter(AuditStore store, LongSupplier afterCommit) {
+        this(store, afterCommit, HOLD_COMPLETIONS);
+    }
+
+    /** @param holdCompletions how long completions alone wait for rows to share a commit with */
+    AuditWriter(AuditStore store, LongSupplier afterCommit, Duration holdCompletions) {
         this.store = requireNonNull(store, "store is null");
         this.afterCommit = requireNonNull(afterCommit, "afterCommit is null");
+        this.holdNanos = requireNonNull(holdCompletions, "holdCompletions is null").toNanos();
         this.thread = Thread.ofPlatform().daemon().name("klave-audit-writer").start(this::run);
     }
 
@@ -57,25 +77,61 @@ public final class AuditWriter implements AutoCloseable {
         return durable;
     }
 
-    /** Queues the completion of a row; written with the next batch, nobody waits for it. */
+    /**
+     * Queues the completion of a row; written with the next rows, or within
+     * {@link #HOLD_COMPLETIONS} when none come, or at the next {@link #flush()}; nobody waits for it.
+     */
     public void complete(AuditRow.Completion completion) {
         queue.add(completion);
     }
 
+    /**
+     * Writes at once everything queued before this call, held completions included. The future
+     * completes once that write has been tried (failures are logged by the writer, as always);
+     * after {@link #close()} there is nothing left to write and it is complete at once.
+     */
+    public CompletableFuture<Void> flush() {
+        Flush flush = new Flush(new CompletableFuture<>());
+        if (closed) {
+            flush.done().complete(null);
+        } else {
+            queue.add(flush);
+            if (!thread.isAlive()) {
+                flush.done().complete(null); // closed meanwhile: the writer is gone
+            }
+        }
+        return flush.done();
+    }
+
     private void run() {
-        while (!closed || !queue.isEmpty()) {
+        List<Object> held = new ArrayList<>();
+        long heldSince = 0;
+        while (!closed || !queue.isEmpty() || !held.isEmpty()) {
             try {
-                Object first = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
+                long wait = held.isEmpty() ? IDLE_POLL_NANOS : Math.max(0, heldSince + holdNanos - System.nanoTime());
+                Object first = queue.poll(wait, TimeUnit.NANOSECONDS);
+                List<Object> batch = new ArrayList<>(held);
+                if (first != null) {
+                    batch.add(first);
+                    queue.drainTo(batch, MAX_BATCH - batch.size());
+                }
+                if (batch.isEmpty()) {
                     continue;
                 }
-                List<Object> batch = new ArrayList<>();
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH - 1);
+                boolean due = !held.isEmpty() && System.nanoTime() - heldSince >= holdNanos;
+                if (!due && !closed && batch.size() < MAX_BATCH
+                        && batch.stream().allMatch(AuditRow.Completion.class::isInstance)) {
+                    if (held.isEmpty()) {
+                        heldSince = System.nanoTime();
+                    }
+                    held = batch;
+                    continue;
+                }
+                held = new ArrayList<>();
                 write(batch);
             } catch (InterruptedException e) {
                 if (closed) {
-                    List<Object> rest = new ArrayList<>();
+                    List<Object> rest = new ArrayList<>(held);
                     queue.drainTo(rest);
                     write(rest);
                     return;
@@ -85,6 +141,18 @@ public final class AuditWriter implements AutoCloseable {
     }
 
     private void write(List<Object> batch) {
+        try {
+            store(batch);
+        } finally {
+            for (Object item : batch) {
+                if (item instanceof Flush flush) {
+                    flush.done().complete(null);
+                }
+            }
+        }
+    }
+
+    private void store(List<Object> batch) {
         List<Pending> rows = new ArrayList<>();
         List<AuditRow.Completion> completions = new ArrayList<>();
         for (Object item : batch) {
@@ -93,6 +161,9 @@ public final class AuditWriter implements AutoCloseable {
             } else if (item instanceof AuditRow.Completion completion) {
                 completions.add(completion);
             }
+        }
+        if (rows.isEmpty() && completions.isEmpty()) {
+            return;
         }
         // One transaction for both: on PostgreSQL every commit waits for a log flush, and a
         // request's wait for its row is one commit instead of two (bench/RESULTS.md).
@@ -148,6 +219,8 @@ public final class AuditWriter implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        // Wakes the writer if it is waiting with held completions.
+        queue.add(new Flush(new CompletableFuture<>()));
         try {
             thread.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
