@@ -6,7 +6,8 @@ import io.vertx.core.http.impl.Http1xServerConnection;
 import io.vertx.core.net.NetSocket;
 
 /**
- * The one place Klave touches a Vert.x internal: taking an HTTP/1.1 connection over as a raw
+ * One of three places Klave touches a Vert.x internal (with the event loop in {@link Upstreams}
+ * and the channel's reading in {@link Relays}): taking an HTTP/1.1 connection over as a raw
  * socket. Vert.x's public {@code toNetSocket()} accepts only GET and CONNECT upgrades, but kubectl's
  * SPDY/3.1 upgrade is a POST (DESIGN "Known pitfalls"). Pinned to the Vert.x version in pom.xml and
  * covered by the kubectl SPDY test.

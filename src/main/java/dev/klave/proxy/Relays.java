@@ -1,10 +1,12 @@
 package dev.klave.proxy;
 
+import io.netty.channel.ChannelConfig;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 import java.util.Locale;
 import java.util.Optional;
@@ -75,19 +77,67 @@ final class Relays {
      * {@code finished} runs only once the last write to {@code to} has reached the socket: closing
      * earlier drops what is still queued, and an exec stream that the cluster closed first arrived
      * short (bench/run: 16 MiB streams up to 3 MiB short, nearly always with OpenSSL's TLS).
+     *
+     * <p>Back-pressure stops the socket reading ({@link #reading}) rather than pausing the
+     * {@link NetSocket}: Vert.x 5.0 signals a paused socket's end ahead of the bytes it still holds
+     * (vert.x issue 5748, fixed after 5.0.7), so the stream was finished, and its last bytes
+     * dropped, before they were copied. Not reading keeps them in the kernel, and what Vert.x has
+     * already read it hands over in order, before the end.
      */
     static void bytes(NetSocket from, NetSocket to, Runnable finished) {
         AtomicReference<Future<Void>> lastWrite =
                 new AtomicReference<>(Future.succeededFuture());
+        Reading reading = reading(from);
         from.handler(bytes -> {
             lastWrite.set(to.write(bytes));
             if (to.writeQueueFull()) {
-                from.pause();
-                to.drainHandler(ignored -> from.resume());
+                reading.stop();
+                to.drainHandler(ignored -> reading.go());
             }
         });
         from.endHandler(ignored -> lastWrite.get().onComplete(written -> finished.run()));
         from.exceptionHandler(failure -> finished.run());
         from.resume();
+        reading.go();
+    }
+
+    /** Stops and restarts reading from a socket. */
+    interface Reading {
+        void stop();
+
+        void go();
+    }
+
+    /**
+     * Reading controlled on the socket's channel (its auto-read), which Vert.x's own pause leaves
+     * alone as long as the socket is never paused. Sockets that are not Vert.x's own fall back on
+     * pause and resume.
+     */
+    static Reading reading(NetSocket socket) {
+        if (socket instanceof NetSocketInternal internal) {
+            ChannelConfig channel = internal.channelHandlerContext().channel().config();
+            return new Reading() {
+                @Override
+                public void stop() {
+                    channel.setAutoRead(false);
+                }
+
+                @Override
+                public void go() {
+                    channel.setAutoRead(true);
+                }
+            };
+        }
+        return new Reading() {
+            @Override
+            public void stop() {
+                socket.pause();
+            }
+
+            @Override
+            public void go() {
+                socket.resume();
+            }
+        };
     }
 }
