@@ -165,7 +165,7 @@ public final class Services {
         NetworkEngine network = new NetworkEngine(settings.tlsEngine());
         OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
-                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock);
+                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock, network.tls());
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);

@@ -3,9 +3,9 @@ package dev.klave.config;
 import java.util.Locale;
 
 /**
- * {@code SERVICE_TLS_ENGINE}: which TLS implementation serves clients (kubectl, browsers, CI).
- * Connections to clusters always use the JDK's TLS: with OpenSSL on that side, exec streams that
- * the cluster closed first sometimes arrived short (bench/RESULTS.md), never with the JDK's.
+ * {@code SERVICE_TLS_ENGINE}: which TLS implementation serves clients (kubectl, browsers, CI) and
+ * carries upgraded connections (exec, attach, port-forward) to clusters. Ordinary requests to
+ * clusters use the JDK's TLS: OpenSSL there measured no faster (bench/RESULTS.md).
  */
 public enum TlsEngine {
     /** BoringSSL through netty-tcnative (the default); the JDK's TLS where it cannot load. */

@@ -12,10 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The TLS implementation of Klave's listener. OpenSSL (BoringSSL from netty-tcnative) carries
- * exec and port-forward streams at nginx's speed where the JDK's TLS reaches about 70-80 %
- * (bench/RESULTS.md); where its native library cannot load, Klave says so once and uses the
- * JDK's. Connections to clusters keep the JDK's TLS (see {@link TlsEngine}).
+ * The TLS implementation of Klave's listener and of upgraded connections to clusters. OpenSSL
+ * (BoringSSL from netty-tcnative) carries exec and port-forward streams at nginx's speed where the
+ * JDK's TLS reaches about 60-90 % (bench/RESULTS.md); where its native library cannot load, Klave
+ * says so once and uses the JDK's. Ordinary requests to clusters keep the JDK's TLS (see
+ * {@link TlsEngine}).
  */
 public final class NetworkEngine {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkEngine.class);
@@ -43,14 +44,15 @@ public final class NetworkEngine {
 
     private static SSLEngineOptions choose(TlsEngine wanted) {
         if (wanted == TlsEngine.JDK) {
-            LOG.info("TLS engine for clients: the JDK's (SERVICE_TLS_ENGINE=jdk)");
+            LOG.info("TLS engine for clients and exec streams: the JDK's (SERVICE_TLS_ENGINE=jdk)");
             return new JdkSSLEngineOptions();
         }
         if (OpenSsl.isAvailable()) {
-            LOG.info("TLS engine for clients: {}", OpenSsl.versionString());
+            LOG.info("TLS engine for clients and exec streams: {}", OpenSsl.versionString());
             return new OpenSSLEngineOptions().setSessionCacheEnabled(true);
         }
-        LOG.warn("TLS engine for clients: the JDK's (OpenSSL cannot be loaded here: {})", OpenSsl.unavailabilityCause().toString());
+        LOG.warn("TLS engine for clients and exec streams: the JDK's (OpenSSL cannot be loaded here: {})",
+                OpenSsl.unavailabilityCause().toString());
         return new JdkSSLEngineOptions();
     }
 }

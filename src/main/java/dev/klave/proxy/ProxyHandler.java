@@ -20,6 +20,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SSLEngineOptions;
 import java.net.InetAddress;
 import java.net.URI;
 import java.time.Clock;
@@ -50,14 +51,18 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final Clock clock;
     private final AuditIds auditIds;
 
-    /** @param timeout how long a request that is not a stream may wait for the cluster's answer */
+    /**
+     * @param timeout how long a request that is not a stream may wait for the cluster's answer
+     * @param streamTls the TLS engine of upgraded connections to clusters (the listener's)
+     */
     public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
-            Executor blocking, BooleanSupplier draining, OpenStreams streams, java.time.Duration timeout, Clock clock) {
+            Executor blocking, BooleanSupplier draining, OpenStreams streams, java.time.Duration timeout, Clock clock,
+            SSLEngineOptions streamTls) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx);
-        this.upgrades = new Upgrades(vertx);
+        this.upgrades = new Upgrades(vertx, streamTls);
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.draining = requireNonNull(draining, "draining is null");
         this.streams = requireNonNull(streams, "streams is null");

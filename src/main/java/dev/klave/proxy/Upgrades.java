@@ -14,6 +14,7 @@ import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.net.PemTrustOptions;
+import io.vertx.core.net.SSLEngineOptions;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -26,16 +27,27 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Upgrades {
     private final Vertx vertx;
+    private final SSLEngineOptions tls;
     private final Map<Key, NetClient> clients = new ConcurrentHashMap<>();
 
     /** Like {@link Upstreams}' key: the cluster's own values, whose hashes are cached. */
     private record Key(ClusterId cluster, URI server, String caPem) {}
 
-    Upgrades(Vertx vertx) {
+    /**
+     * @param tls the TLS engine towards clusters. OpenSSL here carries exec streams at nginx's
+     *     speed where the JDK's TLS reached 63-90 % of it (bench/RESULTS.md); streams that the
+     *     cluster closed first arrived short with it until the relay stopped pausing sockets
+     *     ({@link Relays#bytes}).
+     */
+    Upgrades(Vertx vertx, SSLEngineOptions tls) {
         this.vertx = requireNonNull(vertx, "vertx is null");
+        this.tls = requireNonNull(tls, "tls is null");
     }
 
-    /** The cluster's answer head, and the bytes that came after it on the same socket. */
+    /**
+     * The cluster's answer: for a 101 its head and the bytes that came after it on the same
+     * socket; for any other status its head and whole body ({@link UpgradeAnswers}).
+     */
     record Answer(NetSocket socket, int status, String statusLine, MultiMap headers, Buffer rest) {}
 
     Future<Answer> open(ClusterId cluster, BootstrapSecrets secrets, String method, String uri, MultiMap headers) {
@@ -46,7 +58,8 @@ final class Upgrades {
                         .setSsl(true)
                         .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                         .setHostnameVerificationAlgorithm("HTTPS")
-                        .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)));
+                        .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)
+                        .setSslEngineOptions(tls.copy())));
         return client.connect(new ConnectOptions().setHost(server.getHost()).setPort(port).setSsl(true))
                 .compose(socket -> {
             StringBuilder head = new StringBuilder(method).append(' ')
@@ -57,51 +70,9 @@ final class Upgrades {
             }
             head.append("\r\n");
             Promise<Answer> answer = Promise.promise();
-            Buffer received = Buffer.buffer();
-            socket.handler(chunk -> {
-                if (answer.future().isComplete()) {
-                    return;
-                }
-                received.appendBuffer(chunk);
-                int end = indexOfHeadEnd(received);
-                if (end >= 0) {
-                    socket.pause();
-                    socket.handler(null);
-                    answer.complete(parse(socket, received, end));
-                } else if (received.length() > 64 * 1024) {
-                    answer.tryFail("answer head too large");
-                    socket.close();
-                }
-            });
-            socket.exceptionHandler(failure -> answer.tryFail(failure));
-            socket.closeHandler(ignored -> answer.tryFail("the cluster closed the connection before answering"));
+            UpgradeAnswers.read(socket, answer);
             socket.write(Buffer.buffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
             return answer.future();
         });
-    }
-
-    private static int indexOfHeadEnd(Buffer buffer) {
-        for (int i = 0; i + 3 < buffer.length(); i++) {
-            if (buffer.getByte(i) == '\r' && buffer.getByte(i + 1) == '\n' && buffer.getByte(i + 2) == '\r'
-                    && buffer.getByte(i + 3) == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static Answer parse(NetSocket socket, Buffer received, int end) {
-        String[] lines = received.getString(0, end, "ISO-8859-1").split("\r\n");
-        String statusLine = lines[0];
-        String[] parts = statusLine.split(" ", 3);
-        int status = parts.length > 1 ? Integer.parseInt(parts[1]) : 502;
-        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon > 0) {
-                headers.add(lines[i].substring(0, colon).strip(), lines[i].substring(colon + 1).strip());
-            }
-        }
-        return new Answer(socket, status, statusLine, headers, received.getBuffer(end + 4, received.length()));
     }
 }
