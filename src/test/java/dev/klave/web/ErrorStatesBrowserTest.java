@@ -140,6 +140,10 @@ class ErrorStatesBrowserTest extends BrowserTestBase {
         signIn(page, "gema");
         page.navigate("/mi-cuenta");
         assertThat(page.getByTestId("me-login")).hasText("gema");
+        // Every call of the account screen answered first: one still in flight when the session
+        // closes gets the 401 and sends the page to /login with the notice, and the reload
+        // below would then reload /login itself, where (by design) no notice is left to show.
+        page.waitForLoadState(com.microsoft.playwright.options.LoadState.NETWORKIDLE);
 
         web.expect(204, "POST", "/api/subjects/" + web.idOf(admin, "gema") + "/logout", null, admin);
         page.reload();
