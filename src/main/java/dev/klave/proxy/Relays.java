@@ -78,7 +78,7 @@ final class Relays {
      * earlier drops what is still queued, and an exec stream that the cluster closed first arrived
      * short (bench/run: 16 MiB streams up to 3 MiB short, nearly always with OpenSSL's TLS).
      *
-     * <p>Back-pressure stops the socket reading ({@link #reading}) rather than pausing the
+     * <p>Back-pressure stops the socket reading ({@link Reading}) rather than pausing the
      * {@link NetSocket}: Vert.x 5.0 signals a paused socket's end ahead of the bytes it still holds
      * (vert.x issue 5748, fixed after 5.0.7), so the stream was finished, and its last bytes
      * dropped, before they were copied. Not reading keeps them in the kernel, and what Vert.x has
@@ -87,7 +87,7 @@ final class Relays {
     static void bytes(NetSocket from, NetSocket to, Runnable finished) {
         AtomicReference<Future<Void>> lastWrite =
                 new AtomicReference<>(Future.succeededFuture());
-        Reading reading = reading(from);
+        Reading reading = Reading.of(from);
         from.handler(bytes -> {
             lastWrite.set(to.write(bytes));
             if (to.writeQueueFull()) {
@@ -97,47 +97,28 @@ final class Relays {
         });
         from.endHandler(ignored -> lastWrite.get().onComplete(written -> finished.run()));
         from.exceptionHandler(failure -> finished.run());
+        // The cluster's socket comes paused and not reading from UpgradeAnswers.
         from.resume();
         reading.go();
     }
 
-    /** Stops and restarts reading from a socket. */
-    interface Reading {
-        void stop();
-
-        void go();
-    }
-
     /**
-     * Reading controlled on the socket's channel (its auto-read), which Vert.x's own pause leaves
-     * alone as long as the socket is never paused. Sockets that are not Vert.x's own fall back on
-     * pause and resume.
+     * Stops and restarts reading from a socket on its channel (Netty's auto-read), which Vert.x's
+     * own pause leaves alone as long as the socket is never paused. Every socket Vert.x hands out
+     * is a {@link NetSocketInternal}; the cast fails loudly if that ever changes, rather than
+     * falling back on the pause that loses bytes.
      */
-    static Reading reading(NetSocket socket) {
-        if (socket instanceof NetSocketInternal internal) {
-            ChannelConfig channel = internal.channelHandlerContext().channel().config();
-            return new Reading() {
-                @Override
-                public void stop() {
-                    channel.setAutoRead(false);
-                }
-
-                @Override
-                public void go() {
-                    channel.setAutoRead(true);
-                }
-            };
+    record Reading(ChannelConfig channel) {
+        static Reading of(NetSocket socket) {
+            return new Reading(((NetSocketInternal) socket).channelHandlerContext().channel().config());
         }
-        return new Reading() {
-            @Override
-            public void stop() {
-                socket.pause();
-            }
 
-            @Override
-            public void go() {
-                socket.resume();
-            }
-        };
+        void stop() {
+            channel.setAutoRead(false);
+        }
+
+        void go() {
+            channel.setAutoRead(true);
+        }
     }
 }

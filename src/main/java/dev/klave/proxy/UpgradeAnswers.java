@@ -55,7 +55,7 @@ final class UpgradeAnswers {
             if (head.status() == 101) {
                 // Held until the relay takes over: the channel stops reading, so that at most
                 // what Vert.x has already read waits in its queue (see Relays.bytes).
-                Relays.reading(socket).stop();
+                Relays.Reading.of(socket).stop();
                 socket.pause();
                 socket.handler(null);
                 answer.complete(head);
@@ -146,7 +146,7 @@ final class UpgradeAnswers {
         return -1;
     }
 
-    static int indexOfHeadEnd(Buffer buffer) {
+    private static int indexOfHeadEnd(Buffer buffer) {
         for (int i = 0; i + 3 < buffer.length(); i++) {
             if (buffer.getByte(i) == '\r' && buffer.getByte(i + 1) == '\n' && buffer.getByte(i + 2) == '\r'
                     && buffer.getByte(i + 3) == '\n') {

@@ -46,6 +46,14 @@ class AuditWriterTest {
                 Optional.empty());
     }
 
+    /** A request whose row is durable and whose answer has been handed to the writer. */
+    private String answered(AuditWriter writer, int status, Optional<String> error) throws Exception {
+        String id = ids.next();
+        writer.record(row(id)).get(5, TimeUnit.SECONDS);
+        writer.complete(new AuditRow.Completion(id, status, error, AT));
+        return id;
+    }
+
     private Optional<Integer> status(String id) {
         return store.findById(id).orElseThrow().status();
     }
@@ -53,9 +61,7 @@ class AuditWriterTest {
     @Test
     void aCompletionWaitsForTheNextRowsAndSharesTheirCommit() throws Exception {
         try (AuditWriter writer = new AuditWriter(store, () -> 7, Duration.ofSeconds(30))) {
-            String first = ids.next();
-            writer.record(row(first)).get(5, TimeUnit.SECONDS);
-            writer.complete(new AuditRow.Completion(first, 200, Optional.empty(), AT));
+            String first = answered(writer, 200, Optional.empty());
             Thread.sleep(300);
             assertThat(status(first)).as("held for the next rows").isEmpty();
 
@@ -71,10 +77,7 @@ class AuditWriterTest {
     @Test
     void withNoRowsComingACompletionIsWrittenOnceTheHoldPasses() throws Exception {
         try (AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofMillis(100))) {
-            String id = ids.next();
-            writer.record(row(id)).get(5, TimeUnit.SECONDS);
-
-            writer.complete(new AuditRow.Completion(id, 499, Optional.of("cliente desconectado"), AT));
+            String id = answered(writer, 499, Optional.of("cliente desconectado"));
 
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (status(id).isEmpty() && System.nanoTime() < deadline) {
@@ -87,10 +90,8 @@ class AuditWriterTest {
 
     @Test
     void closingWritesHeldCompletions() throws Exception {
-        String id = ids.next();
         AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofSeconds(30));
-        writer.record(row(id)).get(5, TimeUnit.SECONDS);
-        writer.complete(new AuditRow.Completion(id, 200, Optional.empty(), AT));
+        String id = answered(writer, 200, Optional.empty());
         Thread.sleep(300);
         assertThat(status(id)).as("held").isEmpty();
 
@@ -105,9 +106,7 @@ class AuditWriterTest {
     @Test
     void flushWritesHeldCompletionsAtOnce() throws Exception {
         try (AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofSeconds(30))) {
-            String id = ids.next();
-            writer.record(row(id)).get(5, TimeUnit.SECONDS);
-            writer.complete(new AuditRow.Completion(id, 403, Optional.of("prohibido"), AT));
+            String id = answered(writer, 403, Optional.of("prohibido"));
 
             writer.flush().get(5, TimeUnit.SECONDS);
 

@@ -59,7 +59,7 @@ class RelaysTest {
                 vertx.getOrCreateContext().runOnContext(ignored -> vertx.createNetClient()
                         .connect(source.getLocalPort(), "127.0.0.1").onFailure(atEnd::completeExceptionally)
                         .onSuccess(socket -> {
-                            Relays.Reading reading = Relays.reading(socket);
+                            Relays.Reading reading = Relays.Reading.of(socket);
                             long[] count = {0};
                             socket.handler(bytes -> {
                                 count[0] += bytes.length();
