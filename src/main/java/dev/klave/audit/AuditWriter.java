@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -25,21 +27,23 @@ import org.slf4j.LoggerFactory;
  * of the batch. A request that had its credential check from memory so learns, with no query of
  * its own, whether access changed anywhere between that check and the moment its row was durable.
  *
- * <p>Completions (a request's status, once answered) that come with no rows wait up to
- * {@link #HOLD_COMPLETIONS} for the next rows and share their commit. At low load each request
- * otherwise cost two commits, each a WAL flush on PostgreSQL, and a row arriving during a
- * completions-only commit waited for it (bench/RESULTS.md). Nothing is lost or hidden by the
- * hold: {@link #flush()} writes what is held, and audit reads call it first, so a client that
- * reads the audit after its answer always finds the status there (spec 1 §2).
+ * <p>Completions (a request's status, once answered) wake nobody: the writer takes them with the
+ * next rows, or, when no rows come, once {@link #HOLD_COMPLETIONS} has passed since it last
+ * looked. At low load each request otherwise cost two commits, each a WAL flush on PostgreSQL, a
+ * row arriving during a completions-only commit waited for it, and each completion woke the
+ * writer thread for nothing (bench/RESULTS.md). Nothing is lost or hidden by the hold:
+ * {@link #flush()} writes what is held, and audit reads call it first, so a client that reads
+ * the audit after its answer always finds the status there (spec 1 §2).
  */
 public final class AuditWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
     private static final int MAX_BATCH = 512;
     static final Duration HOLD_COMPLETIONS = Duration.ofMillis(20);
-    private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final AuditStore store;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    /** Apart from {@link #queue} so that adding one wakes nobody (see the class comment). */
+    private final Queue<AuditRow.Completion> completions = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private final LongSupplier afterCommit;
     private final long holdNanos;
@@ -79,10 +83,11 @@ public final class AuditWriter implements AutoCloseable {
 
     /**
      * Queues the completion of a row; written with the next rows, or within
-     * {@link #HOLD_COMPLETIONS} when none come, or at the next {@link #flush()}; nobody waits for it.
+     * {@link #HOLD_COMPLETIONS} when none come, or at the next {@link #flush()}; nobody waits for
+     * it, and the writer is not woken for it.
      */
     public void complete(AuditRow.Completion completion) {
-        queue.add(completion);
+        completions.add(completion);
     }
 
     /**
@@ -104,35 +109,26 @@ public final class AuditWriter implements AutoCloseable {
     }
 
     private void run() {
-        List<Object> held = new ArrayList<>();
-        long heldSince = 0;
-        while (!closed || !queue.isEmpty() || !held.isEmpty()) {
+        while (!closed || !queue.isEmpty() || !completions.isEmpty()) {
             try {
-                long wait = held.isEmpty() ? IDLE_POLL_NANOS : Math.max(0, heldSince + holdNanos - System.nanoTime());
-                Object first = queue.poll(wait, TimeUnit.NANOSECONDS);
-                List<Object> batch = new ArrayList<>(held);
+                Object first = queue.poll(holdNanos, TimeUnit.NANOSECONDS);
+                List<Object> batch = new ArrayList<>();
                 if (first != null) {
                     batch.add(first);
-                    queue.drainTo(batch, MAX_BATCH - batch.size());
-                }
-                if (batch.isEmpty()) {
+                    queue.drainTo(batch, MAX_BATCH - 1);
+                } else if (completions.isEmpty()) {
                     continue;
                 }
-                boolean due = !held.isEmpty() && System.nanoTime() - heldSince >= holdNanos;
-                if (!due && !closed && batch.size() < MAX_BATCH
-                        && batch.stream().allMatch(AuditRow.Completion.class::isInstance)) {
-                    if (held.isEmpty()) {
-                        heldSince = System.nanoTime();
-                    }
-                    held = batch;
-                    continue;
+                for (AuditRow.Completion completion; batch.size() < 2 * MAX_BATCH
+                        && (completion = completions.poll()) != null; ) {
+                    batch.add(completion);
                 }
-                held = new ArrayList<>();
                 write(batch);
             } catch (InterruptedException e) {
                 if (closed) {
-                    List<Object> rest = new ArrayList<>(held);
+                    List<Object> rest = new ArrayList<>();
                     queue.drainTo(rest);
+                    rest.addAll(completions);
                     write(rest);
                     return;
                 }
