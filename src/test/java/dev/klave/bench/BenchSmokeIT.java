@@ -63,7 +63,8 @@ class BenchSmokeIT {
             assertThat(summary.get(klave + "/max_c64").get("rps").asDouble()).isPositive();
         }
         assertThat(result.get("targets")).isNotEmpty();
-        assertThat(Files.readString(out.resolve("RESULTS.md"))).contains("| figure |").contains("One INSERT and COMMIT");
+        assertThat(Files.readString(out.resolve("RESULTS.md"))).contains("| figure |").contains("One INSERT and COMMIT")
+                .contains("nginx itself, the practical limit, adds");
     }
 
     private static boolean onPath(String tool) {
