@@ -193,8 +193,8 @@ final class Report {
     /**
      * What the stack itself reaches: the Vert.x proxy that does no Klave work, against nginx, and
      * each Klave against it. A target above the floor is out of reach for any Klave on this stack.
-     * Then nginx's own added p99: an added-latency target below it is out of reach for any proxy
-     * on the machine (the issue's targets assume a quieter one).
+     * Then nginx's own added p99: an added-latency target below it was beyond a plain reverse proxy
+     * on this machine in this run.
      */
     private String floor() {
         double floor64 = figure("vertx-floor", "max_c64", "rps");
@@ -206,7 +206,7 @@ final class Report {
                         + "%.0f %% of nginx at 64 connections, %.1f ms added p99 at 500 req/s. "
                         + "Against the floor, klave-sqlite reaches %.0f %% and klave-postgres %.0f %% of its throughput. "
                         + "nginx itself, the practical limit, adds %.1f ms p99 at 500 req/s in this run: "
-                        + "an added-p99 target below that is out of reach for any TLS reverse proxy on this machine.%n",
+                        + "an added-p99 target below that is beyond what a plain TLS reverse proxy reached here.%n",
                 floor64 / figure("nginx", "max_c64", "rps") * 100, figure("vertx-floor", "rate_500", "p99_ms") - direct,
                 figure("klave-sqlite", "max_c64", "rps") / floor64 * 100,
                 figure("klave-postgres", "max_c64", "rps") / floor64 * 100,
