@@ -119,8 +119,9 @@ public final class AuditWriter implements AutoCloseable {
                 } else if (completions.isEmpty()) {
                     continue;
                 }
-                for (AuditRow.Completion completion; batch.size() < 2 * MAX_BATCH
-                        && (completion = completions.poll()) != null; ) {
+                // At most MAX_BATCH of each kind per transaction; the rest go with the next one.
+                AuditRow.Completion completion;
+                for (int taken = 0; taken < MAX_BATCH && (completion = completions.poll()) != null; taken++) {
                     batch.add(completion);
                 }
                 write(batch);
