@@ -5,21 +5,21 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Group commit of audit rows (issue "proxy" §3): requests hand their row to one writer thread,
+ * Group commit of audit rows (issue "proxy" §3): requests hand their row to a writer thread,
  * which stores everything that queued up meanwhile in one transaction and then tells each request
  * its row is durable. Many concurrent requests so share one commit instead of paying one each. A
  * failed batch fails every request in it: none of them is forwarded.
+ *
+ * <p>There are as many writer threads as the store has batches worth writing at once
+ * ({@link AuditStore#parallelBatches()}): one on SQLite, two on PostgreSQL, where a row arriving
+ * while a batch waits for its log flush would otherwise wait for that flush before its own.
  *
  * <p>At each commit the writer reads one value for the whole batch ({@code afterCommit}; the
  * proxy passes its shared access counter), after the commit or, where the store can promise that
@@ -41,30 +41,41 @@ public final class AuditWriter implements AutoCloseable {
     static final Duration HOLD_COMPLETIONS = Duration.ofMillis(20);
 
     private final AuditStore store;
-    private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    /** Apart from {@link #queue} so that adding one wakes nobody (see the class comment). */
-    private final Queue<AuditRow.Completion> completions = new ConcurrentLinkedQueue<>();
-    private final Thread thread;
+    private final AuditQueue queue = new AuditQueue(MAX_BATCH);
+    private final List<Thread> threads;
     private final LongSupplier afterCommit;
     private final long holdNanos;
-    private volatile boolean closed;
 
     private record Pending(AuditRow row, CompletableFuture<Long> durable) {}
 
-    /** Asks for everything queued before it to be written now; done once it has been tried. */
+    /**
+     * Asks for everything queued before it to be written now; done once that has been tried, on
+     * whichever thread it was taken by.
+     */
     private record Flush(CompletableFuture<Void> done) {}
 
     /** @param afterCommit read once after every batch commits; its value completes each request's future */
     public AuditWriter(AuditStore store, LongSupplier afterCommit) {
-        this(store, afterCommit, HOLD_COMPLETIONS);
+        this(store, afterCommit, HOLD_COMPLETIONS, store.parallelBatches());
     }
 
-    /** @param holdCompletions how long completions alone wait for rows to share a commit with */
-    AuditWriter(AuditStore store, LongSupplier afterCommit, Duration holdCompletions) {
+    /**
+     * @param holdCompletions how long completions alone wait for rows to share a commit with
+     * @param writers how many batches may be written at once, each by a thread of its own
+     */
+    AuditWriter(AuditStore store, LongSupplier afterCommit, Duration holdCompletions, int writers) {
         this.store = requireNonNull(store, "store is null");
         this.afterCommit = requireNonNull(afterCommit, "afterCommit is null");
         this.holdNanos = requireNonNull(holdCompletions, "holdCompletions is null").toNanos();
-        this.thread = Thread.ofPlatform().daemon().name("klave-audit-writer").start(this::run);
+        if (writers < 1) {
+            throw new IllegalArgumentException("writers must be at least 1, got " + writers);
+        }
+        List<Thread> started = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+            String name = writers == 1 ? "klave-audit-writer" : "klave-audit-writer-" + (i + 1);
+            started.add(Thread.ofPlatform().daemon().name(name).start(this::run));
+        }
+        this.threads = List.copyOf(started);
     }
 
     /**
@@ -73,21 +84,19 @@ public final class AuditWriter implements AutoCloseable {
      */
     public CompletableFuture<Long> record(AuditRow row) {
         CompletableFuture<Long> durable = new CompletableFuture<>();
-        if (closed) {
+        if (!queue.add(new Pending(row, durable))) {
             durable.completeExceptionally(new IllegalStateException("audit writer closed"));
-            return durable;
         }
-        queue.add(new Pending(row, durable));
         return durable;
     }
 
     /**
      * Queues the completion of a row; written with the next rows, or within
      * {@link #HOLD_COMPLETIONS} when none come, or at the next {@link #flush()}; nobody waits for
-     * it, and the writer is not woken for it.
+     * it, and no writer is woken for it.
      */
     public void complete(AuditRow.Completion completion) {
-        completions.add(completion);
+        queue.complete(completion);
     }
 
     /**
@@ -97,56 +106,57 @@ public final class AuditWriter implements AutoCloseable {
      */
     public CompletableFuture<Void> flush() {
         Flush flush = new Flush(new CompletableFuture<>());
-        if (closed) {
+        if (!queue.add(flush)) {
             flush.done().complete(null);
-        } else {
-            queue.add(flush);
-            if (!thread.isAlive()) {
-                flush.done().complete(null); // closed meanwhile: the writer is gone
-            }
         }
         return flush.done();
     }
 
     private void run() {
-        while (!closed || !queue.isEmpty() || !completions.isEmpty()) {
+        while (true) {
+            AuditQueue.Batch batch;
             try {
-                Object first = queue.poll(holdNanos, TimeUnit.NANOSECONDS);
-                List<Object> batch = new ArrayList<>();
-                if (first != null) {
-                    batch.add(first);
-                    queue.drainTo(batch, MAX_BATCH - 1);
-                } else if (completions.isEmpty()) {
-                    continue;
-                }
-                // At most MAX_BATCH of each kind per transaction; the rest go with the next one.
-                AuditRow.Completion completion;
-                for (int taken = 0; taken < MAX_BATCH && (completion = completions.poll()) != null; taken++) {
-                    batch.add(completion);
-                }
-                write(batch);
+                batch = queue.take(holdNanos);
             } catch (InterruptedException e) {
-                if (closed) {
-                    List<Object> rest = new ArrayList<>();
-                    queue.drainTo(rest);
-                    rest.addAll(completions);
-                    write(rest);
-                    return;
-                }
+                continue; // nobody interrupts the writers; closing goes through the queue
             }
+            if (batch == null) {
+                return;
+            }
+            if (batch.items().isEmpty()) {
+                continue;
+            }
+            try {
+                store(batch.items());
+            } catch (RuntimeException e) {
+                // store() handles the database's failures; this is a defect, and the writer must
+                // live on. Fail closed: requests whose rows were not settled are refused.
+                LOG.error("audit writer: a batch of {} items failed", batch.items().size(), e);
+                batch.items().forEach(item -> {
+                    if (item instanceof Pending pending) {
+                        pending.durable().completeExceptionally(e);
+                    }
+                });
+            } finally {
+                queue.written(batch);
+            }
+            finishFlushes(batch);
         }
     }
 
-    private void write(List<Object> batch) {
-        try {
-            store(batch);
-        } finally {
-            for (Object item : batch) {
-                if (item instanceof Flush flush) {
-                    flush.done().complete(null);
-                }
-            }
+    /** Completes the batch's flushes once the batches other writers took before it are written too. */
+    private void finishFlushes(AuditQueue.Batch batch) {
+        List<Flush> flushes = batch.items().stream()
+                .filter(Flush.class::isInstance).map(Flush.class::cast).toList();
+        if (flushes.isEmpty()) {
+            return;
         }
+        try {
+            queue.awaitEarlier(batch);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flushes.forEach(flush -> flush.done().complete(null));
     }
 
     private void store(List<Object> batch) {
@@ -215,13 +225,22 @@ public final class AuditWriter implements AutoCloseable {
     /** Writes what is queued, then stops (SIGTERM: the audit is flushed before exiting). */
     @Override
     public void close() {
-        closed = true;
-        // Wakes the writer if it is waiting with held completions.
-        queue.add(new Flush(new CompletableFuture<>()));
+        queue.close();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+            for (Thread thread : threads) {
+                thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        // Only when a writer did not stop in time: nothing is left to take these.
+        for (Object item : queue.leftOver()) {
+            if (item instanceof Flush flush) {
+                flush.done().complete(null);
+            } else if (item instanceof Pending pending) {
+                pending.durable().completeExceptionally(new IllegalStateException("audit writer closed"));
+            }
         }
     }
 }

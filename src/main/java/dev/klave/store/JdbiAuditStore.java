@@ -126,6 +126,11 @@ public final class JdbiAuditStore implements AuditStore {
     }
 
     @Override
+    public int parallelBatches() {
+        return database.dialect() == Dialect.SQLITE ? 1 : 2;
+    }
+
+    @Override
     public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM audit WHERE 1 = 1");
         Map<String, Object> parameters = new LinkedHashMap<>();

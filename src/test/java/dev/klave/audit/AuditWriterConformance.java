@@ -5,38 +5,40 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.account.Login;
 import dev.klave.account.Principal;
 import dev.klave.account.SubjectId;
+import dev.klave.store.Database;
 import dev.klave.store.JdbiAuditStore;
+import dev.klave.store.StoreConformance;
 import dev.klave.testing.TestingClock;
-import dev.klave.testing.TestingDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
  * Completions share the commit of the next rows instead of committing alone, and are never
  * lost or hidden: written when the hold passes with no rows, when the writer closes, and before
- * any audit read.
+ * any audit read. Run on each dialect with as many writers as its store asks for (one on SQLite,
+ * two on PostgreSQL); what two writers add is tested on its own at the end.
  */
-class AuditWriterTest {
+abstract class AuditWriterConformance extends StoreConformance {
     private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
 
     private final AuditIds ids = new AuditIds(new TestingClock());
-    private TestingDatabase database;
     private JdbiAuditStore store;
 
-    @BeforeEach
-    void open() {
-        database = TestingDatabase.sqlite();
-        store = new JdbiAuditStore(database.database());
+    @Override
+    protected void setUp(Database database) {
+        store = new JdbiAuditStore(database);
     }
 
-    @AfterEach
-    void close() {
-        database.close();
+    private AuditWriter writer(LongSupplier afterCommit, Duration hold) {
+        return new AuditWriter(store, afterCommit, hold, store.parallelBatches());
     }
 
     private AuditRow row(String id) {
@@ -60,7 +62,7 @@ class AuditWriterTest {
 
     @Test
     void aCompletionWaitsForTheNextRowsAndSharesTheirCommit() throws Exception {
-        try (AuditWriter writer = new AuditWriter(store, () -> 7, Duration.ofSeconds(30))) {
+        try (AuditWriter writer = writer(() -> 7, Duration.ofSeconds(30))) {
             String first = answered(writer, 200, Optional.empty());
             Thread.sleep(300);
             assertThat(status(first)).as("held for the next rows").isEmpty();
@@ -76,7 +78,7 @@ class AuditWriterTest {
 
     @Test
     void withNoRowsComingACompletionIsWrittenOnceTheHoldPasses() throws Exception {
-        try (AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofMillis(100))) {
+        try (AuditWriter writer = writer(() -> 0, Duration.ofMillis(100))) {
             String id = answered(writer, 499, Optional.of("cliente desconectado"));
 
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -90,7 +92,7 @@ class AuditWriterTest {
 
     @Test
     void closingWritesHeldCompletions() throws Exception {
-        AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofSeconds(30));
+        AuditWriter writer = writer(() -> 0, Duration.ofSeconds(30));
         String id = answered(writer, 200, Optional.empty());
         Thread.sleep(300);
         assertThat(status(id)).as("held").isEmpty();
@@ -105,7 +107,7 @@ class AuditWriterTest {
 
     @Test
     void flushWritesHeldCompletionsAtOnce() throws Exception {
-        try (AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofSeconds(30))) {
+        try (AuditWriter writer = writer(() -> 0, Duration.ofSeconds(30))) {
             String id = answered(writer, 403, Optional.of("prohibido"));
 
             writer.flush().get(5, TimeUnit.SECONDS);
@@ -116,7 +118,7 @@ class AuditWriterTest {
 
     @Test
     void anAuditReadRightAfterTheAnswerFindsItsStatus() throws Exception {
-        try (AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofSeconds(30))) {
+        try (AuditWriter writer = writer(() -> 0, Duration.ofSeconds(30))) {
             AuditQueries queries = new AuditQueries(store, writer);
             Principal admin = new Principal(new SubjectId("6f1c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e93"), new Login("ana"), true, "session");
             String first = ids.next();
@@ -137,9 +139,96 @@ class AuditWriterTest {
 
     @Test
     void afterCloseAFlushIsDoneAtOnce() throws Exception {
-        AuditWriter writer = new AuditWriter(store, () -> 0, Duration.ofSeconds(30));
+        AuditWriter writer = writer(() -> 0, Duration.ofSeconds(30));
         writer.close();
 
         assertThat(writer.flush()).succeedsWithin(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void withTwoWritersARowDoesNotWaitForABatchStillCommitting() throws Exception {
+        HeldFirstWrite held = new HeldFirstWrite(store);
+        try (AuditWriter writer = new AuditWriter(held, () -> 3, Duration.ofSeconds(30), 2)) {
+            String slow = ids.next();
+            CompletableFuture<Long> slowDurable = writer.record(row(slow));
+            assertThat(held.entered.await(5, TimeUnit.SECONDS)).isTrue();
+
+            String fast = ids.next();
+            assertThat(writer.record(row(fast)).get(5, TimeUnit.SECONDS)).isEqualTo(3);
+            assertThat(store.findById(fast)).isPresent();
+            assertThat(slowDurable).isNotDone();
+
+            held.release.countDown();
+            assertThat(slowDurable.get(5, TimeUnit.SECONDS)).isEqualTo(3);
+            assertThat(store.findById(slow)).isPresent();
+        }
+    }
+
+    @Test
+    void aFlushWaitsForTheBatchAnotherWriterIsStillCommitting() throws Exception {
+        HeldFirstWrite held = new HeldFirstWrite(store);
+        try (AuditWriter writer = new AuditWriter(held, () -> 0, Duration.ofSeconds(30), 2)) {
+            String id = ids.next();
+            writer.record(row(id));
+            assertThat(held.entered.await(5, TimeUnit.SECONDS)).isTrue();
+
+            CompletableFuture<Void> flush = writer.flush();
+            Thread.sleep(300);
+            assertThat(flush).as("a row queued before the flush is not written yet").isNotDone();
+
+            held.release.countDown();
+            flush.get(5, TimeUnit.SECONDS);
+            assertThat(store.findById(id)).isPresent();
+        }
+    }
+
+    /** The store, except that its first batch waits to be released: a commit that takes long. */
+    private static final class HeldFirstWrite implements AuditStore {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private final AtomicBoolean first = new AtomicBoolean(true);
+        private final AuditStore store;
+
+        HeldFirstWrite(AuditStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public long write(List<AuditRow> rows, List<AuditRow.Completion> completions, LongSupplier atCommit) {
+            if (first.getAndSet(false)) {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return store.write(rows, completions, atCommit);
+        }
+
+        @Override
+        public void insertAll(List<AuditRow> rows) {
+            store.insertAll(rows);
+        }
+
+        @Override
+        public void completeAll(List<AuditRow.Completion> completions) {
+            store.completeAll(completions);
+        }
+
+        @Override
+        public int parallelBatches() {
+            return 2;
+        }
+
+        @Override
+        public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
+            return store.find(filter, offset, limit);
+        }
+
+        @Override
+        public Optional<AuditRow> findById(String id) {
+            return store.findById(id);
+        }
     }
 }
