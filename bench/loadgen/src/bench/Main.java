@@ -16,7 +16,7 @@ public final class Main {
     public static void main(String[] arguments) throws Exception {
         if (arguments.length == 0) {
             throw new IllegalArgumentException(
-                    "usage: bench.Main standin|floor|setup|issue|rate|watches|revoke|upgrade|audit-count|commit-latency|report --name value…");
+                    "usage: bench.Main standin|floor|setup|issue|rate|watches|revoke|upgrade|audit-count|commit-latency|wake-latency|report --name value…");
         }
         Args args = new Args(arguments, 1);
         switch (arguments[0]) {
@@ -30,6 +30,7 @@ public final class Main {
             case "upgrade" -> record(args, UpgradeThroughput.run(args));
             case "audit-count" -> System.out.println(AuditCount.count(args));
             case "commit-latency" -> record(args, CommitLatency.run(args));
+            case "wake-latency" -> record(args, WakeLatency.run(args));
             case "report" -> Report.write(args);
             default -> throw new IllegalArgumentException("unknown command " + arguments[0]);
         }

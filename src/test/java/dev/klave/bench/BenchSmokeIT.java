@@ -56,6 +56,8 @@ class BenchSmokeIT {
         }
         // The commit floor under klave-postgres's latency.
         assertThat(summary.path("klave-postgres/commit_500").path("p99_ms").asDouble()).isPositive();
+        // The machine's floor under a thread hand-off.
+        assertThat(summary.path("machine/wake_500").path("p99_ms").asDouble()).isPositive();
         for (String klave : List.of("klave-sqlite", "klave-postgres")) {
             for (String phase : List.of("audit", "watches", "revoke")) {
                 assertThat(summary.has(klave + "/" + phase)).as("%s/%s", klave, phase).isTrue();
@@ -64,7 +66,7 @@ class BenchSmokeIT {
         }
         assertThat(result.get("targets")).isNotEmpty();
         assertThat(Files.readString(out.resolve("RESULTS.md"))).contains("| figure |").contains("One INSERT and COMMIT")
-                .contains("nginx itself, the practical limit, adds");
+                .contains("nginx itself, the practical limit, adds").contains("One thread waking another");
     }
 
     private static boolean onPath(String tool) {
