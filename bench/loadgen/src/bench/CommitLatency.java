@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
-import java.util.Arrays;
 
 /**
  * The floor under a durable audit row: one INSERT and COMMIT at a fixed rate on a database,
@@ -48,14 +47,7 @@ final class CommitLatency {
                     statement.execute("DROP TABLE bench_commit_latency");
                 }
             }
-            Arrays.sort(took);
-            return Api.JSON.createObjectNode().put("commits", count)
-                    .put("p50_ms", millis(took[count / 2])).put("p99_ms", millis(took[count * 99 / 100]))
-                    .put("p999_ms", millis(took[count * 999 / 1000])).put("max_ms", millis(took[count - 1]));
+            return Latencies.put(Api.JSON.createObjectNode().put("commits", count), took);
         }
-    }
-
-    private static double millis(long nanos) {
-        return Math.round(nanos / 1e3) / 1e3;
     }
 }

@@ -215,29 +215,28 @@ final class Report {
 
     /** A durable commit on klave-postgres's database alone: its p99 is a floor under Klave's. */
     private String commitFloor() {
-        double p99 = figure("klave-postgres", "commit_500", "p99_ms");
-        if (Double.isNaN(p99)) {
-            return "";
-        }
-        return String.format(Locale.ROOT, "%nOne INSERT and COMMIT at 500 a second on klave-postgres's database, "
-                        + "nothing else (`bench.Main commit-latency`): p50 %.2f / p99 %.2f / p99.9 %.2f ms. Every "
-                        + "request waits for one such commit before it is forwarded as direct's are, so "
-                        + "klave-postgres's added p99 is at least about this p99.%n",
-                figure("klave-postgres", "commit_500", "p50_ms"), p99, figure("klave-postgres", "commit_500", "p999_ms"));
+        return latencyFloor("klave-postgres", "commit_500", "One INSERT and COMMIT at 500 a second on "
+                + "klave-postgres's database, nothing else (`bench.Main commit-latency`): p50 %.2f / p99 %.2f / "
+                + "p99.9 %.2f ms. Every request waits for one such commit before it is forwarded as direct's are, "
+                + "so klave-postgres's added p99 is at least about this p99.");
     }
 
     /** The machine's own cost of a thread hand-off; Klave makes two per request that the floor does not. */
     private String wakeFloor() {
-        double p99 = figure("machine", "wake_500", "p99_ms");
+        return latencyFloor("machine", "wake_500", "One thread waking another on the other core at 500 a second, "
+                + "nothing else (`bench.Main wake-latency`): p50 %.3f / p99 %.2f / p99.9 %.2f / max %.2f ms. "
+                + "Klave hands each request from its event loop to the audit writer and back: two such wake-ups "
+                + "per request that nginx and vertx-floor do not make, so their tail is in Klave's.");
+    }
+
+    /** A paragraph on one floor measured alone; the sentence takes p50, p99, p99.9 and max, in that order. */
+    private String latencyFloor(String target, String phase, String sentence) {
+        double p99 = figure(target, phase, "p99_ms");
         if (Double.isNaN(p99)) {
             return "";
         }
-        return String.format(Locale.ROOT, "%nOne thread waking another on the other core at 500 a second, nothing "
-                        + "else (`bench.Main wake-latency`): p50 %.3f / p99 %.2f / p99.9 %.2f / max %.2f ms. Klave "
-                        + "hands each request from its event loop to the audit writer and back: two such wake-ups "
-                        + "per request that nginx and vertx-floor do not make, so their tail is in Klave's.%n",
-                figure("machine", "wake_500", "p50_ms"), p99, figure("machine", "wake_500", "p999_ms"),
-                figure("machine", "wake_500", "max_ms"));
+        return String.format(Locale.ROOT, "%n" + sentence + "%n", figure(target, phase, "p50_ms"), p99,
+                figure(target, phase, "p999_ms"), figure(target, phase, "max_ms"));
     }
 
     private interface Cell {

@@ -1,7 +1,6 @@
 package bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -42,13 +41,6 @@ final class WakeLatency {
             LockSupport.unpark(parked);
         }
         parked.join();
-        Arrays.sort(took);
-        return Api.JSON.createObjectNode().put("wake_ups", count)
-                .put("p50_ms", millis(took[count / 2])).put("p99_ms", millis(took[count * 99 / 100]))
-                .put("p999_ms", millis(took[count * 999 / 1000])).put("max_ms", millis(took[count - 1]));
-    }
-
-    private static double millis(long nanos) {
-        return Math.round(nanos / 1e3) / 1e3;
+        return Latencies.put(Api.JSON.createObjectNode().put("wake_ups", count), took);
     }
 }

@@ -22,8 +22,8 @@ public interface AuditStore {
      * How many batches are best written at once, each in its own transaction. One where the
      * database has a single write lock (SQLite: a second batch would only queue on it). Two where
      * each commit waits for a log flush (PostgreSQL): a row that arrives while one batch waits for
-     * its flush goes out in the next at once, instead of waiting for that flush and then its own;
-     * the database flushes both logs together when they meet (bench/RESULTS.md).
+     * its flush goes out in the next at once, instead of waiting for that flush and then its own
+     * (measured in bench/RESULTS.md, session 7).
      */
     int parallelBatches();
 
