@@ -108,6 +108,13 @@ final class SimulatorHttpServer implements AutoCloseable {
             try {
                 Socket plain = socket.accept();
                 connections.add(plain);
+                if (socket.isClosed()) {
+                    // down() closed the listener after this accept and may have dropped the
+                    // connections before this one was added: drop it here, as down() promises.
+                    connections.remove(plain);
+                    closeQuietly(plain);
+                    return;
+                }
                 Thread.ofVirtual().name("simulator-connection").start(() -> serve(plain));
             } catch (IOException closedListener) {
                 return;
