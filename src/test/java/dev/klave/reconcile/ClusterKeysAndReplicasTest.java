@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.config.DatabaseUrl;
 import dev.klave.simulator.ClusterSimulator;
-import dev.klave.store.JdbiLeaseStore;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingKlave;
@@ -72,8 +71,7 @@ class ClusterKeysAndReplicasTest {
             String admin = TestingPeople.signUp(first, "root", true);
             TestingClusters.bootstrap(first, admin, cluster, "prod-1");
             // A pass of the first replica holds the cluster, as if it were running right now.
-            new JdbiLeaseStore(first.klave().database())
-                    .tryAcquire("reconcile/prod-1", "first-replica/pass", clock.instant(), Duration.ofMinutes(2));
+            TestingClusters.holdReconcileLease(first, "prod-1", "first-replica/pass", clock, Duration.ofMinutes(2));
 
             HttpResponse<String> refused = second.http().send("POST", "/api/clusters/prod-1/reconcile", null,
                     "Cookie", admin);

@@ -272,17 +272,7 @@ class ClusterLifecycleTest {
         asAdmin("DELETE", "/api/clusters/prod-1", null);
 
         bootstrap();
-        // Taken only once no pass of this replica holds it: a background pass (bootstrap asked for
-        // some) still talking to the cluster when it goes down below would race the manual pass.
-        dev.klave.store.JdbiLeaseStore leases = new dev.klave.store.JdbiLeaseStore(klave.klave().database());
-        boolean taken = false;
-        for (int attempt = 0; !taken && attempt < 100; attempt++) {
-            taken = leases.tryAcquire("reconcile/prod-1", "another-replica", clock.instant(), Duration.ofMinutes(2));
-            if (!taken) {
-                Thread.sleep(50);
-            }
-        }
-        assertThat(taken).as("the lease, once this replica's passes are done").isTrue();
+        TestingClusters.holdReconcileLease(klave, "prod-1", "another-replica", clock, Duration.ofMinutes(2));
         HttpResponse<String> busy = asAdmin("POST", "/api/clusters/prod-1/reconcile", null);
         assertThat(busy.statusCode()).isEqualTo(409);
         assertThat(busy.body()).isEqualTo("{\"error\":\"ya hay una reconciliación de este cluster en curso\"}");

@@ -3,11 +3,14 @@ package dev.klave.testing;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.simulator.Kubectl;
+import dev.klave.store.JdbiLeaseStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 
 /** A cluster registered in Klave and bootstrapped the way an operator does it, against a simulator. */
 public final class TestingClusters {
@@ -45,6 +48,24 @@ public final class TestingClusters {
         }
         expect(http.send("POST", "/api/clusters/" + id + "/tokens", tokensJson(cluster, cluster.caCertificatePem()),
                 "Cookie", adminCookie), 200);
+    }
+
+    /**
+     * Takes cluster {@code id}'s reconcile lease for {@code holder}, as another replica's running
+     * pass would, once the passes {@code klave} runs in the background (every change asks for one)
+     * have let it go. Taking it while one of those still talks to the cluster would fail, and a
+     * test that went on regardless would race that pass.
+     */
+    public static void holdReconcileLease(TestingKlave klave, String id, String holder, Clock clock, Duration ttl)
+            throws InterruptedException {
+        JdbiLeaseStore leases = new JdbiLeaseStore(klave.klave().database());
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!leases.tryAcquire("reconcile/" + id, holder, clock.instant(), ttl)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the reconcile lease of " + id + " was not free within 10 s");
+            }
+            Thread.sleep(50);
+        }
     }
 
     private static HttpResponse<String> expect(HttpResponse<String> response, int status) {
