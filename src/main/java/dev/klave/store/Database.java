@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import java.util.function.Supplier;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.jdbi.v3.core.ConnectionException;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -45,6 +47,7 @@ public final class Database implements Transactions, AutoCloseable {
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
     private final SqliteCheckpoints checkpoints;
+    private final KeptStatements kept = new KeptStatements();
 
     private Database(Dialect dialect, HikariDataSource dataSource) {
         this.dialect = dialect;
@@ -140,6 +143,25 @@ public final class Database implements Transactions, AutoCloseable {
         } catch (JdbiException e) {
             throw translate(e);
         }
+    }
+
+    /**
+     * A statement on {@code handle}'s connection that stays prepared for the next call on the
+     * same connection ({@link KeptStatements}): for the audit writer's per-batch SQL. Callers
+     * close its result sets, never the statement.
+     */
+    PreparedStatement kept(Handle handle, String sql) throws SQLException {
+        return kept.prepare(handle.getConnection(), sql);
+    }
+
+    /** For tests: the pool closes every connection and opens new ones, as it does at their maximum lifetime. */
+    void retireConnections() {
+        dataSource.getHikariPoolMXBean().softEvictConnections();
+    }
+
+    /** How many pooled connections have kept statements (for tests). */
+    int connectionsWithKeptStatements() {
+        return kept.connections();
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.klave.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.proxy.AccessChanges;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
@@ -19,11 +18,10 @@ public final class JdbiAccessChanges implements AccessChanges {
     @Override
     public long generation() {
         // Plain JDBC: the audit writer reads this once per batch, and Jdbi's query mapping cost
-        // more than the query (perf, bench/RESULTS.md).
+        // more than the query (perf, bench/RESULTS.md); the statement stays prepared (KeptStatements).
         return database.withHandle(handle -> {
-            try (PreparedStatement query = handle.getConnection().prepareStatement(
-                    "SELECT generation FROM access_changes WHERE id = 1");
-                    ResultSet row = query.executeQuery()) {
+            try (ResultSet row = database.kept(handle, "SELECT generation FROM access_changes WHERE id = 1")
+                    .executeQuery()) {
                 if (!row.next()) {
                     throw new IllegalStateException("access_changes has no row (migration V7)");
                 }
