@@ -17,7 +17,8 @@ final class AuditCount {
     static String count(Args args) throws Exception {
         try (Connection connection = DriverManager.getConnection(args.text("jdbc"));
                 PreparedStatement query = connection.prepareStatement("SELECT count(*), "
-                        + "coalesce(sum(CASE WHEN status = 499 THEN 1 ELSE 0 END), 0) FROM audit WHERE path = ?")) {
+                        + "coalesce(sum(CASE WHEN c.status = 499 THEN 1 ELSE 0 END), 0) "
+                        + "FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE a.path = ?")) {
             query.setString(1, args.text("path", "/api/v1/namespaces/default/pods"));
             try (ResultSet result = query.executeQuery()) {
                 result.next();

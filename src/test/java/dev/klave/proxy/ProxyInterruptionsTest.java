@@ -164,7 +164,8 @@ class ProxyInterruptionsTest {
     private String auditRow(String auditId) throws Exception {
         String url = "jdbc:sqlite:" + klave.klave().settings().database().display().substring("sqlite:".length());
         try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url);
-                java.sql.PreparedStatement statement = connection.prepareStatement("SELECT error FROM audit WHERE id = ?")) {
+                java.sql.PreparedStatement statement = connection.prepareStatement(
+                        "SELECT error FROM audit_completion WHERE id = ?")) {
             statement.setString(1, auditId);
             try (java.sql.ResultSet result = statement.executeQuery()) {
                 return result.next() ? result.getString(1) : null;

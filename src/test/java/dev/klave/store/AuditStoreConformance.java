@@ -95,6 +95,75 @@ abstract class AuditStoreConformance extends StoreConformance {
     }
 
     @Test
+    void aSecondEndOfTheSameRequestKeepsTheFirstAndFailsNothing() {
+        String id = ids.next();
+        String other = ids.next();
+        audit.write(List.of(pending(id), pending(other)), List.of(), NOTHING);
+        audit.write(List.of(), List.of(new AuditRow.Completion(id, 200, Optional.empty(), AT)), NOTHING);
+
+        audit.write(List.of(), List.of(new AuditRow.Completion(id, 499, Optional.of("cliente desconectado"), AT),
+                new AuditRow.Completion(other, 201, Optional.empty(), AT)), NOTHING);
+
+        assertThat(audit.findById(id).orElseThrow().status()).contains(200);
+        assertThat(audit.findById(id).orElseThrow().error()).isEmpty();
+        assertThat(audit.findById(other).orElseThrow().status()).contains(201);
+    }
+
+    @Test
+    void aResourceFilterLeavesOutARequestRefusedAfterItsRowWasWritten() {
+        String refused = ids.next();
+        String served = ids.next();
+        audit.write(List.of(pending(refused), pending(served)), List.of(), NOTHING);
+        audit.write(List.of(), List.of(new AuditRow.Completion(refused, 401, Optional.of("credencial revocada"), AT,
+                true), new AuditRow.Completion(served, 200, Optional.empty(), AT)), NOTHING);
+
+        AuditFilter configmaps = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.of("configmaps"), Optional.empty(), Optional.empty(), Optional.empty(), true);
+        assertThat(audit.find(configmaps, 0, 50)).extracting(AuditRow::id).contains(served).doesNotContain(refused);
+    }
+
+    /** Rows completed in place before migration V8 moved completions to a table of their own. */
+    @Test
+    void aRowCompletedBeforeCompletionsHadATableOfTheirOwnReadsAsItWasWritten() {
+        String served = ids.next();
+        String refused = ids.next();
+        audit.write(List.of(pending(served), pending(refused)), List.of(), NOTHING);
+        database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 200, completed_at = :at "
+                + "WHERE id = :id").bind("at", AT.plusMillis(3).toEpochMilli()).bind("id", served).execute());
+        database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 401, "
+                + "error = 'credencial revocada', completed_at = :at, resource = NULL WHERE id = :id")
+                .bind("at", AT.toEpochMilli()).bind("id", refused).execute());
+
+        AuditRow done = audit.findById(served).orElseThrow();
+        assertThat(done.status()).contains(200);
+        assertThat(done.completedAt()).contains(AT.plusMillis(3));
+        assertThat(done.resource()).contains("configmaps");
+        AuditRow gone = audit.findById(refused).orElseThrow();
+        assertThat(gone.status()).contains(401);
+        assertThat(gone.error()).contains("credencial revocada");
+        assertThat(gone.resource()).isEmpty();
+    }
+
+    /** The writer's statements stay prepared per connection; a connection the pool replaces takes them along. */
+    @Test
+    void writesGoOnOnceThePoolHasReplacedItsConnections() {
+        String before = ids.next();
+        audit.write(List.of(pending(before)), List.of(), accessChanges::generation);
+
+        database().retireConnections();
+        String after = ids.next();
+        audit.write(List.of(pending(after)), List.of(new AuditRow.Completion(before, 200, Optional.empty(), AT)),
+                accessChanges::generation);
+        audit.write(List.of(), List.of(new AuditRow.Completion(after, 204, Optional.empty(), AT)),
+                accessChanges::generation);
+
+        assertThat(audit.findById(before).orElseThrow().status()).contains(200);
+        assertThat(audit.findById(after).orElseThrow().status()).contains(204);
+        // The retired connections' statements were let go with them: only the new connection's are kept.
+        assertThat(database().connectionsWithKeptStatements()).isEqualTo(1);
+    }
+
+    @Test
     void aBatchWithOneBadRowWritesNothing() {
         String kept = ids.next();
         audit.write(List.of(pending(kept)), List.of(), NOTHING);
