@@ -2,7 +2,7 @@
 -- V8 the audit row itself was updated in place; on PostgreSQL every such update made a new row
 -- version, and when that version did not fit on the same page, a new entry in each of audit's
 -- four indexes, with the old version left for vacuum. Writing the end into a table of its own,
--- never updated, took about a third off PostgreSQL's work per request (bench/RESULTS.md,
+-- never updated, took a sixth to a quarter off PostgreSQL's CPU per request (bench/RESULTS.md,
 -- session 8). Rows completed before V8, and rows written complete, keep their end in audit.
 --
 -- No foreign key to audit: checking it would read (SQLite) or lock (PostgreSQL) the audit row on
