@@ -35,7 +35,10 @@ public final class JdbiAuditStore implements AuditStore {
             + "a.name, a.path, a.client_ip, COALESCE(c.status, a.status) AS status, COALESCE(c.error, a.error) AS error, "
             + "COALESCE(c.completed_at, a.completed_at) AS completed_at "
             + "FROM audit a LEFT JOIN audit_completion c ON c.id = a.id";
-    private static final String NOT_REFUSED = "COALESCE(c.refused, 0) = 0";
+    // Not COALESCE(c.refused, 0) = 0: PostgreSQL's planner guesses that keeps one row in 200 and
+    // plans listings as parallel scans (13.7 ms on 725,000 rows against 0.3 ms); this form it
+    // estimates right.
+    private static final String NOT_REFUSED = "(c.refused IS NULL OR c.refused = 0)";
 
     private final Database database;
 

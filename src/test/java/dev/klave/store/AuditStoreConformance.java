@@ -147,20 +147,21 @@ abstract class AuditStoreConformance extends StoreConformance {
     /** The writer's statements stay prepared per connection; a connection the pool replaces takes them along. */
     @Test
     void writesGoOnOnceThePoolHasReplacedItsConnections() {
-        String before = ids.next();
-        audit.write(List.of(pending(before)), List.of(), accessChanges::generation);
+        String previous = ids.next();
+        audit.write(List.of(pending(previous)), List.of(), accessChanges::generation);
 
-        database().retireConnections();
-        String after = ids.next();
-        audit.write(List.of(pending(after)), List.of(new AuditRow.Completion(before, 200, Optional.empty(), AT)),
-                accessChanges::generation);
-        audit.write(List.of(), List.of(new AuditRow.Completion(after, 204, Optional.empty(), AT)),
-                accessChanges::generation);
+        for (int replaced = 0; replaced < 6; replaced++) {
+            database().retireConnections();
+            String next = ids.next();
+            audit.write(List.of(pending(next)), List.of(new AuditRow.Completion(previous, 200, Optional.empty(), AT)),
+                    accessChanges::generation);
+            assertThat(audit.findById(previous).orElseThrow().status()).contains(200);
+            previous = next;
+        }
 
-        assertThat(audit.findById(before).orElseThrow().status()).contains(200);
-        assertThat(audit.findById(after).orElseThrow().status()).contains(204);
-        // The retired connections' statements were let go with them: only the new connection's are kept.
-        assertThat(database().connectionsWithKeptStatements()).isEqualTo(1);
+        // The pool closes retired connections on a thread of its own, so the last one may still be
+        // open; the five before it were let go with their statements.
+        assertThat(database().connectionsWithKeptStatements()).isLessThanOrEqualTo(2);
     }
 
     @Test
