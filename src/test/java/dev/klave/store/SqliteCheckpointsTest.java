@@ -6,6 +6,10 @@ import dev.klave.config.DatabaseUrl;
 import java.nio.file.Files;
 import dev.klave.testing.TestingDatabase;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,6 +43,35 @@ class SqliteCheckpointsTest {
                 Thread.sleep(50);
             }
             assertThat(Files.size(file)).isGreaterThan(before + 8 * 1024 * 1024);
+        } finally {
+            TestingDatabase.deleteTree(directory);
+        }
+    }
+
+    /**
+     * The access counter's statement stays prepared between reads (KeptStatements). Read outside a
+     * transaction, it must still end its read: an open read would pin the log, and no checkpoint
+     * could start it over again.
+     */
+    @Test
+    void aCounterReadWithItsKeptStatementLeavesNoReadOpen() throws Exception {
+        Path directory = Files.createTempDirectory("klave-sqlite-");
+        Path file = directory.resolve("klave.db");
+        try (Database database = Database.open(new DatabaseUrl.Sqlite(file))) {
+            JdbiAccessChanges changes = new JdbiAccessChanges(database);
+            long before = changes.generation();
+            Thread.ofPlatform().start(() -> database.withHandle(handle -> handle.execute(
+                    "UPDATE access_changes SET generation = generation + 1 WHERE id = 1"))).join();
+
+            try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+                    Statement statement = other.createStatement()) {
+                statement.execute("PRAGMA busy_timeout = 200");
+                try (ResultSet checkpoint = statement.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                    checkpoint.next();
+                    assertThat(checkpoint.getInt(1)).as("checkpoint blocked by an open read").isZero();
+                }
+            }
+            assertThat(changes.generation()).isEqualTo(before + 1);
         } finally {
             TestingDatabase.deleteTree(directory);
         }
