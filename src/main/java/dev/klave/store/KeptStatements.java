@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Statements the audit writer runs on every batch, prepared once per pooled connection instead of
- * once per batch.
+ * Statements run on every audit batch (the writer's inserts, the access counter read), prepared
+ * once per pooled connection instead of once per call.
  *
  * <p>sqlite-jdbc compiles the SQL again on every {@code prepareStatement}: with a batch of a few
  * rows at full load that was a sixth of the writer thread's CPU (async-profiler,
