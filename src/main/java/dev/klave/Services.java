@@ -158,7 +158,7 @@ public final class Services {
                 grantStore, tokens, events, settings.maxCredentialTtl(), baseUrl, kubeconfigCa(settings), clock);
         JdbiAuditStore auditStore = new JdbiAuditStore(database);
         JdbiAccessChanges accessChanges = new JdbiAccessChanges(database);
-        AuditWriter auditWriter = new AuditWriter(auditStore, accessChanges::generation);
+        AuditWriter auditWriter = new AuditWriter(auditStore);
         ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
                 grantStore, connections, accessChanges, clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());

@@ -2,21 +2,17 @@ package dev.klave.audit;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 
 /** Storage of audit rows; each batch is one transaction. */
 public interface AuditStore {
-    void insertAll(List<AuditRow> rows);
-
-    void completeAll(List<AuditRow.Completion> completions);
-
     /**
      * New rows and the completions of earlier ones in one transaction: one commit, one log flush.
-     * Returns what {@code atCommit} reads at a point where nothing else can commit before this
-     * transaction does: after the commit, or inside the transaction where it holds the database's
-     * only write lock (SQLite).
+     * Returns the access counter ({@code AccessChanges}, migration V7) as of that commit: no
+     * access change commits between the read and the commit, so a request whose credential check
+     * saw the same value may be forwarded on it (ProxyHandler). Either list may be empty; nothing
+     * is written when any row or completion fails.
      */
-    long write(List<AuditRow> rows, List<AuditRow.Completion> completions, LongSupplier atCommit);
+    long write(List<AuditRow> rows, List<AuditRow.Completion> completions);
 
     /**
      * How many batches are best written at once, each in its own transaction. One where the

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +20,10 @@ import org.slf4j.LoggerFactory;
  * ({@link AuditStore#parallelBatches()}): one on SQLite, two on PostgreSQL, where a row arriving
  * while a batch waits for its log flush would otherwise wait for that flush before its own.
  *
- * <p>At each commit the writer reads one value for the whole batch ({@code afterCommit}; the
- * proxy passes its shared access counter), after the commit or, where the store can promise that
- * nothing commits in between, inside it ({@link AuditStore#write}), and hands it to every request
- * of the batch. A request that had its credential check from memory so learns, with no query of
- * its own, whether access changed anywhere between that check and the moment its row was durable.
+ * <p>Each batch's write returns the access counter as of its commit ({@link AuditStore#write}),
+ * and the writer hands it to every request of the batch. A request that had its credential check
+ * from memory so learns, with no query of its own, whether access changed anywhere between that
+ * check and the moment its row was durable.
  *
  * <p>Completions (a request's status, once answered) wake nobody: the writer takes them with the
  * next rows, or, when no rows come, once {@link #HOLD_COMPLETIONS} has passed since it last
@@ -43,7 +41,6 @@ public final class AuditWriter implements AutoCloseable {
     private final AuditStore store;
     private final AuditQueue queue = new AuditQueue(MAX_BATCH);
     private final List<Thread> threads;
-    private final LongSupplier afterCommit;
     private final long holdNanos;
 
     private record Pending(AuditRow row, CompletableFuture<Long> durable) {}
@@ -54,18 +51,16 @@ public final class AuditWriter implements AutoCloseable {
      */
     private record Flush(CompletableFuture<Void> done) {}
 
-    /** @param afterCommit read once after every batch commits; its value completes each request's future */
-    public AuditWriter(AuditStore store, LongSupplier afterCommit) {
-        this(store, afterCommit, HOLD_COMPLETIONS, store.parallelBatches());
+    public AuditWriter(AuditStore store) {
+        this(store, HOLD_COMPLETIONS, store.parallelBatches());
     }
 
     /**
      * @param holdCompletions how long completions alone wait for rows to share a commit with
      * @param writers how many batches may be written at once, each by a thread of its own
      */
-    AuditWriter(AuditStore store, LongSupplier afterCommit, Duration holdCompletions, int writers) {
+    AuditWriter(AuditStore store, Duration holdCompletions, int writers) {
         this.store = requireNonNull(store, "store is null");
-        this.afterCommit = requireNonNull(afterCommit, "afterCommit is null");
         this.holdNanos = requireNonNull(holdCompletions, "holdCompletions is null").toNanos();
         if (writers < 1) {
             throw new IllegalArgumentException("writers must be at least 1, got " + writers);
@@ -79,8 +74,8 @@ public final class AuditWriter implements AutoCloseable {
     }
 
     /**
-     * Queues the row; the future completes once it is committed, with the value {@code afterCommit}
-     * gave after that commit, or fails if the row cannot be written.
+     * Queues the row; the future completes once it is committed, with the access counter as of
+     * that commit, or fails if the row cannot be written.
      */
     public CompletableFuture<Long> record(AuditRow row) {
         CompletableFuture<Long> durable = new CompletableFuture<>();
@@ -175,8 +170,7 @@ public final class AuditWriter implements AutoCloseable {
         // One transaction for both: on PostgreSQL every commit waits for a log flush, and a
         // request's wait for its row is one commit instead of two (bench/RESULTS.md).
         try {
-            long value = store.write(rows.stream().map(Pending::row).toList(), completions,
-                    rows.isEmpty() ? () -> 0 : this::readAtCommit);
+            long value = store.write(rows.stream().map(Pending::row).toList(), completions);
             settle(rows, value);
             return;
         } catch (RuntimeException e) {
@@ -185,8 +179,7 @@ public final class AuditWriter implements AutoCloseable {
         // Apart, so that only rows that cannot be written refuse their requests, as before.
         try {
             if (!rows.isEmpty()) {
-                store.insertAll(rows.stream().map(Pending::row).toList());
-                settle(rows, readAtCommit());
+                settle(rows, store.write(rows.stream().map(Pending::row).toList(), List.of()));
             }
         } catch (RuntimeException e) {
             LOG.error("audit rows not written ({} requests refused): {}", rows.size(), e.getMessage());
@@ -194,28 +187,14 @@ public final class AuditWriter implements AutoCloseable {
         }
         try {
             if (!completions.isEmpty()) {
-                store.completeAll(completions);
+                store.write(List.of(), completions);
             }
         } catch (RuntimeException e) {
             LOG.error("{} audit completions not written: {}", completions.size(), e.getMessage());
         }
     }
 
-    /**
-     * The {@code afterCommit} value for a batch. When it cannot be read the rows are still
-     * written, but nobody can tell whether access changed: fail closed, each request checks its
-     * credential in full (and meets the database's error there).
-     */
-    private long readAtCommit() {
-        try {
-            return afterCommit.getAsLong();
-        } catch (RuntimeException e) {
-            LOG.warn("reading after the audit commit failed: {}", e.getMessage());
-            return Long.MIN_VALUE;
-        }
-    }
-
-    /** Completes the requests of a committed batch with the value read at its commit. */
+    /** Completes the requests of a committed batch with the access counter as of its commit. */
     private static void settle(List<Pending> rows, long value) {
         for (Pending pending : rows) {
             pending.durable().complete(value);

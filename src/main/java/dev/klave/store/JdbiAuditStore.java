@@ -14,12 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.LongSupplier;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
-/** {@link AuditStore} in SQL; batches are JDBC batches inside one transaction. */
+/** {@link AuditStore} in SQL: each batch is one transaction, on PostgreSQL one statement. */
 public final class JdbiAuditStore implements AuditStore {
+    // SQLite's; PostgreSQL's batch is PostgresAuditBatch.
     private static final String INSERT = "INSERT INTO audit (id, at, subject_id, subject_login, credential_id, "
             + "cluster_id, namespace, verb, resource, name, path, client_ip, status, error, completed_at) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -46,67 +47,79 @@ public final class JdbiAuditStore implements AuditStore {
         this.database = requireNonNull(database, "database is null");
     }
 
-    // The two batch writes below are the audit writer's hot path (one row and one completion per
-    // proxied request): plain JDBC, since Jdbi's per-argument binding cost more than the SQL did
-    // (JFR, bench/RESULTS.md), and statements kept prepared, since compiling them again per batch
-    // cost SQLite a sixth of the writer's CPU (KeptStatements). Jdbi supplies the handle and the
-    // transaction.
+    /**
+     * On PostgreSQL one statement ({@link PostgresAuditBatch}). On SQLite a transaction, which here
+     * begins IMMEDIATE: it holds the only write lock from its start, so nothing can commit between
+     * the counter read inside it and its commit. The read is made there, on the same connection:
+     * no second handle, no read transaction of its own (at low load one batch per request,
+     * bench/RESULTS.md).
+     */
     @Override
-    public void insertAll(List<AuditRow> rows) {
-        database.inTransaction(() -> database.withHandle(handle -> {
+    public long write(List<AuditRow> rows, List<AuditRow.Completion> completions) {
+        if (database.dialect() == Dialect.POSTGRES) {
+            return PostgresAuditBatch.write(database, rows, completions);
+        }
+        return database.inTransaction(() -> database.withHandle(handle -> {
             try {
-                PreparedStatement insert = database.kept(handle, INSERT);
-                for (AuditRow row : rows) {
-                    insert.setString(1, row.id());
-                    insert.setLong(2, row.at().toEpochMilli());
-                    text(insert, 3, row.subjectId());
-                    text(insert, 4, row.subjectLogin());
-                    text(insert, 5, row.credentialId());
-                    insert.setString(6, row.clusterId());
-                    text(insert, 7, row.namespace());
-                    insert.setString(8, row.verb());
-                    text(insert, 9, row.resource());
-                    text(insert, 10, row.name());
-                    insert.setString(11, row.path());
-                    text(insert, 12, row.clientIp());
-                    if (row.status().isPresent()) {
-                        insert.setInt(13, row.status().get());
-                    } else {
-                        insert.setNull(13, Types.INTEGER);
-                    }
-                    text(insert, 14, row.error());
-                    if (row.completedAt().isPresent()) {
-                        insert.setLong(15, row.completedAt().get().toEpochMilli());
-                    } else {
-                        insert.setNull(15, Types.BIGINT);
-                    }
-                    insert.addBatch();
+                if (!rows.isEmpty()) {
+                    insertAll(handle, rows);
                 }
-                return insert.executeBatch();
+                if (!completions.isEmpty()) {
+                    completeAll(handle, completions);
+                }
+                return JdbiAccessChanges.read(database, handle);
             } catch (SQLException e) {
                 throw new UnableToExecuteStatementException(e, null);
             }
         }));
     }
 
-    @Override
-    public void completeAll(List<AuditRow.Completion> completions) {
-        database.inTransaction(() -> database.withHandle(handle -> {
-            try {
-                PreparedStatement insert = database.kept(handle, COMPLETE);
-                for (AuditRow.Completion completion : completions) {
-                    insert.setString(1, completion.id());
-                    insert.setInt(2, completion.status());
-                    text(insert, 3, completion.error());
-                    insert.setLong(4, completion.at().toEpochMilli());
-                    insert.setInt(5, completion.refused() ? 1 : 0);
-                    insert.addBatch();
-                }
-                return insert.executeBatch();
-            } catch (SQLException e) {
-                throw new UnableToExecuteStatementException(e, null);
+    // SQLite's batch writes are the audit writer's hot path (one row and one completion per
+    // proxied request): plain JDBC, since Jdbi's per-argument binding cost more than the SQL did
+    // (JFR, bench/RESULTS.md), and statements kept prepared, since compiling them again per batch
+    // cost SQLite a sixth of the writer's CPU (KeptStatements).
+    private void insertAll(Handle handle, List<AuditRow> rows) throws SQLException {
+        PreparedStatement insert = database.kept(handle, INSERT);
+        for (AuditRow row : rows) {
+            insert.setString(1, row.id());
+            insert.setLong(2, row.at().toEpochMilli());
+            text(insert, 3, row.subjectId());
+            text(insert, 4, row.subjectLogin());
+            text(insert, 5, row.credentialId());
+            insert.setString(6, row.clusterId());
+            text(insert, 7, row.namespace());
+            insert.setString(8, row.verb());
+            text(insert, 9, row.resource());
+            text(insert, 10, row.name());
+            insert.setString(11, row.path());
+            text(insert, 12, row.clientIp());
+            if (row.status().isPresent()) {
+                insert.setInt(13, row.status().get());
+            } else {
+                insert.setNull(13, Types.INTEGER);
             }
-        }));
+            text(insert, 14, row.error());
+            if (row.completedAt().isPresent()) {
+                insert.setLong(15, row.completedAt().get().toEpochMilli());
+            } else {
+                insert.setNull(15, Types.BIGINT);
+            }
+            insert.addBatch();
+        }
+        insert.executeBatch();
+    }
+
+    private void completeAll(Handle handle, List<AuditRow.Completion> completions) throws SQLException {
+        PreparedStatement insert = database.kept(handle, COMPLETE);
+        for (AuditRow.Completion completion : completions) {
+            insert.setString(1, completion.id());
+            insert.setInt(2, completion.status());
+            text(insert, 3, completion.error());
+            insert.setLong(4, completion.at().toEpochMilli());
+            insert.setInt(5, completion.refused() ? 1 : 0);
+            insert.addBatch();
+        }
+        insert.executeBatch();
     }
 
     private static void text(PreparedStatement statement, int index, Optional<String> value) throws SQLException {
@@ -114,33 +127,6 @@ public final class JdbiAuditStore implements AuditStore {
             statement.setString(index, value.get());
         } else {
             statement.setNull(index, Types.VARCHAR);
-        }
-    }
-
-    @Override
-    public long write(List<AuditRow> rows, List<AuditRow.Completion> completions, LongSupplier atCommit) {
-        if (database.dialect() == Dialect.SQLITE) {
-            // SQLite transactions here begin IMMEDIATE: this one holds the only write lock from its
-            // start, so nothing can commit between this read and our commit. Read inside, on the
-            // same connection: no second handle, no read transaction of its own (at low load one
-            // batch per request, bench/RESULTS.md).
-            return database.inTransaction(() -> {
-                writeBoth(rows, completions);
-                return atCommit.getAsLong();
-            });
-        }
-        // PostgreSQL: another transaction may commit between a read inside this one and its
-        // commit, so the read waits for the commit.
-        database.inTransaction(() -> writeBoth(rows, completions));
-        return atCommit.getAsLong();
-    }
-
-    private void writeBoth(List<AuditRow> rows, List<AuditRow.Completion> completions) {
-        if (!rows.isEmpty()) {
-            insertAll(rows);
-        }
-        if (!completions.isEmpty()) {
-            completeAll(completions);
         }
     }
 

@@ -11,9 +11,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Audit rows as the proxy writes them: every field kept, completions, refusals hidden, batches atomic. */
@@ -22,11 +22,9 @@ abstract class AuditStoreConformance extends StoreConformance {
     private static final AuditFilter ALL = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true);
 
-    private static final LongSupplier NOTHING = () -> 0;
-
-    private final AuditIds ids = new AuditIds(new TestingClock());
-    private JdbiAuditStore audit;
-    private JdbiAccessChanges accessChanges;
+    final AuditIds ids = new AuditIds(new TestingClock());
+    JdbiAuditStore audit;
+    JdbiAccessChanges accessChanges;
 
     @Override
     protected void setUp(Database database) {
@@ -34,7 +32,7 @@ abstract class AuditStoreConformance extends StoreConformance {
         accessChanges = new JdbiAccessChanges(database);
     }
 
-    private AuditRow pending(String id) {
+    AuditRow pending(String id) {
         return new AuditRow(id, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), "prod-1",
                 Optional.of("team-a"), "list", Optional.of("configmaps"), Optional.empty(),
                 "/api/v1/namespaces/team-a/configmaps", Optional.of("10.0.0.7"), Optional.empty(), Optional.empty(),
@@ -44,7 +42,7 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void aPendingRowKeepsEveryFieldAndHasNoStatusYet() {
         String id = ids.next();
-        audit.write(List.of(pending(id)), List.of(), NOTHING);
+        audit.write(List.of(pending(id)), List.of());
 
         assertThat(audit.findById(id)).contains(pending(id));
     }
@@ -55,7 +53,7 @@ abstract class AuditStoreConformance extends StoreConformance {
         AuditRow bare = new AuditRow(id, AT, Optional.empty(), Optional.empty(), Optional.empty(), "prod-1",
                 Optional.empty(), "get", Optional.empty(), Optional.empty(), "/api", Optional.empty(),
                 Optional.of(401), Optional.of("credencial desconocida"), Optional.of(AT));
-        audit.write(List.of(bare), List.of(), NOTHING);
+        audit.write(List.of(bare), List.of());
 
         assertThat(audit.findById(id)).contains(bare);
     }
@@ -64,10 +62,10 @@ abstract class AuditStoreConformance extends StoreConformance {
     void aCompletionInALaterBatchRecordsStatusErrorAndTime() {
         String first = ids.next();
         String second = ids.next();
-        audit.write(List.of(pending(first), pending(second)), List.of(), NOTHING);
+        audit.write(List.of(pending(first), pending(second)), List.of());
 
         audit.write(List.of(), List.of(new AuditRow.Completion(first, 200, Optional.empty(), AT.plusMillis(5)),
-                new AuditRow.Completion(second, 499, Optional.of("cliente desconectado"), AT.plusMillis(9))), NOTHING);
+                new AuditRow.Completion(second, 499, Optional.of("cliente desconectado"), AT.plusMillis(9))));
 
         AuditRow done = audit.findById(first).orElseThrow();
         assertThat(done.status()).contains(200);
@@ -80,10 +78,9 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void aRefusalFoundAfterTheRowWasWrittenHidesItFromListings() {
         String id = ids.next();
-        audit.write(List.of(pending(id)), List.of(), NOTHING);
+        audit.write(List.of(pending(id)), List.of());
 
-        audit.write(List.of(), List.of(new AuditRow.Completion(id, 401, Optional.of("credencial revocada"), AT, true)),
-                NOTHING);
+        audit.write(List.of(), List.of(new AuditRow.Completion(id, 401, Optional.of("credencial revocada"), AT, true)));
 
         AuditRow refused = audit.findById(id).orElseThrow();
         assertThat(refused.status()).contains(401);
@@ -98,11 +95,11 @@ abstract class AuditStoreConformance extends StoreConformance {
     void aSecondEndOfTheSameRequestKeepsTheFirstAndFailsNothing() {
         String id = ids.next();
         String other = ids.next();
-        audit.write(List.of(pending(id), pending(other)), List.of(), NOTHING);
-        audit.write(List.of(), List.of(new AuditRow.Completion(id, 200, Optional.empty(), AT)), NOTHING);
+        audit.write(List.of(pending(id), pending(other)), List.of());
+        audit.write(List.of(), List.of(new AuditRow.Completion(id, 200, Optional.empty(), AT)));
 
         audit.write(List.of(), List.of(new AuditRow.Completion(id, 499, Optional.of("cliente desconectado"), AT),
-                new AuditRow.Completion(other, 201, Optional.empty(), AT)), NOTHING);
+                new AuditRow.Completion(other, 201, Optional.empty(), AT)));
 
         assertThat(audit.findById(id).orElseThrow().status()).contains(200);
         assertThat(audit.findById(id).orElseThrow().error()).isEmpty();
@@ -113,9 +110,9 @@ abstract class AuditStoreConformance extends StoreConformance {
     void aResourceFilterLeavesOutARequestRefusedAfterItsRowWasWritten() {
         String refused = ids.next();
         String served = ids.next();
-        audit.write(List.of(pending(refused), pending(served)), List.of(), NOTHING);
+        audit.write(List.of(pending(refused), pending(served)), List.of());
         audit.write(List.of(), List.of(new AuditRow.Completion(refused, 401, Optional.of("credencial revocada"), AT,
-                true), new AuditRow.Completion(served, 200, Optional.empty(), AT)), NOTHING);
+                true), new AuditRow.Completion(served, 200, Optional.empty(), AT)));
 
         AuditFilter configmaps = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.of("configmaps"), Optional.empty(), Optional.empty(), Optional.empty(), true);
@@ -127,7 +124,7 @@ abstract class AuditStoreConformance extends StoreConformance {
     void aRowCompletedBeforeCompletionsHadATableOfTheirOwnReadsAsItWasWritten() {
         String served = ids.next();
         String refused = ids.next();
-        audit.write(List.of(pending(served), pending(refused)), List.of(), NOTHING);
+        audit.write(List.of(pending(served), pending(refused)), List.of());
         database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 200, completed_at = :at "
                 + "WHERE id = :id").bind("at", AT.plusMillis(3).toEpochMilli()).bind("id", served).execute());
         database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 401, "
@@ -148,13 +145,12 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void writesGoOnOnceThePoolHasReplacedItsConnections() {
         String previous = ids.next();
-        audit.write(List.of(pending(previous)), List.of(), accessChanges::generation);
+        audit.write(List.of(pending(previous)), List.of());
 
         for (int replaced = 0; replaced < 6; replaced++) {
             database().retireConnections();
             String next = ids.next();
-            audit.write(List.of(pending(next)), List.of(new AuditRow.Completion(previous, 200, Optional.empty(), AT)),
-                    accessChanges::generation);
+            audit.write(List.of(pending(next)), List.of(new AuditRow.Completion(previous, 200, Optional.empty(), AT)));
             assertThat(audit.findById(previous).orElseThrow().status()).contains(200);
             previous = next;
         }
@@ -167,12 +163,12 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void aBatchWithOneBadRowWritesNothing() {
         String kept = ids.next();
-        audit.write(List.of(pending(kept)), List.of(), NOTHING);
+        audit.write(List.of(pending(kept)), List.of());
         String fresh = ids.next();
 
         // The same id twice: the second insert breaks the primary key, so the whole batch rolls back.
         assertThatThrownBy(() -> audit.write(List.of(pending(fresh), pending(kept)),
-                List.of(new AuditRow.Completion(kept, 200, Optional.empty(), AT)), NOTHING))
+                List.of(new AuditRow.Completion(kept, 200, Optional.empty(), AT))))
                 .isInstanceOf(RuntimeException.class);
 
         assertThat(audit.findById(fresh)).isEmpty();
@@ -184,7 +180,7 @@ abstract class AuditStoreConformance extends StoreConformance {
         long before = accessChanges.generation();
         bumpAccessChanges();
 
-        long read = audit.write(List.of(pending(ids.next())), List.of(), accessChanges::generation);
+        long read = audit.write(List.of(pending(ids.next())), List.of());
 
         assertThat(read).isEqualTo(before + 1);
     }
@@ -192,43 +188,42 @@ abstract class AuditStoreConformance extends StoreConformance {
     /**
      * The proxy forwards a request only if the counter read at its row's commit equals the one its
      * credential check saw: an access change (a revocation) must never commit between that read
-     * and the commit unseen. One that starts right after the read commits after the rows.
+     * and the commit unseen. A change still open when the batch comes makes it wait, and the
+     * batch answers with the value that change left.
      */
     @Test
-    void anAccessChangeStartedAfterTheReadCommitsAfterTheRows() throws Exception {
-        String id = ids.next();
+    void aBatchWaitsForAnAccessChangeInProgressAndAnswersWithItsValue() throws Exception {
         long before = accessChanges.generation();
-        AtomicBoolean rowsVisibleToTheChange = new AtomicBoolean();
-        long read = audit.write(List.of(pending(id)), List.of(), () -> {
-            long value = accessChanges.generation();
-            // A change that starts right after the read, while the batch may still be open.
-            Thread change = Thread.ofPlatform().start(() -> {
-                bumpAccessChanges();
-                rowsVisibleToTheChange.set(audit.findById(id).isPresent());
-            });
-            try {
-                // Long enough for the change to commit, unless the batch's transaction holds it off.
-                change.join(Duration.ofMillis(500));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return value;
-        });
+        CountDownLatch changed = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread change = Thread.ofPlatform().start(() -> database().inTransaction(() -> {
+            bumpAccessChanges();
+            changed.countDown();
+            awaitQuietly(release);
+        }));
+        assertThat(changed.await(10, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(read).isEqualTo(before);
-        await(() -> accessChanges.generation() == before + 1);
-        await(rowsVisibleToTheChange::get);
+        String id = ids.next();
+        CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> audit.write(List.of(pending(id)), List.of()));
+        Thread.sleep(300);
+        assertThat(read).as("waits for the change to commit").isNotDone();
+
+        release.countDown();
+        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(before + 1);
+        change.join(Duration.ofSeconds(10));
+        assertThat(audit.findById(id)).isPresent();
     }
 
-    private void bumpAccessChanges() {
+    static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    void bumpAccessChanges() {
         database().withHandle(handle -> handle.execute("UPDATE access_changes SET generation = generation + 1 WHERE id = 1"));
     }
 
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition not met within 15 s").isLessThan(deadline);
-            Thread.sleep(10);
-        }
-    }
 }

@@ -1,10 +1,63 @@
 package dev.klave.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.klave.testing.TestingDatabase;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
 
 class PostgresAuditStoreTest extends AuditStoreConformance {
     @Override
     protected TestingDatabase openDatabase() {
         return TestingDatabase.postgres();
+    }
+
+    /**
+     * PostgreSQL reads the counter inside the batch's statement, before its rows are written
+     * (PostgresAuditBatch); an access change that comes after that read must wait for the batch's
+     * commit. (On SQLite the batch holds the only write lock throughout.) The batch is held
+     * between its read and its commit by another transaction's uncommitted row with one of its
+     * ids: its insert waits for that transaction, which then rolls back.
+     */
+    @Test
+    void anAccessChangeThatComesWhileABatchIsWrittenCommitsAfterItsRows() throws Exception {
+        long before = accessChanges.generation();
+        String blocked = ids.next();
+        CountDownLatch inserted = new CountDownLatch(1);
+        CountDownLatch rollBack = new CountDownLatch(1);
+        Thread other = Thread.ofPlatform().start(() -> database().withHandle(handle -> {
+            handle.begin();
+            handle.execute("INSERT INTO audit (id, at, cluster_id, verb, path) VALUES (?, 0, 'prod-1', 'get', '/api')",
+                    blocked);
+            inserted.countDown();
+            awaitQuietly(rollBack);
+            handle.rollback();
+            return null;
+        }));
+        assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Long> read = CompletableFuture.supplyAsync(
+                () -> audit.write(List.of(pending(blocked)), List.of()));
+        Thread.sleep(300);
+        assertThat(read).as("the batch waits for the other transaction's row").isNotDone();
+
+        AtomicBoolean rowsVisibleToTheChange = new AtomicBoolean();
+        Thread change = Thread.ofPlatform().start(() -> {
+            bumpAccessChanges();
+            rowsVisibleToTheChange.set(audit.findById(blocked).isPresent());
+        });
+        change.join(Duration.ofMillis(500));
+        assertThat(change.isAlive()).as("the change waits for the batch").isTrue();
+
+        rollBack.countDown();
+        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(before);
+        assertThat(change.join(Duration.ofSeconds(10))).isTrue();
+        assertThat(rowsVisibleToTheChange).as("the batch's row was committed before the change").isTrue();
+        assertThat(accessChanges.generation()).isEqualTo(before + 1);
+        other.join(Duration.ofSeconds(10));
     }
 }
