@@ -24,6 +24,10 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * returns the row as that commit left it (PostgreSQL manual, "SELECT ... The Locking Clause"). A
  * plain read would instead return the value of the statement's snapshot, and a change committed
  * while the batch waited would go unseen.
+ *
+ * <p>With two writers the lock is often held by both batches at once, which PostgreSQL records as
+ * a MultiXact. Those are used up no faster than transaction ids, which every batch takes anyway,
+ * so they bring no freezing vacuum that the inserts did not already bring.
  */
 final class PostgresAuditBatch {
     // The main query runs before the two inserts, which only run to completion after it (data-
