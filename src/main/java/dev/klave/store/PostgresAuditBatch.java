@@ -14,8 +14,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * An audit batch on PostgreSQL as one statement in its own transaction: the rows and the ends go
  * in as arrays, and the statement answers with the access counter. One round trip per batch
  * instead of four (BEGIN with the rows, the ends, COMMIT, then the counter read, which had to come
- * after the commit); Klave's and PostgreSQL's CPU per request fell by about a sixth and a fifth
- * (bench/RESULTS.md, session 9).
+ * after the commit); Klave's CPU per request fell by an eighth to a sixth and PostgreSQL's by a
+ * sixth to a fifth (bench/RESULTS.md, session 9).
  *
  * <p>The counter is read {@code FOR SHARE}, and that lock is what makes reading it before the
  * commit safe. An access change moves the counter with an UPDATE (V7's triggers), which waits for
