@@ -128,7 +128,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
 
     /**
      * A request whose credential check is kept in memory: nothing blocks and nothing is queried
-     * for it. Its row is written, and the access counter the writer read after that commit says
+     * for it. Its row is written, and the access counter as of that commit (AuditStore.write) says
      * whether the kept check still holds (access unchanged between the check and the durable row,
      * on every replica); if access changed, the full check decides, and a refusal completes the
      * row already written. The request is forwarded only after both.

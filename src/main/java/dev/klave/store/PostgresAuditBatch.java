@@ -30,8 +30,9 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * so they bring no freezing vacuum that the inserts did not already bring.
  */
 final class PostgresAuditBatch {
-    // The main query runs before the two inserts, which only run to completion after it (data-
-    // modifying WITH); the lock is held from then until the commit either way.
+    // PostgreSQL promises no order between the main query and the inserts in WITH, and none is
+    // needed: whenever the read comes, its lock holds from then until the commit. (It runs the
+    // inserts after the main query; PostgresAuditStoreTest holds a batch between the two.)
     static final String SQL = "WITH new_rows AS (INSERT INTO audit (id, at, subject_id, subject_login, "
             + "credential_id, cluster_id, namespace, verb, resource, name, path, client_ip, status, error, "
             + "completed_at) SELECT * FROM unnest(?::text[], ?::int8[], ?::text[], ?::text[], ?::text[], "
