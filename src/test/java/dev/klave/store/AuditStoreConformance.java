@@ -201,17 +201,23 @@ abstract class AuditStoreConformance extends StoreConformance {
             changed.countDown();
             awaitQuietly(release);
         }));
-        assertThat(changed.await(10, TimeUnit.SECONDS)).isTrue();
+        // Released in any case: a change left open would hold SQLite's write lock for later tests.
+        try {
+            assertThat(changed.await(10, TimeUnit.SECONDS)).isTrue();
 
-        String id = ids.next();
-        CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> audit.write(List.of(pending(id)), List.of()));
-        Thread.sleep(300);
-        assertThat(read).as("waits for the change to commit").isNotDone();
+            String id = ids.next();
+            CompletableFuture<Long> read = CompletableFuture.supplyAsync(
+                    () -> audit.write(List.of(pending(id)), List.of()));
+            Thread.sleep(300);
+            assertThat(read).as("waits for the change to commit").isNotDone();
 
-        release.countDown();
-        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(before + 1);
-        change.join(Duration.ofSeconds(10));
-        assertThat(audit.findById(id)).isPresent();
+            release.countDown();
+            assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(before + 1);
+            assertThat(audit.findById(id)).isPresent();
+        } finally {
+            release.countDown();
+            change.join(Duration.ofSeconds(10));
+        }
     }
 
     static void awaitQuietly(CountDownLatch latch) {

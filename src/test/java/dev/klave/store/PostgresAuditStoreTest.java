@@ -39,25 +39,30 @@ class PostgresAuditStoreTest extends AuditStoreConformance {
             handle.rollback();
             return null;
         }));
-        assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<Long> read = CompletableFuture.supplyAsync(
-                () -> audit.write(List.of(pending(blocked)), List.of()));
-        Thread.sleep(300);
-        assertThat(read).as("the batch waits for the other transaction's row").isNotDone();
+        // Rolled back in any case: an open transaction would hold the row and its lock for later tests.
+        try {
+            assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Long> read = CompletableFuture.supplyAsync(
+                    () -> audit.write(List.of(pending(blocked)), List.of()));
+            Thread.sleep(300);
+            assertThat(read).as("the batch waits for the other transaction's row").isNotDone();
 
-        AtomicBoolean rowsVisibleToTheChange = new AtomicBoolean();
-        Thread change = Thread.ofPlatform().start(() -> {
-            bumpAccessChanges();
-            rowsVisibleToTheChange.set(audit.findById(blocked).isPresent());
-        });
-        change.join(Duration.ofMillis(500));
-        assertThat(change.isAlive()).as("the change waits for the batch").isTrue();
+            AtomicBoolean rowsVisibleToTheChange = new AtomicBoolean();
+            Thread change = Thread.ofPlatform().start(() -> {
+                bumpAccessChanges();
+                rowsVisibleToTheChange.set(audit.findById(blocked).isPresent());
+            });
+            change.join(Duration.ofMillis(500));
+            assertThat(change.isAlive()).as("the change waits for the batch").isTrue();
 
-        rollBack.countDown();
-        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(before);
-        assertThat(change.join(Duration.ofSeconds(10))).isTrue();
-        assertThat(rowsVisibleToTheChange).as("the batch's row was committed before the change").isTrue();
-        assertThat(accessChanges.generation()).isEqualTo(before + 1);
-        other.join(Duration.ofSeconds(10));
+            rollBack.countDown();
+            assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(before);
+            assertThat(change.join(Duration.ofSeconds(10))).isTrue();
+            assertThat(rowsVisibleToTheChange).as("the batch's row was committed before the change").isTrue();
+            assertThat(accessChanges.generation()).isEqualTo(before + 1);
+        } finally {
+            rollBack.countDown();
+            other.join(Duration.ofSeconds(10));
+        }
     }
 }
