@@ -2,6 +2,7 @@ package dev.klave.simulator;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +21,16 @@ final class WebSocketExec {
     private static final int STDERR = 2;
     private static final int ERROR = 3;
     private static final int CLOSE = 255;
+    /**
+     * How long the command takes to start after the 101. kubectl 1.32 starts reading the
+     * WebSocket before it has registered its streams and drops a message for a stream it does
+     * not know yet ("Unknown stream id 1, discarding message"; kubernetes/kubernetes#131189,
+     * fixed in 1.33 by #131203). A command that answered at once then looked like one that
+     * printed nothing and exited 0 (seen once in CI through Klave, which hands the 101 and the
+     * first frames over in one read). A real cluster never answers that fast: the command starts
+     * in a container through the kubelet.
+     */
+    static final long COMMAND_START_MILLIS = 100;
 
     private WebSocketExec() {
     }
@@ -34,6 +45,12 @@ final class WebSocketExec {
         StreamPipe stdin = new StreamPipe();
         Thread.ofVirtual().name("simulator-exec-ws-read").start(() -> readClient(socket, stdin));
         InputStream input = exec.stdin() ? stdin : InputStream.nullInputStream();
+        try {
+            Thread.sleep(COMMAND_START_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while the command started");
+        }
         int exitCode = exec.run(new ScriptedContainer.Streams(input, channel(socket, STDOUT), channel(socket, STDERR)));
         socket.sendBinary(prefixed(ERROR, Json.bytes(exec.status(exitCode))));
         socket.sendClose(1000);
