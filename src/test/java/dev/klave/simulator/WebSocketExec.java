@@ -25,12 +25,12 @@ final class WebSocketExec {
      * How long the command takes to start after the 101. kubectl 1.32 starts reading the
      * WebSocket before it has registered its streams and drops a message for a stream it does
      * not know yet ("Unknown stream id 1, discarding message"; kubernetes/kubernetes#131189,
-     * fixed in 1.33 by #131203). A command that answered at once then looked like one that
-     * printed nothing and exited 0 (seen once in CI through Klave, which hands the 101 and the
-     * first frames over in one read). A real cluster never answers that fast: the command starts
-     * in a container through the kubelet.
+     * fixed upstream by #131203, after the kubectl these machines have). A command that answered
+     * at once could then look like one that printed nothing and exited 0 (seen once in CI, through
+     * Klave, which may pass the 101 and the first frames on together). A real cluster never
+     * answers that fast: the command starts in a container through the kubelet.
      */
-    static final long COMMAND_START_MILLIS = 100;
+    private static final long COMMAND_START_MILLIS = 100;
 
     private WebSocketExec() {
     }
