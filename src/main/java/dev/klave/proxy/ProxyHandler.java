@@ -12,7 +12,6 @@ import dev.klave.messages.Refusal;
 import dev.klave.store.DatabaseUnavailableException;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpHeaders;
@@ -62,10 +61,10 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.audit = requireNonNull(audit, "audit is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx);
-        this.upgrades = new Upgrades(vertx, streamTls);
+        this.streams = requireNonNull(streams, "streams is null");
+        this.upgrades = new Upgrades(vertx, streamTls, streams);
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.draining = requireNonNull(draining, "draining is null");
-        this.streams = requireNonNull(streams, "streams is null");
         this.timeout = requireNonNull(timeout, "timeout is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.auditIds = new AuditIds(clock);
@@ -120,7 +119,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             return;
         }
         if (upgrade) {
-            upgrade(request, target, admission.caller().orElseThrow(), auditId);
+            upgrades.serve(request, target, admission.caller().orElseThrow(), auditId,
+                    new Ending(auditId, streams, audit, clock));
         } else {
             forward(request, target, info, admission.caller().orElseThrow(), auditId);
         }
@@ -249,7 +249,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         if (!longLived) {
             options.setIdleTimeout(timeout.toMillis());
         }
-        Ending ending = new Ending(auditId);
+        Ending ending = new Ending(auditId, streams, audit, clock);
         AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
         response.closeHandler(ignored -> {
             streams.closed(auditId);
@@ -300,103 +300,5 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     KubeStatus.send(response, message);
                     request.resume();
                 });
-    }
-
-    /**
-     * An upgraded connection (WebSocket exec, attach, port-forward): the cluster's 101 and its
-     * headers go back to the client, then bytes flow both ways until either side closes. Any
-     * other answer is returned as it is and the connection closed, never reused.
-     */
-    private void upgrade(HttpServerRequest request, ProxyTarget target, ProxyCaller caller, String auditId) {
-        HttpServerResponse response = request.response();
-        MultiMap headers = ForwardedHeaders.of(request.headers(), caller);
-        headers.set(HttpHeaders.CONNECTION, "Upgrade");
-        headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
-        Ending ending = new Ending(auditId);
-        upgrades.open(target.cluster(), caller.cluster(), request.method().name(), target.upstreamUri(), headers)
-                .onFailure(failure -> {
-                    Message message = UpstreamFailures.classify(failure);
-                    LOG.warn("upgrade {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
-                    ending.end(message.status(), Optional.of(message.text()));
-                    KubeStatus.send(response, message);
-                })
-                .onSuccess(answer -> {
-                    if (answer.status() != 101) {
-                        ending.end(answer.status(), Optional.empty());
-                        response.setStatusCode(answer.status());
-                        answer.headers().forEach((name, value) -> {
-                            if (!Relays.DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))
-                                    && !name.equalsIgnoreCase("content-length")) {
-                                response.headers().add(name, value);
-                            }
-                        });
-                        response.putHeader(HttpHeaders.CONNECTION, "close");
-                        // Never reused: the client's connection asked for an upgrade that did not happen.
-                        response.end(answer.rest()).onComplete(ignored -> request.connection().close());
-                        answer.socket().close();
-                        return;
-                    }
-                    // The cluster's 101 head goes back as it came (Upgrade, Connection,
-                    // Sec-WebSocket-*, X-Stream-Protocol-Version), written on the raw connection:
-                    // one path for WebSocket (GET) and SPDY/3.1 (POST) alike.
-                    StringBuilder head = new StringBuilder(answer.statusLine()).append("\r\n");
-                    answer.headers().forEach((name, value) -> {
-                        String lower = name.toLowerCase(Locale.ROOT);
-                        if (!lower.equals("set-cookie") && !lower.equals("audit-id")) {
-                            head.append(name).append(": ").append(value).append("\r\n");
-                        }
-                    });
-                    head.append("Audit-ID: ").append(auditId).append("\r\n\r\n");
-                    RawConnection.takeOver(request).onFailure(failure -> {
-                        LOG.warn("upgrade {}: cannot take the client connection over: {}", auditId, failure.toString());
-                        ending.end(502, Optional.of(Message.UPSTREAM_CONNECTION.text()));
-                        answer.socket().close();
-                    }).onSuccess(client -> {
-                        client.write(io.vertx.core.buffer.Buffer.buffer(
-                                head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
-                        splice(client, answer, ending, target, caller, auditId);
-                    });
-                });
-    }
-
-    private void splice(io.vertx.core.net.NetSocket client, Upgrades.Answer answer, Ending ending,
-            ProxyTarget target, ProxyCaller caller, String auditId) {
-        io.vertx.core.net.NetSocket cluster = answer.socket();
-        if (answer.rest().length() > 0) {
-            client.write(answer.rest());
-        }
-        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(), reason -> {
-            ending.end(101, Optional.of(reason));
-            client.close();
-            cluster.close();
-        }));
-        Runnable finished = () -> {
-            ending.end(101, Optional.empty());
-            client.close();
-            cluster.close();
-        };
-        Relays.bytes(client, cluster, finished);
-        Relays.bytes(cluster, client, finished);
-    }
-
-    /** Completes a request's audit row once: the first ending (answer, cut, hang-up) is the one recorded. */
-    private final class Ending {
-        private final String auditId;
-        private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
-
-        Ending(String auditId) {
-            this.auditId = auditId;
-        }
-
-        void end(int status, Optional<String> error) {
-            if (ended.compareAndSet(false, true)) {
-                streams.closed(auditId);
-                complete(auditId, status, error);
-            }
-        }
-    }
-
-    private void complete(String auditId, int status, Optional<String> error) {
-        audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
     }
 }

@@ -4,11 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
+import dev.klave.messages.Message;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.ConnectOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
@@ -17,17 +21,24 @@ import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.SSLEngineOptions;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Upgraded connections (exec, attach, port-forward): Klave writes the request head to the cluster
  * itself over a raw TLS socket pinned to the cluster's CA, reads the answer's head, and — on 101 —
- * splices the two connections byte for byte.
+ * takes the client's connection over and splices the two byte for byte until either side closes.
  */
 final class Upgrades {
+    private static final Logger LOG = LoggerFactory.getLogger(Upgrades.class);
+
     private final Vertx vertx;
     private final SSLEngineOptions tls;
+    private final OpenStreams streams;
     private final Map<Key, NetClient> clients = new ConcurrentHashMap<>();
 
     /** Like {@link Upstreams}' key: the cluster's own values, whose hashes are cached. */
@@ -38,10 +49,87 @@ final class Upgrades {
      *     speed where the JDK's TLS reached 63-90 % of it (bench/RESULTS.md); streams that the
      *     cluster closed first arrived short with it until the relay stopped pausing sockets
      *     ({@link Relays#bytes}).
+     * @param streams where an upgraded connection is held open, so that a revocation cuts it
      */
-    Upgrades(Vertx vertx, SSLEngineOptions tls) {
+    Upgrades(Vertx vertx, SSLEngineOptions tls, OpenStreams streams) {
         this.vertx = requireNonNull(vertx, "vertx is null");
         this.tls = requireNonNull(tls, "tls is null");
+        this.streams = requireNonNull(streams, "streams is null");
+    }
+
+    /**
+     * An upgraded connection (WebSocket exec, attach, port-forward): the cluster's 101 and its
+     * headers go back to the client, then bytes flow both ways until either side closes. Any
+     * other answer is returned as it is and the connection closed, never reused.
+     */
+    void serve(HttpServerRequest request, ProxyTarget target, ProxyCaller caller, String auditId, Ending ending) {
+        HttpServerResponse response = request.response();
+        MultiMap headers = ForwardedHeaders.of(request.headers(), caller);
+        headers.set(HttpHeaders.CONNECTION, "Upgrade");
+        headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
+        open(target.cluster(), caller.cluster(), request.method().name(), target.upstreamUri(), headers)
+                .onFailure(failure -> {
+                    Message message = UpstreamFailures.classify(failure);
+                    LOG.warn("upgrade {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
+                    ending.end(message.status(), Optional.of(message.text()));
+                    KubeStatus.send(response, message);
+                })
+                .onSuccess(answer -> {
+                    if (answer.status() != 101) {
+                        ending.end(answer.status(), Optional.empty());
+                        response.setStatusCode(answer.status());
+                        answer.headers().forEach((name, value) -> {
+                            if (!Relays.DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))
+                                    && !name.equalsIgnoreCase("content-length")) {
+                                response.headers().add(name, value);
+                            }
+                        });
+                        response.putHeader(HttpHeaders.CONNECTION, "close");
+                        // Never reused: the client's connection asked for an upgrade that did not happen.
+                        response.end(answer.rest()).onComplete(ignored -> request.connection().close());
+                        answer.socket().close();
+                        return;
+                    }
+                    // The cluster's 101 head goes back as it came (Upgrade, Connection,
+                    // Sec-WebSocket-*, X-Stream-Protocol-Version), written on the raw connection:
+                    // one path for WebSocket (GET) and SPDY/3.1 (POST) alike.
+                    StringBuilder head = new StringBuilder(answer.statusLine()).append("\r\n");
+                    answer.headers().forEach((name, value) -> {
+                        String lower = name.toLowerCase(Locale.ROOT);
+                        if (!lower.equals("set-cookie") && !lower.equals("audit-id")) {
+                            head.append(name).append(": ").append(value).append("\r\n");
+                        }
+                    });
+                    head.append("Audit-ID: ").append(auditId).append("\r\n\r\n");
+                    RawConnection.takeOver(request).onFailure(failure -> {
+                        LOG.warn("upgrade {}: cannot take the client connection over: {}", auditId, failure.toString());
+                        ending.end(502, Optional.of(Message.UPSTREAM_CONNECTION.text()));
+                        answer.socket().close();
+                    }).onSuccess(client -> {
+                        client.write(Buffer.buffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
+                        splice(client, answer, ending, target, caller, auditId);
+                    });
+                });
+    }
+
+    private void splice(NetSocket client, Answer answer, Ending ending, ProxyTarget target, ProxyCaller caller,
+            String auditId) {
+        NetSocket cluster = answer.socket();
+        if (answer.rest().length() > 0) {
+            client.write(answer.rest());
+        }
+        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(), reason -> {
+            ending.end(101, Optional.of(reason));
+            client.close();
+            cluster.close();
+        }));
+        Runnable finished = () -> {
+            ending.end(101, Optional.empty());
+            client.close();
+            cluster.close();
+        };
+        Relays.bytes(client, cluster, finished);
+        Relays.bytes(cluster, client, finished);
     }
 
     /**
@@ -50,7 +138,7 @@ final class Upgrades {
      */
     record Answer(NetSocket socket, int status, String statusLine, MultiMap headers, Buffer rest) {}
 
-    Future<Answer> open(ClusterId cluster, BootstrapSecrets secrets, String method, String uri, MultiMap headers) {
+    private Future<Answer> open(ClusterId cluster, BootstrapSecrets secrets, String method, String uri, MultiMap headers) {
         URI server = secrets.server();
         int port = server.getPort() == -1 ? 443 : server.getPort();
         NetClient client = clients.computeIfAbsent(new Key(cluster, server, secrets.caPem()),

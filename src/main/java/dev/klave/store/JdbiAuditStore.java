@@ -24,7 +24,7 @@ public final class JdbiAuditStore implements AuditStore {
     private static final String INSERT = "INSERT INTO audit (id, at, subject_id, subject_login, credential_id, "
             + "cluster_id, namespace, verb, resource, name, path, client_ip, status, error, completed_at) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    // A request ends once (ProxyHandler's Ending); should a second end come, the first stays.
+    // A request ends once (the proxy's Ending); should a second end come, the first stays.
     private static final String COMPLETE = "INSERT INTO audit_completion (id, status, error, completed_at, refused) "
             + "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     /**

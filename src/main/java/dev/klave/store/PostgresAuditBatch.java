@@ -38,7 +38,7 @@ final class PostgresAuditBatch {
             + "completed_at) SELECT * FROM unnest(?::text[], ?::int8[], ?::text[], ?::text[], ?::text[], "
             + "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::text[], "
             + "?::int8[])), "
-            // A request ends once (ProxyHandler's Ending); should a second end come, the first stays.
+            // A request ends once (the proxy's Ending); should a second end come, the first stays.
             + "new_ends AS (INSERT INTO audit_completion (id, status, error, completed_at, refused) "
             + "SELECT * FROM unnest(?::text[], ?::int4[], ?::text[], ?::int8[], ?::int4[]) "
             + "ON CONFLICT (id) DO NOTHING) "
