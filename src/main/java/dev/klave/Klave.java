@@ -52,7 +52,7 @@ public final class Klave implements AutoCloseable {
         try {
             Services services = Services.create(database, settings, masterKey, SignInMethods.PASSWORD_ONLY, clock,
                 random);
-            ApiRoutes routes = new ApiRoutes();
+            ApiRoutes routes = new ApiRoutes(services.openStreams()::recheckNow);
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
             KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.tls(), settings.baseUrl(),

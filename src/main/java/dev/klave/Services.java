@@ -99,6 +99,7 @@ public final class Services {
     private final ControlEvents events;
     private final Reconciliations reconciliations;
     private final AuditWriter auditWriter;
+    private final ProxyAuthenticator proxyAuthenticator;
     private final OpenStreams openStreams;
     private final ProxyFactory proxy;
     private final NetworkEngine network;
@@ -106,7 +107,8 @@ public final class Services {
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
             PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
-            OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network, List<RouteProvider> routes) {
+            ProxyAuthenticator proxyAuthenticator, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
+            List<RouteProvider> routes) {
         this.accounts = accounts;
         this.lifecycle = lifecycle;
         this.own = own;
@@ -116,6 +118,7 @@ public final class Services {
         this.events = events;
         this.reconciliations = reconciliations;
         this.auditWriter = auditWriter;
+        this.proxyAuthenticator = proxyAuthenticator;
         this.openStreams = openStreams;
         this.proxy = proxy;
         this.network = network;
@@ -163,7 +166,7 @@ public final class Services {
                 grantStore, connections, accessChanges, clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         NetworkEngine network = new NetworkEngine(settings.tlsEngine());
-        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, credentialStore, clock);
+        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
                 clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock, network.tls());
 
@@ -196,7 +199,7 @@ public final class Services {
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                auditWriter, openStreams, proxy, network, routes);
+                auditWriter, proxyAuthenticator, openStreams, proxy, network, routes);
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {
@@ -250,6 +253,11 @@ public final class Services {
     /** The group-commit audit writer; flushed on shutdown before the database closes. */
     public AuditWriter auditWriter() {
         return auditWriter;
+    }
+
+    /** The proxy's credential checks (spec 1 §5 "Credentials at the proxy"). */
+    public ProxyAuthenticator proxyAuthenticator() {
+        return proxyAuthenticator;
     }
 
     /** Watches and followed logs held open by this replica, cut when their credential ends. */

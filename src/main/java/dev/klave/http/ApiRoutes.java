@@ -14,9 +14,18 @@ import java.util.Set;
  * The API's route table. Templates are literal segments and {@code {name}} parameters, matched
  * segment by segment against the raw path; a path that matches a template under another method
  * is told which methods it has ({@code Allow}, spec 1 §4).
+ *
+ * <p>Every endpoint that is not a {@code GET} may change who has access to what; when one
+ * completes without a refusal, its state change has committed and {@code afterChange} runs, so
+ * this replica's open streams are checked against it at once (see {@code OpenStreams}).
  */
 public final class ApiRoutes {
     private final List<Route> routes = new ArrayList<>();
+    private final Runnable afterChange;
+
+    public ApiRoutes(Runnable afterChange) {
+        this.afterChange = requireNonNull(afterChange, "afterChange is null");
+    }
 
     public ApiRoutes get(String template, Access access, Endpoint endpoint) {
         return add("GET", template, access, endpoint);
@@ -35,7 +44,8 @@ public final class ApiRoutes {
     }
 
     public ApiRoutes add(String method, String template, Access access, Endpoint endpoint) {
-        Route route = new Route(method, Template.parse(template), access, endpoint);
+        Route route = new Route(method, Template.parse(template), access,
+                method.equals("GET") ? endpoint : announcing(endpoint));
         for (Route existing : routes) {
             if (existing.method.equals(method) && existing.template.equals(route.template)) {
                 throw new IllegalArgumentException("route registered twice: " + method + " " + template);
@@ -43,6 +53,15 @@ public final class ApiRoutes {
         }
         routes.add(route);
         return this;
+    }
+
+    private Endpoint announcing(Endpoint endpoint) {
+        requireNonNull(endpoint, "endpoint is null");
+        return request -> {
+            ApiResponse response = endpoint.handle(request);
+            afterChange.run();
+            return response;
+        };
     }
 
     /** What the table says about a request. */

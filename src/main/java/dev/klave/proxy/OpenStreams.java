@@ -3,8 +3,6 @@ package dev.klave.proxy;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.ClusterId;
-import dev.klave.credential.Credential;
-import dev.klave.credential.CredentialStore;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import java.time.Clock;
@@ -15,8 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,16 +30,21 @@ import org.slf4j.LoggerFactory;
  * many streams are open. Only when it moved (a change on any replica) or a stream's check expired
  * are streams checked again in full, once per credential and cluster rather than once per stream.
  * Ten thousand idle watches so cost one query a second instead of thousands.
+ *
+ * <p>A change made through this replica's API does not wait for the next tick: {@link #recheckNow}
+ * runs the same check at once, so a revocation here cuts this replica's streams in milliseconds.
+ * The tick remains for changes made on other replicas or by the CLI, and for expiry.
  */
 public final class OpenStreams implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OpenStreams.class);
     static final Duration CHECK_EVERY = Duration.ofSeconds(1);
 
     private final ProxyAuthenticator authenticator;
-    private final CredentialStore credentials;
     private final Clock clock;
     private final Map<String, Stream> streams = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
+    /** A recheck is queued on the guard's thread and has not started: more requests join it. */
+    private final AtomicBoolean recheckQueued = new AtomicBoolean();
 
     /** One open stream; {@code cut} closes it and says why in its audit row. */
     static final class Stream {
@@ -63,14 +68,38 @@ public final class OpenStreams implements AutoCloseable {
 
     private record Verdict(Optional<ProxyCaller> caller, Optional<Refusal> refusal) {}
 
-    public OpenStreams(ProxyAuthenticator authenticator, CredentialStore credentials, Clock clock) {
+    public OpenStreams(ProxyAuthenticator authenticator, Clock clock) {
+        this(authenticator, clock, CHECK_EVERY);
+    }
+
+    OpenStreams(ProxyAuthenticator authenticator, Clock clock, Duration checkEvery) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
-        this.credentials = requireNonNull(credentials, "credentials is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("klave-stream-guard").factory());
-        scheduler.scheduleWithFixedDelay(this::check, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(),
+        scheduler.scheduleWithFixedDelay(this::check, checkEvery.toMillis(), checkEvery.toMillis(),
                 TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Checks the open streams now, on the guard's thread, instead of at the next tick. Called
+     * after a change committed through this replica's API; cheap when nothing is open or the
+     * counter did not move, and requests made while one check is still queued share it.
+     */
+    public void recheckNow() {
+        if (streams.isEmpty() || !recheckQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            scheduler.execute(() -> {
+                // Cleared before the check reads the counter: a change committed after that read
+                // queues a check of its own.
+                recheckQueued.set(false);
+                check();
+            });
+        } catch (RejectedExecutionException stopped) {
+            recheckQueued.set(false);
+        }
     }
 
     void open(Stream stream) {
@@ -115,9 +144,7 @@ public final class OpenStreams implements AutoCloseable {
     /** The full check of one credential on one cluster; neither caller nor refusal when the database failed. */
     private Verdict verdict(Stream stream, long generation) {
         try {
-            Credential credential = credentials.findById(stream.credentialId)
-                    .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-            return new Verdict(Optional.of(authenticator.authenticate(credential, stream.cluster, generation)),
+            return new Verdict(Optional.of(authenticator.recheck(stream.credentialId, stream.cluster, generation)),
                     Optional.empty());
         } catch (Refusal refusal) {
             return new Verdict(Optional.empty(), Optional.of(refusal));

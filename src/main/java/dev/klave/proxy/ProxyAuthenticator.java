@@ -132,6 +132,17 @@ public final class ProxyAuthenticator {
     }
 
     /**
+     * The full check of a credential known by its id (an open stream's), from the database.
+     *
+     * @param generation the access counter read before the check began
+     * @throws dev.klave.messages.Refusal when the credential is gone or fails any check
+     */
+    ProxyCaller recheck(String credentialId, ClusterId cluster, long generation) {
+        Credential credential = credentials.findById(credentialId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        return authenticate(credential, cluster, generation);
+    }
+
+    /**
      * The full check, always from the database.
      *
      * @param generation the access counter read before the check began

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.cluster.ClusterId;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.testing.TestingClock;
@@ -16,7 +17,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -78,6 +81,36 @@ class StreamCuttingTest {
             assertThat(Duration.ofNanos(endedAt - revokedAt)).isLessThan(Duration.ofSeconds(10));
             JsonNode row = awaitWatchRow(klave, ana[0]);
             assertThat(row.get("error").asText()).isEqualTo("stream cortado: la credencial ya no es válida");
+        }
+    }
+
+    @Test
+    void aChangeThroughThisReplicasApiIsCheckedAtOnceNotAtTheNextTick() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start();
+                TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
+            String[] ana = prepare(klave, cluster);
+            String kept = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
+                    ana[0]).body()).get("token").asText();
+            ProxyAuthenticator checks = klave.klave().services().proxyAuthenticator();
+            ClusterId prod = new ClusterId("prod-1");
+            // A guard whose own tick would come only in an hour: whatever cuts here is the recheck.
+            try (OpenStreams guard = new OpenStreams(checks, Clock.systemUTC(), Duration.ofHours(1))) {
+                CompletableFuture<String> revokedCut = new CompletableFuture<>();
+                CompletableFuture<String> keptCut = new CompletableFuture<>();
+                guard.open(new OpenStreams.Stream("revoked", checks.admit(Optional.of("Bearer " + ana[2]), prod,
+                        credential -> {}), prod, revokedCut::complete));
+                guard.open(new OpenStreams.Stream("kept", checks.admit(Optional.of("Bearer " + kept), prod,
+                        credential -> {}), prod, keptCut::complete));
+
+                klave.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
+                guard.recheckNow();
+
+                assertThat(revokedCut.get(10, TimeUnit.SECONDS)).isEqualTo("stream cortado: la credencial ya no es válida");
+                // The same pass checked the other stream, whose credential still holds.
+                guard.recheckNow();
+                Thread.sleep(300);
+                assertThat(keptCut).isNotDone();
+            }
         }
     }
 
