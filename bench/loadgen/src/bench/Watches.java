@@ -66,10 +66,13 @@ final class Watches {
     }
 
     static ObjectNode revoke(Args args) throws Exception {
+        // The API client's first call loads its classes and makes its TLS handshake: 150-700 ms
+        // that were counted as revocation time before this call was made here, ahead of the clock.
+        Api api = new Api(args.text("api")).signedIn(args.text("cookie"));
+        api.send("GET", "/api/me", null);
         Watches watches = new Watches(args);
         watches.openAll();
         Thread.sleep(1000);
-        Api api = new Api(args.text("api")).signedIn(args.text("cookie"));
         long revokedAt = System.nanoTime();
         api.send("POST", "/api/credentials/" + args.text("credential") + "/revoke", "{\"reason\":\"bench\"}");
         long answeredAt = System.nanoTime();
