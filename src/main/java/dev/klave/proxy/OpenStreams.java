@@ -68,6 +68,8 @@ public final class OpenStreams implements AutoCloseable {
 
     private record Verdict(Optional<ProxyCaller> caller, Optional<Refusal> refusal) {}
 
+    private record Cuts(String credentialId, ClusterId cluster, String why) {}
+
     public OpenStreams(ProxyAuthenticator authenticator, Clock clock) {
         this(authenticator, clock, CHECK_EVERY);
     }
@@ -124,6 +126,7 @@ public final class OpenStreams implements AutoCloseable {
         }
         Instant now = clock.instant();
         Map<String, Verdict> verdicts = new HashMap<>();
+        Map<Cuts, Integer> cuts = new HashMap<>();
         for (Stream stream : streams.values()) {
             if (stream.checkedGeneration == generation && now.isBefore(stream.validUntil)) {
                 continue;
@@ -131,14 +134,20 @@ public final class OpenStreams implements AutoCloseable {
             Verdict verdict = verdicts.computeIfAbsent(stream.credentialId + "\n" + stream.cluster.value(),
                     ignored -> verdict(stream, generation));
             if (verdict.refusal().isPresent()) {
-                LOG.info("cutting stream {}: {}", stream.auditId, verdict.refusal().get().getMessage());
+                LOG.debug("cutting stream {}", stream.auditId);
                 streams.remove(stream.auditId);
                 stream.cut.accept(Message.AUDIT_STREAM_CUT.text());
+                cuts.merge(new Cuts(stream.credentialId, stream.cluster, verdict.refusal().get().getMessage()), 1,
+                        Integer::sum);
             } else if (verdict.caller().isPresent()) {
                 stream.validUntil = verdict.caller().get().validUntil();
                 stream.checkedGeneration = generation;
             }
         }
+        // One line per credential and cluster: a revocation may cut thousands of streams at once,
+        // and each one's audit row already says it was cut.
+        cuts.forEach((cut, count) -> LOG.info("cut {} open stream(s) of credential {} on cluster {}: {}", count,
+                cut.credentialId(), cut.cluster().value(), cut.why()));
     }
 
     /** The full check of one credential on one cluster; neither caller nor refusal when the database failed. */
