@@ -66,8 +66,8 @@ final class Watches {
     }
 
     static ObjectNode revoke(Args args) throws Exception {
-        // The API client's first call loads its classes and makes its TLS handshake: 150-700 ms
-        // that were counted as revocation time before this call was made here, ahead of the clock.
+        // The API client's first call loads its classes and makes its TLS handshake. Made after
+        // the clock started, it added 110-690 ms to the revocation figures (bench/RESULTS.md).
         Api api = new Api(args.text("api")).signedIn(args.text("cookie"));
         api.send("GET", "/api/me", null);
         Watches watches = new Watches(args);

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * Ten thousand idle watches so cost one query a second instead of thousands.
  *
  * <p>A change made through this replica's API does not wait for the next tick: {@link #recheckNow}
- * runs the same check at once, so a revocation here cuts this replica's streams in milliseconds.
+ * runs the same check as soon as the change has committed, so a revocation made here starts
+ * cutting this replica's streams at once (bench/RESULTS.md: 1,000 watches closed within 0.7 s).
  * The tick remains for changes made on other replicas or by the CLI, and for expiry.
  */
 public final class OpenStreams implements AutoCloseable {
