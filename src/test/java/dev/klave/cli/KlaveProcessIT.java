@@ -105,6 +105,17 @@ class KlaveProcessIT {
     }
 
     @Test
+    void theLauncherMakesAJvmThatRunsOutOfMemoryExitInsteadOfLimpingOn() {
+        // PrintCommandLineFlags shows the flags the launcher gave the JVM; the JVM then runs --help.
+        KlaveProcess help = KlaveProcess.launch(directory, Map.of("KLAVE_JAVA_OPTS", "-XX:+PrintCommandLineFlags"),
+                "--help");
+
+        assertThat(help.exitValue()).as(String.join("\n", help.stderr())).isZero();
+        assertThat(help.stdout().getFirst()).contains("-XX:+ExitOnOutOfMemoryError");
+        assertThat(String.join("\n", help.stdout())).contains("serve");
+    }
+
+    @Test
     void userCreatePrintsOnlyTheInvitationLinkOnStandardOutput() {
         KlaveProcess created = KlaveProcess.run(directory, Map.of(), "user", "create", "alice", "--admin",
                 "--display-name", "Alice Admin", "--email", "alice@example.com");

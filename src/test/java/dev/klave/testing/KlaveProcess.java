@@ -6,7 +6,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,13 +33,13 @@ public final class KlaveProcess implements AutoCloseable {
 
     /** Starts {@code java -jar klave.jar arguments…} in {@code directory} with only {@code environment} set. */
     public static KlaveProcess start(Path directory, Map<String, String> environment, String... arguments) {
-        String jar = System.getProperty("klave.jar");
-        if (jar == null) {
-            throw new IllegalStateException("system property klave.jar is not set (run through failsafe)");
-        }
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-jar", jar));
+        List<String> command = new ArrayList<>(List.of(java, "-jar", requireJar()));
         command.addAll(List.of(arguments));
+        return start(directory, environment, command);
+    }
+
+    private static KlaveProcess start(Path directory, Map<String, String> environment, List<String> command) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("SERVICE_") || name.startsWith("KLAVE_"));
         builder.environment().putAll(environment);
@@ -46,6 +48,35 @@ public final class KlaveProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Runs the {@code ./klave} launcher as a user does, to its end. The launcher is copied into
+     * {@code directory} beside a link to the build's {@code target/}: it finds the jar there and,
+     * with no sources beside it, never rebuilds during a test.
+     */
+    public static KlaveProcess launch(Path directory, Map<String, String> environment, String... arguments) {
+        Path target = Path.of(requireJar()).toAbsolutePath().getParent();
+        try {
+            Path launcher = directory.resolve("klave");
+            Files.copy(target.getParent().resolve("klave"), launcher, StandardCopyOption.REPLACE_EXISTING);
+            Files.createSymbolicLink(directory.resolve("target"), target);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> command = new ArrayList<>(List.of(directory.resolve("klave").toString()));
+        command.addAll(List.of(arguments));
+        KlaveProcess process = start(directory, environment, command);
+        process.awaitExit(Duration.ofSeconds(60));
+        return process;
+    }
+
+    private static String requireJar() {
+        String jar = System.getProperty("klave.jar");
+        if (jar == null) {
+            throw new IllegalStateException("system property klave.jar is not set (run through failsafe)");
+        }
+        return jar;
     }
 
     /** Runs a command to its end and returns its exit status. */
