@@ -8,8 +8,11 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.klave.messages.Message;
@@ -33,6 +36,15 @@ public final class Json {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            // Jackson turns any scalar into a String field whatever ALLOW_COERCION_OF_SCALARS says
+            // ({"password": 123} read as "123", {"name": 12} stored as "12"): a string field takes
+            // a JSON string only, and null where the record allows it.
+            .withCoercionConfig(LogicalType.Textual, strings -> strings
+                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Object, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Array, CoercionAction.Fail))
             .build();
 
     private Json() {}
