@@ -25,8 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Klave implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Klave.class);
-    /** Spec 1 §4 "Health": the database must answer within 2 s for the replica to be ready. */
-    private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(2);
 
     private final Settings settings;
     private final Database database;
@@ -57,7 +55,8 @@ public final class Klave implements AutoCloseable {
             extraRoutes.forEach(provider -> provider.register(routes));
             KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.tls(), settings.baseUrl(),
                     settings.trustedProxies(), routes, services.authenticator(),
-                    () -> database.answersWithin(READINESS_TIMEOUT), assets, services.proxy(), services.network());
+                    new ReplicaReadiness(database::answersWithin, services.auditWriter()), assets, services.proxy(),
+                    services.network());
             services.reconciliations().start();
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());

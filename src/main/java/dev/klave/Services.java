@@ -57,6 +57,7 @@ import dev.klave.login.SignInMethods;
 import dev.klave.proxy.OpenStreams;
 import dev.klave.proxy.ProxyAuthenticator;
 import dev.klave.proxy.ProxyHandler;
+import dev.klave.proxy.RefusalAudit;
 import dev.klave.reconcile.Reconciler;
 import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.Database;
@@ -161,14 +162,18 @@ public final class Services {
                 grantStore, tokens, events, settings.maxCredentialTtl(), baseUrl, kubeconfigCa(settings), clock);
         JdbiAuditStore auditStore = new JdbiAuditStore(database);
         JdbiAccessChanges accessChanges = new JdbiAccessChanges(database);
-        AuditWriter auditWriter = new AuditWriter(auditStore);
+        AuditWriter auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
         ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
                 grantStore, connections, accessChanges, clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         NetworkEngine network = new NetworkEngine(settings.tlsEngine());
         OpenStreams openStreams = new OpenStreams(proxyAuthenticator, clock);
-        ProxyFactory proxy = (vertx, blocking, draining) -> new ProxyHandler(vertx, proxyAuthenticator, auditWriter,
-                clientAddresses, blocking, draining, openStreams, settings.proxyTimeout(), clock, network.tls());
+        ProxyFactory proxy = (vertx, blocking, draining) -> {
+            RefusalAudit refusals = new RefusalAudit(proxyAuthenticator, auditWriter, blocking,
+                    settings.auditTimeout(), clock);
+            return new ProxyFactory.Proxy(new ProxyHandler(vertx, proxyAuthenticator, auditWriter, clientAddresses,
+                    blocking, draining, openStreams, settings.proxyTimeout(), clock, network.tls(), refusals), refusals);
+        };
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);

@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,11 +39,16 @@ public final class AuditWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditWriter.class);
     private static final int MAX_BATCH = 512;
     static final Duration HOLD_COMPLETIONS = Duration.ofMillis(20);
+    /** {@code SERVICE_AUDIT_TIMEOUT}'s default, for writers made without settings (tests, the CLI). */
+    static final Duration RECORD_WAIT = Duration.ofSeconds(15);
 
     private final AuditStore store;
     private final AuditQueue queue = new AuditQueue(MAX_BATCH);
     private final List<Thread> threads;
     private final long holdNanos;
+    private final long recordWaitMillis;
+    /** Why a writer thread died, once one has: from then on every row is refused at once. */
+    private final AtomicReference<Throwable> died = new AtomicReference<>();
 
     private record Pending(AuditRow row, CompletableFuture<Long> durable) {}
 
@@ -52,16 +59,32 @@ public final class AuditWriter implements AutoCloseable {
     private record Flush(CompletableFuture<Void> done) {}
 
     public AuditWriter(AuditStore store) {
-        this(store, HOLD_COMPLETIONS, store.parallelBatches());
+        this(store, RECORD_WAIT);
+    }
+
+    /**
+     * @param recordWait the longest a row may take to be durable before {@link #record} fails
+     *     ({@code SERVICE_AUDIT_TIMEOUT}): the request is then refused with 503, not forwarded
+     */
+    public AuditWriter(AuditStore store, Duration recordWait) {
+        this(store, HOLD_COMPLETIONS, store.parallelBatches(), recordWait);
+    }
+
+    AuditWriter(AuditStore store, Duration holdCompletions, int writers) {
+        this(store, holdCompletions, writers, RECORD_WAIT);
     }
 
     /**
      * @param holdCompletions how long completions alone wait for rows to share a commit with
      * @param writers how many batches may be written at once, each by a thread of its own
      */
-    AuditWriter(AuditStore store, Duration holdCompletions, int writers) {
+    AuditWriter(AuditStore store, Duration holdCompletions, int writers, Duration recordWait) {
         this.store = requireNonNull(store, "store is null");
         this.holdNanos = requireNonNull(holdCompletions, "holdCompletions is null").toNanos();
+        this.recordWaitMillis = requireNonNull(recordWait, "recordWait is null").toMillis();
+        if (recordWaitMillis < 1) {
+            throw new IllegalArgumentException("recordWait must be at least 1 ms, got " + recordWait);
+        }
         if (writers < 1) {
             throw new IllegalArgumentException("writers must be at least 1, got " + writers);
         }
@@ -75,14 +98,29 @@ public final class AuditWriter implements AutoCloseable {
 
     /**
      * Queues the row; the future completes once it is committed, with the access counter as of
-     * that commit, or fails if the row cannot be written.
+     * that commit, or fails if the row cannot be written — at once when the writer has stopped,
+     * and with a {@link java.util.concurrent.TimeoutException} when it is not durable within the
+     * record wait (a database that hangs: its request must be refused, not left waiting).
      */
     public CompletableFuture<Long> record(AuditRow row) {
         CompletableFuture<Long> durable = new CompletableFuture<>();
-        if (!queue.add(new Pending(row, durable))) {
+        Throwable cause = died.get();
+        if (cause != null) {
+            durable.completeExceptionally(new IllegalStateException("audit writer stopped", cause));
+        } else if (!queue.add(new Pending(row, durable))) {
             durable.completeExceptionally(new IllegalStateException("audit writer closed"));
+        } else {
+            durable.orTimeout(recordWaitMillis, TimeUnit.MILLISECONDS);
         }
         return durable;
+    }
+
+    /**
+     * Why the writer stopped taking rows, if a writer thread died (an {@link Error} escaped it):
+     * readiness fails on it, and every request is refused until the replica is restarted.
+     */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(died.get());
     }
 
     /**
@@ -107,7 +145,34 @@ public final class AuditWriter implements AutoCloseable {
         return flush.done();
     }
 
+    /**
+     * A writer's life. An {@link Error} (a defect, a stack overflow; an out-of-memory JVM exits,
+     * see the launcher) must not leave requests waiting on rows nobody takes: the writer is marked
+     * dead, what it held and what is queued are refused, and so is every row after.
+     */
     private void run() {
+        List<Object> held = new ArrayList<>();
+        try {
+            write(held);
+        } catch (Throwable fatal) {
+            died.compareAndSet(null, fatal);
+            LOG.error("audit writer {} died: every proxied request is now refused (503) and /readyz fails; "
+                    + "restart this replica", Thread.currentThread().getName(), fatal);
+            IllegalStateException refused = new IllegalStateException("audit writer stopped", fatal);
+            queue.close(); // rows added from now on are refused at once, not left for nobody
+            held.addAll(queue.leftOver());
+            for (Object item : held) {
+                if (item instanceof Pending pending) {
+                    pending.durable().completeExceptionally(refused);
+                } else if (item instanceof Flush flush) {
+                    flush.done().complete(null);
+                }
+            }
+        }
+    }
+
+    /** Takes and writes batches until closed; {@code held} is the batch being written, for {@link #run}. */
+    private void write(List<Object> held) {
         while (true) {
             AuditQueue.Batch batch;
             try {
@@ -121,6 +186,8 @@ public final class AuditWriter implements AutoCloseable {
             if (batch.items().isEmpty()) {
                 continue;
             }
+            held.clear();
+            held.addAll(batch.items());
             try {
                 store(batch.items());
             } catch (RuntimeException e) {
@@ -135,6 +202,7 @@ public final class AuditWriter implements AutoCloseable {
             } finally {
                 queue.written(batch);
             }
+            held.clear();
             finishFlushes(batch);
         }
     }

@@ -21,6 +21,7 @@ public record Settings(
         boolean requirePodSecurity,
         Duration maxCredentialTtl,
         Duration proxyTimeout,
+        Duration auditTimeout,
         Duration shutdownDelay,
         Duration shutdownTimeout,
         CiExchangeSettings ci) {
@@ -32,6 +33,7 @@ public record Settings(
         trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies is null"));
         requireNonNull(tls, "tls is null");
         requireNonNull(tlsEngine, "tlsEngine is null");
+        requireNonNull(auditTimeout, "auditTimeout is null");
         requireNonNull(shutdownDelay, "shutdownDelay is null");
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");
         requireNonNull(ci, "ci is null");

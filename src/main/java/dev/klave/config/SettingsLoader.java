@@ -28,6 +28,7 @@ public final class SettingsLoader {
     public static final String TLS_ENGINE = "SERVICE_TLS_ENGINE";
     public static final String MAX_CREDENTIAL_TTL = "SERVICE_MAX_CREDENTIAL_TTL";
     public static final String PROXY_TIMEOUT = "SERVICE_PROXY_TIMEOUT";
+    public static final String AUDIT_TIMEOUT = "SERVICE_AUDIT_TIMEOUT";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
     public static final String FORGE_URL = "FORGE_URL";
@@ -37,6 +38,8 @@ public final class SettingsLoader {
     public static final String DEFAULT_BASE_URL = "http://localhost:8080";
     public static final String DEFAULT_LISTEN = "0.0.0.0:8080";
     public static final String DEFAULT_SHUTDOWN_DELAY = "5s";
+    /** Above SQLite's busy timeout (10 s) and PostgreSQL's connection timeout (5 s): those fail first. */
+    public static final String DEFAULT_AUDIT_TIMEOUT = "15s";
     public static final String DEFAULT_SHUTDOWN_TIMEOUT = "30s";
     public static final String DEFAULT_CI_CREDENTIAL_TTL = "1h";
 
@@ -65,6 +68,7 @@ public final class SettingsLoader {
         Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
         Optional<Duration> maxCredentialTtl = read(MAX_CREDENTIAL_TTL, "30d", SettingsLoader::parsePositive);
         Optional<Duration> proxyTimeout = read(PROXY_TIMEOUT, "60s", SettingsLoader::parsePositive);
+        Optional<Duration> auditTimeout = read(AUDIT_TIMEOUT, DEFAULT_AUDIT_TIMEOUT, SettingsLoader::parsePositive);
         Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
         Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
         Optional<URI> ciIssuer = read(CI_ISSUER, defaultCiIssuer(), CiExchangeSettings::parseIssuer);
@@ -76,7 +80,7 @@ public final class SettingsLoader {
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
                 key.orElseThrow(), trustedProxies.orElseThrow(), tls.orElseThrow(), tlsEngine.orElseThrow(),
                 requirePodSecurity.orElseThrow(),
-                maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(),
+                maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(), auditTimeout.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow(),
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()));

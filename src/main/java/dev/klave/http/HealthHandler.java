@@ -7,22 +7,23 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 
 /**
- * {@code /healthz} (the process is alive) and {@code /readyz} (the database answers within 2 s and
- * the replica is not shutting down), spec 1 §4 "Health".
+ * {@code /healthz} (the process is alive) and {@code /readyz} (the database answers within 2 s, the
+ * audit writer runs, and the replica is not shutting down), spec 1 §4 "Health".
  */
 final class HealthHandler {
     static final String ALLOWED = "GET, HEAD";
 
-    private final Readiness database;
+    private final Readiness readiness;
     private final BooleanSupplier draining;
     private final Executor blocking;
 
-    HealthHandler(Readiness database, BooleanSupplier draining, Executor blocking) {
-        this.database = requireNonNull(database, "database is null");
+    HealthHandler(Readiness readiness, BooleanSupplier draining, Executor blocking) {
+        this.readiness = requireNonNull(readiness, "readiness is null");
         this.draining = requireNonNull(draining, "draining is null");
         this.blocking = requireNonNull(blocking, "blocking is null");
     }
@@ -44,12 +45,12 @@ final class HealthHandler {
         }
         Context context = Vertx.currentContext();
         blocking.execute(() -> {
-            boolean ready = database.ready();
+            Optional<String> problem = readiness.problem();
             context.runOnContext(ignored -> {
-                if (ready) {
+                if (problem.isEmpty()) {
                     answer(request, 200, Message.HEALTH_OK.text());
                 } else {
-                    answer(request, Message.DATABASE_NOT_READY.status(), Message.DATABASE_NOT_READY.text());
+                    answer(request, 503, problem.get());
                 }
             });
         });

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
 public final class KlaveHttpServer {
     private static final Logger LOG = LoggerFactory.getLogger(KlaveHttpServer.class);
 
+    /** RFC 6797: a year; only sent when the base URL is https, so a browser never pins a plain-HTTP install. */
+    private static final String STRICT_TRANSPORT = "max-age=31536000";
+
     private final Vertx vertx;
     /** Event loops that accept connections: one per core ({@code -Dklave.listeners=N} for A/B measurements). */
     private static final int LISTENERS = Math.max(1, Integer.getInteger("klave.listeners",
@@ -65,24 +68,40 @@ public final class KlaveHttpServer {
         ApiHandler api = new ApiHandler(routes, new OriginPolicy(baseUrl), new ClientAddresses(trustedProxies), blocking,
                 authenticator);
         SpaHandler web = new SpaHandler(assets);
-        Handler<HttpServerRequest> proxy = proxyFactory.create(vertx, blocking, draining::get);
+        ProxyFactory.Proxy proxied = proxyFactory.create(vertx, blocking, draining::get);
+        Handler<HttpServerRequest> proxy = proxied.handler();
+        EdgeRefusals refusals = new EdgeRefusals(proxied.refusals(), new ClientAddresses(trustedProxies));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(listen.host())
                 .setPort(listen.port())
                 // No idle timeout: a watch may stay silent for hours (issue "proxy" §2); dead
                 // peers are found by TCP keep-alive instead.
                 .setIdleTimeout(0)
-                .setTcpKeepAlive(true);
+                .setTcpKeepAlive(true)
+                // HTTP/1.1 only. No h2c: an upgrade to it is declined (CleartextHttp2), a client
+                // speaking it from the first byte is refused (505, RequestFraming); no HTTP/2 over
+                // TLS either (no ALPN) until it is tested as HTTP/1.1 is.
+                .setHttp2ClearTextEnabled(false)
+                .setUseAlpn(false);
         tls.ifPresent(files -> options.setSsl(true).setSslEngineOptions(network.tls()).setKeyCertOptions(new PemKeyCertOptions()
                 .setCertPath(files.certificate().toString())
                 .setKeyPath(files.privateKey().toString())));
-        Handler<HttpServerRequest> handler = request -> dispatch(request, health, api, proxy, web);
+        Optional<String> strictTransport = baseUrl.isHttps() ? Optional.of(STRICT_TRANSPORT) : Optional.empty();
+        Handler<HttpServerRequest> handler = request -> {
+            strictTransport.ifPresent(value -> request.response().putHeader("Strict-Transport-Security", value));
+            CleartextHttp2.declineUpgrade(request);
+            dispatch(request, health, api, proxy, web);
+        };
+        Handler<HttpServerRequest> malformed = request -> {
+            strictTransport.ifPresent(value -> request.response().putHeader("Strict-Transport-Security", value));
+            refusals.malformed(request);
+        };
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
         try {
             // One listener per core, each on an event loop of its own, sharing the port: Vert.x
             // hands each new connection to the next of them (bench/RESULTS.md). Port 0 (any free
             // port, used by tests) gets one listener: Vert.x would give each instance a port of its own.
-            listen(vertx, options, handler, servers, listen.port() == 0 ? 1 : LISTENERS);
+            listen(vertx, options, handler, malformed, servers, listen.port() == 0 ? 1 : LISTENERS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             vertx.close();
@@ -97,11 +116,15 @@ public final class KlaveHttpServer {
 
     /** Deploys {@code instances} listeners, each on its own event loop, and waits until they listen. */
     private static void listen(Vertx vertx, HttpServerOptions options, Handler<HttpServerRequest> handler,
-            List<HttpServer> servers, int instances) throws InterruptedException, ExecutionException, TimeoutException {
+            Handler<HttpServerRequest> malformed, List<HttpServer> servers, int instances)
+            throws InterruptedException, ExecutionException, TimeoutException {
         vertx.deployVerticle(() -> new VerticleBase() {
             @Override
             public Future<?> start() {
-                HttpServer server = vertx.createHttpServer(options).requestHandler(handler);
+                HttpServer server = vertx.createHttpServer(options)
+                        .requestHandler(handler)
+                        .invalidRequestHandler(malformed)
+                        .connectionHandler(connection -> StrictDecoding.install(connection, options));
                 return server.listen().onSuccess(servers::add);
             }
         }, new DeploymentOptions().setInstances(instances))

@@ -31,6 +31,21 @@ public enum Message {
     AUDIT_UNAVAILABLE(503, "Klave no puede registrar la petición"),
     RESTARTING(503, "Klave se está reiniciando"),
 
+    // Requests refused at the edge, before any route (RFC 9112, RFC 9113 §3). The specification
+    // names none of these; they keep its form "<what>: <why>".
+    REQUEST_MALFORMED(400, "petición HTTP no válida"),
+    FRAMING_LENGTH_AND_CHUNKED(400, "petición HTTP no válida: Transfer-Encoding y Content-Length a la vez"),
+    FRAMING_CHUNKED_NOT_LAST(400, "petición HTTP no válida: chunked debe ser la última codificación de "
+            + "Transfer-Encoding, y solo una vez"),
+    FRAMING_CHUNKED_IN_HTTP10(400, "petición HTTP no válida: Transfer-Encoding en HTTP/1.0"),
+    HEADER_FOLDED(400, "petición HTTP no válida: cabecera partida en varias líneas (obs-fold)"),
+    HOST_MISSING(400, "petición HTTP no válida: falta la cabecera Host"),
+    HOST_REPEATED(400, "petición HTTP no válida: más de una cabecera Host"),
+    URI_TOO_LONG(414, "dirección de la petición demasiado larga"),
+    HEADERS_TOO_LARGE(431, "cabeceras de la petición demasiado grandes"),
+    TRANSFER_CODING_UNSUPPORTED(501, "codificación de transferencia no admitida: %s"),
+    HTTP_VERSION_UNSUPPORTED(505, "versión de HTTP no admitida: %s"),
+
     // Texts seen only in audit rows (spec 1 §7 "Statuses seen only in audit rows").
     AUDIT_STREAM_CUT(101, "stream cortado: la credencial ya no es válida"),
     AUDIT_CLIENT_GONE(499, "cliente desconectado"),

@@ -5,5 +5,8 @@
  * word is {@code Klave}. Every other word is kept exactly, because a black-box suite compares the
  * texts byte for byte. Domain code refuses a request by throwing {@link dev.klave.messages.Refusal};
  * the HTTP layer turns it into the status and body the specification names.
+ *
+ * <p>{@link dev.klave.messages.Untrusted} is the one way a value from outside enters a log line,
+ * an event or a message: escaped and cut.
  */
 package dev.klave.messages;

@@ -111,6 +111,35 @@ public final class ProxyAuthenticator {
         return Optional.of(known);
     }
 
+    /**
+     * The credential a request's token names, whatever its state, for the audit row of a request
+     * refused before its credential was checked (spec 1 §1.3). Empty without a well-formed token,
+     * for an unknown one, and when the database cannot say.
+     */
+    public Optional<Credential> identify(Optional<String> authorization) {
+        String hash;
+        try {
+            hash = tokenHash(authorization);
+        } catch (dev.klave.messages.Refusal malformed) {
+            return Optional.empty();
+        }
+        try {
+            return credentials.findByTokenHash(hash);
+        } catch (RuntimeException unavailable) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether the header carries a well-formed {@code klt_} bearer token (nothing is looked up). */
+    public static boolean carriesToken(Optional<String> authorization) {
+        try {
+            tokenHash(authorization);
+            return true;
+        } catch (dev.klave.messages.Refusal malformed) {
+            return false;
+        }
+    }
+
     /** Notes a counter value read elsewhere (after an audit commit), so stale checks are skipped at once. */
     public void observed(long generation) {
         latest.accumulateAndGet(generation, Math::max);

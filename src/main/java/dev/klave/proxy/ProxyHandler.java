@@ -7,6 +7,8 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import dev.klave.credential.Credential;
 import dev.klave.http.ClientAddresses;
+import dev.klave.http.EdgeAudit;
+import dev.klave.http.KubeStatus;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.store.DatabaseUnavailableException;
@@ -49,6 +51,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final java.time.Duration timeout;
     private final Clock clock;
     private final AuditIds auditIds;
+    private final RefusalAudit refusals;
 
     /**
      * @param timeout how long a request that is not a stream may wait for the cluster's answer
@@ -56,7 +59,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      */
     public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
             Executor blocking, BooleanSupplier draining, OpenStreams streams, java.time.Duration timeout, Clock clock,
-            SSLEngineOptions streamTls) {
+            SSLEngineOptions streamTls, RefusalAudit refusals) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clients = requireNonNull(clients, "clients is null");
@@ -68,6 +71,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.timeout = requireNonNull(timeout, "timeout is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.auditIds = new AuditIds(clock);
+        this.refusals = requireNonNull(refusals, "refusals is null");
     }
 
     @Override
@@ -75,30 +79,20 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         String auditId = auditIds.next();
         HttpServerResponse response = request.response();
         response.putHeader("Audit-ID", auditId);
-        if (draining.getAsBoolean()) {
-            KubeStatus.send(response, Message.RESTARTING);
-            return;
-        }
+        InetAddress client = clients.resolve(InetAddress.ofLiteral(request.remoteAddress().hostAddress()),
+                request.headers().getAll("X-Forwarded-For"));
+        Optional<String> authorization = Optional.ofNullable(request.getHeader(HttpHeaders.AUTHORIZATION));
         ProxyTarget target;
         try {
-            target = ProxyTarget.parse(request.uri());
+            target = EarlyChecks.target(request, draining.getAsBoolean());
         } catch (Refusal refusal) {
-            KubeStatus.send(response, refusal.status(), refusal.getMessage());
+            refuse(request, auditId, client, authorization, refusal);
             return;
-        }
-        for (String name : request.headers().names()) {
-            if (name.toLowerCase(Locale.ROOT).startsWith("impersonate-")) {
-                KubeStatus.send(response, Message.IMPERSONATION_REFUSED);
-                return;
-            }
         }
         boolean upgrade = isUpgrade(request);
         // Hold the body until the credential is checked and the audit row is written.
         request.pause();
         Context context = Vertx.currentContext();
-        InetAddress client = clients.resolve(InetAddress.ofLiteral(request.remoteAddress().hostAddress()),
-                request.headers().getAll("X-Forwarded-For"));
-        Optional<String> authorization = Optional.ofNullable(request.getHeader(HttpHeaders.AUTHORIZATION));
         RequestInfo info = RequestInfo.of(request.method().name(), target.path(), target.query());
         Optional<ProxyCaller> remembered = authenticator.remembered(authorization, target.cluster());
         if (remembered.isPresent()) {
@@ -111,11 +105,44 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         });
     }
 
+    /**
+     * Answers a request refused before its credential was checked, once its row is written (or
+     * could not be, within the bound): nothing of it is forwarded either way.
+     */
+    private void refuse(HttpServerRequest request, String auditId, InetAddress client, Optional<String> authorization,
+            Refusal refusal) {
+        Context context = Vertx.currentContext();
+        if (refusal.status() == Message.METHOD_NOT_ALLOWED.status()) {
+            request.response().putHeader("Allow", EarlyChecks.ALLOWED_METHODS);
+        }
+        refusals.record(auditId, new EdgeAudit.Refused(request.method().name(), request.uri(), client, authorization,
+                refusal.status(), refusal.getMessage())).whenComplete((written, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("audit row {} of a refused request not written: {}", auditId, failure.toString());
+                    }
+                    context.runOnContext(ignored -> answerRefusal(request, refusal, isUpgrade(request)));
+                });
+    }
+
+    /**
+     * Sends a refusal as a Kubernetes Status. A refused upgrade also ends its connection: its
+     * client may already be sending the bytes of the protocol it asked for, which are no request.
+     */
+    private static void answerRefusal(HttpServerRequest request, Refusal refusal, boolean upgrade) {
+        if (upgrade) {
+            request.response().putHeader(HttpHeaders.CONNECTION, "close");
+        }
+        KubeStatus.send(request.response(), refusal.status(), refusal.getMessage());
+        if (upgrade) {
+            request.connection().close();
+        }
+    }
+
     private void proceed(HttpServerRequest request, ProxyTarget target, RequestInfo info, String auditId,
             boolean upgrade, Admission admission) {
         if (admission.refusal().isPresent()) {
             Refusal refusal = admission.refusal().get();
-            KubeStatus.send(request.response(), refusal.status(), refusal.getMessage());
+            answerRefusal(request, refusal, upgrade);
             return;
         }
         if (upgrade) {
@@ -137,7 +164,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             String auditId, InetAddress client, Optional<String> authorization, boolean upgrade, Context context) {
         audit.record(admittedRow(auditId, target, info, client, caller)).whenComplete((generation, failure) -> context.runOnContext(ignored -> {
             if (failure != null) {
-                LOG.error("audit row {} not written; request refused", auditId);
+                auditFailed(auditId, failure);
                 proceed(request, target, info, auditId, upgrade,
                         new Admission(Optional.empty(), Optional.of(Message.AUDIT_UNAVAILABLE.refusal())));
                 return;
@@ -188,22 +215,53 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         try {
             ProxyCaller caller = authenticator.admit(authorization, target.cluster(), known::set);
             try {
-                authenticator.observed(audit.record(admittedRow(auditId, target, info, client, caller)).get());
+                authenticator.observed(awaitRow(admittedRow(auditId, target, info, client, caller)));
             } catch (Exception e) {
-                LOG.error("audit row {} not written; request refused", auditId);
+                auditFailed(auditId, e);
                 return new Admission(Optional.empty(), Optional.of(Message.AUDIT_UNAVAILABLE.refusal()));
             }
             return new Admission(Optional.of(caller), Optional.empty());
         } catch (Refusal refusal) {
             Optional<Credential> credential = Optional.ofNullable(known.get());
-            // Authentication failures are recorded too; they have no resource, like discovery.
-            audit.record(row(auditId, target, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
-                    info.name()), client, credential, credential.map(found -> found.subjectId().value()), Optional.empty(),
-                    Optional.of(refusal.status()), Optional.of(refusal.getMessage())));
+            // Authentication failures are recorded too; they have no resource, like discovery. The
+            // answer waits for the row, so the Audit-ID it carries is found (spec 1 §1.3).
+            try {
+                awaitRow(row(auditId, target, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
+                        info.name()), client, credential, credential.map(found -> found.subjectId().value()),
+                        Optional.empty(), Optional.of(refusal.status()), Optional.of(refusal.getMessage())));
+            } catch (Exception e) {
+                LOG.warn("audit row {} of a refused request not written: {}", auditId, e.toString());
+            }
             return new Admission(Optional.empty(), Optional.of(refusal));
         } catch (RuntimeException e) {
             return new Admission(Optional.empty(), Optional.of(unexpected(auditId, e)));
         }
+    }
+
+    /**
+     * Waits, on a virtual thread, for a row to be durable ({@link AuditWriter#record} bounds the
+     * wait); an interrupt (the replica stopping) ends the wait and is kept for the caller's thread.
+     */
+    private long awaitRow(AuditRow row) throws Exception {
+        try {
+            return audit.record(row).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw e;
+        }
+    }
+
+    /**
+     * The row of an admitted request was not durable in time, or failed: the request is refused
+     * (503) and not forwarded. Its completion is queued too, so that a row written late still
+     * says what the client got.
+     */
+    private void auditFailed(String auditId, Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.ExecutionException ? failure.getCause() : failure;
+        LOG.error("audit row {} not written; request refused: {}", auditId, String.valueOf(cause));
+        Message refused = Message.AUDIT_UNAVAILABLE;
+        audit.complete(new AuditRow.Completion(auditId, refused.status(), Optional.of(refused.text()),
+                clock.instant()));
     }
 
     /** A check that could not be made: the database is down (spec 1 §7: 503), or anything else (500). */

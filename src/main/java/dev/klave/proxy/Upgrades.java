@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
+import dev.klave.http.KubeStatus;
 import dev.klave.messages.Message;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;

@@ -1,6 +1,7 @@
 package dev.klave.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.account.Login;
 import dev.klave.account.Principal;
@@ -182,6 +183,72 @@ abstract class AuditWriterConformance extends StoreConformance {
             held.release.countDown();
             flush.get(5, TimeUnit.SECONDS);
             assertThat(store.findById(id)).isPresent();
+        }
+    }
+
+    @Test
+    void aRowNotDurableWithinTheRecordWaitFailsItsRequestInsteadOfHoldingIt() throws Exception {
+        HeldFirstWrite held = new HeldFirstWrite(store);
+        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 1, Duration.ofMillis(300))) {
+            CompletableFuture<Long> durable = writer.record(row(ids.next()));
+
+            assertThatThrownBy(() -> durable.get(5, TimeUnit.SECONDS))
+                    .isInstanceOf(java.util.concurrent.ExecutionException.class)
+                    .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+            held.release.countDown();
+        }
+    }
+
+    @Test
+    void aWriterKilledByAnErrorRefusesWhatItHeldWhatWaitsAndEveryRowAfter() throws Exception {
+        DyingWrite dying = new DyingWrite(store);
+        try (AuditWriter writer = new AuditWriter(dying, Duration.ofSeconds(30), 1)) {
+            String before = ids.next();
+            assertThat(writer.record(row(before)).get(5, TimeUnit.SECONDS)).isNotNull();
+            dying.die.set(true);
+
+            CompletableFuture<Long> held = writer.record(row(ids.next()));
+
+            assertThatThrownBy(() -> held.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(StackOverflowError.class);
+            assertThat(writer.failure()).get().isInstanceOf(StackOverflowError.class);
+            long started = System.nanoTime();
+            CompletableFuture<Long> after = writer.record(row(ids.next()));
+            assertThatThrownBy(() -> after.get(5, TimeUnit.SECONDS)).hasMessageContaining("audit writer");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+            assertThat(store.findById(before)).isPresent();
+        }
+    }
+
+    /** The store, until {@code die} is set: then its next write throws an {@link Error}, as a defect would. */
+    private static final class DyingWrite implements AuditStore {
+        final AtomicBoolean die = new AtomicBoolean();
+        private final AuditStore store;
+
+        DyingWrite(AuditStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public long write(List<AuditRow> rows, List<AuditRow.Completion> completions) {
+            if (die.get()) {
+                throw new StackOverflowError("a defect in the audit writer");
+            }
+            return store.write(rows, completions);
+        }
+
+        @Override
+        public int parallelBatches() {
+            return 1;
+        }
+
+        @Override
+        public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
+            return store.find(filter, offset, limit);
+        }
+
+        @Override
+        public Optional<AuditRow> findById(String id) {
+            return store.findById(id);
         }
     }
 

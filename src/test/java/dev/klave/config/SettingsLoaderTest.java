@@ -40,6 +40,7 @@ class SettingsLoaderTest {
         assertThat(settings.requirePodSecurity()).isTrue();
         assertThat(settings.maxCredentialTtl()).isEqualTo(Duration.ofDays(30));
         assertThat(settings.proxyTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(settings.auditTimeout()).isEqualTo(Duration.ofSeconds(15));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(settings.ci().issuer()).hasToString("https://token.actions.githubusercontent.com");
@@ -62,13 +63,13 @@ class SettingsLoaderTest {
                 SettingsLoader.TLS_CLIENT_CA, SettingsLoader.REQUIRE_POD_SECURITY,
                 SettingsLoader.MAX_CREDENTIAL_TTL, SettingsLoader.PROXY_TIMEOUT, SettingsLoader.SHUTDOWN_DELAY,
                 SettingsLoader.SHUTDOWN_TIMEOUT, SettingsLoader.FORGE_URL, SettingsLoader.CI_ISSUER,
-                SettingsLoader.CI_CREDENTIAL_TTL, SettingsLoader.TLS_ENGINE))
+                SettingsLoader.CI_CREDENTIAL_TTL, SettingsLoader.TLS_ENGINE, SettingsLoader.AUDIT_TIMEOUT))
                 .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
                         "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_TLS_CERT", "SERVICE_TLS_KEY",
                         "SERVICE_KUBECONFIG_CA", "SERVICE_REQUIRE_POD_SECURITY",
                         "SERVICE_MAX_CREDENTIAL_TTL", "SERVICE_PROXY_TIMEOUT", "SERVICE_SHUTDOWN_DELAY",
                         "SERVICE_SHUTDOWN_TIMEOUT", "FORGE_URL", "SERVICE_CI_ISSUER", "SERVICE_CI_CREDENTIAL_TTL",
-                        "SERVICE_TLS_ENGINE");
+                        "SERVICE_TLS_ENGINE", "SERVICE_AUDIT_TIMEOUT");
     }
 
     @Test
@@ -98,6 +99,8 @@ class SettingsLoaderTest {
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ZERO);
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.JDK);
+        assertThat(SettingsLoader.load(Map.of("SERVICE_AUDIT_TIMEOUT", "3s")).auditTimeout())
+                .isEqualTo(Duration.ofSeconds(3));
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -120,6 +123,7 @@ class SettingsLoaderTest {
         "SERVICE_REQUIRE_POD_SECURITY|yes|SERVICE_REQUIRE_POD_SECURITY: must be true or false (got 'yes')",
         "SERVICE_KUBECONFIG_CA|/nonexistent/ca.crt|SERVICE_KUBECONFIG_CA: cannot read the file (got '/nonexistent/ca.crt')",
         "SERVICE_PROXY_TIMEOUT|0s|SERVICE_PROXY_TIMEOUT: must be longer than zero (got '0s')",
+        "SERVICE_AUDIT_TIMEOUT|0s|SERVICE_AUDIT_TIMEOUT: must be longer than zero (got '0s')",
         "SERVICE_MAX_CREDENTIAL_TTL|0d|SERVICE_MAX_CREDENTIAL_TTL: must be longer than zero (got '0d')",
         "SERVICE_SHUTDOWN_DELAY|5 seconds|SERVICE_SHUTDOWN_DELAY: must be a number followed by ms, s, m, h or d, e.g. 30s (got '5 seconds')",
         "SERVICE_CI_ISSUER|token.actions.example|SERVICE_CI_ISSUER: must be an http(s) URL without query or fragment (got 'token.actions.example')",

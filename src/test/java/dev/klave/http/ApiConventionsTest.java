@@ -70,6 +70,12 @@ class ApiConventionsTest {
         assertThat(response.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/probe/items/1", "/api/nothing", "/healthz", "/login", "/clusters/none/api"})
+    void everyAnswerTellsBrowsersToKeepToHttpsWhenTheBaseUrlIsHttps(String path) {
+        assertThat(http.get(path).headers().firstValue("Strict-Transport-Security")).contains("max-age=31536000");
+    }
+
     @Test
     void pathParametersReachTheEndpoint() {
         HttpResponse<String> response = http.get("/api/probe/items/abc-123");

@@ -35,6 +35,12 @@ class WebAndHealthTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"/healthz", "/login", "/api/nothing"})
+    void aPlainHttpBaseUrlSendsNoStrictTransportSecurity(String path) {
+        assertThat(http.get(path).headers().firstValue("Strict-Transport-Security")).isEmpty();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"/healthz", "/readyz"})
     void healthAnswersOkToGet(String path) {
         HttpResponse<String> response = http.get(path);

@@ -38,6 +38,7 @@ class ProxyRulesTest {
     private TestingHttp http;
     private String admin;
     private String valid;
+    private String validId;
     private String revoked;
     private String expiring;
     private String restricted;
@@ -57,6 +58,7 @@ class ProxyRulesTest {
         http.send("POST", "/api/clusters", "{\"id\":\"prod-2\",\"name\":\"sin tokens\"}", "Cookie", admin);
         String ana = person("ana", "prod-1", "prod-2");
         valid = credential(ana, "{\"ttl\":\"12h\"}");
+        validId = JSON.readTree(http.get("/api/credentials", "Cookie", ana).body()).get(0).get("id").asText();
         JsonNode toRevoke = JSON.readTree(http.send("POST", "/api/credentials", "{\"ttl\":\"12h\"}", "Cookie", ana)
                 .body());
         revoked = toRevoke.get("token").asText();
@@ -201,6 +203,71 @@ class ProxyRulesTest {
                     assertThat(request.header("Authorization")).contains("Bearer " + cluster.proxyToken());
                     assertThat(request.header("Impersonate-User")).contains("user:ana");
                 });
+    }
+
+    private JsonNode auditRow(String auditId) throws IOException {
+        HttpResponse<String> row = http.get("/api/audit/" + auditId, "Cookie", admin);
+        assertThat(row.statusCode()).as("row %s: %s", auditId, row.body()).isEqualTo(200);
+        return JSON.readTree(row.body());
+    }
+
+    private static String auditIdOf(String rawAnswer) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(?mi)^audit-id: (\\S+)\\r?$")
+                .matcher(rawAnswer);
+        assertThat(matcher.find()).as(rawAnswer).isTrue();
+        return matcher.group(1);
+    }
+
+    @Test
+    void aKubectlAsProbeWithAValidCredentialIsRecordedAsThatCredentials() throws Exception {
+        HttpResponse<String> response = get("/clusters/prod-1/api/v1/namespaces/team-a/pods/probe-marker", valid,
+                "Impersonate-User", "system:admin");
+
+        JsonNode row = auditRow(response.headers().firstValue("Audit-ID").orElseThrow());
+        assertThat(row.get("status").asInt()).isEqualTo(400);
+        assertThat(row.get("error").asText())
+                .isEqualTo("Klave no admite cabeceras Impersonate-* (kubectl --as no está soportado)");
+        assertThat(row.get("credential").asText()).isEqualTo(validId);
+        assertThat(row.get("subject_id").isTextual()).isTrue();
+        assertThat(row.get("cluster").asText()).isEqualTo("prod-1");
+        assertThat(reached("probe-marker")).isFalse();
+    }
+
+    @Test
+    void pathAndClusterIdRefusalsHaveTheRowTheirAuditIdNames() throws Exception {
+        String badPath = raw("/clusters/prod-1/api/../v1/row-marker");
+        String badCluster = raw("/clusters/Prod_1/api/v1/row-marker");
+        String bare = raw("/clusters");
+
+        JsonNode pathRow = auditRow(auditIdOf(badPath));
+        assertThat(pathRow.get("status").asInt()).isEqualTo(400);
+        assertThat(pathRow.get("error").asText()).startsWith("ruta no válida");
+        assertThat(pathRow.get("credential").asText()).isEqualTo(validId);
+        JsonNode clusterRow = auditRow(auditIdOf(badCluster));
+        assertThat(clusterRow.get("error").asText()).isEqualTo("identificador de cluster no válido: Prod_1");
+        assertThat(clusterRow.get("cluster").asText()).isEmpty();
+        assertThat(auditRow(auditIdOf(bare)).get("status").asInt()).isEqualTo(404);
+        assertThat(reached("row-marker")).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CONNECT", "TRACE"})
+    void connectAndTraceAre405AndNeverForwarded(String method) throws Exception {
+        String answer;
+        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write((method + " /clusters/prod-1/api/v1/namespaces/team-a/pods/method-marker "
+                    + "HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + valid + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+
+        assertThat(answer).startsWith("HTTP/1.1 405 ")
+                .containsIgnoringCase("allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
+                .contains("\"kind\":\"Status\"").contains("\"message\":\"método no permitido\"")
+                .contains("\"reason\":\"MethodNotAllowed\"");
+        assertThat(reached("method-marker")).isFalse();
+        assertThat(auditRow(auditIdOf(answer)).get("verb").asText()).isEqualTo(method.toLowerCase(java.util.Locale.ROOT));
     }
 
     /** A request written byte for byte, so the target reaches Klave exactly as given. */

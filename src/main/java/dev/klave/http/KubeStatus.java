@@ -1,4 +1,4 @@
-package dev.klave.proxy;
+package dev.klave.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -6,18 +6,19 @@ import dev.klave.messages.Message;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
-/** Proxy errors as Kubernetes {@code Status} objects (spec 1 §4 "Proxy", §7). */
-final class KubeStatus {
+/** Proxy errors as Kubernetes {@code Status} objects (spec 1 §4 "Proxy", §7), also for refusals the edge makes on proxy paths. */
+public final class KubeStatus {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private KubeStatus() {}
 
-    static String reason(int code) {
+    public static String reason(int code) {
         return switch (code) {
             case 400 -> "BadRequest";
             case 401 -> "Unauthorized";
             case 403 -> "Forbidden";
             case 404 -> "NotFound";
+            case 405 -> "MethodNotAllowed";
             case 409 -> "Conflict";
             case 502 -> "BadGateway";
             case 503 -> "ServiceUnavailable";
@@ -25,7 +26,7 @@ final class KubeStatus {
         };
     }
 
-    static void send(HttpServerResponse response, int code, String message) {
+    public static void send(HttpServerResponse response, int code, String message) {
         if (response.ended() || response.closed() || response.headWritten()) {
             return;
         }
@@ -43,7 +44,7 @@ final class KubeStatus {
         response.end(Buffer.buffer(status.toString()));
     }
 
-    static void send(HttpServerResponse response, Message message, Object... parts) {
+    public static void send(HttpServerResponse response, Message message, Object... parts) {
         send(response, message.status(), message.text(parts));
     }
 }

@@ -1,0 +1,93 @@
+package dev.klave.proxy;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.audit.AuditIds;
+import dev.klave.audit.AuditRow;
+import dev.klave.audit.AuditWriter;
+import dev.klave.cluster.ClusterId;
+import dev.klave.credential.Credential;
+import dev.klave.http.EdgeAudit;
+import dev.klave.messages.Untrusted;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The audit row of a request refused before its credential was checked: a path the rules refuse,
+ * a cluster id that cannot be one, {@code Impersonate-*} headers, a method never forwarded, and
+ * the edge's own refusals (framing, h2c). Spec 1 §1.3 wants one row per request, so each gets its
+ * row, completed with the refusal, before it is answered. The credential and its owner are named
+ * when the request carried a known token: a {@code kubectl --as} probe with a valid credential is
+ * somebody's, and the audit says whose.
+ */
+public final class RefusalAudit implements EdgeAudit {
+    /** The part of a refused target kept in its row. */
+    private static final int PATH_KEPT = 2048;
+
+    private final ProxyAuthenticator authenticator;
+    private final AuditWriter audit;
+    private final Executor blocking;
+    private final Clock clock;
+    private final AuditIds ids;
+    private final Duration recordWait;
+
+    public RefusalAudit(ProxyAuthenticator authenticator, AuditWriter audit, Executor blocking, Duration recordWait,
+            Clock clock) {
+        this.recordWait = requireNonNull(recordWait, "recordWait is null");
+        this.authenticator = requireNonNull(authenticator, "authenticator is null");
+        this.audit = requireNonNull(audit, "audit is null");
+        this.blocking = requireNonNull(blocking, "blocking is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.ids = new AuditIds(clock);
+    }
+
+    @Override
+    public Recorded record(Refused refused) {
+        String auditId = ids.next();
+        return new Recorded(auditId, record(auditId, refused));
+    }
+
+    /**
+     * Writes the row of a refused request under an Audit-ID already given to it. Completes once
+     * the row is durable, or exceptionally when it could not be written in time (the audit
+     * timeout, which also bounds the credential's lookup); the refusal is answered either way,
+     * since nothing is forwarded.
+     */
+    CompletableFuture<Void> record(String auditId, Refused refused) {
+        CompletableFuture<Optional<Credential>> credential = ProxyAuthenticator.carriesToken(refused.authorization())
+                ? CompletableFuture.supplyAsync(() -> authenticator.identify(refused.authorization()), blocking)
+                : CompletableFuture.completedFuture(Optional.empty());
+        return credential
+                .thenCompose(found -> audit.record(row(auditId, refused, found)))
+                .orTimeout(recordWait.toMillis(), TimeUnit.MILLISECONDS)
+                .thenApply(written -> null);
+    }
+
+    private AuditRow row(String auditId, Refused refused, Optional<Credential> credential) {
+        String target = refused.target();
+        int question = target.indexOf('?');
+        String rawPath = question < 0 ? target : target.substring(0, question);
+        String cluster = "";
+        String path = rawPath;
+        if (rawPath.startsWith("/clusters/")) {
+            String rest = rawPath.substring("/clusters/".length());
+            int slash = rest.indexOf('/');
+            String segment = slash < 0 ? rest : rest.substring(0, slash);
+            if (ClusterId.isValid(segment)) {
+                cluster = segment;
+                path = slash < 0 ? "/" : rest.substring(slash);
+            }
+        }
+        var now = clock.instant();
+        return new AuditRow(auditId, now, credential.map(found -> found.subjectId().value()), Optional.empty(),
+                credential.map(Credential::id), cluster, Optional.empty(),
+                Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40), Optional.empty(), Optional.empty(),
+                Untrusted.text(path, PATH_KEPT), Optional.of(refused.client().getHostAddress()),
+                Optional.of(refused.status()), Optional.of(refused.error()), Optional.of(now));
+    }
+}

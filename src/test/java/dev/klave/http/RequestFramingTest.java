@@ -1,0 +1,296 @@
+package dev.klave.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Request framing at the edge (RFC 9112 §3.2, §5.2, §6.1, §6.3; RFC 9113 §3): every ambiguous form
+ * a front end could read differently is refused with its status, answered once, written to the
+ * audit under the {@code Audit-ID} it carries, and the connection is closed — so bytes a client
+ * leaves behind never become a request, and nothing reaches the cluster. The requests are written
+ * byte for byte on a raw socket.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RequestFramingTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CONFIGMAPS = "/clusters/prod-1/api/v1/namespaces/team-a/configmaps";
+
+    private ClusterSimulator cluster;
+    private TestingKlave klave;
+    private TestingHttp http;
+    private String admin;
+    private String token;
+    private String credentialId;
+
+    @BeforeAll
+    void start() throws Exception {
+        cluster = ClusterSimulator.builder().start();
+        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
+                + "    pod-security.kubernetes.io/enforce: baseline\n");
+        klave = TestingKlave.start(new TestingClock(), settings -> settings);
+        http = klave.http();
+        admin = TestingPeople.signUp(klave, "root", true);
+        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
+        String ana = TestingPeople.signUp(klave, "ana", false);
+        String anaId = JSON.readTree(http.get("/api/me", "Cookie", ana).body()).get("id").asText();
+        HttpResponse<String> granted = http.send("POST", "/api/grants", "{\"subject_id\":\"" + anaId
+                + "\",\"cluster_id\":\"prod-1\",\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
+        assertThat(granted.statusCode()).as(granted.body()).isEqualTo(201);
+        JsonNode issued = JSON.readTree(http.send("POST", "/api/credentials", "{\"ttl\":\"12h\"}", "Cookie", ana).body());
+        token = issued.get("token").asText();
+        credentialId = issued.get("id").asText();
+    }
+
+    @AfterAll
+    void stop() {
+        klave.close();
+        cluster.close();
+    }
+
+    /** What came back on one connection, and whether Klave closed it. */
+    private record Exchange(String text, boolean closedByKlave) {
+        int responses() {
+            return (int) Pattern.compile("HTTP/1\\.[01] \\d{3} ").matcher(text).results().count();
+        }
+
+        String auditId() {
+            Matcher matcher = Pattern.compile("(?mi)^audit-id: (\\S+)\\r?$").matcher(text);
+            assertThat(matcher.find()).as("Audit-ID in%n%s", text).isTrue();
+            return matcher.group(1);
+        }
+    }
+
+    private Exchange send(String bytes) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(bytes.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream received = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            try {
+                for (int read; (read = in.read(buffer)) >= 0; ) {
+                    received.write(buffer, 0, read);
+                }
+                return new Exchange(received.toString(StandardCharsets.UTF_8), true);
+            } catch (SocketTimeoutException stillOpen) {
+                return new Exchange(received.toString(StandardCharsets.UTF_8), false);
+            }
+        }
+    }
+
+    private boolean reached(String marker) {
+        return cluster.requests().stream().anyMatch(request -> request.path().contains(marker));
+    }
+
+    private JsonNode auditRow(String auditId) throws IOException {
+        HttpResponse<String> row = http.get("/api/audit/" + auditId, "Cookie", admin);
+        assertThat(row.statusCode()).as("audit row %s: %s", auditId, row.body()).isEqualTo(200);
+        return JSON.readTree(row.body());
+    }
+
+    /** A request whose body a Content-Length front end sees as five bytes, and Netty as an empty chunked body. */
+    @Test
+    void contentLengthWithChunkedIsRefusedAndTheSmuggledRequestNeverRuns() throws Exception {
+        String smuggled = "GET " + CONFIGMAPS + "/smuggled-marker HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
+                + "\r\n\r\n";
+        Exchange exchange = send("POST " + CONFIGMAPS + "/smuggling-marker HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
+                + "\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                + smuggled);
+
+        assertThat(exchange.text()).startsWith("HTTP/1.1 400 ")
+                .contains("\"message\":\"petición HTTP no válida: Transfer-Encoding y Content-Length a la vez\"")
+                .containsIgnoringCase("connection: close");
+        assertThat(exchange.responses()).isEqualTo(1);
+        assertThat(exchange.closedByKlave()).isTrue();
+        assertThat(reached("smuggled-marker")).isFalse();
+        assertThat(reached("smuggling-marker")).isFalse();
+        JsonNode row = auditRow(exchange.auditId());
+        assertThat(row.get("status").asInt()).isEqualTo(400);
+        assertThat(row.get("error").asText()).isEqualTo(
+                "petición HTTP no válida: Transfer-Encoding y Content-Length a la vez");
+        assertThat(row.get("cluster").asText()).isEqualTo("prod-1");
+        assertThat(row.get("credential").asText()).isEqualTo(credentialId);
+    }
+
+    static Stream<Arguments> refusedHeads() {
+        String post = "POST /clusters/prod-1/api/v1/namespaces/team-a/configmaps/framing-marker HTTP/1.1\r\n";
+        return Stream.of(
+                Arguments.of("chunked then identity", post + "Host: k\r\nTransfer-Encoding: chunked, identity\r\n",
+                        400, "petición HTTP no válida: chunked debe ser la última codificación de Transfer-Encoding, "
+                                + "y solo una vez"),
+                Arguments.of("chunked twice", post + "Host: k\r\nTransfer-Encoding: chunked\r\n"
+                        + "Transfer-Encoding: chunked\r\n", 400, "petición HTTP no válida: chunked debe ser la última "
+                        + "codificación de Transfer-Encoding, y solo una vez"),
+                Arguments.of("unknown coding beside a length", post + "Host: k\r\nTransfer-Encoding: xchunked\r\n"
+                        + "Content-Length: 0\r\n", 400,
+                        "petición HTTP no válida: Transfer-Encoding y Content-Length a la vez"),
+                Arguments.of("unknown coding", post + "Host: k\r\nTransfer-Encoding: xchunked\r\n", 501,
+                        "codificación de transferencia no admitida: xchunked"),
+                Arguments.of("coding not implemented", post + "Host: k\r\nTransfer-Encoding: gzip, chunked\r\n", 501,
+                        "codificación de transferencia no admitida: gzip"),
+                Arguments.of("obs-folded Transfer-Encoding", post + "Host: k\r\nTransfer-Encoding:\r\n chunked\r\n",
+                        400, "petición HTTP no válida: cabecera partida en varias líneas (obs-fold)"),
+                Arguments.of("obs-folded other header", post + "Host: k\r\nX-Note: one\r\n\ttwo\r\nContent-Length: 0\r\n",
+                        400, "petición HTTP no válida: cabecera partida en varias líneas (obs-fold)"),
+                Arguments.of("chunked in HTTP/1.0", post.replace("HTTP/1.1", "HTTP/1.0")
+                        + "Transfer-Encoding: chunked\r\n", 400, "petición HTTP no válida: Transfer-Encoding en HTTP/1.0"),
+                Arguments.of("no Host in HTTP/1.1", post + "Content-Length: 0\r\n", 400,
+                        "petición HTTP no válida: falta la cabecera Host"),
+                Arguments.of("two Hosts", post + "Host: k\r\nHost: other\r\nContent-Length: 0\r\n", 400,
+                        "petición HTTP no válida: más de una cabecera Host"),
+                Arguments.of("two lengths", post + "Host: k\r\nContent-Length: 0\r\nContent-Length: 0\r\n", 400,
+                        "petición HTTP no válida"),
+                Arguments.of("space before the colon", post + "Host: k\r\nContent-Length : 0\r\n", 400,
+                        "petición HTTP no válida"),
+                Arguments.of("HTTP/2 in text", post.replace("HTTP/1.1", "HTTP/2.0") + "Host: k\r\n", 505,
+                        "versión de HTTP no admitida: HTTP/2.0"),
+                Arguments.of("head too large", post + "Host: k\r\nX-Big: " + "b".repeat(9_000) + "\r\n", 431,
+                        "cabeceras de la petición demasiado grandes"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedHeads")
+    void ambiguousFramingIsRefusedAuditedAndTheConnectionClosed(String name, String head, int status, String message)
+            throws Exception {
+        // A valid credential and a request queued behind: neither may help the refused one through.
+        Exchange exchange = send(head + "Authorization: Bearer " + token + "\r\n\r\n0\r\n\r\n"
+                + "GET " + CONFIGMAPS + "/behind-marker HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
+                + "\r\n\r\n");
+
+        assertThat(exchange.text()).matches("(?s)HTTP/1\\.[01] " + status + " .*");
+        assertThat(exchange.responses()).isEqualTo(1);
+        assertThat(exchange.closedByKlave()).as("connection closed after%n%s", exchange.text()).isTrue();
+        assertThat(reached("framing-marker")).isFalse();
+        assertThat(reached("behind-marker")).isFalse();
+        JsonNode row = auditRow(exchange.auditId());
+        assertThat(row.get("status").asInt()).isEqualTo(status);
+        assertThat(row.get("error").asText()).isEqualTo(message);
+    }
+
+    @Test
+    void aTargetTooLongIs414WithItsAuditRow() throws Exception {
+        Exchange exchange = send("GET /clusters/prod-1/api/v1/" + "a".repeat(5_000) + " HTTP/1.1\r\nHost: k\r\n\r\n");
+
+        // Netty reads no version from a line it could not read: the answer is HTTP/1.0.
+        assertThat(exchange.text()).startsWith("HTTP/1.0 414 ");
+        assertThat(exchange.closedByKlave()).isTrue();
+        assertThat(auditRow(exchange.auditId()).get("error").asText()).isEqualTo("dirección de la petición demasiado larga");
+    }
+
+    @Test
+    void refusalsUnderApiAreJsonErrorsAndElsewherePlainText() throws Exception {
+        Exchange api = send("POST /api/auth/login HTTP/1.1\r\nHost: k\r\nContent-Length: 2\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+        Exchange page = send("GET /login HTTP/1.1\r\nHost: k\r\nX-Note: a\r\n b\r\n\r\n");
+
+        assertThat(api.text()).startsWith("HTTP/1.1 400 ").endsWith(
+                "{\"error\":\"petición HTTP no válida: Transfer-Encoding y Content-Length a la vez\"}");
+        assertThat(page.text()).startsWith("HTTP/1.1 400 ").endsWith(
+                "petición HTTP no válida: cabecera partida en varias líneas (obs-fold)");
+        assertThat(api.closedByKlave()).isTrue();
+        assertThat(page.closedByKlave()).isTrue();
+        assertThat(auditRow(page.auditId()).get("path").asText()).isEqualTo("/login");
+    }
+
+    @Test
+    void chunkedAloneAndLengthAloneStillWorkAndKeepTheConnection() throws Exception {
+        String get = "GET " + CONFIGMAPS + " HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token + "\r\n\r\n";
+        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(2_000);
+            socket.getOutputStream().write(("POST " + CONFIGMAPS + "/kept-marker HTTP/1.1\r\nHost: k\r\nAuthorization: "
+                    + "Bearer " + token + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "2\r\n{}\r\n0\r\n\r\n" + get).getBytes(StandardCharsets.ISO_8859_1));
+            String text = readAvailable(socket.getInputStream());
+
+            assertThat(Pattern.compile("HTTP/1\\.1 \\d{3} ").matcher(text).results().count()).as(text).isEqualTo(2);
+            assertThat(text).contains("HTTP/1.1 200 OK");
+        }
+        assertThat(reached("kept-marker")).isTrue();
+    }
+
+    /** Reads until nothing arrives for the socket's timeout; the connection stays open. */
+    private static String readAvailable(InputStream in) throws IOException {
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            for (int read; (read = in.read(buffer)) >= 0; ) {
+                received.write(buffer, 0, read);
+            }
+            throw new AssertionError("Klave closed a connection it should keep:\n" + received);
+        } catch (SocketTimeoutException quiet) {
+            return received.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The offer of a front end passing {@code Upgrade} through: served in HTTP/1.1, never switched. */
+    @Test
+    void anUpgradeToH2cIsDeclinedAndTheConnectionStaysHttp1() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(2_000);
+            socket.getOutputStream().write(("GET /api/auth/methods HTTP/1.1\r\nHost: k\r\n"
+                    + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String first = readAvailable(socket.getInputStream());
+
+            assertThat(first).startsWith("HTTP/1.1 200 OK").doesNotContain("101 Switching Protocols");
+
+            // Still HTTP/1.1: HTTP/2 spoken now is refused and the connection ends.
+            socket.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            String second = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(second).startsWith("HTTP/1.1 505 ");
+        }
+    }
+
+    @Test
+    void anUpgradeToH2cOnTheProxyPathIsForwardedAsAPlainRequest() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(2_000);
+            socket.getOutputStream().write(("GET " + CONFIGMAPS + " HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer "
+                    + token + "\r\nX-Marker: h2c-offer\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                    + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+
+            assertThat(readAvailable(socket.getInputStream())).startsWith("HTTP/1.1 200 OK");
+        }
+        assertThat(cluster.requests()).filteredOn(request -> request.header("X-Marker").isPresent())
+                .singleElement()
+                .satisfies(request -> {
+                    assertThat(request.header("Upgrade")).isEmpty();
+                    assertThat(request.header("HTTP2-Settings")).isEmpty();
+                });
+    }
+
+    @Test
+    void http2PriorKnowledgeIsAnsweredInHttp1AndClosed() throws Exception {
+        Exchange exchange = send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+        assertThat(exchange.text()).startsWith("HTTP/1.1 505 ");
+        assertThat(exchange.closedByKlave()).isTrue();
+        assertThat(auditRow(exchange.auditId()).get("error").asText()).isEqualTo("versión de HTTP no admitida: HTTP/2.0");
+    }
+}
