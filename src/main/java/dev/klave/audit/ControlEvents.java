@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
+import dev.klave.messages.Untrusted;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.util.List;
@@ -15,6 +16,8 @@ import java.util.UUID;
 public final class ControlEvents {
     /** Spec 1 §4: control events are listed 50 per page. */
     public static final int PAGE_SIZE = 50;
+    /** The longest reason or detail an event keeps (the CI exchange's refusals run to a few hundred). */
+    private static final int TEXT_KEPT = 1_000;
 
     private final ControlEventStore store;
     private final Clock clock;
@@ -76,8 +79,9 @@ public final class ControlEvents {
             return this;
         }
 
+        /** A reason, escaped and cut: it may quote what a client sent (a token's claims). */
         public Draft reason(String value) {
-            reason = Optional.of(value);
+            reason = Optional.of(Untrusted.text(value, TEXT_KEPT));
             return this;
         }
 
@@ -86,8 +90,11 @@ public final class ControlEvents {
             return this;
         }
 
+        /** Details, each value escaped and cut: a login typed at the sign-in form, a revocation's reason. */
         public Draft details(Map<String, String> value) {
-            details = Map.copyOf(value);
+            Map<String, String> escaped = new java.util.LinkedHashMap<>();
+            value.forEach((key, text) -> escaped.put(key, Untrusted.text(text, TEXT_KEPT)));
+            details = Map.copyOf(escaped);
             return this;
         }
 

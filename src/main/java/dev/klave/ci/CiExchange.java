@@ -15,6 +15,7 @@ import dev.klave.messages.Refusal;
 import dev.klave.store.PerAddressLimit;
 import dev.klave.store.RateWindowStore;
 import dev.klave.store.Transactions;
+import dev.klave.messages.Untrusted;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -92,7 +93,8 @@ public final class CiExchange {
         } catch (SpentMeanwhile e) {
             throw invalid("jti " + claims.jti() + " was exchanged by a concurrent request", client);
         }
-        LOG.info("CI exchange: {} → credential {} of bot {} for {}", claims.credentialNote(), issued.credential().id(),
+        LOG.info("CI exchange: {} → credential {} of bot {} for {}", Untrusted.text(claims.credentialNote()),
+                issued.credential().id(),
                 bot.login(), credentialTtl);
         return issued;
     }
@@ -127,7 +129,7 @@ public final class CiExchange {
         } catch (ActionsTokenVerifier.InvalidTokenException e) {
             throw invalid(e.getMessage(), client);
         } catch (IssuerKeys.KeysUnavailableException e) {
-            LOG.error("CI exchange refused: {}", e.getMessage());
+            LOG.error("CI exchange refused: {}", Untrusted.text(e.getMessage()));
             failure(e.getMessage(), client);
             throw Message.CI_NOT_CONFIGURED.refusal();
         }
@@ -161,13 +163,14 @@ public final class CiExchange {
     }
 
     private Refusal invalid(String reason, InetAddress client) {
-        LOG.warn("CI exchange refused (401): {}", reason);
+        // The reason quotes the token's claims, which anyone may forge: escaped and cut.
+        LOG.warn("CI exchange refused (401): {}", Untrusted.text(reason, 500));
         failure(reason, client);
         return Message.CI_TOKEN_INVALID.refusal();
     }
 
     private Refusal refused(Refusal refusal, InetAddress client) {
-        LOG.warn("CI exchange refused ({}): {}", refusal.status(), refusal.getMessage());
+        LOG.warn("CI exchange refused ({}): {}", refusal.status(), Untrusted.text(refusal.getMessage(), 500));
         failure(refusal.getMessage(), client);
         return refusal;
     }

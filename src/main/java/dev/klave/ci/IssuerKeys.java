@@ -1,5 +1,6 @@
 package dev.klave.ci;
 
+import dev.klave.messages.Untrusted;
 import static java.util.Objects.requireNonNull;
 
 import com.nimbusds.jose.KeySourceException;
@@ -104,7 +105,7 @@ public final class IssuerKeys implements JWKSource<SecurityContext> {
             lastFailure = now;
             lastProblem = Optional.of(e instanceof IOException io ? io : new IOException(e.getMessage(), e));
             LOG.warn("cannot fetch the CI issuer's keys{}: {}", keys.isPresent() ? " (keeping the cached ones)" : "",
-                    e.getMessage());
+                    Untrusted.text(e.getMessage()));
             return false;
         }
     }

@@ -6,6 +6,7 @@ import dev.klave.account.Principal;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.store.DatabaseUnavailableException;
+import dev.klave.messages.Untrusted;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
@@ -162,11 +163,12 @@ final class ApiHandler implements Handler<HttpServerRequest> {
             Thread.currentThread().interrupt();
             return target -> Responses.error(target, Message.RESTARTING);
         } catch (DatabaseUnavailableException e) {
-            LOG.error("{} {}: database unavailable: {}", request.method(), request.path(), e.getMessage());
+            LOG.error("{} {}: database unavailable: {}", request.method(), Untrusted.text(request.path()),
+                    Untrusted.text(e.getMessage()));
             return target -> Responses.error(target, Message.DATABASE_UNAVAILABLE);
         } catch (Exception | LinkageError | AssertionError e) {
             // The cause goes to the log only (spec 1 §7: 500 "error interno").
-            LOG.error("{} {} failed", request.method(), request.path(), e);
+            LOG.error("{} {} failed", request.method(), Untrusted.text(request.path()), e);
             return target -> Responses.error(target, Message.INTERNAL_ERROR);
         }
     }

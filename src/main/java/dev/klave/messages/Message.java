@@ -48,6 +48,11 @@ public enum Message {
 
     // Texts seen only in audit rows (spec 1 §7 "Statuses seen only in audit rows").
     AUDIT_STREAM_CUT(101, "stream cortado: la credencial ya no es válida"),
+    // Not in the specification: a stream whose credential could not be checked is cut too (fail
+    // closed), and its row says why.
+    AUDIT_STREAM_CUT_DATABASE(101, "stream cortado: Klave no puede consultar su base de datos para comprobar "
+            + "la credencial"),
+    AUDIT_STREAM_CUT_CHECK_FAILED(101, "stream cortado: error interno al comprobar la credencial"),
     AUDIT_CLIENT_GONE(499, "cliente desconectado"),
     AUDIT_RESTARTING(503, "Klave reiniciando"),
 

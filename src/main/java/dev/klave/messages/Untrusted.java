@@ -54,6 +54,44 @@ public final class Untrusted {
         return out.toString();
     }
 
+    /**
+     * A whole log line's text with its control characters escaped and nothing cut, backslashes
+     * kept: the last line of defence in the log layout, for values no call site escaped (an
+     * exception's message, say). Values escaped by {@link #text} pass through unchanged.
+     */
+    public static String controls(String line) {
+        if (line == null) {
+            return "null";
+        }
+        int first = -1;
+        for (int i = 0; i < line.length(); i++) {
+            if (unsafe(line.charAt(i))) {
+                first = i;
+                break;
+            }
+        }
+        if (first < 0) {
+            return line;
+        }
+        StringBuilder out = new StringBuilder(line.length() + 16).append(line, 0, first);
+        for (int i = first; i < line.length(); i++) {
+            char c = line.charAt(i);
+            switch (c) {
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (unsafe(c)) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+
     private static boolean clean(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * request's row commits: a revocation committed on any replica before that moment refuses the
  * request, as a full check would, and a request costs no query of its own.
  */
-public final class ProxyAuthenticator {
+public final class ProxyAuthenticator implements StreamChecks {
     /** A bound on remembered checks, not an LRU: forgetting costs only a full check. */
     private static final int REMEMBERED_LIMIT = 10_000;
 
@@ -156,7 +156,8 @@ public final class ProxyAuthenticator {
     }
 
     /** The current value of the shared access counter (see {@link AccessChanges}). */
-    long generation() {
+    @Override
+    public long generation() {
         return changes.generation();
     }
 
@@ -166,7 +167,8 @@ public final class ProxyAuthenticator {
      * @param generation the access counter read before the check began
      * @throws dev.klave.messages.Refusal when the credential is gone or fails any check
      */
-    ProxyCaller recheck(String credentialId, ClusterId cluster, long generation) {
+    @Override
+    public ProxyCaller recheck(String credentialId, ClusterId cluster, long generation) {
         Credential credential = credentials.findById(credentialId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
         return authenticate(credential, cluster, generation);
     }

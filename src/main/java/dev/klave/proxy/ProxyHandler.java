@@ -12,6 +12,7 @@ import dev.klave.http.KubeStatus;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.store.DatabaseUnavailableException;
+import dev.klave.messages.Untrusted;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -353,7 +354,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 })
                 .onFailure(failure -> {
                     Message message = UpstreamFailures.classify(failure);
-                    LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
+                    LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(),
+                            Untrusted.text(failure.toString()));
                     ending.end(message.status(), Optional.of(message.text()));
                     KubeStatus.send(response, message);
                     request.resume();

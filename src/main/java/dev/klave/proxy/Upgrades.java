@@ -6,6 +6,7 @@ import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
 import dev.klave.http.KubeStatus;
 import dev.klave.messages.Message;
+import dev.klave.messages.Untrusted;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -71,7 +72,8 @@ final class Upgrades {
         open(target.cluster(), caller.cluster(), request.method().name(), target.upstreamUri(), headers)
                 .onFailure(failure -> {
                     Message message = UpstreamFailures.classify(failure);
-                    LOG.warn("upgrade {} to cluster {} failed: {}", auditId, target.cluster(), failure.toString());
+                    LOG.warn("upgrade {} to cluster {} failed: {}", auditId, target.cluster(),
+                            Untrusted.text(failure.toString()));
                     ending.end(message.status(), Optional.of(message.text()));
                     KubeStatus.send(response, message);
                 })

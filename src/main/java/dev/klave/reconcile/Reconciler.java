@@ -15,6 +15,7 @@ import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.messages.Message;
 import dev.klave.store.LeaseStore;
+import dev.klave.messages.Untrusted;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,7 +88,9 @@ public final class Reconciler {
                 return pass;
             } catch (ClusterCallFailed e) {
                 clusters.recordReconciliation(cluster, clock.instant(), Optional.of(e.summary()));
-                LOG.warn("reconciliation of cluster {} failed: {}", cluster, e.summary(), e.getCause());
+                // The summary quotes the cluster's answer.
+                LOG.warn("reconciliation of cluster {} failed: {}", cluster, Untrusted.text(e.summary(), 500),
+                        e.getCause());
                 throw Message.CLUSTER_FAILED.refusal(e.summary());
             }
         } finally {

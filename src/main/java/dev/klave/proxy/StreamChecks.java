@@ -1,0 +1,17 @@
+package dev.klave.proxy;
+
+import dev.klave.cluster.ClusterId;
+
+/** What the stream guard asks of the credential checks; {@link ProxyAuthenticator} answers it. */
+interface StreamChecks {
+    /** The shared access counter (see {@link AccessChanges}). */
+    long generation();
+
+    /**
+     * The full check of a credential known by its id, on one cluster.
+     *
+     * @throws dev.klave.messages.Refusal when the credential no longer passes
+     * @throws dev.klave.store.DatabaseUnavailableException when the database cannot say
+     */
+    ProxyCaller recheck(String credentialId, ClusterId cluster, long generation);
+}
