@@ -129,6 +129,16 @@ public final class KlaveProcess implements AutoCloseable {
         process.toHandle().destroy();
     }
 
+    /** SIGKILL: the process dies at once, with no chance to finish anything (a crash, an OOM kill). */
+    public void kill() {
+        process.toHandle().destroyForcibly();
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

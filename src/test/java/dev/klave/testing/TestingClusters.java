@@ -30,7 +30,11 @@ public final class TestingClusters {
 
     /** Registers {@code id}, applies its bootstrap.yaml with kubectl as cluster-admin and pastes the JSON. */
     public static void bootstrap(TestingKlave klave, String adminCookie, ClusterSimulator cluster, String id) {
-        TestingHttp http = klave.http();
+        bootstrap(klave.http(), adminCookie, cluster, id);
+    }
+
+    /** The same, through any Klave's API (a process of its own, say). */
+    public static void bootstrap(TestingHttp http, String adminCookie, ClusterSimulator cluster, String id) {
         expect(http.send("POST", "/api/clusters", "{\"id\":\"" + id + "\",\"name\":\"Cluster " + id + "\"}",
                 "Cookie", adminCookie), 201);
         HttpResponse<String> manifest = expect(http.send("GET", "/api/clusters/" + id + "/bootstrap.yaml", null,

@@ -42,6 +42,10 @@ public final class TestingHttp {
         }
     }
 
+    public int port() {
+        return port;
+    }
+
     public HttpResponse<String> get(String path, String... headers) {
         return send("GET", path, null, headers);
     }
