@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * packaged jar share one PostgreSQL; the one holding a watch dies without warning. The watch ends
  * at its client, the other replica goes on serving the same credential, and once the dead one is
  * started again nothing committed before the kill is missing — the watch's audit row included,
- * written before the watch was forwarded.
+ * written before the watch was forwarded. Then "SIGTERM mid-stream": the replica that lived is
+ * stopped as an orchestrator stops it, and its open watch is cut with its row completed.
  */
 class ReplicaKillDrillIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,6 +54,26 @@ class ReplicaKillDrillIT {
         return TestingPeople.cookieOf(http.send("POST", "/api/auth/link/complete", "{\"token\":\""
                 + TestingPeople.tokenOf(created.stdout().getFirst()) + "\",\"password\":\"" + TestingPeople.PASSWORD
                 + "\"}"));
+    }
+
+    private static HttpResponse<InputStream> watch(TestingHttp http, String token) throws Exception {
+        HttpResponse<InputStream> watch = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + CONFIGMAPS
+                        + "?watch=true")).header("Authorization", "Bearer " + token).build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(watch.statusCode()).isEqualTo(200);
+        return watch;
+    }
+
+    /** Completes when the server ends the watch, cleanly or by a reset (how a killed peer ends it). */
+    private static CompletableFuture<Void> ended(HttpResponse<InputStream> watch) {
+        return CompletableFuture.runAsync(() -> {
+            try (InputStream body = watch.body()) {
+                body.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (java.io.IOException reset) {
+                // Ended either way.
+            }
+        });
     }
 
     @Test
@@ -84,19 +105,9 @@ class ReplicaKillDrillIT {
             HttpResponse<String> before = doomedHttp.get(CONFIGMAPS, "Authorization", "Bearer " + token);
             assertThat(before.statusCode()).isEqualTo(200);
 
-            HttpResponse<InputStream> watch = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-                    .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + doomedHttp.port() + CONFIGMAPS
-                            + "?watch=true")).header("Authorization", "Bearer " + token).build(),
-                            HttpResponse.BodyHandlers.ofInputStream());
-            assertThat(watch.statusCode()).isEqualTo(200);
+            HttpResponse<InputStream> watch = watch(doomedHttp, token);
             String watchAuditId = watch.headers().firstValue("Audit-ID").orElseThrow();
-            CompletableFuture<Void> watchEnded = CompletableFuture.runAsync(() -> {
-                try (InputStream body = watch.body()) {
-                    body.transferTo(java.io.OutputStream.nullOutputStream());
-                } catch (java.io.IOException reset) {
-                    // A reset is how a killed peer ends a stream.
-                }
-            });
+            CompletableFuture<Void> watchEnded = ended(watch);
 
             doomed.kill();
 
@@ -113,11 +124,18 @@ class ReplicaKillDrillIT {
                         admin).body()).contains("\"status\":200");
                 assertThat(again.get("/api/audit/" + watchAuditId, "Cookie", admin).statusCode()).isEqualTo(200);
                 assertThat(again.get("/api/credentials", "Cookie", admin).body()).contains(issued.get("id").asText());
+
+                // SIGTERM mid-stream, on the other replica: the watch is cut and its row says why.
+                HttpResponse<InputStream> cutByStop = watch(survivorHttp, token);
+                CompletableFuture<Void> cutByStopEnded = ended(cutByStop);
+                survivor.terminate();
+                cutByStopEnded.get(20, TimeUnit.SECONDS);
+                assertThat(survivor.awaitExit(Duration.ofSeconds(30))).isEqualTo(143);
+                assertThat(again.get("/api/audit/" + cutByStop.headers().firstValue("Audit-ID").orElseThrow(), "Cookie",
+                        admin).body()).contains("\"error\":\"Klave reiniciando\"");
                 restarted.terminate();
                 restarted.awaitExit(Duration.ofSeconds(30));
             }
-            survivor.terminate();
-            survivor.awaitExit(Duration.ofSeconds(30));
         } finally {
             TestingPostgres.drop(database);
         }
