@@ -46,7 +46,7 @@ public final class AuditWriter implements AutoCloseable {
     private final AuditQueue queue = new AuditQueue(MAX_BATCH);
     private final List<Thread> threads;
     private final long holdNanos;
-    private final long recordWaitMillis;
+    private final RecordDeadlines deadlines;
     /** Why a writer thread died, once one has: from then on every row is refused at once. */
     private final AtomicReference<Throwable> died = new AtomicReference<>();
 
@@ -81,8 +81,8 @@ public final class AuditWriter implements AutoCloseable {
     AuditWriter(AuditStore store, Duration holdCompletions, int writers, Duration recordWait) {
         this.store = requireNonNull(store, "store is null");
         this.holdNanos = requireNonNull(holdCompletions, "holdCompletions is null").toNanos();
-        this.recordWaitMillis = requireNonNull(recordWait, "recordWait is null").toMillis();
-        if (recordWaitMillis < 1) {
+        requireNonNull(recordWait, "recordWait is null");
+        if (recordWait.toMillis() < 1) {
             throw new IllegalArgumentException("recordWait must be at least 1 ms, got " + recordWait);
         }
         if (writers < 1) {
@@ -94,6 +94,7 @@ public final class AuditWriter implements AutoCloseable {
             started.add(Thread.ofPlatform().daemon().name(name).start(this::run));
         }
         this.threads = List.copyOf(started);
+        this.deadlines = new RecordDeadlines(recordWait);
     }
 
     /**
@@ -110,7 +111,7 @@ public final class AuditWriter implements AutoCloseable {
         } else if (!queue.add(new Pending(row, durable))) {
             durable.completeExceptionally(new IllegalStateException("audit writer closed"));
         } else {
-            durable.orTimeout(recordWaitMillis, TimeUnit.MILLISECONDS);
+            deadlines.watch(durable);
         }
         return durable;
     }
@@ -273,6 +274,7 @@ public final class AuditWriter implements AutoCloseable {
     @Override
     public void close() {
         queue.close();
+        deadlines.close();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try {
             for (Thread thread : threads) {

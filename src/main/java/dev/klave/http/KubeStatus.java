@@ -12,6 +12,7 @@ public final class KubeStatus {
 
     private KubeStatus() {}
 
+    /** The Kubernetes {@code StatusReason} of a code; other client errors are {@code BadRequest}. */
     public static String reason(int code) {
         return switch (code) {
             case 400 -> "BadRequest";
@@ -20,9 +21,11 @@ public final class KubeStatus {
             case 404 -> "NotFound";
             case 405 -> "MethodNotAllowed";
             case 409 -> "Conflict";
+            case 413 -> "RequestEntityTooLarge";
+            case 429 -> "TooManyRequests";
             case 502 -> "BadGateway";
             case 503 -> "ServiceUnavailable";
-            default -> "InternalError";
+            default -> code >= 400 && code < 500 ? "BadRequest" : "InternalError";
         };
     }
 

@@ -28,30 +28,8 @@ public final class Untrusted {
         if (kept > 0 && kept < value.length() && Character.isHighSurrogate(value.charAt(kept - 1))) {
             kept--; // never split a surrogate pair
         }
-        if (kept == value.length() && clean(value)) {
-            return value;
-        }
-        StringBuilder out = new StringBuilder(kept + 16);
-        for (int i = 0; i < kept; i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\\' -> out.append("\\\\");
-                default -> {
-                    if (unsafe(c)) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        if (kept < value.length()) {
-            out.append("…(+").append(value.length() - kept).append(')');
-        }
-        return out.toString();
+        String escaped = escape(value, kept, true);
+        return kept < value.length() ? escaped + "…(+" + (value.length() - kept) + ")" : escaped;
     }
 
     /**
@@ -63,25 +41,29 @@ public final class Untrusted {
         if (line == null) {
             return "null";
         }
-        int first = -1;
-        for (int i = 0; i < line.length(); i++) {
-            if (unsafe(line.charAt(i))) {
-                first = i;
-                break;
-            }
+        return escape(line, line.length(), false);
+    }
+
+    /** The first {@code length} characters of {@code value}, escaped; the value itself when nothing needs it. */
+    private static String escape(String value, int length, boolean backslashes) {
+        int first = 0;
+        while (first < length && !needsEscape(value.charAt(first), backslashes)) {
+            first++;
         }
-        if (first < 0) {
-            return line;
+        if (first == value.length()) {
+            return value;
         }
-        StringBuilder out = new StringBuilder(line.length() + 16).append(line, 0, first);
-        for (int i = first; i < line.length(); i++) {
-            char c = line.charAt(i);
+        StringBuilder out = new StringBuilder(length + 16).append(value, 0, first);
+        for (int i = first; i < length; i++) {
+            char c = value.charAt(i);
             switch (c) {
                 case '\n' -> out.append("\\n");
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    if (unsafe(c)) {
+                    if (c == '\\' && backslashes) {
+                        out.append("\\\\");
+                    } else if (unsafe(c)) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);
@@ -92,14 +74,8 @@ public final class Untrusted {
         return out.toString();
     }
 
-    private static boolean clean(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\\' || unsafe(c)) {
-                return false;
-            }
-        }
-        return true;
+    private static boolean needsEscape(char c, boolean backslashes) {
+        return unsafe(c) || (backslashes && c == '\\');
     }
 
     /** C0 and C1 controls, DEL, line and paragraph separators, bidirectional embeddings and isolates. */

@@ -220,12 +220,11 @@ abstract class AuditWriterConformance extends StoreConformance {
     }
 
     /** The store, until {@code die} is set: then its next write throws an {@link Error}, as a defect would. */
-    private static final class DyingWrite implements AuditStore {
+    private static final class DyingWrite extends ForwardingAuditStore {
         final AtomicBoolean die = new AtomicBoolean();
-        private final AuditStore store;
 
         DyingWrite(AuditStore store) {
-            this.store = store;
+            super(store, 1);
         }
 
         @Override
@@ -233,34 +232,18 @@ abstract class AuditWriterConformance extends StoreConformance {
             if (die.get()) {
                 throw new StackOverflowError("a defect in the audit writer");
             }
-            return store.write(rows, completions);
-        }
-
-        @Override
-        public int parallelBatches() {
-            return 1;
-        }
-
-        @Override
-        public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
-            return store.find(filter, offset, limit);
-        }
-
-        @Override
-        public Optional<AuditRow> findById(String id) {
-            return store.findById(id);
+            return super.write(rows, completions);
         }
     }
 
     /** The store, except that its first batch waits to be released: a commit that takes long. */
-    private static final class HeldFirstWrite implements AuditStore {
+    private static final class HeldFirstWrite extends ForwardingAuditStore {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         private final AtomicBoolean first = new AtomicBoolean(true);
-        private final AuditStore store;
 
         HeldFirstWrite(AuditStore store) {
-            this.store = store;
+            super(store, 2);
         }
 
         @Override
@@ -273,22 +256,7 @@ abstract class AuditWriterConformance extends StoreConformance {
                     throw new IllegalStateException(e);
                 }
             }
-            return store.write(rows, completions);
-        }
-
-        @Override
-        public int parallelBatches() {
-            return 2;
-        }
-
-        @Override
-        public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
-            return store.find(filter, offset, limit);
-        }
-
-        @Override
-        public Optional<AuditRow> findById(String id) {
-            return store.findById(id);
+            return super.write(rows, completions);
         }
     }
 }

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
-import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;
-import dev.klave.testing.TestingPeople;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,20 +49,12 @@ class RequestFramingTest {
     @BeforeAll
     void start() throws Exception {
         cluster = ClusterSimulator.builder().start();
-        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
-                + "    pod-security.kubernetes.io/enforce: baseline\n");
         klave = TestingKlave.start(new TestingClock(), settings -> settings);
         http = klave.http();
-        admin = TestingPeople.signUp(klave, "root", true);
-        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
-        String ana = TestingPeople.signUp(klave, "ana", false);
-        String anaId = JSON.readTree(http.get("/api/me", "Cookie", ana).body()).get("id").asText();
-        HttpResponse<String> granted = http.send("POST", "/api/grants", "{\"subject_id\":\"" + anaId
-                + "\",\"cluster_id\":\"prod-1\",\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
-        assertThat(granted.statusCode()).as(granted.body()).isEqualTo(201);
-        JsonNode issued = JSON.readTree(http.send("POST", "/api/credentials", "{\"ttl\":\"12h\"}", "Cookie", ana).body());
-        token = issued.get("token").asText();
-        credentialId = issued.get("id").asText();
+        TestingAccess.Viewer ana = TestingAccess.viewer(klave, cluster);
+        admin = ana.admin();
+        token = ana.token();
+        credentialId = ana.credentialId();
     }
 
     @AfterAll

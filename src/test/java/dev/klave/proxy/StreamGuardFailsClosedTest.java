@@ -2,15 +2,12 @@ package dev.klave.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.cluster.ClusterId;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.store.DatabaseUnavailableException;
+import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
-import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingKlave;
-import dev.klave.testing.TestingPeople;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +25,6 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StreamGuardFailsClosedTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final ClusterId PROD = new ClusterId("prod-1");
     private static final Duration TICK = Duration.ofMillis(50);
 
@@ -40,18 +36,10 @@ class StreamGuardFailsClosedTest {
     @BeforeAll
     void start() throws Exception {
         cluster = ClusterSimulator.builder().start();
-        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n");
         klave = TestingKlave.start(clock, settings -> settings);
-        String admin = TestingPeople.signUp(klave, "root", true);
-        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
-        String ana = TestingPeople.signUp(klave, "ana", false);
-        String anaId = JSON.readTree(klave.http().get("/api/me", "Cookie", ana).body()).get("id").asText();
-        klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + anaId + "\",\"cluster_id\":\"prod-1\","
-                + "\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
-        JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie", ana)
-                .body());
-        caller = klave.klave().services().proxyAuthenticator().admit(
-                Optional.of("Bearer " + issued.get("token").asText()), PROD, credential -> {});
+        TestingAccess.Viewer ana = TestingAccess.viewer(klave, cluster);
+        caller = klave.klave().services().proxyAuthenticator().admit(Optional.of("Bearer " + ana.token()), PROD,
+                credential -> {});
     }
 
     @AfterAll
