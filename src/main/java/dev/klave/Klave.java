@@ -10,12 +10,14 @@ import dev.klave.http.KlaveHttpServer;
 import dev.klave.http.RouteProvider;
 import dev.klave.http.WebAssets;
 import dev.klave.login.SignInMethods;
+import dev.klave.login.forge.ForgeSync;
 import dev.klave.store.Database;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,15 @@ public final class Klave implements AutoCloseable {
 
     /** Starts Klave with its own routes plus {@code extraRoutes} (tests add probes here). */
     public static Klave start(Settings settings, Clock clock, List<RouteProvider> extraRoutes) {
+        try {
+            return start(settings, clock, extraRoutes, SSLContext.getDefault());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no default TLS context", e);
+        }
+    }
+
+    /** As above, trusting {@code forgeTls} for calls to the forge (tests: the forge simulator's CA). */
+    public static Klave start(Settings settings, Clock clock, List<RouteProvider> extraRoutes, SSLContext forgeTls) {
         requireNonNull(settings, "settings is null");
         requireNonNull(clock, "clock is null");
         SecureRandom random = new SecureRandom();
@@ -48,8 +59,13 @@ public final class Klave implements AutoCloseable {
         WebAssets assets = WebAssets.fromClasspath();
         Database database = Database.open(settings.database());
         try {
-            Services services = Services.create(database, settings, masterKey, SignInMethods.PASSWORD_ONLY, clock,
-                random);
+            Services services = Services.create(database, settings, masterKey, SignInMethods.from(settings), clock,
+                random, forgeTls);
+            if (services.externalSignInLeavesNoAdmin()) {
+                // Spec 1 §5 "Break-glass": Klave still starts, so that the CLI can fix it.
+                LOG.error("forge or OIDC sign-in is on, but no enabled administrator can sign in: link one to "
+                        + "the forge, or mark one break-glass (klave user set-break-glass <login>)");
+            }
             ApiRoutes routes = new ApiRoutes(services.openStreams()::recheckNow);
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
@@ -58,6 +74,7 @@ public final class Klave implements AutoCloseable {
                     new ReplicaReadiness(database::answersWithin, services.auditWriter()), assets, services.proxy(),
                     services.network());
             services.reconciliations().start();
+            services.forgeSync().ifPresent(ForgeSync::start);
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
             return new Klave(settings, database, services, server);
@@ -106,6 +123,7 @@ public final class Klave implements AutoCloseable {
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
         services.openStreams().close();
         services.reconciliations().close();
+        services.forgeSync().ifPresent(ForgeSync::close);
         services.auditWriter().close();
         database.close();
         LOG.info("Klave stopped{}", clean ? "" : " (some requests were cut off)");

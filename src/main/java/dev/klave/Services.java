@@ -7,7 +7,9 @@ import dev.klave.access.GrantStore;
 import dev.klave.access.Grants;
 import dev.klave.account.AccountLifecycle;
 import dev.klave.account.AccountRoutes;
+import dev.klave.account.AccountViews;
 import dev.klave.account.Accounts;
+import dev.klave.account.ExternalIdentityStore;
 import dev.klave.account.LastAdminRule;
 import dev.klave.account.LinkTokenStore;
 import dev.klave.account.Links;
@@ -36,6 +38,7 @@ import dev.klave.cluster.Namespaces;
 import dev.klave.cluster.TokenVault;
 import dev.klave.config.BaseUrl;
 import dev.klave.config.CiExchangeSettings;
+import dev.klave.config.ForgeSettings;
 import dev.klave.config.MasterKey;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
@@ -51,9 +54,16 @@ import dev.klave.http.ClientAddresses;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
+import dev.klave.login.ExternalSignIn;
 import dev.klave.login.LoginRoutes;
 import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
+import dev.klave.login.StateCookie;
+import dev.klave.login.forge.ForgeClient;
+import dev.klave.login.forge.ForgeRoutes;
+import dev.klave.login.forge.ForgeSignIn;
+import dev.klave.login.forge.ForgeSync;
+import dev.klave.login.forge.ForgeWebhook;
 import dev.klave.proxy.OpenStreams;
 import dev.klave.proxy.ProxyAuthenticator;
 import dev.klave.proxy.ProxyHandler;
@@ -67,6 +77,7 @@ import dev.klave.store.JdbiClusterStore;
 import dev.klave.store.JdbiControlEventStore;
 import dev.klave.store.JdbiCredentialStore;
 import dev.klave.store.JdbiExchangedTokenStore;
+import dev.klave.store.JdbiExternalIdentityStore;
 import dev.klave.store.JdbiGrantStore;
 import dev.klave.store.JdbiLeaseStore;
 import dev.klave.store.JdbiLinkTokenStore;
@@ -74,9 +85,11 @@ import dev.klave.store.JdbiLoginFailureStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiSessionStore;
 import dev.klave.store.JdbiSubjectStore;
+import dev.klave.store.JdbiSyncReportStore;
 import dev.klave.store.JdbiTrustRuleStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -85,6 +98,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import javax.net.ssl.SSLContext;
 
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
 public final class Services {
@@ -105,11 +119,20 @@ public final class Services {
     private final ProxyFactory proxy;
     private final NetworkEngine network;
     private final List<RouteProvider> routes;
+    private final Optional<ForgeSync> forgeSync;
+    private final LastAdminRule lastAdmin;
+    private final SignInMode mode;
+    private final ExternalIdentityStore identities;
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
             PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
             ProxyAuthenticator proxyAuthenticator, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
-            List<RouteProvider> routes) {
+            List<RouteProvider> routes, Optional<ForgeSync> forgeSync, LastAdminRule lastAdmin, SignInMode mode,
+            ExternalIdentityStore identities) {
+        this.identities = identities;
+        this.forgeSync = forgeSync;
+        this.lastAdmin = lastAdmin;
+        this.mode = mode;
         this.accounts = accounts;
         this.lifecycle = lifecycle;
         this.own = own;
@@ -128,6 +151,16 @@ public final class Services {
 
     public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
             Clock clock, SecureRandom random) {
+        try {
+            return create(database, settings, masterKey, methods, clock, random, SSLContext.getDefault());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no default TLS context", e);
+        }
+    }
+
+    /** @param forgeTls what the forge client trusts (tests put the forge simulator's CA here) */
+    public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
+            Clock clock, SecureRandom random, SSLContext forgeTls) {
         requireNonNull(database, "database is null");
         BaseUrl baseUrl = settings.baseUrl();
         KeyRing keys = new KeyRing(masterKey);
@@ -143,7 +176,9 @@ public final class Services {
                 new JdbiLoginFailureStore(database), clock);
         Sessions sessions = new Sessions(sessionStore, subjects, new Hmac(keys.derive(KeyPurpose.SESSION_COOKIE)),
                 tokens, clock);
-        LastAdminRule lastAdmin = new LastAdminRule(subjects, mode);
+        ExternalIdentityStore identities = new JdbiExternalIdentityStore(database);
+        LastAdminRule lastAdmin = new LastAdminRule(subjects, identities, mode);
+        AccountViews views = new AccountViews(identities);
 
         ClusterStore clusterStore = new JdbiClusterStore(database);
         GrantStore grantStore = new JdbiGrantStore(database);
@@ -177,12 +212,13 @@ public final class Services {
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
                 baseUrl);
-        AccountLifecycle lifecycle = new AccountLifecycle(database, subjects, linkTokens, sessions, lastAdmin, events,
+        AccountLifecycle lifecycle = new AccountLifecycle(database, subjects, identities, linkTokens, sessions,
+                lastAdmin, events,
                 List.of(credentials::revokeAllOf), subject -> reconciliations.requestAll(), clock);
         OwnAccount own = new OwnAccount(database, subjects, sessions, hasher, throttle, events, mode);
         Links links = new Links(database, linkTokens, subjects, sessions, hasher, events, mode, clock);
         PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode);
-        SignedIn signedIn = new SignedIn(own, baseUrl.isHttps());
+        SignedIn signedIn = new SignedIn(own, views, baseUrl.isHttps());
 
         CredentialRoutes credentialRoutes = new CredentialRoutes(credentials, subjects, clock);
         CiExchangeSettings ci = settings.ci();
@@ -194,8 +230,29 @@ public final class Services {
                 new JdbiRateWindowStore(database), database, events, ci.credentialTtl(), clock);
         TrustRules trustRules = new TrustRules(database, trustRuleStore, subjects, events, clock);
 
+        String replica = "replica-" + UUID.randomUUID();
+        Optional<ForgeSync> forgeSync = Optional.empty();
+        Optional<ForgeRoutes.Configured> forge = Optional.empty();
+        if (settings.forge().isPresent()) {
+            ForgeSettings forgeSettings = settings.forge().get();
+            ForgeClient client = new ForgeClient(forgeSettings, forgeTls, clock);
+            StateCookie stateCookie = new StateCookie("service_forge_state", ForgeRoutes.CALLBACK,
+                    new Hmac(keys.derive(KeyPurpose.SIGN_IN_STATE)), baseUrl.isHttps(), clock);
+            ExternalSignIn signIn = new ExternalSignIn(new ForgeSignIn(client,
+                    URI.create(baseUrl.resolve(ForgeRoutes.CALLBACK)), forgeSettings.requireOrgTwoFactor(), clock),
+                    stateCookie, database, subjects, identities, linkTokens, sessions, throttle, events, tokens,
+                    baseUrl.isHttps(), clock);
+            JdbiSyncReportStore reports = new JdbiSyncReportStore(database);
+            forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
+                    forgeSettings.webhookSecret().map(secret -> new ForgeWebhook(secret, forgeSettings.org(),
+                            identities, lifecycle)), reports));
+            forgeSync = Optional.of(new ForgeSync(client, identities, lifecycle, new JdbiLeaseStore(database), reports,
+                    replica, clock));
+        }
+
         List<RouteProvider> routes = List.of(
-                new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn),
+                new ForgeRoutes(forge),
+                new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn, views),
                 new LoginRoutes(passwordLogin, methods, signedIn),
                 new AuditRoutes(events, new AuditQueries(auditStore, auditWriter)),
                 new ClusterRoutes(clusters, namespaces, reconciler, connections, credentials::revokeAllRestrictedTo,
@@ -204,7 +261,8 @@ public final class Services {
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                auditWriter, proxyAuthenticator, openStreams, proxy, network, routes);
+                auditWriter, proxyAuthenticator, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
+                identities);
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {
@@ -248,6 +306,24 @@ public final class Services {
     /** Background reconciliation; started by {@code klave serve}, never by the CLI. */
     public Reconciliations reconciliations() {
         return reconciliations;
+    }
+
+    /** The accounts' forge and OIDC identities. */
+    public ExternalIdentityStore identities() {
+        return identities;
+    }
+
+    /** The hourly forge member sync, when the forge is configured; started by {@code klave serve}. */
+    public Optional<ForgeSync> forgeSync() {
+        return forgeSync;
+    }
+
+    /**
+     * Spec 1 §5 "Break-glass": with forge or OIDC sign-in on and no administrator able to sign in,
+     * an operator must hear about it at start.
+     */
+    public boolean externalSignInLeavesNoAdmin() {
+        return mode.external() && !lastAdmin.anyAdminCanSignIn();
     }
 
     /** Who is calling, from the session cookie; the HTTP edge asks this for every non-anonymous route. */

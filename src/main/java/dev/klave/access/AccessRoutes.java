@@ -52,14 +52,14 @@ public final class AccessRoutes implements RouteProvider {
                     try {
                         Grant grant = grants.create(new Grants.Request(body.subjectId(), body.clusterId(), body.tier(),
                                 body.scope(), body.expiresAt().map(AccessRoutes::instant), body.note()),
-                                request.principal());
+                                Principal.of(request));
                         return ApiResponse.created(view(grant, clock.instant()));
                     } catch (ClusterCallFailed e) {
                         throw Message.CLUSTER_FAILED.refusal(e.summary());
                     }
                 })
                 .delete("/api/grants/{id}", Access.ADMIN, request -> {
-                    grants.revoke(request.pathParameter("id"), request.principal());
+                    grants.revoke(request.pathParameter("id"), Principal.of(request));
                     return ApiResponse.noContent();
                 })
                 .get("/api/tiers", Access.SESSION, request -> ApiResponse.ok(new Catalogue(
@@ -69,7 +69,7 @@ public final class AccessRoutes implements RouteProvider {
     }
 
     private ApiResponse list(ApiRequest request) {
-        Principal caller = request.principal();
+        Principal caller = Principal.of(request);
         Optional<SubjectId> subject = request.queryParameter("subject").map(AccessRoutes::subjectId);
         if (!caller.admin()) {
             // Spec 1 §4: people see only their own grants; asking for someone else's is 403.

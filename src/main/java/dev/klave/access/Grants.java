@@ -11,7 +11,7 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Namespaces;
 import dev.klave.messages.Message;
-import dev.klave.store.Transactions;
+import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.ControlEvents;
 import dev.klave.messages.Message;
-import dev.klave.store.Transactions;
+import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 public final class AccountLifecycle {
     private final Transactions transactions;
     private final SubjectStore subjects;
+    private final ExternalIdentityStore identities;
     private final LinkTokenStore links;
     private final Sessions sessions;
     private final LastAdminRule lastAdmin;
@@ -31,11 +32,12 @@ public final class AccountLifecycle {
      * @param hooks run inside the disable transaction
      * @param changed runs after an enable or disable is stored (the reconciler follows it)
      */
-    public AccountLifecycle(Transactions transactions, SubjectStore subjects, LinkTokenStore links, Sessions sessions,
-            LastAdminRule lastAdmin, ControlEvents events, List<DisableHook> hooks, Consumer<SubjectId> changed,
-            Clock clock) {
+    public AccountLifecycle(Transactions transactions, SubjectStore subjects, ExternalIdentityStore identities,
+            LinkTokenStore links, Sessions sessions, LastAdminRule lastAdmin, ControlEvents events,
+            List<DisableHook> hooks, Consumer<SubjectId> changed, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
+        this.identities = requireNonNull(identities, "identities is null");
         this.links = requireNonNull(links, "links is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
@@ -52,24 +54,91 @@ public final class AccountLifecycle {
      * @throws dev.klave.messages.Refusal {@code LAST_ADMIN} for the last administrator able to sign in
      */
     public Subject disable(SubjectId id, Optional<Principal> actor, Optional<String> via) {
-        Instant now = clock.instant();
         Subject result = transactions.inTransaction(() -> {
             Subject current = subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
-            if (!current.enabled()) {
-                return current;
-            }
-            Subject disabled = lastAdmin.check(current, subject -> subject.withDisabledAt(Optional.of(now)));
-            sessions.closeAll(id);
-            links.revokePending(id, now);
-            hooks.forEach(hook -> hook.onDisable(id, now));
-            Subject stored = subjects.update(id, ignored -> disabled);
-            ControlEvents.Draft event = events.event("user.disable").actor(actor).target(stored);
-            via.ifPresent(event::via);
-            event.record();
-            return stored;
+            return current.enabled() ? disableNow(current, actor, via) : current;
         });
         changed.accept(id);
         return result;
+    }
+
+    /** Inside a transaction: spec 1 §3, everything a disable does at once. */
+    private Subject disableNow(Subject current, Optional<Principal> actor, Optional<String> via) {
+        Instant now = clock.instant();
+        SubjectId id = current.id();
+        Subject disabled = lastAdmin.check(current, subject -> subject.withDisabledAt(Optional.of(now)));
+        sessions.closeAll(id);
+        links.revokePending(id, now);
+        hooks.forEach(hook -> hook.onDisable(id, now));
+        Subject stored = subjects.update(id, ignored -> disabled);
+        ControlEvents.Draft event = events.event("user.disable").actor(actor).target(stored);
+        via.ifPresent(event::via);
+        event.record();
+        return stored;
+    }
+
+    /** What an automatic disable did (spec 1 §5 "Automatic offboarding"). */
+    public enum AutomaticDisable {
+        DISABLED,
+        ALREADY_DISABLED,
+        /** The identity is no longer linked to the account that was observed: nobody disabled. */
+        NOT_LINKED,
+        /** The account is the last administrator able to sign in: nobody disabled. */
+        LAST_ADMIN
+    }
+
+    /**
+     * Disables {@code expected} with no actor, {@code via} the forge sync or webhook, only if the
+     * identity {@code key} is still linked to it: an account relinked since it was observed is
+     * left alone. Never disables the last administrator able to sign in.
+     */
+    public AutomaticDisable disableLinked(ExternalIdentity.Key key, SubjectId expected, String via) {
+        AutomaticDisable result = transactions.inTransaction(() -> {
+            boolean linked = identities.find(key).map(identity -> identity.subjectId().equals(expected)).orElse(false);
+            Optional<Subject> current = linked ? subjects.findById(expected) : Optional.empty();
+            if (current.isEmpty()) {
+                return AutomaticDisable.NOT_LINKED;
+            }
+            if (!current.get().enabled()) {
+                return AutomaticDisable.ALREADY_DISABLED;
+            }
+            try {
+                disableNow(current.get(), Optional.empty(), Optional.of(via));
+            } catch (dev.klave.messages.Refusal refusal) {
+                if (refusal.kind() != Message.LAST_ADMIN) {
+                    throw refusal;
+                }
+                // Refused before anything was written, so the transaction commits nothing.
+                return AutomaticDisable.LAST_ADMIN;
+            }
+            return AutomaticDisable.DISABLED;
+        });
+        if (result == AutomaticDisable.DISABLED) {
+            changed.accept(expected);
+        }
+        return result;
+    }
+
+    /**
+     * Unlinks the account's identity at {@code provider} and closes its sessions (spec 1 §3, §4
+     * {@code DELETE /api/subjects/{id}/forge}); an account without one is left as it is.
+     *
+     * @throws dev.klave.messages.Refusal {@code USER_NOT_FOUND}; {@code LAST_ADMIN} when it would
+     *     leave no administrator able to sign in
+     */
+    public Subject unlink(SubjectId id, IdentityProvider provider, Principal actor) {
+        return transactions.inTransaction(() -> {
+            Subject subject = subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
+            if (identities.findFor(id, provider).isEmpty()) {
+                return subject;
+            }
+            lastAdmin.checkUnlink(subject, provider);
+            identities.unlink(id, provider);
+            int closed = sessions.closeAll(id);
+            events.event("user." + provider.code() + "_unlink").actor(actor).target(subject)
+                    .details(java.util.Map.of("sessions_closed", String.valueOf(closed))).record();
+            return subject;
+        });
     }
 
     /** Enables the account again; its grants count again, nothing revoked comes back. */

@@ -25,9 +25,11 @@ public final class AccountRoutes implements RouteProvider {
     private final Links links;
     private final Sessions sessions;
     private final SignedIn signedIn;
+    private final AccountViews views;
 
     public AccountRoutes(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
-            SignedIn signedIn) {
+            SignedIn signedIn, AccountViews views) {
+        this.views = requireNonNull(views, "views is null");
         this.accounts = requireNonNull(accounts, "accounts is null");
         this.lifecycle = requireNonNull(lifecycle, "lifecycle is null");
         this.own = requireNonNull(own, "own is null");
@@ -48,26 +50,28 @@ public final class AccountRoutes implements RouteProvider {
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/subjects", Access.ADMIN, request -> ApiResponse.ok(
-                        accounts.list().stream().map(AccountViews::subject).toList()))
+                        views.subjects(accounts.list())))
                 .post("/api/subjects", Access.ADMIN, this::create)
-                .patch("/api/subjects/{id}", Access.ADMIN, request -> ApiResponse.ok(AccountViews.subject(
-                        accounts.update(id(request), changes(Json.readObject(request.body())), request.principal()))))
+                .patch("/api/subjects/{id}", Access.ADMIN, request -> ApiResponse.ok(views.subject(
+                        accounts.update(id(request), changes(Json.readObject(request.body())), Principal.of(request)))))
                 .post("/api/subjects/{id}/reset-link", Access.ADMIN, request -> {
-                    IssuedLink link = accounts.resetLink(id(request), request.principal());
+                    IssuedLink link = accounts.resetLink(id(request), Principal.of(request));
                     return ApiResponse.ok(new AccountViews.ResetLinkView(link.link(), link.expiresAt()));
                 })
-                .post("/api/subjects/{id}/disable", Access.ADMIN, request -> ApiResponse.ok(AccountViews.subject(
-                        lifecycle.disable(id(request), Optional.of(request.principal()), Optional.empty()))))
-                .post("/api/subjects/{id}/enable", Access.ADMIN, request -> ApiResponse.ok(AccountViews.subject(
-                        lifecycle.enable(id(request), request.principal()))))
+                .post("/api/subjects/{id}/disable", Access.ADMIN, request -> ApiResponse.ok(views.subject(
+                        lifecycle.disable(id(request), Optional.of(Principal.of(request)), Optional.empty()))))
+                .post("/api/subjects/{id}/enable", Access.ADMIN, request -> ApiResponse.ok(views.subject(
+                        lifecycle.enable(id(request), Principal.of(request)))))
+                .delete("/api/subjects/{id}/forge", Access.ADMIN, request -> ApiResponse.ok(views.subject(
+                        lifecycle.unlink(id(request), IdentityProvider.FORGE, Principal.of(request)))))
                 .post("/api/subjects/{id}/logout", Access.ADMIN, request -> {
-                    lifecycle.signOutEverywhere(id(request), request.principal());
+                    lifecycle.signOutEverywhere(id(request), Principal.of(request));
                     return ApiResponse.noContent();
                 })
-                .get("/api/me", Access.SESSION, request -> ApiResponse.ok(signedIn.view(own.me(request.principal()))))
+                .get("/api/me", Access.SESSION, request -> ApiResponse.ok(signedIn.view(own.me(Principal.of(request)))))
                 .post("/api/me/password", Access.SESSION, request -> {
                     ChangePassword body = request.json(ChangePassword.class);
-                    own.changePassword(request.principal(), body.currentPassword(), body.newPassword(),
+                    own.changePassword(Principal.of(request), body.currentPassword(), body.newPassword(),
                             request.clientAddress());
                     return ApiResponse.noContent();
                 })
@@ -81,7 +85,7 @@ public final class AccountRoutes implements RouteProvider {
                     return signedIn.answer(links.complete(body.token(), body.password(), request.clientAddress()));
                 })
                 .post("/api/auth/logout", Access.SESSION, request -> {
-                    sessions.closeAll(request.principal().subjectId());
+                    sessions.closeAll(Principal.of(request).subjectId());
                     return signedIn.signedOut();
                 });
     }
@@ -97,14 +101,14 @@ public final class AccountRoutes implements RouteProvider {
             if (body.email().isPresent() || body.isAdmin().orElse(false)) {
                 throw Message.BOT_FIELDS.refusal();
             }
-            return ApiResponse.created(AccountViews.subject(
-                    accounts.createBot(login, body.displayName(), request.principal())));
+            return ApiResponse.created(views.subject(
+                    accounts.createBot(login, body.displayName(), Principal.of(request))));
         }
         if (!kind.equals(SubjectKind.PERSON.code())) {
             throw Message.KIND_INVALID.refusal();
         }
         IssuedLink invitation = accounts.createPerson(new NewPerson(login, body.displayName(), body.email(),
-                body.isAdmin().orElse(false), false), Optional.of(request.principal()));
+                body.isAdmin().orElse(false), false), Optional.of(Principal.of(request)));
         return ApiResponse.created(AccountViews.created(invitation));
     }
 

@@ -1,11 +1,21 @@
 package dev.klave.account;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** How accounts look in API answers (snake_case by the API's JSON mapper). */
 public final class AccountViews {
-    private AccountViews() {}
+    private final ExternalIdentityStore identities;
+
+    public AccountViews(ExternalIdentityStore identities) {
+        this.identities = requireNonNull(identities, "identities is null");
+    }
 
     public record ForgeView(long id, String login) {}
 
@@ -25,10 +35,21 @@ public final class AccountViews {
 
     public record ResetLinkView(String resetLink, Instant expiresAt) {}
 
-    public static SubjectView subject(Subject subject) {
+    public SubjectView subject(Subject subject) {
+        return subject(subject, identities.findFor(subject.id(), IdentityProvider.FORGE));
+    }
+
+    /** Every account, reading the forge links in one query rather than one per account. */
+    public List<SubjectView> subjects(List<Subject> subjects) {
+        Map<SubjectId, ExternalIdentity> forge = identities.list(IdentityProvider.FORGE).stream()
+                .collect(Collectors.toMap(ExternalIdentity::subjectId, Function.identity()));
+        return subjects.stream().map(subject -> subject(subject, Optional.ofNullable(forge.get(subject.id())))).toList();
+    }
+
+    private static SubjectView subject(Subject subject, Optional<ExternalIdentity> forge) {
         return new SubjectView(subject.id().value(), subject.login().value(), subject.kind().code(),
                 subject.displayName(), subject.email(), subject.admin(), subject.enabled(), subject.disabledAt(),
-                subject.breakGlass(), subject.passwordHash().isPresent(), forge(subject), subject.createdAt());
+                subject.breakGlass(), subject.passwordHash().isPresent(), forge.map(AccountViews::forge), subject.createdAt());
     }
 
     public static CreatedPersonView created(IssuedLink invitation) {
@@ -38,13 +59,13 @@ public final class AccountViews {
                 invitation.link(), invitation.expiresAt());
     }
 
-    public static MeView me(Subject subject, boolean canUsePassword) {
+    public MeView me(Subject subject, boolean canUsePassword) {
         return new MeView(subject.id().value(), subject.login().value(), subject.kind().code(), subject.displayName(),
                 subject.email(), subject.admin(), subject.breakGlass(), subject.passwordHash().isPresent(),
-                canUsePassword, forge(subject));
+                canUsePassword, identities.findFor(subject.id(), IdentityProvider.FORGE).map(AccountViews::forge));
     }
 
-    private static Optional<ForgeView> forge(Subject subject) {
-        return subject.forgeLink().map(link -> new ForgeView(link.forgeId(), link.forgeLogin()));
+    private static ForgeView forge(ExternalIdentity identity) {
+        return new ForgeView(identity.key().forgeId(), identity.display().orElse(""));
     }
 }

@@ -8,8 +8,8 @@ import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Message;
-import dev.klave.store.AlreadyExistsException;
-import dev.klave.store.Transactions;
+import dev.klave.storage.AlreadyExistsException;
+import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -78,7 +78,7 @@ public final class Accounts {
     public Subject createBot(Login login, Optional<String> displayName, Principal actor) {
         Subject bot = new Subject(SubjectId.random(), login, SubjectKind.BOT,
                 Fields.displayName(displayName.filter(name -> !name.isBlank()).orElse(login.value())),
-                Optional.empty(), false, false, Optional.empty(), Optional.empty(), Optional.empty(), clock.instant());
+                Optional.empty(), false, false, Optional.empty(), Optional.empty(), clock.instant());
         return transactions.inTransaction(() -> {
             insert(bot);
             events.event("bot.create").actor(actor).target(bot).record();

@@ -7,7 +7,7 @@ import dev.klave.crypto.PasswordHasher;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Message;
-import dev.klave.store.Transactions;
+import dev.klave.storage.Transactions;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Instant;

@@ -2,8 +2,8 @@ package dev.klave.account;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.store.PerAddressLimit;
-import dev.klave.store.RateWindowStore;
+import dev.klave.limits.PerAddressLimit;
+import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.ControlEvents;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
-import dev.klave.store.Transactions;
+import dev.klave.storage.Transactions;
 import java.net.InetAddress;
 import java.util.Optional;
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.crypto.Hmac;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
+import dev.klave.http.Caller;
 import dev.klave.messages.Message;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,7 +55,7 @@ public final class Sessions {
      * @throws dev.klave.messages.Refusal {@code SESSION_MISSING} without the cookie,
      *     {@code SESSION_INVALID} when it is forged, expired, closed or its account disabled
      */
-    public Principal authenticate(List<String> cookieHeaders) {
+    public Caller.Session authenticate(List<String> cookieHeaders) {
         String value = SessionCookie.read(cookieHeaders).orElseThrow(Message.SESSION_MISSING::refusal);
         int dot = value.indexOf('.');
         if (dot <= 0 || !signer.verify(value.substring(0, dot), value.substring(dot + 1))) {
@@ -68,7 +69,7 @@ public final class Sessions {
         Subject subject = subjects.findById(session.subjectId())
                 .filter(Subject::enabled)
                 .orElseThrow(Message.SESSION_INVALID::refusal);
-        return new Principal(subject.id(), subject.login(), subject.admin(), idHash);
+        return new Caller.Session(subject.id().value(), subject.login().value(), subject.admin(), idHash);
     }
 
     /** Closes every session of the subject at once; returns how many were open. */

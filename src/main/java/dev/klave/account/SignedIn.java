@@ -7,10 +7,12 @@ import dev.klave.http.ApiResponse;
 /** The answer of every way of signing in: the account, and the cookie that keeps it signed in. */
 public final class SignedIn {
     private final OwnAccount own;
+    private final AccountViews views;
     private final boolean secureCookies;
 
-    public SignedIn(OwnAccount own, boolean secureCookies) {
+    public SignedIn(OwnAccount own, AccountViews views, boolean secureCookies) {
         this.own = requireNonNull(own, "own is null");
+        this.views = requireNonNull(views, "views is null");
         this.secureCookies = secureCookies;
     }
 
@@ -24,6 +26,6 @@ public final class SignedIn {
     }
 
     public AccountViews.MeView view(Subject subject) {
-        return AccountViews.me(subject, own.canUsePassword(subject));
+        return views.me(subject, own.canUsePassword(subject));
     }
 }

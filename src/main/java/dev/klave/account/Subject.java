@@ -2,6 +2,8 @@ package dev.klave.account;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.audit.ControlEvent;
+import dev.klave.audit.EventParty;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -19,8 +21,7 @@ public record Subject(
         boolean breakGlass,
         Optional<Instant> disabledAt,
         Optional<String> passwordHash,
-        Optional<ForgeLink> forgeLink,
-        Instant createdAt) {
+        Instant createdAt) implements EventParty {
     public Subject {
         requireNonNull(id, "id is null");
         requireNonNull(login, "login is null");
@@ -29,11 +30,11 @@ public record Subject(
         requireNonNull(email, "email is null");
         requireNonNull(disabledAt, "disabledAt is null");
         requireNonNull(passwordHash, "passwordHash is null");
-        requireNonNull(forgeLink, "forgeLink is null");
         requireNonNull(createdAt, "createdAt is null");
-        if (kind == SubjectKind.BOT && (email.isPresent() || passwordHash.isPresent() || forgeLink.isPresent())) {
-            // Spec 1 §2: bots have no password, no e-mail and no forge link.
-            throw new IllegalArgumentException("a bot has no e-mail, password or forge link");
+        if (kind == SubjectKind.BOT && (email.isPresent() || passwordHash.isPresent())) {
+            // Spec 1 §2: bots have no password and no e-mail (nor external identities, see
+            // ExternalIdentities).
+            throw new IllegalArgumentException("a bot has no e-mail or password");
         }
     }
 
@@ -41,7 +42,7 @@ public record Subject(
     public static Subject newPerson(Login login, String displayName, Optional<String> email, boolean admin,
             boolean breakGlass, Instant now) {
         return new Subject(SubjectId.random(), login, SubjectKind.PERSON, displayName, email, admin, breakGlass,
-                Optional.empty(), Optional.empty(), Optional.empty(), now);
+                Optional.empty(), Optional.empty(), now);
     }
 
     public boolean enabled() {
@@ -49,37 +50,37 @@ public record Subject(
     }
 
     public Subject withDisplayName(String value) {
-        return new Subject(id, login, kind, value, email, admin, breakGlass, disabledAt, passwordHash, forgeLink,
+        return new Subject(id, login, kind, value, email, admin, breakGlass, disabledAt, passwordHash,
                 createdAt);
     }
 
     public Subject withEmail(Optional<String> value) {
-        return new Subject(id, login, kind, displayName, value, admin, breakGlass, disabledAt, passwordHash, forgeLink,
+        return new Subject(id, login, kind, displayName, value, admin, breakGlass, disabledAt, passwordHash,
                 createdAt);
     }
 
     public Subject withAdmin(boolean value) {
-        return new Subject(id, login, kind, displayName, email, value, breakGlass, disabledAt, passwordHash, forgeLink,
+        return new Subject(id, login, kind, displayName, email, value, breakGlass, disabledAt, passwordHash,
                 createdAt);
     }
 
     public Subject withPasswordHash(Optional<String> value) {
-        return new Subject(id, login, kind, displayName, email, admin, breakGlass, disabledAt, value, forgeLink,
+        return new Subject(id, login, kind, displayName, email, admin, breakGlass, disabledAt, value,
                 createdAt);
     }
 
     public Subject withDisabledAt(Optional<Instant> value) {
-        return new Subject(id, login, kind, displayName, email, admin, breakGlass, value, passwordHash, forgeLink,
-                createdAt);
-    }
-
-    public Subject withForgeLink(Optional<ForgeLink> value) {
-        return new Subject(id, login, kind, displayName, email, admin, breakGlass, disabledAt, passwordHash, value,
+        return new Subject(id, login, kind, displayName, email, admin, breakGlass, value, passwordHash,
                 createdAt);
     }
 
     public Subject withBreakGlass(boolean value) {
-        return new Subject(id, login, kind, displayName, email, admin, value, disabledAt, passwordHash, forgeLink,
+        return new Subject(id, login, kind, displayName, email, admin, value, disabledAt, passwordHash,
                 createdAt);
+    }
+
+    @Override
+    public ControlEvent.SubjectRef eventRef() {
+        return new ControlEvent.SubjectRef(id.value(), login.value());
     }
 }

@@ -9,7 +9,7 @@ public interface SubjectStore {
     /**
      * Stores a new subject.
      *
-     * @throws dev.klave.store.AlreadyExistsException when its login (or forge id) is taken
+     * @throws dev.klave.storage.AlreadyExistsException when its login (or forge id) is taken
      */
     void create(Subject subject);
 
@@ -30,7 +30,7 @@ public interface SubjectStore {
      * Reads the subject, applies {@code change} and writes the result, atomically. The id, login,
      * kind and creation time cannot change.
      *
-     * @throws dev.klave.store.NotFoundException when there is no such subject
+     * @throws dev.klave.storage.NotFoundException when there is no such subject
      */
     Subject update(SubjectId id, UnaryOperator<Subject> change);
 }

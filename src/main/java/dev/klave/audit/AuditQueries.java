@@ -2,7 +2,6 @@ package dev.klave.audit;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.Principal;
 import dev.klave.messages.Message;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -35,20 +34,27 @@ public final class AuditQueries {
         }
     }
 
+    /** Who reads the audit: an administrator reads every row, anyone else their own. */
+    public record Viewer(String subjectId, boolean admin) {
+        public Viewer {
+            java.util.Objects.requireNonNull(subjectId, "subjectId is null");
+        }
+    }
+
     /** Non-administrators see only their own rows, whatever the filter asks. */
-    public Page page(AuditFilter filter, int page, Principal caller) {
+    public Page page(AuditFilter filter, int page, Viewer caller) {
         flushWriter();
-        AuditFilter effective = caller.admin() ? filter : filter.onlySubject(caller.subjectId().value());
+        AuditFilter effective = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
         List<AuditRow> rows = store.find(effective, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
         boolean more = rows.size() > PAGE_SIZE;
         return new Page(more ? rows.subList(0, PAGE_SIZE) : rows, page, PAGE_SIZE, more);
     }
 
     /** Someone else's row is 404 for a non-administrator, as if it did not exist. */
-    public AuditRow one(String id, Principal caller) {
+    public AuditRow one(String id, Viewer caller) {
         flushWriter();
         AuditRow row = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
-        if (!caller.admin() && !row.subjectId().map(caller.subjectId().value()::equals).orElse(false)) {
+        if (!caller.admin() && !row.subjectId().map(caller.subjectId()::equals).orElse(false)) {
             throw Message.NOT_FOUND.refusal();
         }
         return row;

@@ -45,11 +45,11 @@ public final class AuditRoutes implements RouteProvider {
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore()));
         }).get("/api/audit", Access.SESSION, request -> {
-            AuditQueries.Page page = audit.page(filter(request), page(request), request.principal());
+            AuditQueries.Page page = audit.page(filter(request), page(request), viewer(request));
             return ApiResponse.ok(new AuditPage(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore()));
         }).get("/api/audit/{id}", Access.SESSION, request -> ApiResponse.ok(
-                view(audit.one(request.pathParameter("id"), request.principal()))));
+                view(audit.one(request.pathParameter("id"), viewer(request)))));
     }
 
     private static AuditFilter filter(ApiRequest request) {
@@ -95,5 +95,9 @@ public final class AuditRoutes implements RouteProvider {
     private static EventView view(ControlEvent event) {
         return new EventView(event.id(), event.at(), event.type(), event.actor(), event.target(), event.via(),
                 event.reason(), event.clientIp(), event.details());
+    }
+
+    private static AuditQueries.Viewer viewer(ApiRequest request) {
+        return new AuditQueries.Viewer(request.session().subjectId(), request.session().admin());
     }
 }

@@ -2,8 +2,6 @@ package dev.klave.audit;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.Principal;
-import dev.klave.account.Subject;
 import dev.klave.messages.Untrusted;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -59,18 +57,18 @@ public final class ControlEvents {
             this.type = requireNonNull(type, "type is null");
         }
 
-        public Draft actor(Principal principal) {
-            actor = Optional.of(new ControlEvent.SubjectRef(principal.subjectId().value(), principal.login().value()));
+        public Draft actor(EventParty party) {
+            actor = Optional.of(party.eventRef());
             return this;
         }
 
-        public Draft actor(Optional<Principal> principal) {
-            principal.ifPresent(this::actor);
+        public Draft actor(Optional<? extends EventParty> party) {
+            party.ifPresent(this::actor);
             return this;
         }
 
-        public Draft target(Subject subject) {
-            target = Optional.of(new ControlEvent.SubjectRef(subject.id().value(), subject.login().value()));
+        public Draft target(EventParty party) {
+            target = Optional.of(party.eventRef());
             return this;
         }
 

@@ -2,6 +2,7 @@ package dev.klave.ci;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.account.Principal;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.config.BaseUrl;
@@ -49,9 +50,9 @@ public final class CiRoutes implements RouteProvider {
                         rules.list().stream().map(this::view).toList(), baseUrl.toString(), issuer,
                         Ttl.format(exchange.credentialTtl()), CiExchange.ROUTE, baseUrl.resolve(CiExchange.ROUTE))))
                 .post("/api/ci/trust-rules", Access.ADMIN, request -> ApiResponse.created(view(
-                        rules.create(request.json(TrustRules.Draft.class), request.principal()))))
+                        rules.create(request.json(TrustRules.Draft.class), Principal.of(request)))))
                 .delete("/api/ci/trust-rules/{id}", Access.ADMIN, request -> {
-                    rules.delete(request.pathParameter("id"), request.principal());
+                    rules.delete(request.pathParameter("id"), Principal.of(request));
                     return ApiResponse.noContent();
                 })
                 .post(CiExchange.ROUTE, Access.ANONYMOUS, request -> ApiResponse.created(

@@ -10,7 +10,7 @@ import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
 import dev.klave.messages.Message;
-import dev.klave.store.Transactions;
+import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

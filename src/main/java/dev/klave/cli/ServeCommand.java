@@ -2,14 +2,14 @@ package dev.klave.cli;
 
 import dev.klave.Klave;
 import dev.klave.config.Settings;
-import dev.klave.store.DatabaseUnavailableException;
+import dev.klave.storage.DatabaseUnavailableException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code klave serve}: runs the service until SIGTERM or SIGINT. */
 @Command(name = "serve",

@@ -1,5 +1,6 @@
 package dev.klave.cli;
 
+import dev.klave.Services;
 import dev.klave.account.Accounts;
 import dev.klave.account.IssuedLink;
 import dev.klave.account.Login;
@@ -9,20 +10,19 @@ import dev.klave.config.EncryptionKeyFile;
 import dev.klave.config.MasterKey;
 import dev.klave.config.Settings;
 import dev.klave.login.SignInMethods;
-import dev.klave.Services;
 import dev.klave.messages.Refusal;
+import dev.klave.storage.DatabaseUnavailableException;
 import dev.klave.store.Database;
-import dev.klave.store.DatabaseUnavailableException;
 import java.io.PrintWriter;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code klave user …}: account commands that write the database directly. */
 @Command(name = "user",
@@ -138,7 +138,7 @@ final class UserCommand implements Runnable {
             SecureRandom random = new SecureRandom();
             MasterKey masterKey = EncryptionKeyFile.resolve(settings.get().encryptionKey(), random);
             Services services = Services.create(database, settings.get(), masterKey,
-                    SignInMethods.PASSWORD_ONLY, Clock.systemUTC(), random);
+                    SignInMethods.from(settings.get()), Clock.systemUTC(), random);
             out.println(operation.apply(services.accounts()));
             out.flush();
             return 0;

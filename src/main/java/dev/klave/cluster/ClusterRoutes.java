@@ -3,6 +3,7 @@ package dev.klave.cluster;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.klave.account.Principal;
 import dev.klave.config.BaseUrl;
 import dev.klave.http.Access;
 import dev.klave.http.ApiRequest;
@@ -10,7 +11,6 @@ import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
-import dev.klave.reconcile.Reconciler;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -23,7 +23,7 @@ import java.util.function.Consumer;
 public final class ClusterRoutes implements RouteProvider {
     private final Clusters clusters;
     private final Namespaces namespaces;
-    private final Reconciler reconciler;
+    private final RbacReconciliation reconciler;
     private final ClusterConnections connections;
     private final Consumer<ClusterId> deleting;
     private final BaseUrl baseUrl;
@@ -32,7 +32,7 @@ public final class ClusterRoutes implements RouteProvider {
      * @param deleting runs in the deletion, before the cluster row goes: revokes what is
      *     restricted to the cluster (credentials)
      */
-    public ClusterRoutes(Clusters clusters, Namespaces namespaces, Reconciler reconciler,
+    public ClusterRoutes(Clusters clusters, Namespaces namespaces, RbacReconciliation reconciler,
             ClusterConnections connections, Consumer<ClusterId> deleting, BaseUrl baseUrl) {
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.namespaces = requireNonNull(namespaces, "namespaces is null");
@@ -66,7 +66,7 @@ public final class ClusterRoutes implements RouteProvider {
                         clusters.list().stream().map(this::view).toList()))
                 .post("/api/clusters", Access.ADMIN, request -> {
                     Registration body = request.json(Registration.class);
-                    return ApiResponse.created(view(clusters.register(body.id(), body.name(), request.principal())));
+                    return ApiResponse.created(view(clusters.register(body.id(), body.name(), Principal.of(request))));
                 })
                 .get("/api/clusters/{id}", Access.ADMIN, request -> ApiResponse.ok(view(cluster(request))))
                 .delete("/api/clusters/{id}", Access.ADMIN, this::delete)
@@ -82,7 +82,7 @@ public final class ClusterRoutes implements RouteProvider {
                     BootstrapSecrets secrets = BootstrapSecrets.of(body.server(), body.ca(), body.proxyToken(),
                             body.reconcilerToken());
                     return ApiResponse.ok(view(clusters.setTokens(request.pathParameter("id"), secrets,
-                            request.principal())));
+                            Principal.of(request))));
                 })
                 .get("/api/clusters/{id}/namespaces", Access.ADMIN, request -> {
                     ClusterId id = cluster(request).id();
@@ -95,21 +95,21 @@ public final class ClusterRoutes implements RouteProvider {
                     }
                 })
                 .post("/api/clusters/{id}/reconcile", Access.ADMIN, request -> {
-                    Reconciler.Pass pass = reconciler.reconcile(cluster(request).id());
+                    RbacReconciliation.Pass pass = reconciler.reconcile(cluster(request).id());
                     return ApiResponse.ok(new PassView(pass.created(), pass.updated(), pass.deleted()));
                 });
     }
 
     private ApiResponse delete(ApiRequest request) {
         ClusterId id = cluster(request).id();
-        Reconciler.Cleanup cleanup = reconciler.cleanup(id);
+        RbacReconciliation.Cleanup cleanup = reconciler.cleanup(id);
         Map<String, String> report = new LinkedHashMap<>();
         report.put("cluster", id.value());
         report.put("rbac_cleanup", cleanup.status());
         report.put("bindings_deleted", String.valueOf(cleanup.bindingsDeleted()));
         report.put("roles_deleted", String.valueOf(cleanup.rolesDeleted()));
         deleting.accept(id);
-        clusters.delete(id, request.principal(), report);
+        clusters.delete(id, Principal.of(request), report);
         connections.forget(id);
         return ApiResponse.ok(new DeletedView(id.value(), new CleanupView(cleanup.status(), cleanup.error(),
                 cleanup.bindingsDeleted(), cleanup.rolesDeleted(), cleanup.lockHeld())));

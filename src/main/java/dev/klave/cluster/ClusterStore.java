@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /** Storage of clusters. */
 public interface ClusterStore {
-    /** @throws dev.klave.store.AlreadyExistsException when the id is taken */
+    /** @throws dev.klave.storage.AlreadyExistsException when the id is taken */
     void create(Cluster cluster);
 
     Optional<Cluster> findById(ClusterId id);

@@ -24,7 +24,8 @@ public record Settings(
         Duration auditTimeout,
         Duration shutdownDelay,
         Duration shutdownTimeout,
-        CiExchangeSettings ci) {
+        CiExchangeSettings ci,
+        Optional<ForgeSettings> forge) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
         requireNonNull(listen, "listen is null");
@@ -37,5 +38,6 @@ public record Settings(
         requireNonNull(shutdownDelay, "shutdownDelay is null");
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");
         requireNonNull(ci, "ci is null");
+        requireNonNull(forge, "forge is null");
     }
 }

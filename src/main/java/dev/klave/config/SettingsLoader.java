@@ -32,6 +32,17 @@ public final class SettingsLoader {
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
     public static final String FORGE_URL = "FORGE_URL";
+    public static final String FORGE_API_URL = "FORGE_API_URL";
+    public static final String FORGE_APP_ID = "FORGE_APP_ID";
+    public static final String FORGE_APP_CLIENT_ID = "FORGE_APP_CLIENT_ID";
+    public static final String FORGE_APP_CLIENT_SECRET = "FORGE_APP_CLIENT_SECRET";
+    public static final String FORGE_APP_PRIVATE_KEY = "FORGE_APP_PRIVATE_KEY";
+    public static final String FORGE_ORG = "FORGE_ORG";
+    public static final String FORGE_WEBHOOK_SECRET = "FORGE_WEBHOOK_SECRET";
+    public static final String FORGE_REQUIRE_ORG_2FA = "FORGE_REQUIRE_ORG_2FA";
+    /** Spec 1 §5: "the first five go together". */
+    private static final List<String> FORGE_APP = List.of(FORGE_APP_ID, FORGE_APP_CLIENT_ID, FORGE_APP_CLIENT_SECRET,
+            FORGE_APP_PRIVATE_KEY, FORGE_ORG);
     public static final String CI_ISSUER = "SERVICE_CI_ISSUER";
     public static final String CI_CREDENTIAL_TTL = "SERVICE_CI_CREDENTIAL_TTL";
 
@@ -74,6 +85,7 @@ public final class SettingsLoader {
         Optional<URI> ciIssuer = read(CI_ISSUER, defaultCiIssuer(), CiExchangeSettings::parseIssuer);
         Optional<Duration> ciCredentialTtl = read(CI_CREDENTIAL_TTL, DEFAULT_CI_CREDENTIAL_TTL,
                 SettingsLoader::parsePositive);
+        Optional<ForgeSettings> forge = forge();
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -83,7 +95,54 @@ public final class SettingsLoader {
                 maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(), auditTimeout.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow(),
-                new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()));
+                new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge);
+    }
+
+    /**
+     * Spec 1 §5 "Forge App configuration": off when none of the five App variables nor the webhook
+     * secret is set; otherwise all five are required, and every missing or bad one is reported.
+     * Secret values are never echoed.
+     */
+    private Optional<ForgeSettings> forge() {
+        boolean anySet = FORGE_APP.stream().anyMatch(this::isSet) || isSet(FORGE_WEBHOOK_SECRET);
+        if (!anySet) {
+            return Optional.empty();
+        }
+        int before = problems.size();
+        for (String name : FORGE_APP) {
+            if (!isSet(name)) {
+                problems.add(name + ": required when the forge App is configured (" + String.join(", ", FORGE_APP)
+                        + (isSet(FORGE_WEBHOOK_SECRET) ? " and " + FORGE_WEBHOOK_SECRET : "") + " go together)");
+            }
+        }
+        Optional<Long> appId = optional(FORGE_APP_ID, ForgeSettings::parseAppId, true);
+        Optional<String> clientId = optional(FORGE_APP_CLIENT_ID, String::strip, true);
+        Optional<Secret> clientSecret = optional(FORGE_APP_CLIENT_SECRET, text -> new Secret(text.strip()), false);
+        Optional<java.security.interfaces.RSAPrivateKey> privateKey = optional(FORGE_APP_PRIVATE_KEY,
+                RsaPrivateKeyPem::parse, false);
+        Optional<String> org = optional(FORGE_ORG, ForgeSettings::parseOrg, true);
+        Optional<Secret> webhookSecret = optional(FORGE_WEBHOOK_SECRET, text -> new Secret(text.strip()), false);
+        Optional<Boolean> requireTwoFactor = read(FORGE_REQUIRE_ORG_2FA, "true", SettingsLoader::parseBoolean);
+        Optional<URI> webUrl = read(FORGE_URL, ForgeSettings.PUBLIC_WEB_URL, ForgeSettings::parseUrl);
+        String defaultApi = isSet(FORGE_URL) ? webUrl.map(url -> url + "/api/v3").orElse(ForgeSettings.PUBLIC_API_URL)
+                : ForgeSettings.PUBLIC_API_URL;
+        Optional<URI> apiUrl = read(FORGE_API_URL, defaultApi, ForgeSettings::parseUrl);
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new ForgeSettings(appId.orElseThrow(), clientId.orElseThrow(), clientSecret.orElseThrow(),
+                privateKey.orElseThrow(), org.orElseThrow(), webhookSecret, requireTwoFactor.orElseThrow(),
+                webUrl.orElseThrow(), apiUrl.orElseThrow()));
+    }
+
+    private boolean isSet(String name) {
+        String value = environment.get(name);
+        return value != null && !value.isBlank();
+    }
+
+    /** A variable with no default: empty when unset (the caller reports that), parsed when set. */
+    private <T> Optional<T> optional(String name, Function<String, T> parser, boolean showValue) {
+        return isSet(name) ? parse(name, environment.get(name), parser, showValue) : Optional.empty();
     }
 
     /**

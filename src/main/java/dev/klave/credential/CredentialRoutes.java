@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.account.Principal;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.cluster.ClusterId;
@@ -44,11 +45,11 @@ public final class CredentialRoutes implements RouteProvider {
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/credentials", Access.SESSION, request -> ApiResponse.ok(
-                        credentials.list(request.principal()).stream().map(this::view).toList()))
+                        credentials.list(Principal.of(request)).stream().map(this::view).toList()))
                 .post("/api/credentials", Access.SESSION, request -> {
                     NewCredential body = request.json(NewCredential.class);
                     IssuedCredential issued = credentials.issue(new Credentials.Request(body.ttl(), body.name(),
-                            body.note(), body.clusterId(), body.subjectId()), request.principal(), Optional.empty());
+                            body.note(), body.clusterId(), body.subjectId()), Principal.of(request), Optional.empty());
                     return ApiResponse.created(issuedView(issued));
                 })
                 .post("/api/credentials/{id}/revoke", Access.SESSION, request -> {
@@ -67,7 +68,7 @@ public final class CredentialRoutes implements RouteProvider {
                         reason = Optional.ofNullable(value).filter(JsonNode::isTextual).map(JsonNode::textValue);
                     }
                     return ApiResponse.ok(view(credentials.revoke(request.pathParameter("id"), reason,
-                            request.principal())));
+                            Principal.of(request))));
                 });
     }
 

@@ -17,7 +17,7 @@ import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Message;
-import dev.klave.store.Transactions;
+import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

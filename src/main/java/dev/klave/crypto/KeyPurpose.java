@@ -6,8 +6,12 @@ import java.nio.charset.StandardCharsets;
 public enum KeyPurpose {
     /** HMAC of the {@code service_session} cookie (spec 1 §5 "Sessions"). */
     SESSION_COOKIE("session-cookie"),
-    /** HMAC of the forge login state cookie (spec 1 §5 "Forge login checks"). */
-    FORGE_STATE("forge-state"),
+    /**
+     * HMAC of the sign-in state cookie of the forge and OIDC logins (spec 1 §5 "Forge login
+     * checks" 1, spec 2 §5). The cookie lives 10 minutes, so renaming this purpose costs at most
+     * the sign-ins in flight.
+     */
+    SIGN_IN_STATE("sign-in-state"),
     /** AES-256-GCM of stored cluster tokens (spec 1 §2 "Cluster"). */
     CLUSTER_TOKENS("cluster-tokens");
 

@@ -7,5 +7,10 @@ public enum Access {
     /** A valid {@code service_session} cookie of an enabled account; otherwise 401. */
     SESSION,
     /** A session of an administrator; otherwise 401 without a session, 403 with one. */
-    ADMIN
+    ADMIN,
+    /**
+     * A bearer token in {@code Authorization}; otherwise 401, with the route policy's
+     * {@code WWW-Authenticate} challenge when it names one.
+     */
+    BEARER
 }

@@ -2,11 +2,11 @@ package dev.klave.http;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.Principal;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
-import dev.klave.store.DatabaseUnavailableException;
 import dev.klave.messages.Untrusted;
+import dev.klave.storage.DatabaseUnavailableException;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
@@ -15,6 +15,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,14 +26,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code /api} and the {@code /v1} endpoints. Applies the {@code /api} conventions of spec 1 §4 in order — route (404/405), origin (403),
- * body size (413) — then runs the endpoint on a virtual thread and writes its answer.
+ * Serves the mounted API prefixes ({@code /api}, {@code /v1}, …). Applies each route's
+ * {@link RoutePolicy} in the order of spec 1 §4 — route (404/405), origin (403), body size (413),
+ * body type (415) — then authenticates the caller the route's {@link Access} asks for, runs the
+ * endpoint on a virtual thread and writes its answer.
  */
 final class ApiHandler implements Handler<HttpServerRequest> {
-    /** Spec 1 §8: JSON bodies under /api up to 64 KiB. */
-    static final int BODY_LIMIT = 64 * 1024;
     /** How much of an oversized body is read and dropped before the connection is cut. */
     private static final long DRAIN_LIMIT = 1024 * 1024;
+    private static final String FORM_TYPE = "application/x-www-form-urlencoded";
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
 
@@ -51,39 +53,47 @@ final class ApiHandler implements Handler<HttpServerRequest> {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
     }
 
+    /** Whether {@code path} is under one of the mounted prefixes. */
+    boolean serves(String path) {
+        return routes.mountOf(path).isPresent();
+    }
+
     @Override
     public void handle(HttpServerRequest request) {
         HttpServerResponse response = request.response();
         String method = request.method().name();
         ApiRoutes.Match match = routes.match(method, request.path());
         switch (match) {
-            case ApiRoutes.Unknown unknown -> Responses.error(response, Message.NOT_FOUND);
-            case ApiRoutes.WrongMethod wrong -> Responses.methodNotAllowed(response, wrong.allowed());
+            case ApiRoutes.Unknown unknown -> Responses.error(response, unknown.policy(), Message.NOT_FOUND);
+            case ApiRoutes.WrongMethod wrong when method.equals("OPTIONS") && wrong.policy().crossOriginReads() ->
+                    Responses.preflight(response, wrong.allowed());
+            case ApiRoutes.WrongMethod wrong -> {
+                response.putHeader("Allow", String.join(", ", wrong.allowed()));
+                Responses.error(response, wrong.policy(), Message.METHOD_NOT_ALLOWED);
+            }
             case ApiRoutes.Found found -> {
-                // The origin check guards browser sessions under /api; the /v1 endpoints carry
-                // their own proof (an ID token, a signature) and have none (spec 1 §4 "CI and forge").
-                if (request.path().startsWith("/api/") && origins.refuses(method,
-                        Optional.ofNullable(request.getHeader("Origin")),
+                RoutePolicy policy = found.policy();
+                if (origins.refuses(policy.origin(), method, Optional.ofNullable(request.getHeader("Origin")),
                         Optional.ofNullable(request.getHeader("Sec-Fetch-Site")))) {
-                    Responses.error(response, Message.CROSS_ORIGIN);
+                    Responses.error(response, policy, Message.CROSS_ORIGIN);
                     return;
                 }
-                readBody(request, body -> dispatch(request, found, body));
+                readBody(request, policy, body -> dispatch(request, found, body));
             }
         }
     }
 
     /**
-     * Reads the body up to {@link #BODY_LIMIT}. A declared length over the limit is refused before
+     * Reads the body up to the route's limit. A declared length over the limit is refused before
      * any byte is read; a body that streams past the limit without one is refused the moment it
      * does. Either way the connection is closed after the 413, since the rest of the body is
      * never read.
      */
-    private void readBody(HttpServerRequest request, Handler<Buffer> whenComplete) {
+    private void readBody(HttpServerRequest request, RoutePolicy policy, Handler<Buffer> whenComplete) {
         HttpServerResponse response = request.response();
         String declared = request.getHeader("Content-Length");
-        if (declared != null && exceedsLimit(declared)) {
-            tooLarge(request);
+        if (declared != null && exceedsLimit(declared, policy.bodyLimit())) {
+            tooLarge(request, policy);
             return;
         }
         Buffer body = Buffer.buffer();
@@ -91,8 +101,8 @@ final class ApiHandler implements Handler<HttpServerRequest> {
             if (response.ended()) {
                 return;
             }
-            if (body.length() + chunk.length() > BODY_LIMIT) {
-                tooLarge(request);
+            if (body.length() + chunk.length() > policy.bodyLimit()) {
+                tooLarge(request, policy);
                 return;
             }
             body.appendBuffer(chunk);
@@ -105,9 +115,9 @@ final class ApiHandler implements Handler<HttpServerRequest> {
         request.exceptionHandler(failure -> LOG.debug("request body not read: {}", failure.toString()));
     }
 
-    private static boolean exceedsLimit(String declared) {
+    private static boolean exceedsLimit(String declared, int limit) {
         try {
-            return Long.parseLong(declared.strip()) > BODY_LIMIT;
+            return Long.parseLong(declared.strip()) > limit;
         } catch (NumberFormatException e) {
             // The HTTP codec has already refused a malformed length; be safe regardless.
             return true;
@@ -119,10 +129,10 @@ final class ApiHandler implements Handler<HttpServerRequest> {
      * {@link #DRAIN_LIMIT}) so that a client still sending can read the answer instead of meeting
      * a reset; one that keeps sending past that is cut off.
      */
-    private static void tooLarge(HttpServerRequest request) {
+    private static void tooLarge(HttpServerRequest request, RoutePolicy policy) {
         HttpServerResponse response = request.response();
         response.putHeader("Connection", "close");
-        Responses.error(response, Message.BODY_TOO_LARGE);
+        Responses.error(response, policy, Message.BODY_TOO_LARGE);
         if (request.isEnded()) {
             request.connection().close();
             return;
@@ -138,51 +148,85 @@ final class ApiHandler implements Handler<HttpServerRequest> {
     }
 
     private void dispatch(HttpServerRequest request, ApiRoutes.Found found, Buffer body) {
+        RoutePolicy policy = found.policy();
         ApiRequest apiRequest = new ApiRequest(request.method().name(), request.path(), found.parameters(),
                 toMap(request.params()), toMap(request.headers()), body.getBytes(), clientAddress(request),
-                Optional.empty());
+                new Caller.Anonymous());
+        if (policy.body() == BodyType.FORM) {
+            Optional<ApiRequest> decoded = decodeForm(request, policy, apiRequest, body);
+            if (decoded.isEmpty()) {
+                return;
+            }
+            apiRequest = decoded.get();
+        }
+        ApiRequest ready = apiRequest;
         Context context = Vertx.currentContext();
         blocking.execute(() -> {
-            Answer answer = invoke(found, apiRequest);
+            Answer answer = invoke(found, ready);
             context.runOnContext(ignored -> answer.write(request.response()));
         });
     }
 
-    private Answer invoke(ApiRoutes.Found route, ApiRequest request) {
+    /** RFC 6749 §4.1.3: the token request is form-encoded; anything else is refused here (415, 400). */
+    private static Optional<ApiRequest> decodeForm(HttpServerRequest request, RoutePolicy policy,
+            ApiRequest apiRequest, Buffer body) {
+        String type = Optional.ofNullable(request.getHeader("Content-Type")).orElse("");
+        int semicolon = type.indexOf(';');
+        String mediaType = (semicolon < 0 ? type : type.substring(0, semicolon)).strip();
+        if (!mediaType.equalsIgnoreCase(FORM_TYPE)) {
+            Responses.error(request.response(), policy, Message.FORM_REQUIRED);
+            return Optional.empty();
+        }
         try {
-            ApiResponse response = route.endpoint().handle(authorize(route.access(), request));
-            if (response.body().orElse(null) instanceof ApiResponse.RawBody raw) {
-                return target -> Responses.raw(target, response.status(), raw, response.headers());
-            }
-            byte[] body = response.body().map(Json::write).orElse(new byte[0]);
-            return target -> Responses.json(target, response.status(), body, response.headers());
-        } catch (Refusal refusal) {
-            return target -> Responses.error(target, refusal.status(), refusal.getMessage());
-        } catch (InterruptedException e) {
-            // Only the shutdown interrupts endpoint work: the request is cut because we are stopping.
-            Thread.currentThread().interrupt();
-            return target -> Responses.error(target, Message.RESTARTING);
-        } catch (DatabaseUnavailableException e) {
-            LOG.error("{} {}: database unavailable: {}", request.method(), Untrusted.text(request.path()),
-                    Untrusted.text(e.getMessage()));
-            return target -> Responses.error(target, Message.DATABASE_UNAVAILABLE);
-        } catch (Exception | LinkageError | AssertionError e) {
-            // The cause goes to the log only (spec 1 §7: 500 "error interno").
-            LOG.error("{} {} failed", request.method(), Untrusted.text(request.path()), e);
-            return target -> Responses.error(target, Message.INTERNAL_ERROR);
+            QueryStringDecoder decoder = new QueryStringDecoder(body.toString(StandardCharsets.UTF_8),
+                    StandardCharsets.UTF_8, false);
+            return Optional.of(apiRequest.withForm(decoder.parameters()));
+        } catch (IllegalArgumentException e) {
+            Responses.error(request.response(), policy, Message.FORM_INVALID);
+            return Optional.empty();
         }
     }
 
-    /** Spec 1 §5 "Access classes": 401 without a valid session, 403 for a non-admin on admin routes. */
+    private Answer invoke(ApiRoutes.Found route, ApiRequest request) {
+        RoutePolicy policy = route.policy();
+        try {
+            ApiResponse response = route.endpoint().handle(authorize(route.access(), request));
+            if (response.body().orElse(null) instanceof ApiResponse.RawBody raw) {
+                return target -> Responses.raw(target, policy, response.status(), raw, response.headers());
+            }
+            byte[] body = response.body().map(Json::write).orElse(new byte[0]);
+            return target -> Responses.json(target, policy, response.status(), body, response.headers());
+        } catch (Refusal refusal) {
+            return target -> Responses.error(target, policy, refusal.status(), refusal.getMessage());
+        } catch (InterruptedException e) {
+            // Only the shutdown interrupts endpoint work: the request is cut because we are stopping.
+            Thread.currentThread().interrupt();
+            return target -> Responses.error(target, policy, Message.RESTARTING);
+        } catch (DatabaseUnavailableException e) {
+            LOG.error("{} {}: database unavailable: {}", request.method(), Untrusted.text(request.path()),
+                    Untrusted.text(e.getMessage()));
+            return target -> Responses.error(target, policy, Message.DATABASE_UNAVAILABLE);
+        } catch (Exception | LinkageError | AssertionError e) {
+            // The cause goes to the log only (spec 1 §7: 500 "error interno").
+            LOG.error("{} {} failed", request.method(), Untrusted.text(request.path()), e);
+            return target -> Responses.error(target, policy, Message.INTERNAL_ERROR);
+        }
+    }
+
+    /** Spec 1 §5 "Access classes": 401 without a valid session or token, 403 for a non-admin on admin routes. */
     private ApiRequest authorize(Access access, ApiRequest request) {
-        if (access == Access.ANONYMOUS) {
-            return request;
-        }
-        Principal caller = authenticator.authenticate(request.headers("Cookie"));
-        if (access == Access.ADMIN && !caller.admin()) {
-            throw Message.ADMIN_ONLY.refusal();
-        }
-        return request.authenticatedAs(caller);
+        return switch (access) {
+            case ANONYMOUS -> request;
+            case SESSION -> request.authenticatedAs(authenticator.session(request.headers("Cookie")));
+            case ADMIN -> {
+                Caller.Session caller = authenticator.session(request.headers("Cookie"));
+                if (!caller.admin()) {
+                    throw Message.ADMIN_ONLY.refusal();
+                }
+                yield request.authenticatedAs(caller);
+            }
+            case BEARER -> request.authenticatedAs(authenticator.bearer(request.header("Authorization")));
+        };
     }
 
     private InetAddress clientAddress(HttpServerRequest request) {

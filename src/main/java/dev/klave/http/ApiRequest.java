@@ -2,7 +2,6 @@ package dev.klave.http;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.Principal;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +20,18 @@ public final class ApiRequest {
     private final Map<String, List<String>> headers;
     private final byte[] body;
     private final InetAddress clientAddress;
-    private final Optional<Principal> principal;
+    private final Caller caller;
+    private final Map<String, List<String>> form;
 
     public ApiRequest(String method, String path, Map<String, String> pathParameters,
             Map<String, List<String>> query, Map<String, List<String>> headers, byte[] body,
-            InetAddress clientAddress, Optional<Principal> principal) {
+            InetAddress clientAddress, Caller caller) {
+        this(method, path, pathParameters, query, headers, body, clientAddress, caller, Map.of());
+    }
+
+    private ApiRequest(String method, String path, Map<String, String> pathParameters,
+            Map<String, List<String>> query, Map<String, List<String>> headers, byte[] body,
+            InetAddress clientAddress, Caller caller, Map<String, List<String>> form) {
         this.method = requireNonNull(method, "method is null");
         this.path = requireNonNull(path, "path is null");
         this.pathParameters = Map.copyOf(requireNonNull(pathParameters, "pathParameters is null"));
@@ -35,18 +41,41 @@ public final class ApiRequest {
         this.headers = caseless;
         this.body = requireNonNull(body, "body is null").clone();
         this.clientAddress = requireNonNull(clientAddress, "clientAddress is null");
-        this.principal = requireNonNull(principal, "principal is null");
+        this.caller = requireNonNull(caller, "caller is null");
+        this.form = Map.copyOf(requireNonNull(form, "form is null"));
     }
 
-    /** The same request, now known to come from {@code caller}. */
-    ApiRequest authenticatedAs(Principal caller) {
-        return new ApiRequest(method, path, pathParameters, query, headers, body, clientAddress,
-                Optional.of(caller));
+    /** The same request, now known to come from {@code who}. */
+    ApiRequest authenticatedAs(Caller who) {
+        return new ApiRequest(method, path, pathParameters, query, headers, body, clientAddress, who, form);
     }
 
-    /** The signed-in caller; only routes with {@link Access#SESSION} or {@link Access#ADMIN} have one. */
-    public Principal principal() {
-        return principal.orElseThrow(() -> new IllegalStateException("route " + path + " is anonymous"));
+    /** The same request with its form-encoded body decoded ({@link BodyType#FORM}). */
+    ApiRequest withForm(Map<String, List<String>> fields) {
+        return new ApiRequest(method, path, pathParameters, query, headers, body, clientAddress, caller, fields);
+    }
+
+    public Caller caller() {
+        return caller;
+    }
+
+    /** The signed-in person; only routes with {@link Access#SESSION} or {@link Access#ADMIN} have one. */
+    public Caller.Session session() {
+        if (caller instanceof Caller.Session session) {
+            return session;
+        }
+        throw new IllegalStateException("route " + path + " has no session caller");
+    }
+
+    /** The first value of a field of a form-encoded body; routes of {@link BodyType#FORM} only. */
+    public Optional<String> formField(String name) {
+        List<String> values = form.get(name);
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
+    }
+
+    /** Every value of a field of a form-encoded body (RFC 6749 §3.1 refuses repeated parameters). */
+    public List<String> formFields(String name) {
+        return form.getOrDefault(name, List.of());
     }
 
     /** Every value of a header, matched without regard to case. */

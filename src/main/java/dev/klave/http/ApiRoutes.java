@@ -11,9 +11,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The API's route table. Templates are literal segments and {@code {name}} parameters, matched
+ * The API's route table. Routes live under mounted prefixes ({@code /api}, {@code /v1}; later
+ * {@code /mcp}, {@code /.well-known}, {@code /oauth}), each with a default {@link RoutePolicy} that
+ * a route may replace. Templates are literal segments and {@code {name}} parameters, matched
  * segment by segment against the raw path; a path that matches a template under another method
- * is told which methods it has ({@code Allow}, spec 1 §4).
+ * is told which methods it has ({@code Allow}, spec 1 §4); a path under a mount that matches no
+ * template is 404 in the mount's error format.
  *
  * <p>Every endpoint that is not a {@code GET} may change who has access to what; when one
  * completes without a refusal, its state change has committed and {@code afterChange} runs, so
@@ -21,10 +24,39 @@ import java.util.Set;
  */
 public final class ApiRoutes {
     private final List<Route> routes = new ArrayList<>();
+    private final Map<String, RoutePolicy> mounts = new LinkedHashMap<>();
     private final Runnable afterChange;
 
+    /** A table with the two mounts of spec 1 §4: {@code /api} and {@code /v1} (CI and forge). */
     public ApiRoutes(Runnable afterChange) {
         this.afterChange = requireNonNull(afterChange, "afterChange is null");
+        mount("/api", RoutePolicy.API);
+        mount("/v1", RoutePolicy.MACHINE);
+    }
+
+    /**
+     * Serves every path equal to {@code prefix} or under {@code prefix/}, with {@code defaults}
+     * for the routes that name no policy of their own.
+     */
+    public ApiRoutes mount(String prefix, RoutePolicy defaults) {
+        if (!prefix.startsWith("/") || prefix.endsWith("/") || prefix.length() < 2) {
+            throw new IllegalArgumentException("a mount is /name without a trailing slash: " + prefix);
+        }
+        if (mounts.putIfAbsent(prefix, requireNonNull(defaults, "defaults is null")) != null) {
+            throw new IllegalArgumentException("mounted twice: " + prefix);
+        }
+        return this;
+    }
+
+    /** The default policy of the mount {@code path} falls under, if any. */
+    public Optional<RoutePolicy> mountOf(String path) {
+        for (Map.Entry<String, RoutePolicy> mount : mounts.entrySet()) {
+            String prefix = mount.getKey();
+            if (path.equals(prefix) || (path.startsWith(prefix) && path.charAt(prefix.length()) == '/')) {
+                return Optional.of(mount.getValue());
+            }
+        }
+        return Optional.empty();
     }
 
     public ApiRoutes get(String template, Access access, Endpoint endpoint) {
@@ -44,7 +76,17 @@ public final class ApiRoutes {
     }
 
     public ApiRoutes add(String method, String template, Access access, Endpoint endpoint) {
-        Route route = new Route(method, Template.parse(template), access,
+        RoutePolicy defaults = mountOf(template).orElseThrow(() -> new IllegalArgumentException(
+                "no mount serves " + template));
+        return add(method, template, access, defaults, endpoint);
+    }
+
+    /** A route with a policy of its own, e.g. a larger body limit for a webhook. */
+    public ApiRoutes add(String method, String template, Access access, RoutePolicy policy, Endpoint endpoint) {
+        if (mountOf(template).isEmpty()) {
+            throw new IllegalArgumentException("no mount serves " + template);
+        }
+        Route route = new Route(method, Template.parse(template), access, requireNonNull(policy, "policy is null"),
                 method.equals("GET") ? endpoint : announcing(endpoint));
         for (Route existing : routes) {
             if (existing.method.equals(method) && existing.template.equals(route.template)) {
@@ -67,42 +109,48 @@ public final class ApiRoutes {
     /** What the table says about a request. */
     public sealed interface Match {}
 
-    public record Found(Access access, Endpoint endpoint, Map<String, String> parameters) implements Match {}
+    public record Found(Access access, RoutePolicy policy, Endpoint endpoint, Map<String, String> parameters)
+            implements Match {}
 
-    public record WrongMethod(Set<String> allowed) implements Match {}
+    /** The path exists under other methods; {@code policy} is that of the first of them. */
+    public record WrongMethod(Set<String> allowed, RoutePolicy policy) implements Match {}
 
-    public record Unknown() implements Match {}
+    /** Nothing at this path; {@code policy} is the mount's, for the error format. */
+    public record Unknown(RoutePolicy policy) implements Match {}
 
     public Match match(String method, String path) {
         String[] segments = Template.split(path);
         Set<String> allowed = new LinkedHashSet<>();
+        RoutePolicy first = null;
         for (Route route : routes) {
             Optional<Map<String, String>> parameters = route.template.match(segments);
             if (parameters.isEmpty()) {
                 continue;
             }
             if (route.method.equals(method)) {
-                return new Found(route.access, route.endpoint, parameters.get());
+                return new Found(route.access, route.policy, route.endpoint, parameters.get());
             }
             allowed.add(route.method);
+            first = first == null ? route.policy : first;
         }
-        return allowed.isEmpty() ? new Unknown() : new WrongMethod(allowed);
+        if (first != null) {
+            return new WrongMethod(allowed, first);
+        }
+        return new Unknown(mountOf(path).orElse(RoutePolicy.API));
     }
 
-    private record Route(String method, Template template, Access access, Endpoint endpoint) {
+    private record Route(String method, Template template, Access access, RoutePolicy policy, Endpoint endpoint) {
         Route {
             requireNonNull(method, "method is null");
             requireNonNull(template, "template is null");
             requireNonNull(access, "access is null");
+            requireNonNull(policy, "policy is null");
             requireNonNull(endpoint, "endpoint is null");
         }
     }
 
     private record Template(List<String> segments) {
         static Template parse(String template) {
-            if (!template.startsWith("/api/") && !template.startsWith("/v1/")) {
-                throw new IllegalArgumentException("API routes live under /api/ or /v1/: " + template);
-            }
             return new Template(List.of(split(template)));
         }
 

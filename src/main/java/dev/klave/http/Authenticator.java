@@ -1,14 +1,26 @@
 package dev.klave.http;
 
-import dev.klave.account.Principal;
+import dev.klave.messages.Message;
 import java.util.List;
+import java.util.Optional;
 
-/** Turns the request's cookies into the caller, or refuses (401) when they name no valid session. */
+/** Turns a request's proof of identity into its {@link Caller}, or refuses (401). */
 @FunctionalInterface
 public interface Authenticator {
     /**
      * @param cookieHeaders every {@code Cookie} header of the request
      * @throws dev.klave.messages.Refusal {@code SESSION_MISSING} or {@code SESSION_INVALID}
      */
-    Principal authenticate(List<String> cookieHeaders);
+    Caller.Session session(List<String> cookieHeaders);
+
+    /**
+     * The caller of an {@link Access#BEARER} route. Without an issuer of bearer tokens wired in,
+     * every token is refused: failing closed is the default.
+     *
+     * @param authorization the {@code Authorization} header, if any
+     * @throws dev.klave.messages.Refusal a 401 when the header names no valid token
+     */
+    default Caller.Bearer bearer(Optional<String> authorization) {
+        throw Message.TOKEN_MISSING.refusal();
+    }
 }

@@ -6,19 +6,19 @@ import dev.klave.config.BaseUrl;
 import dev.klave.config.Cidr;
 import dev.klave.config.ListenAddress;
 import dev.klave.config.ServerTls;
-import io.vertx.core.net.PemKeyCertOptions;
-import java.util.Optional;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
-import java.util.concurrent.CopyOnWriteArrayList;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.PemKeyCertOptions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -138,7 +138,7 @@ public final class KlaveHttpServer {
             health.liveness(request);
         } else if (path.equals("/readyz")) {
             health.readiness(request);
-        } else if (path.equals("/api") || path.startsWith("/api/") || path.startsWith("/v1/")) {
+        } else if (api.serves(path)) {
             api.handle(request);
         } else if (path.equals("/clusters") || path.startsWith("/clusters/")) {
             proxy.handle(request);

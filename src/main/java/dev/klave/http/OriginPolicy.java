@@ -23,7 +23,15 @@ public final class OriginPolicy {
     }
 
     public boolean refuses(String method, Optional<String> origin, Optional<String> fetchSite) {
-        if (!STATE_CHANGING.contains(method)) {
+        return refuses(OriginRule.SAME_ORIGIN_FOR_WRITES, method, origin, fetchSite);
+    }
+
+    /** Whether {@code rule} refuses a request with these headers. */
+    public boolean refuses(OriginRule rule, String method, Optional<String> origin, Optional<String> fetchSite) {
+        if (rule == OriginRule.ANY) {
+            return false;
+        }
+        if (rule == OriginRule.SAME_ORIGIN_FOR_WRITES && !STATE_CHANGING.contains(method)) {
             return false;
         }
         if (origin.isPresent() && !origin.get().strip().toLowerCase(Locale.ROOT).equals(ownOrigin)) {

@@ -3,24 +3,28 @@ package dev.klave.http;
 import dev.klave.messages.Message;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Writing answers in the API's form: JSON, never cached, errors as {@code {"error": text}}. */
+/**
+ * Writing answers in the API's form: JSON (or plain text where the route's policy says so), never
+ * cached, errors as {@code {"error": text}}.
+ */
 final class Responses {
     static final String JSON = "application/json; charset=utf-8";
     static final String TEXT = "text/plain; charset=utf-8";
+    /** How long a browser may reuse a preflight answer (Fetch standard, CORS-preflight cache). */
+    private static final String PREFLIGHT_MAX_AGE = "600";
 
     private Responses() {}
 
-    static void json(HttpServerResponse response, int status, byte[] body, Map<String, String> headers) {
-        if (response.ended() || response.closed()) {
+    static void json(HttpServerResponse response, RoutePolicy policy, int status, byte[] body,
+            List<ApiResponse.Header> headers) {
+        if (!begin(response, policy, status, headers)) {
             return;
         }
-        response.setStatusCode(status);
-        apiHeaders(response);
-        headers.forEach(response::putHeader);
-        if (status == 204) {
+        if (status == 204 || status == 302) {
             response.end();
             return;
         }
@@ -28,28 +32,68 @@ final class Responses {
         response.end(Buffer.buffer(body));
     }
 
-    static void raw(HttpServerResponse response, int status, ApiResponse.RawBody body, Map<String, String> headers) {
-        if (response.ended() || response.closed()) {
+    static void raw(HttpServerResponse response, RoutePolicy policy, int status, ApiResponse.RawBody body,
+            List<ApiResponse.Header> headers) {
+        if (!begin(response, policy, status, headers)) {
             return;
         }
-        response.setStatusCode(status);
-        apiHeaders(response);
-        headers.forEach(response::putHeader);
         response.putHeader("Content-Type", body.contentType());
         response.end(Buffer.buffer(body.content()));
     }
 
+    /** Status, the API's headers, the route's CORS and challenge headers, the endpoint's own. */
+    private static boolean begin(HttpServerResponse response, RoutePolicy policy, int status,
+            List<ApiResponse.Header> headers) {
+        if (response.ended() || response.closed()) {
+            return false;
+        }
+        response.setStatusCode(status);
+        apiHeaders(response);
+        if (policy.crossOriginReads()) {
+            // Spec 3 §5: public documents and the token endpoint; never with credentials.
+            response.putHeader("Access-Control-Allow-Origin", "*");
+        }
+        if (status == 401) {
+            policy.challenge().ifPresent(value -> response.putHeader("WWW-Authenticate", value));
+        }
+        for (ApiResponse.Header header : headers) {
+            response.headers().add(header.name(), header.value());
+        }
+        return true;
+    }
+
+    static void error(HttpServerResponse response, RoutePolicy policy, int status, String text) {
+        if (policy.errors() == ErrorFormat.PLAIN_TEXT) {
+            if (begin(response, policy, status, List.of())) {
+                response.putHeader("Content-Type", TEXT);
+                response.end(text);
+            }
+            return;
+        }
+        json(response, policy, status, Json.write(Map.of("error", text)), List.of());
+    }
+
+    static void error(HttpServerResponse response, RoutePolicy policy, Message message) {
+        error(response, policy, message.status(), message.text());
+    }
+
+    /** An {@code /api} error outside any route (a request refused at the edge). */
     static void error(HttpServerResponse response, int status, String text) {
-        json(response, status, Json.write(Map.of("error", text)), Map.of());
+        error(response, RoutePolicy.API, status, text);
     }
 
-    static void error(HttpServerResponse response, Message message) {
-        error(response, message.status(), message.text());
-    }
-
-    static void methodNotAllowed(HttpServerResponse response, Set<String> allowed) {
-        response.putHeader("Allow", String.join(", ", allowed));
-        error(response, Message.METHOD_NOT_ALLOWED);
+    /** The answer to a CORS preflight (an {@code OPTIONS} with {@code Access-Control-Request-Method}). */
+    static void preflight(HttpServerResponse response, Set<String> allowed) {
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.setStatusCode(204);
+        apiHeaders(response);
+        response.putHeader("Access-Control-Allow-Origin", "*");
+        response.putHeader("Access-Control-Allow-Methods", String.join(", ", allowed));
+        response.putHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, MCP-Protocol-Version");
+        response.putHeader("Access-Control-Max-Age", PREFLIGHT_MAX_AGE);
+        response.end();
     }
 
     /** Headers every API answer carries (spec 1 §4: {@code Cache-Control: no-store}). */

@@ -13,7 +13,7 @@ import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
-import dev.klave.store.Transactions;
+import dev.klave.storage.Transactions;
 import java.net.InetAddress;
 import java.util.Optional;
 

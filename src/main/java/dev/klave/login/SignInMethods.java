@@ -3,6 +3,7 @@ package dev.klave.login;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.SignInMode;
+import dev.klave.config.Settings;
 
 /**
  * Which sign-in buttons the interface shows ({@code GET /api/auth/methods}, spec 1 §4, spec 2):
@@ -16,8 +17,19 @@ public record SignInMethods(boolean forge, String org, boolean oidc, String oidc
         requireNonNull(oidcName, "oidcName is null");
     }
 
+    /**
+     * The methods the settings turn on. The server and the CLI both derive the mode from here, so
+     * {@code klave user create} judges passwords and the last administrator as the server does;
+     * neither contacts a provider to find out.
+     */
+    public static SignInMethods from(Settings settings) {
+        return settings.forge()
+                .map(forge -> new SignInMethods(true, forge.org(), false, ""))
+                .orElse(PASSWORD_ONLY);
+    }
+
     /** With either external method on, passwords work for break-glass accounts only (spec 1 §5). */
     public SignInMode mode() {
-        return forge || oidc ? SignInMode.EXTERNAL : SignInMode.PASSWORD;
+        return SignInMode.of(forge, oidc);
     }
 }

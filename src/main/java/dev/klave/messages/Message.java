@@ -108,12 +108,17 @@ public enum Message {
     LOGIN_TAKEN(409, "ese login ya existe (los logins no se reutilizan)"),
     ACCOUNT_DISABLED_CONFLICT(409, "la cuenta está deshabilitada"),
     NOT_A_PERSON(409, "los bots no entran en la interfaz: no tienen contraseña ni enlaces"),
+    // Spec 1 §4 POST /api/me/forge/link: "409 if already linked"; the text is ours.
+    IDENTITY_ALREADY_LINKED(409, "tu cuenta ya está vinculada: pide a un administrador que la desvincule primero"),
     LAST_ADMIN(409, "no se puede quitar ni deshabilitar al último administrador activo"),
     NO_ACTIVE_GRANTS(409, "sin permisos activos: no hay ningún cluster al que dar acceso"),
     RECONCILE_RUNNING(409, "ya hay una reconciliación de este cluster en curso"),
     CLUSTER_WITHOUT_TOKENS(409, "el cluster no tiene tokens todavía: %s"),
     LINK_GONE(410, "el enlace ha caducado o ya se ha usado; pide uno nuevo a un administrador"),
     BODY_TOO_LARGE(413, "cuerpo demasiado grande"),
+    // Not in the specification: a form-encoded route (RFC 6749 §4.1.3) sent something else.
+    FORM_REQUIRED(415, "el cuerpo debe ser application/x-www-form-urlencoded"),
+    FORM_INVALID(400, "cuerpo de formulario no válido"),
     TOO_MANY_ATTEMPTS(429, "demasiados intentos"),
     INTERNAL_ERROR(500, "error interno"),
     CLUSTER_FAILED(502, "%s"),
@@ -129,6 +134,8 @@ public enum Message {
 
     // Forge webhook (spec 1 §7 "Webhook errors").
     SIGNATURE_INVALID(401, "firma no válida"),
+    // The specification names the status only (415); the text is ours.
+    WEBHOOK_NOT_JSON(415, "el webhook debe llegar como application/json"),
 
     // Health (spec 1 §4 "Health"); English in the specification.
     HEALTH_OK(200, "ok"),

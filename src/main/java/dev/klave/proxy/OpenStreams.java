@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.cluster.ClusterId;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
-import dev.klave.store.DatabaseUnavailableException;
+import dev.klave.storage.DatabaseUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

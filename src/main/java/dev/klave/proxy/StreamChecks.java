@@ -11,7 +11,7 @@ interface StreamChecks {
      * The full check of a credential known by its id, on one cluster.
      *
      * @throws dev.klave.messages.Refusal when the credential no longer passes
-     * @throws dev.klave.store.DatabaseUnavailableException when the database cannot say
+     * @throws dev.klave.storage.DatabaseUnavailableException when the database cannot say
      */
     ProxyCaller recheck(String credentialId, ClusterId cluster, long generation);
 }

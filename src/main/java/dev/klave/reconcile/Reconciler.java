@@ -13,9 +13,10 @@ import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.KubernetesApi;
+import dev.klave.cluster.RbacReconciliation;
 import dev.klave.messages.Message;
-import dev.klave.store.LeaseStore;
 import dev.klave.messages.Untrusted;
+import dev.klave.storage.LeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One reconciliation pass of one cluster, and the clean-up when a cluster is deleted. */
-public final class Reconciler {
+public final class Reconciler implements RbacReconciliation {
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
     /** Longer than any pass; a replica that dies mid-pass frees the cluster after this. */
     private static final Duration LEASE = Duration.ofMinutes(2);
@@ -54,23 +55,13 @@ public final class Reconciler {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /** What a pass changed. */
-    public record Pass(int created, int updated, int deleted) {
-        public boolean changedNothing() {
-            return created == 0 && updated == 0 && deleted == 0;
-        }
-    }
-
-    /** The {@code rbac_cleanup} report of a cluster deletion (spec 1 §4 "Clusters"). */
-    public record Cleanup(String status, Optional<String> error, int bindingsDeleted, int rolesDeleted,
-            boolean lockHeld) {}
-
     /**
      * Runs one pass now and records its outcome on the cluster.
      *
      * @throws dev.klave.messages.Refusal 409 while another pass of the cluster runs or before its
      *     tokens exist; 502 with the cluster's error when the cluster side fails
      */
+    @Override
     public Pass reconcile(ClusterId cluster) {
         String lease = "reconcile/" + cluster.value();
         // A holder per pass, not per replica: two passes of one replica exclude each other too.
@@ -168,6 +159,7 @@ public final class Reconciler {
      * Removes everything Klave manages in the cluster before the cluster is deleted. Never throws:
      * the deletion goes on whatever the cluster answers, and the report says what happened.
      */
+    @Override
     public Cleanup cleanup(ClusterId cluster) {
         if (clusters.findById(cluster).map(found -> !found.hasTokens()).orElse(true)) {
             return new Cleanup("skipped", Optional.of("el cluster no tenía tokens"), 0, 0, false);

@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.storage.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
 

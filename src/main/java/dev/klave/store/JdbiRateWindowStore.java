@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.storage.RateWindowStore;
 import java.time.Instant;
 
 /** {@link RateWindowStore} in SQL: one upsert per hit, so replicas count together. */

@@ -2,12 +2,12 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.ForgeLink;
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
+import dev.klave.storage.NotFoundException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -20,7 +20,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** {@link SubjectStore} in SQL, the same statements for both dialects. */
 public final class JdbiSubjectStore implements SubjectStore {
     private static final String COLUMNS = "id, login, kind, display_name, email, is_admin, break_glass, "
-            + "disabled_at, password_hash, forge_id, forge_login, created_at";
+            + "disabled_at, password_hash, created_at";
 
     private final Database database;
 
@@ -32,7 +32,7 @@ public final class JdbiSubjectStore implements SubjectStore {
     public void create(Subject subject) {
         database.withHandle(handle -> bind(handle.createUpdate("INSERT INTO subjects (" + COLUMNS + ") VALUES "
                 + "(:id, :login, :kind, :display_name, :email, :is_admin, :break_glass, :disabled_at, "
-                + ":password_hash, :forge_id, :forge_login, :created_at)"), subject).execute());
+                + ":password_hash, :created_at)"), subject).execute());
     }
 
     @Override
@@ -80,8 +80,7 @@ public final class JdbiSubjectStore implements SubjectStore {
             }
             bind(handle.createUpdate("UPDATE subjects SET display_name = :display_name, email = :email, "
                     + "is_admin = :is_admin, break_glass = :break_glass, disabled_at = :disabled_at, "
-                    + "password_hash = :password_hash, forge_id = :forge_id, forge_login = :forge_login "
-                    + "WHERE id = :id"), changed).execute();
+                    + "password_hash = :password_hash WHERE id = :id"), changed).execute();
             return changed;
         }));
     }
@@ -107,16 +106,10 @@ public final class JdbiSubjectStore implements SubjectStore {
                 .bind("break_glass", subject.breakGlass())
                 .bind("disabled_at", Times.toMillis(subject.disabledAt()))
                 .bind("password_hash", subject.passwordHash().orElse(null))
-                .bind("forge_id", subject.forgeLink().map(ForgeLink::forgeId).orElse(null))
-                .bind("forge_login", subject.forgeLink().map(ForgeLink::forgeLogin).orElse(null))
                 .bind("created_at", subject.createdAt().toEpochMilli());
     }
 
     private static Subject map(ResultSet row, StatementContext context) throws SQLException {
-        long forgeId = row.getLong("forge_id");
-        Optional<ForgeLink> forge = row.wasNull()
-                ? Optional.empty()
-                : Optional.of(new ForgeLink(forgeId, row.getString("forge_login")));
         return new Subject(
                 new SubjectId(row.getString("id")),
                 new Login(row.getString("login")),
@@ -127,7 +120,6 @@ public final class JdbiSubjectStore implements SubjectStore {
                 row.getBoolean("break_glass"),
                 Times.instant(row, "disabled_at"),
                 Optional.ofNullable(row.getString("password_hash")),
-                forge,
                 Times.instant(row, "created_at").orElseThrow());
     }
 }

@@ -6,7 +6,7 @@
  * aggregates at once wrap the calls in {@link dev.klave.store.Database#inTransaction}; the stores
  * then join that transaction, because Jdbi hands nested calls on the same thread the handle that is
  * already open. Nothing that must hold across replicas lives in process memory: coordination goes
- * through rows ({@link dev.klave.store.LeaseStore}).
+ * through rows ({@link dev.klave.storage.LeaseStore}).
  *
  * <p>Backend-specific behaviour stays here: no other package knows which dialect is in use.
  */

@@ -3,17 +3,17 @@ package dev.klave.account;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klave.crypto.SecretToken;
 import dev.klave.Services;
 import dev.klave.config.MasterKey;
-import dev.klave.login.SignInMethods;
-import dev.klave.testing.TestingSettings;
+import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.TokenKind;
+import dev.klave.login.SignInMethods;
 import dev.klave.messages.Refusal;
 import dev.klave.store.JdbiLinkTokenStore;
 import dev.klave.store.JdbiSubjectStore;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingDatabase;
+import dev.klave.testing.TestingSettings;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Optional;
@@ -121,7 +121,7 @@ class AccountsTest {
     @Test
     void botsCannotBeBreakGlass() {
         Subject bot = new Subject(SubjectId.random(), new Login("deployer"), SubjectKind.BOT, "Deployer",
-                Optional.empty(), false, false, Optional.empty(), Optional.empty(), Optional.empty(), clock.instant());
+                Optional.empty(), false, false, Optional.empty(), Optional.empty(), clock.instant());
         subjects.create(bot);
 
         assertThatThrownBy(() -> accounts.setBreakGlass(new Login("deployer")))

@@ -15,6 +15,7 @@ import dev.klave.testing.TestingPeople;
 import dev.klave.testing.TestingSettings;
 import java.net.InetAddress;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,7 +123,8 @@ class ExternalSignInTest {
     void lastAdministratorInExternalModeIsLinkedOrBreakGlass() {
         Subject root = personWithPassword("root", true, false);
         Subject linked = personWithPassword("linked", true, false);
-        subjects.update(linked.id(), subject -> subject.withForgeLink(Optional.of(new ForgeLink(42, "linked-gh"))));
+        externalMode.identities().link(new ExternalIdentity(linked.id(), ExternalIdentity.Key.forge(42),
+                Optional.of("linked-gh"), Optional.empty(), Instant.parse("2026-11-27T10:00:00Z")));
         Principal actor = new Principal(root.id(), root.login(), true, "session");
 
         // root has a password but no forge link: in external mode root cannot sign in, so may go.

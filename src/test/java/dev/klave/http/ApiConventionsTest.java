@@ -117,7 +117,7 @@ class ApiConventionsTest {
 
     @Test
     void bodyOfExactly64KiBIsAccepted() {
-        String padding = "x".repeat(ApiHandler.BODY_LIMIT - "{\"display_name\":\"\",\"count\":1}".length());
+        String padding = "x".repeat(RoutePolicy.API_BODY_LIMIT - "{\"display_name\":\"\",\"count\":1}".length());
         String body = "{\"display_name\":\"" + padding + "\",\"count\":1}";
         assertThat(body).hasSize(64 * 1024);
 

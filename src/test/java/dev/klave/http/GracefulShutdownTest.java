@@ -3,8 +3,8 @@ package dev.klave.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klave.storage.DatabaseUnavailableException;
 import dev.klave.store.Database;
-import dev.klave.store.DatabaseUnavailableException;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.cluster.ClusterId;
 import dev.klave.simulator.ClusterSimulator;
-import dev.klave.store.DatabaseUnavailableException;
+import dev.klave.storage.DatabaseUnavailableException;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
@@ -153,11 +153,12 @@ class StreamGuardFailsClosedTest {
             Thread.sleep(TICK.toMillis() * 4);
             clock.advance(OpenStreams.OUTAGE_GRACE.minusSeconds(1));
             down.set(false);
-            Thread.sleep(TICK.toMillis() * 4);
+            // Several ticks, so that one of them surely checks while the database answers.
+            Thread.sleep(TICK.toMillis() * 10);
             down.set(true);
-            Thread.sleep(TICK.toMillis() * 4);
+            Thread.sleep(TICK.toMillis() * 10);
             clock.advance(Duration.ofSeconds(2));
-            Thread.sleep(TICK.toMillis() * 4);
+            Thread.sleep(TICK.toMillis() * 10);
 
             assertThat(cut).as("the second outage has lasted 2 s, not 9").isNotDone();
         }

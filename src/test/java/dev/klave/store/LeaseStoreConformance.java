@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.storage.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,12 +3,13 @@ package dev.klave.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klave.account.ForgeLink;
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
+import dev.klave.storage.AlreadyExistsException;
+import dev.klave.storage.NotFoundException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,10 +48,10 @@ abstract class SubjectStoreConformance extends StoreConformance {
     }
 
     @Test
-    void storedBotReadsBackWithoutEmailPasswordOrForgeLink() {
+    void storedBotReadsBackWithoutEmailOrPassword() {
         Subject bot = new Subject(SubjectId.random(), new Login("deployer-" + SEQUENCE.incrementAndGet()),
                 SubjectKind.BOT, "Deployer", Optional.empty(), false, false, Optional.empty(), Optional.empty(),
-                Optional.empty(), NOW);
+                NOW);
 
         store.create(bot);
 
@@ -72,17 +73,6 @@ abstract class SubjectStoreConformance extends StoreConformance {
 
         assertThatThrownBy(() -> store.create(second)).isInstanceOf(AlreadyExistsException.class);
         assertThat(store.findById(second.id())).isEmpty();
-    }
-
-    @Test
-    void forgeAccountLinksToAtMostOneSubject() {
-        long forgeId = 9_000_000L + SEQUENCE.incrementAndGet();
-        Subject first = person("forge").withForgeLink(Optional.of(new ForgeLink(forgeId, "octocat")));
-        store.create(first);
-
-        assertThatThrownBy(() -> store.create(
-                person("forge").withForgeLink(Optional.of(new ForgeLink(forgeId, "octocat")))))
-                .isInstanceOf(AlreadyExistsException.class);
     }
 
     @Test
@@ -124,7 +114,7 @@ abstract class SubjectStoreConformance extends StoreConformance {
         assertThatThrownBy(() -> store.update(person.id(), subject -> new Subject(subject.id(),
                 new Login("renamed-" + SEQUENCE.incrementAndGet()), subject.kind(), subject.displayName(),
                 subject.email(), subject.admin(), subject.breakGlass(), subject.disabledAt(),
-                subject.passwordHash(), subject.forgeLink(), subject.createdAt())))
+                subject.passwordHash(), subject.createdAt())))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(store.findById(person.id())).contains(person);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.account.LockState;
 import dev.klave.account.LoginFailureStore;
 import dev.klave.account.SubjectId;
+import dev.klave.storage.RateWindowStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -32,6 +32,24 @@ public final class TestingKlave implements AutoCloseable {
         return new TestingKlave(Klave.start(built, clock, List.of(routes)), directory, () -> {});
     }
 
+    /** A Klave whose forge is {@code forge} (its settings applied before {@code settings}). */
+    public static TestingKlave startWithForge(Clock clock, TestingForge forge, UnaryOperator<TestingSettings> settings) {
+        Path directory = temporaryDirectory();
+        TestingSettings base = TestingSettings.sqliteIn(directory);
+        for (java.util.Map.Entry<String, String> setting : forge.settings().entrySet()) {
+            base = base.with(setting.getKey(), setting.getValue());
+        }
+        Settings built = settings.apply(base).build();
+        return new TestingKlave(Klave.start(built, clock, List.of(), forge.clientTls()), directory, () -> {});
+    }
+
+    /** As {@link #startWithForge}, on {@code database} (PostgreSQL), which the caller owns and drops. */
+    public static TestingKlave startOnWithForge(DatabaseUrl.Postgres database, Clock clock, TestingForge forge,
+            UnaryOperator<TestingSettings> settings) {
+        return startWithForge(clock, forge, base -> settings.apply(
+                base.with("SERVICE_DATABASE_URL", TestingPostgres.urlOf(database))));
+    }
+
     /** A Klave on {@code database} (PostgreSQL), which the caller owns and drops. */
     public static TestingKlave startOn(DatabaseUrl.Postgres database, Clock clock,
             UnaryOperator<TestingSettings> settings) {

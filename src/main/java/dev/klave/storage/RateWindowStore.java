@@ -1,4 +1,4 @@
-package dev.klave.store;
+package dev.klave.storage;
 
 import java.time.Instant;
 

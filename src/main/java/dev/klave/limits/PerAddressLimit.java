@@ -1,8 +1,9 @@
-package dev.klave.store;
+package dev.klave.limits;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.messages.Message;
+import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.klave.store;
+package dev.klave.storage;
 
 /** A unique key (a login, a token hash…) is already taken. */
 public final class AlreadyExistsException extends RuntimeException {

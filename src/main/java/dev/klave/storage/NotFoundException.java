@@ -1,4 +1,4 @@
-package dev.klave.store;
+package dev.klave.storage;
 
 /** The row an update names does not exist. */
 public final class NotFoundException extends RuntimeException {

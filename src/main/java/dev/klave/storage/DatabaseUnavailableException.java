@@ -1,4 +1,4 @@
-package dev.klave.store;
+package dev.klave.storage;
 
 /** The database could not be reached or did not answer; the caller fails closed. */
 public final class DatabaseUnavailableException extends RuntimeException {

@@ -1,0 +1,359 @@
+package dev.klave.login;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.ExternalIdentity;
+import dev.klave.account.ExternalIdentityStore;
+import dev.klave.account.LinkToken;
+import dev.klave.account.LinkTokenStore;
+import dev.klave.account.LoginThrottle;
+import dev.klave.account.OpenedSession;
+import dev.klave.account.Principal;
+import dev.klave.account.Sessions;
+import dev.klave.account.Subject;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.SubjectStore;
+import dev.klave.audit.ControlEvents;
+import dev.klave.crypto.SecretToken;
+import dev.klave.crypto.SecretTokenGenerator;
+import dev.klave.crypto.TokenKind;
+import dev.klave.http.Caller;
+import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
+import dev.klave.messages.Untrusted;
+import dev.klave.storage.AlreadyExistsException;
+import dev.klave.storage.Transactions;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sign-in flow every external provider shares (spec 1 §5 "Forge login checks" and
+ * "Linking"; spec 2 §5). Three ways in — sign in, complete an invitation or linking link, link
+ * one's own account — and one way out: a redirect to {@code /} (or {@code /mi-cuenta?forge=linked}),
+ * or to the failure page with {@code ?error=<code>}. The state cookie is cleared on every answer.
+ */
+public final class ExternalSignIn {
+    private static final Logger LOG = LoggerFactory.getLogger(ExternalSignIn.class);
+
+    public static final String STATE = "state";
+    public static final String DENIED = "denied";
+    public static final String RATE_LIMITED = "rate_limited";
+    public static final String UNKNOWN_ACCOUNT = "unknown_account";
+    public static final String DISABLED = "disabled";
+    public static final String LINK_GONE = "link_gone";
+    public static final String TAKEN = "forge_taken";
+    public static final String ALREADY_LINKED = "already_linked";
+    public static final String SERVER = "server";
+
+    private final SignInMethod method;
+    private final StateCookie cookie;
+    private final Transactions transactions;
+    private final SubjectStore subjects;
+    private final ExternalIdentityStore identities;
+    private final LinkTokenStore links;
+    private final Sessions sessions;
+    private final LoginThrottle throttle;
+    private final ControlEvents events;
+    private final SecretTokenGenerator random;
+    private final boolean secureCookies;
+    private final Clock clock;
+
+    public ExternalSignIn(SignInMethod method, StateCookie cookie, Transactions transactions, SubjectStore subjects,
+            ExternalIdentityStore identities, LinkTokenStore links, Sessions sessions, LoginThrottle throttle,
+            ControlEvents events, SecretTokenGenerator random, boolean secureCookies, Clock clock) {
+        this.method = requireNonNull(method, "method is null");
+        this.cookie = requireNonNull(cookie, "cookie is null");
+        this.transactions = requireNonNull(transactions, "transactions is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
+        this.identities = requireNonNull(identities, "identities is null");
+        this.links = requireNonNull(links, "links is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.throttle = requireNonNull(throttle, "throttle is null");
+        this.events = requireNonNull(events, "events is null");
+        this.random = requireNonNull(random, "random is null");
+        this.secureCookies = secureCookies;
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** Where the browser goes next, and the {@code Set-Cookie} values to send with it. */
+    public record Step(URI location, List<String> cookies) {
+        public Step {
+            requireNonNull(location, "location is null");
+            cookies = List.copyOf(cookies);
+        }
+    }
+
+    /** A plain sign-in: the state cookie is set and the browser goes to the provider. */
+    public Step start() {
+        return begin(SignInState.Purpose.LOGIN, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Starts completing an invitation or linking link through the provider.
+     *
+     * @throws Refusal 404 {@code enlace no válido} for a token that never existed, 410 when it was
+     *     spent, revoked or has expired, or its account is disabled
+     */
+    public Step startLink(String tokenText) {
+        SecretToken token = SecretToken.parse(TokenKind.LINK, tokenText == null ? "" : tokenText)
+                .orElseThrow(Message.LINK_INVALID::refusal);
+        LinkToken link = links.findByHash(token.hash()).orElseThrow(Message.LINK_INVALID::refusal);
+        if (!link.usableAt(clock.instant()) || subjects.findById(link.subjectId()).filter(Subject::enabled).isEmpty()) {
+            throw Message.LINK_GONE.refusal();
+        }
+        return begin(SignInState.Purpose.LINK, Optional.of(token.hash()), Optional.empty());
+    }
+
+    /**
+     * Starts linking the caller's own account.
+     *
+     * @throws Refusal 409 when the account already has an identity at this provider
+     */
+    public Step startOwnLink(Principal caller) {
+        if (identities.findFor(caller.subjectId(), method.provider()).isPresent()) {
+            throw Message.IDENTITY_ALREADY_LINKED.refusal();
+        }
+        return begin(SignInState.Purpose.LINK_OWN, Optional.empty(), Optional.of(caller.sessionIdHash()));
+    }
+
+    private Step begin(SignInState.Purpose purpose, Optional<String> linkTokenHash, Optional<String> sessionHash) {
+        SignInState state = method.withExtras(new SignInState(random.randomId(), purpose, linkTokenHash, sessionHash,
+                Optional.empty(), Optional.empty(), cookie.expiry()));
+        return new Step(method.authorizationUrl(state), List.of(cookie.set(state)));
+    }
+
+    /** What the provider's redirect back carried, and from where. */
+    public record Callback(Optional<String> state, Optional<String> code, Optional<String> error,
+            List<String> cookieHeaders, InetAddress client) {
+        public Callback {
+            requireNonNull(state, "state is null");
+            requireNonNull(code, "code is null");
+            requireNonNull(error, "error is null");
+            cookieHeaders = List.copyOf(cookieHeaders);
+            requireNonNull(client, "client is null");
+        }
+    }
+
+    /** The callback: never throws; every outcome is a redirect. */
+    public Step callback(Callback callback) {
+        String failurePage = "/login";
+        List<String> clear = List.of(cookie.clear());
+        try {
+            SignInState state = cookie.read(callback.cookieHeaders()).orElseThrow(() -> SignInFailure.logOnly(STATE,
+                    "no valid state cookie (missing, forged or older than 10 minutes)"));
+            failurePage = state.failurePage();
+            if (!sameSecret(callback.state().orElse(""), state.state())) {
+                throw SignInFailure.of(STATE, "the state parameter does not match the cookie");
+            }
+            Optional<Caller.Session> starter = Optional.empty();
+            if (state.purpose() == SignInState.Purpose.LINK_OWN) {
+                starter = Optional.of(sameSession(callback, state));
+            }
+            try {
+                throttle.countAttempt(callback.client());
+            } catch (Refusal refusal) {
+                throw SignInFailure.of(RATE_LIMITED, "over " + LoginThrottle.ATTEMPTS_PER_MINUTE
+                        + " sign-in attempts this minute from " + callback.client().getHostAddress());
+            }
+            if (callback.error().isPresent()) {
+                String error = callback.error().get();
+                throw error.equals("access_denied")
+                        ? SignInFailure.of(DENIED, "the person cancelled at the provider")
+                        : SignInFailure.of(providerCode(), "the provider answered error=" + Untrusted.text(error));
+            }
+            String code = callback.code().filter(value -> !value.isEmpty())
+                    .orElseThrow(() -> SignInFailure.of(providerCode(), "the redirect carries no code"));
+            SignInMethod.ProviderIdentity identity = method.identify(code, state);
+            Step done = switch (state.purpose()) {
+                case LOGIN -> signIn(identity, callback.client());
+                case LINK -> completeLink(identity, state.linkTokenHash().orElseThrow(), callback.client());
+                case LINK_OWN -> linkOwn(identity, starter.orElseThrow(), callback.client());
+            };
+            return new Step(done.location(), concat(done.cookies(), clear));
+        } catch (SignInFailure failure) {
+            return failed(failure, failurePage, callback.client(), clear);
+        } catch (RuntimeException e) {
+            LOG.error("{} sign-in failed: {}", via(), Untrusted.text(String.valueOf(e.getMessage())), e);
+            return new Step(failureLocation(failurePage, SERVER), clear);
+        }
+    }
+
+    private Caller.Session sameSession(Callback callback, SignInState state) throws SignInFailure {
+        Caller.Session session;
+        try {
+            session = sessions.authenticate(callback.cookieHeaders());
+        } catch (Refusal refusal) {
+            throw SignInFailure.logOnly(STATE, "linking from the account page, but no session came back");
+        }
+        if (!sameSecret(session.sessionIdHash(), state.sessionHash().orElseThrow())) {
+            throw SignInFailure.logOnly(STATE, "linking from the account page, but another session came back");
+        }
+        return session;
+    }
+
+    private Step signIn(SignInMethod.ProviderIdentity identity, InetAddress client) throws SignInFailure {
+        ExternalIdentity linked = identities.find(identity.key()).orElseThrow(() -> SignInFailure.of(UNKNOWN_ACCOUNT,
+                describe(identity) + " is linked to no account"));
+        Subject subject = subjects.findById(linked.subjectId()).orElseThrow(() -> SignInFailure.of(UNKNOWN_ACCOUNT,
+                describe(identity) + " is linked to an account that does not exist"));
+        if (!subject.enabled()) {
+            throw SignInFailure.of(DISABLED, subject, "the account is disabled");
+        }
+        method.admit(identity, subject);
+        OpenedSession opened = inTransaction(() -> {
+            // Unlinked (or linked elsewhere) while the provider was being asked: not this account any more.
+            boolean stillLinked = identities.find(identity.key())
+                    .map(current -> current.subjectId().equals(subject.id())).orElse(false);
+            Optional<Subject> current = subjects.findById(subject.id()).filter(Subject::enabled);
+            if (!stillLinked || current.isEmpty()) {
+                throw new Outcome(stillLinked ? SignInFailure.of(DISABLED, subject, "disabled during the sign-in")
+                        : SignInFailure.of(UNKNOWN_ACCOUNT, subject, "unlinked during the sign-in"));
+            }
+            identities.refresh(subject.id(), identity.key(), identity.display().or(linked::display),
+                    identity.email().or(linked::email));
+            OpenedSession session = sessions.open(current.get());
+            events.event("login.success").target(current.get()).via(via()).from(client).record();
+            return session;
+        });
+        return new Step(URI.create("/"), List.of(sessionCookie(opened)));
+    }
+
+    private Step completeLink(SignInMethod.ProviderIdentity identity, String linkTokenHash, InetAddress client)
+            throws SignInFailure {
+        LinkToken link = links.findByHash(linkTokenHash)
+                .filter(found -> found.usableAt(clock.instant()))
+                .orElseThrow(() -> SignInFailure.of(LINK_GONE, "the link was spent, revoked or has expired"));
+        Subject subject = subjects.findById(link.subjectId()).filter(Subject::enabled)
+                .orElseThrow(() -> SignInFailure.of(LINK_GONE, "the link's account is disabled"));
+        refuseTaken(identity, subject);
+        method.admit(identity, subject);
+        OpenedSession opened = inTransaction(() -> {
+            if (!links.consume(link.id(), clock.instant())) {
+                throw new Outcome(SignInFailure.of(LINK_GONE, subject, "the link was used meanwhile"));
+            }
+            link(identity, subject);
+            // Spec 1 §3: using a linking link closes the person's sessions.
+            sessions.closeAll(subject.id());
+            OpenedSession session = sessions.open(subject);
+            events.event("link.complete").target(subject).via(via()).reason(link.purpose().code()).from(client)
+                    .record();
+            return session;
+        });
+        return new Step(URI.create("/"), List.of(sessionCookie(opened)));
+    }
+
+    private Step linkOwn(SignInMethod.ProviderIdentity identity, Caller.Session starter, InetAddress client)
+            throws SignInFailure {
+        Subject subject = subjects.findById(new dev.klave.account.SubjectId(starter.subjectId()))
+                .filter(Subject::enabled)
+                .orElseThrow(() -> SignInFailure.logOnly(STATE, "the session's account is gone"));
+        Optional<ExternalIdentity> existing = identities.findFor(subject.id(), method.provider());
+        if (existing.isPresent() && !existing.get().key().equals(identity.key())) {
+            throw SignInFailure.of(ALREADY_LINKED, subject, "the account is linked to another identity already");
+        }
+        refuseTaken(identity, subject);
+        method.admit(identity, subject);
+        inTransaction(() -> {
+            link(identity, subject);
+            events.event("link.complete").actor(subject).target(subject).via(via()).reason("account_page")
+                    .from(client).record();
+            return null;
+        });
+        return new Step(URI.create("/mi-cuenta?" + method.provider().code() + "=linked"), List.of());
+    }
+
+    private void refuseTaken(SignInMethod.ProviderIdentity identity, Subject subject) throws SignInFailure {
+        Optional<ExternalIdentity> holder = identities.find(identity.key());
+        if (holder.isPresent() && !holder.get().subjectId().equals(subject.id())) {
+            throw SignInFailure.of(TAKEN, subject, describe(identity) + " is linked to another account");
+        }
+    }
+
+    /** Inside a transaction; a concurrent link of the same identity elsewhere loses here. */
+    private void link(SignInMethod.ProviderIdentity identity, Subject subject) {
+        if (subject.kind() != SubjectKind.PERSON) {
+            throw new IllegalStateException("bots are never linked");
+        }
+        Optional<ExternalIdentity> holder = identities.find(identity.key());
+        if (holder.isPresent() && !holder.get().subjectId().equals(subject.id())) {
+            throw new Outcome(SignInFailure.of(TAKEN, subject, describe(identity) + " was linked meanwhile"));
+        }
+        try {
+            identities.link(new ExternalIdentity(subject.id(), identity.key(), identity.display(), identity.email(),
+                    clock.instant()));
+        } catch (AlreadyExistsException e) {
+            throw new Outcome(SignInFailure.of(TAKEN, subject, describe(identity) + " was linked meanwhile"));
+        }
+    }
+
+    private Step failed(SignInFailure failure, String failurePage, InetAddress client, List<String> clear) {
+        LOG.info("{} sign-in failed ({}): {}", via(), failure.code(), Untrusted.text(failure.getMessage()));
+        if (failure.recorded()) {
+            try {
+                ControlEvents.Draft event = events.event("login.failure").via(via()).reason(failure.code()).from(client);
+                failure.subject().ifPresent(event::target);
+                event.record();
+            } catch (RuntimeException e) {
+                LOG.error("could not record the {} sign-in failure: {}", via(), Untrusted.text(String.valueOf(e)));
+            }
+        }
+        return new Step(failureLocation(failurePage, failure.code()), clear);
+    }
+
+    private <T> T inTransaction(java.util.function.Supplier<T> work) throws SignInFailure {
+        try {
+            return transactions.inTransaction(work);
+        } catch (Outcome outcome) {
+            throw outcome.failure;
+        }
+    }
+
+    /** Carries a {@link SignInFailure} out of a transaction, rolling it back. */
+    private static final class Outcome extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient SignInFailure failure;
+
+        Outcome(SignInFailure failure) {
+            super(failure.code(), null, false, false);
+            this.failure = failure;
+        }
+    }
+
+    private String sessionCookie(OpenedSession session) {
+        return dev.klave.account.SessionCookie.set(session.cookieValue(), session.lifetime(), secureCookies);
+    }
+
+    private String via() {
+        return method.provider().code();
+    }
+
+    /** The code for "the provider did not answer as expected": {@code forge} or {@code oidc}'s own. */
+    private String providerCode() {
+        return method.provider().code();
+    }
+
+    private static String describe(SignInMethod.ProviderIdentity identity) {
+        return "the " + identity.key().provider().code() + " identity " + Untrusted.text(identity.key().value())
+                + identity.display().map(name -> " (" + Untrusted.text(name) + ")").orElse("");
+    }
+
+    private static URI failureLocation(String page, String code) {
+        return URI.create(page + "?error=" + URLEncoder.encode(code, StandardCharsets.UTF_8));
+    }
+
+    private static boolean sameSecret(String given, String expected) {
+        return MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
+    }
+}

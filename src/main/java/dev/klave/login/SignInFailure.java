@@ -1,0 +1,55 @@
+package dev.klave.login;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Subject;
+import java.util.Optional;
+
+/**
+ * An external sign-in that failed with one of the codes of spec 1 §7 "Forge login failure codes"
+ * (and spec 2's). The browser goes to {@code /login?error=<code>} or {@code /mi-cuenta?error=<code>};
+ * {@link #recorded()} says whether a {@code login.failure} event is written as well — spec 1 §7
+ * keeps state failures of a missing, expired or other-session cookie, and internal errors, in the
+ * log only. {@link #getMessage()} is the detail for the log: never a token.
+ */
+public final class SignInFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final String code;
+    private final boolean recorded;
+    private final transient Optional<Subject> subject;
+
+    private SignInFailure(String code, boolean recorded, Optional<Subject> subject, String detail) {
+        super(requireNonNull(detail, "detail is null"), null, false, false);
+        this.code = requireNonNull(code, "code is null");
+        this.recorded = recorded;
+        this.subject = requireNonNull(subject, "subject is null");
+    }
+
+    /** A failure written to the log and as a {@code login.failure} event. */
+    public static SignInFailure of(String code, String detail) {
+        return new SignInFailure(code, true, Optional.empty(), detail);
+    }
+
+    /** A failure that concerns a known account; the event names it as its target. */
+    public static SignInFailure of(String code, Subject subject, String detail) {
+        return new SignInFailure(code, true, Optional.of(subject), detail);
+    }
+
+    /** A failure kept in the log only. */
+    public static SignInFailure logOnly(String code, String detail) {
+        return new SignInFailure(code, false, Optional.empty(), detail);
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public boolean recorded() {
+        return recorded;
+    }
+
+    public Optional<Subject> subject() {
+        return subject;
+    }
+}

@@ -1,0 +1,149 @@
+package dev.klave.login.forge;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.account.AccountLifecycle;
+import dev.klave.account.ExternalIdentity;
+import dev.klave.account.ExternalIdentityStore;
+import dev.klave.config.Secret;
+import dev.klave.http.ApiRequest;
+import dev.klave.http.Json;
+import dev.klave.messages.Message;
+import dev.klave.messages.Untrusted;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /v1/forge/webhook} (spec 1 §4 "CI and forge", §7 "Webhook errors"). The HMAC-SHA256
+ * signature over the raw bytes is the authentication, compared in constant time; then the content
+ * type (415) and the JSON (400). {@code organization}/{@code member_removed} for the configured
+ * organisation disables the linked account at once; {@code installation} {@code deleted} or
+ * {@code suspend} is logged; anything else is accepted and ignored. Deliveries are not deduplicated:
+ * a repeated {@code member_removed} finds the account already disabled.
+ */
+public final class ForgeWebhook {
+    private static final Logger LOG = LoggerFactory.getLogger(ForgeWebhook.class);
+    public static final String VIA = "forge-webhook";
+    private static final String SIGNATURE_PREFIX = "sha256=";
+
+    private final SecretKeySpec key;
+    private final String org;
+    private final ExternalIdentityStore identities;
+    private final AccountLifecycle lifecycle;
+
+    public ForgeWebhook(Secret secret, String org, ExternalIdentityStore identities, AccountLifecycle lifecycle) {
+        this.key = new SecretKeySpec(requireNonNull(secret, "secret is null").reveal().getBytes(StandardCharsets.UTF_8),
+                "HmacSHA256");
+        this.org = requireNonNull(org, "org is null");
+        this.identities = requireNonNull(identities, "identities is null");
+        this.lifecycle = requireNonNull(lifecycle, "lifecycle is null");
+    }
+
+    /** What the delivery did, for the answer and the tests. */
+    public record Outcome(String result) {}
+
+    public Outcome receive(ApiRequest request) {
+        byte[] body = request.body();
+        if (!signatureMatches(request.header("X-Hub-Signature-256"), body)) {
+            throw Message.SIGNATURE_INVALID.refusal();
+        }
+        if (!isJson(request.header("Content-Type"))) {
+            throw Message.WEBHOOK_NOT_JSON.refusal();
+        }
+        JsonNode event = Json.read(body, JsonNode.class);
+        if (!event.isObject()) {
+            throw Message.INVALID_JSON.refusal();
+        }
+        String type = request.header("X-GitHub-Event").orElse("");
+        String action = event.path("action").asText("");
+        return switch (type) {
+            case "organization" -> action.equals("member_removed") ? memberRemoved(event) : ignored(type, action);
+            case "installation" -> installation(action, event);
+            default -> ignored(type, action);
+        };
+    }
+
+    private Outcome memberRemoved(JsonNode event) {
+        String eventOrg = event.path("organization").path("login").asText("");
+        if (!eventOrg.toLowerCase(Locale.ROOT).equals(org.toLowerCase(Locale.ROOT))) {
+            // The App may be installed elsewhere too: only our organisation's members matter.
+            LOG.info("forge webhook: member_removed for organisation {}, not {}: ignored", Untrusted.text(eventOrg), org);
+            return new Outcome("ignored");
+        }
+        JsonNode user = event.path("membership").path("user");
+        long forgeId = user.path("id").asLong(0);
+        String login = user.path("login").asText("");
+        if (forgeId <= 0) {
+            throw Message.INVALID_JSON.refusal();
+        }
+        Optional<ExternalIdentity> linked = identities.find(ExternalIdentity.Key.forge(forgeId));
+        if (linked.isEmpty()) {
+            LOG.info("forge webhook: {} ({}) left the organisation; no account is linked to it", forgeId,
+                    Untrusted.text(login));
+            return new Outcome("not_linked");
+        }
+        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(linked.get().key(),
+                linked.get().subjectId(), VIA);
+        switch (result) {
+            case DISABLED -> LOG.info("forge webhook: disabled account {} ({} left the organisation)",
+                    linked.get().subjectId().value(), Untrusted.text(login));
+            case LAST_ADMIN -> LOG.error("forge webhook: {} left the organisation, but account {} is the last "
+                    + "administrator able to sign in: not disabled", Untrusted.text(login),
+                    linked.get().subjectId().value());
+            case NOT_LINKED, ALREADY_DISABLED -> {
+                // Unlinked meanwhile, or a repeated delivery.
+            }
+        }
+        return new Outcome(result.name().toLowerCase(Locale.ROOT));
+    }
+
+    private Outcome installation(String action, JsonNode event) {
+        if (action.equals("deleted") || action.equals("suspend")) {
+            LOG.error("forge webhook: the App installation on {} was {}: every forge sign-in fails until it is "
+                    + "installed again", Untrusted.text(event.path("installation").path("account").path("login")
+                    .asText("?")), action.equals("deleted") ? "deleted" : "suspended");
+            return new Outcome("logged");
+        }
+        return ignored("installation", action);
+    }
+
+    private static Outcome ignored(String type, String action) {
+        LOG.debug("forge webhook: {}/{} ignored", Untrusted.text(type), Untrusted.text(action));
+        return new Outcome("ignored");
+    }
+
+    private boolean signatureMatches(Optional<String> header, byte[] body) {
+        if (header.isEmpty() || !header.get().startsWith(SIGNATURE_PREFIX)) {
+            return false;
+        }
+        byte[] given;
+        try {
+            given = HexFormat.of().parseHex(header.get().substring(SIGNATURE_PREFIX.length()).strip()
+                    .toLowerCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            return MessageDigest.isEqual(mac.doFinal(body), given);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+        }
+    }
+
+    /** {@code application/json}, with or without parameters (RFC 9110 §8.3.1). */
+    private static boolean isJson(Optional<String> contentType) {
+        return contentType.map(value -> value.split(";", 2)[0].strip().equalsIgnoreCase("application/json"))
+                .orElse(false);
+    }
+}

@@ -1,0 +1,392 @@
+package dev.klave.login.forge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.account.ExternalIdentity;
+import dev.klave.account.IdentityProvider;
+import dev.klave.account.IssuedLink;
+import dev.klave.account.Login;
+import dev.klave.account.NewPerson;
+import dev.klave.account.Principal;
+import dev.klave.account.Subject;
+import dev.klave.audit.ControlEvent;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingForge;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Sign-in through the forge (spec 1 §5 "Forge login checks", §7 "Forge login failure codes"),
+ * walked as a browser walks it: Klave's login route, the forge simulator's authorization page,
+ * Klave's callback. Every failure code comes from a real callback.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ForgeSignInTest {
+    private static final AtomicInteger ADDRESSES = new AtomicInteger();
+    private static final AtomicInteger LOGINS = new AtomicInteger();
+
+    private final TestingClock clock = new TestingClock(Instant.parse("2026-11-27T09:00:00Z"));
+    private TestingForge forge;
+    private TestingKlave klave;
+
+    @BeforeAll
+    void start() {
+        forge = TestingForge.start(clock);
+        klave = TestingKlave.startWithForge(clock, forge, settings -> settings
+                .with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32"));
+    }
+
+    @AfterAll
+    void stop() {
+        klave.close();
+        forge.close();
+    }
+
+    @BeforeEach
+    void calmForge() {
+        for (String family : List.of("token", "user", "membership", "org", "members", "installation")) {
+            forge.fault(family, TestingForge.Fault.NONE);
+        }
+        forge.twoFactorRequired(Optional.of(true));
+        forge.installed(true);
+        // Past the 2FA answer any earlier test left in Klave's cache.
+        clock.advance(Duration.ofMinutes(11));
+    }
+
+    private ForgeBrowser browser() {
+        int n = ADDRESSES.incrementAndGet();
+        return new ForgeBrowser(forge, klave.port(), "203.0.113." + (n % 250 + 1));
+    }
+
+    /** A person linked to a new forge account that is an active member; returns the forge id. */
+    private Linked linkedMember(String prefix) {
+        String login = prefix + "-" + LOGINS.incrementAndGet();
+        IssuedLink invitation = klave.klave().services().accounts().createPerson(
+                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), false, false), Optional.empty());
+        long forgeId = forge.createUser(login + "-gh");
+        forge.addMember(forgeId);
+        forge.consentAs(forgeId);
+        ForgeBrowser browser = browser();
+        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
+                "{\"token\":\"" + TestingPeople.tokenOf(invitation.link()) + "\"}");
+        assertThat(started.statusCode()).isEqualTo(200);
+        String landed = browser.follow(urlOf(started));
+        assertThat(landed).isEqualTo("/");
+        return new Linked(invitation.subject(), forgeId);
+    }
+
+    private record Linked(Subject subject, long forgeId) {}
+
+    private static String urlOf(HttpResponse<String> response) {
+        String body = response.body();
+        int start = body.indexOf("\"url\":\"") + 7;
+        return body.substring(start, body.indexOf('"', start)).replace("\\u0026", "&");
+    }
+
+    private ControlEvent lastEvent(String type) {
+        return klave.klave().services().events().page(1).events().stream()
+                .filter(event -> event.type().equals(type)).findFirst().orElseThrow();
+    }
+
+    private long countEvents(String type) {
+        return klave.klave().services().events().page(1).events().stream()
+                .filter(event -> event.type().equals(type)).count();
+    }
+
+    @Test
+    void aLinkedActiveMemberIsSignedInAndLandsOnTheHomePage() {
+        Linked ana = linkedMember("ana");
+        ForgeBrowser browser = browser();
+        forge.consentAs(ana.forgeId());
+
+        assertThat(browser.signIn()).isEqualTo("/");
+
+        assertThat(browser.has("service_session")).isTrue();
+        assertThat(browser.has("service_forge_state")).as("the state serves one callback").isFalse();
+        HttpResponse<String> me = browser.get("/api/me");
+        assertThat(me.statusCode()).isEqualTo(200);
+        assertThat(me.body()).contains("\"login\":\"" + ana.subject().login().value() + "\"")
+                .contains("\"forge\":{\"id\":" + ana.forgeId());
+        ControlEvent success = lastEvent("login.success");
+        assertThat(success.via()).contains("forge");
+        assertThat(success.target().map(ControlEvent.SubjectRef::id)).contains(ana.subject().id().value());
+    }
+
+    @Test
+    void theStateCookieIsScopedToTheCallbackHttpOnlyAndShortLived() {
+        HttpResponse<String> started = browser().get("/api/auth/forge/login");
+
+        assertThat(started.statusCode()).isEqualTo(302);
+        assertThat(started.headers().firstValue("Location").orElseThrow())
+                .startsWith(forge.url() + "/login/oauth/authorize?client_id=" + TestingForge.CLIENT_ID)
+                .contains("redirect_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fauth%2Fforge%2Fcallback")
+                .contains("&state=");
+        String cookie = started.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).startsWith("service_forge_state=").contains("; Path=/api/auth/forge/callback")
+                .contains("; Max-Age=600").contains("; HttpOnly").contains("; SameSite=Lax").doesNotContain("Secure");
+    }
+
+    @Test
+    void withoutTheStateCookieTheCallbackFailsWithStateAndRecordsNothing() {
+        Linked ana = linkedMember("nostate");
+        long before = countEvents("login.failure");
+        ForgeBrowser browser = browser();
+        HttpResponse<String> started = browser.get("/api/auth/forge/login");
+        browser.forget("service_forge_state");
+        forge.consentAs(ana.forgeId());
+
+        String landed = browser.follow(started.headers().firstValue("Location").orElseThrow());
+
+        assertThat(landed).isEqualTo("/login?error=state");
+        assertThat(browser.has("service_session")).isFalse();
+        assertThat(countEvents("login.failure")).as("a missing cookie stays in the log").isEqualTo(before);
+    }
+
+    @Test
+    void aStateCookieOlderThanTenMinutesFailsWithState() {
+        Linked ana = linkedMember("late");
+        ForgeBrowser browser = browser();
+        HttpResponse<String> started = browser.get("/api/auth/forge/login");
+        forge.consentAs(ana.forgeId());
+        clock.advance(Duration.ofMinutes(10).plusSeconds(1));
+
+        assertThat(browser.follow(started.headers().firstValue("Location").orElseThrow()))
+                .isEqualTo("/login?error=state");
+    }
+
+    @Test
+    void aStateParameterOtherThanTheCookiesFailsWithStateAndIsRecorded() {
+        Linked ana = linkedMember("mismatch");
+        ForgeBrowser browser = browser();
+        browser.get("/api/auth/forge/login");
+
+        HttpResponse<String> callback = browser.get("/api/auth/forge/callback?code="
+                + forge.issueCode(ana.forgeId()) + "&state=forged");
+
+        assertThat(callback.headers().firstValue("Location")).contains("/login?error=state");
+        assertThat(lastEvent("login.failure").reason()).contains("state");
+    }
+
+    @Test
+    void cancellingAtTheForgeFailsWithDenied() {
+        ForgeBrowser browser = browser();
+        forge.denyConsent();
+
+        assertThat(browser.signIn()).isEqualTo("/login?error=denied");
+        assertThat(lastEvent("login.failure").reason()).contains("denied");
+    }
+
+    @Test
+    void aForgeAccountLinkedToNoAccountFailsWithUnknownAccount() {
+        long stranger = forge.createUser("stranger-" + LOGINS.incrementAndGet());
+        forge.addMember(stranger);
+        forge.consentAs(stranger);
+
+        assertThat(browser().signIn()).isEqualTo("/login?error=unknown_account");
+        assertThat(lastEvent("login.failure").via()).contains("forge");
+    }
+
+    @Test
+    void aDisabledAccountFailsWithDisabled() {
+        Linked ana = linkedMember("off");
+        klave.klave().services().lifecycle().disable(ana.subject().id(), Optional.empty(), Optional.empty());
+        forge.consentAs(ana.forgeId());
+
+        assertThat(browser().signIn()).isEqualTo("/login?error=disabled");
+        assertThat(lastEvent("login.failure").target().map(ControlEvent.SubjectRef::id))
+                .contains(ana.subject().id().value());
+    }
+
+    @Test
+    void someoneNoLongerOrOnlyInvitedToTheOrganisationFailsWithNotMember() {
+        Linked gone = linkedMember("gone");
+        forge.removeMember(gone.forgeId());
+        forge.consentAs(gone.forgeId());
+        assertThat(browser().signIn()).isEqualTo("/login?error=not_member");
+
+        Linked pending = linkedMember("pending");
+        forge.invite(pending.forgeId());
+        forge.consentAs(pending.forgeId());
+        assertThat(browser().signIn()).as("a pending invitation does not count").isEqualTo("/login?error=not_member");
+    }
+
+    @Test
+    void anOrganisationWithoutTwoFactorFailsWithNo2faButAnUnreadableSettingLetsPeopleIn() {
+        Linked ana = linkedMember("twofa");
+        forge.consentAs(ana.forgeId());
+        forge.twoFactorRequired(Optional.of(false));
+        clock.advance(Duration.ofMinutes(11));
+        assertThat(browser().signIn()).isEqualTo("/login?error=no_2fa");
+
+        forge.twoFactorRequired(Optional.empty());
+        clock.advance(Duration.ofMinutes(11));
+        assertThat(browser().signIn()).as("without the Administration permission Klave cannot tell")
+                .isEqualTo("/");
+    }
+
+    @Test
+    void theTwoFactorAnswerIsCachedForTenMinutes() {
+        Linked ana = linkedMember("cache");
+        forge.consentAs(ana.forgeId());
+        clock.advance(Duration.ofMinutes(11));
+        browser().signIn();
+        int asked = forge.twoFactorQueries();
+
+        forge.twoFactorRequired(Optional.of(false));
+        assertThat(browser().signIn()).as("the cached answer still holds").isEqualTo("/");
+        assertThat(forge.twoFactorQueries()).isEqualTo(asked);
+
+        clock.advance(Duration.ofMinutes(10));
+        assertThat(browser().signIn()).isEqualTo("/login?error=no_2fa");
+        forge.twoFactorRequired(Optional.of(true));
+    }
+
+    @Test
+    void aForgeThatFailsAnywhereFailsWithForge() {
+        Linked ana = linkedMember("broken");
+        forge.consentAs(ana.forgeId());
+        for (String family : List.of("token", "user", "membership", "installation")) {
+            // The installation token is reused for most of an hour: past it, a new one is asked for.
+            clock.advance(Duration.ofMinutes(56));
+            forge.fault(family, TestingForge.Fault.SERVER_ERROR);
+            assertThat(browser().signIn()).as(family).isEqualTo("/login?error=forge");
+            forge.fault(family, TestingForge.Fault.NONE);
+        }
+        clock.advance(Duration.ofMinutes(11));
+        forge.fault("org", TestingForge.Fault.SERVER_ERROR);
+        assertThat(browser().signIn()).as("2FA query").isEqualTo("/login?error=forge");
+        forge.fault("org", TestingForge.Fault.NONE);
+        assertThat(lastEvent("login.failure").reason()).contains("forge");
+    }
+
+    @Test
+    void aCodeTheForgeRefusesFailsWithForge() {
+        ForgeBrowser browser = browser();
+        HttpResponse<String> started = browser.get("/api/auth/forge/login");
+        String location = started.headers().firstValue("Location").orElseThrow();
+        String state = location.substring(location.indexOf("&state=") + 7);
+
+        HttpResponse<String> callback = browser.get("/api/auth/forge/callback?code=spent-or-made-up&state=" + state);
+
+        assertThat(callback.headers().firstValue("Location")).contains("/login?error=forge");
+    }
+
+    @Test
+    void elevenSignInsFromOneAddressInAMinuteFailWithRateLimited() {
+        Linked ana = linkedMember("busy");
+        forge.consentAs(ana.forgeId());
+        ForgeBrowser browser = browser();
+        for (int i = 0; i < 10; i++) {
+            assertThat(browser.signIn()).isEqualTo("/");
+        }
+        assertThat(browser.signIn()).isEqualTo("/login?error=rate_limited");
+        assertThat(lastEvent("login.failure").reason()).contains("rate_limited");
+        clock.advance(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void theInvitationLinkLinksTheForgeAccountAndSignsIn() {
+        Linked ana = linkedMember("invited");
+
+        Optional<ExternalIdentity> identity = klave.klave().services().identities()
+                .findFor(ana.subject().id(), IdentityProvider.FORGE);
+        assertThat(identity.map(found -> found.key().forgeId())).contains(ana.forgeId());
+        assertThat(identity.flatMap(ExternalIdentity::display)).contains(forge.login(ana.forgeId()));
+        assertThat(lastEvent("link.complete").via()).contains("forge");
+    }
+
+    @Test
+    void aLinkSpentBeforeTheCallbackFailsWithLinkGone() {
+        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(
+                new Login("spent-" + LOGINS.incrementAndGet()), Optional.empty(), Optional.empty(), false, false),
+                Optional.empty());
+        long forgeId = forge.createUser("spent-gh-" + LOGINS.get());
+        forge.addMember(forgeId);
+        forge.consentAs(forgeId);
+        ForgeBrowser browser = browser();
+        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
+                "{\"token\":\"" + TestingPeople.tokenOf(invitation.link()) + "\"}");
+        // A new link for the account revokes the pending one (spec 1 §3).
+        klave.klave().services().accounts().resetLink(invitation.subject().id(),
+                new Principal(invitation.subject().id(), invitation.subject().login(), true, "test"));
+
+        assertThat(browser.follow(urlOf(started))).isEqualTo("/login?error=link_gone");
+    }
+
+    @Test
+    void aForgeAccountLinkedToAnotherAccountFailsWithForgeTaken() {
+        Linked ana = linkedMember("taken");
+        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(
+                new Login("second-" + LOGINS.incrementAndGet()), Optional.empty(), Optional.empty(), false, false),
+                Optional.empty());
+        forge.consentAs(ana.forgeId());
+        ForgeBrowser browser = browser();
+        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
+                "{\"token\":\"" + TestingPeople.tokenOf(invitation.link()) + "\"}");
+
+        assertThat(browser.follow(urlOf(started))).isEqualTo("/login?error=forge_taken");
+    }
+
+    @Test
+    void linkingFromTheAccountPageNeedsTheSameSessionAndRefusesAnAccountLinkedMeanwhile() {
+        Linked ana = linkedMember("own");
+        klave.klave().services().identities().unlink(ana.subject().id(), IdentityProvider.FORGE);
+        forge.consentAs(ana.forgeId());
+        ForgeBrowser browser = browser();
+        // Signed in some other way (a session opened directly, as a break-glass password would).
+        String session = klave.klave().services().sessions().open(ana.subject()).cookieValue();
+        browser.set("service_session", session, "/");
+        HttpResponse<String> started = browser.send("POST", "/api/me/forge/link", "");
+        assertThat(started.statusCode()).isEqualTo(200);
+        browser.set("service_session", klave.klave().services().sessions().open(ana.subject()).cookieValue(), "/");
+
+        assertThat(browser.follow(urlOf(started))).as("another session came back").isEqualTo("/mi-cuenta?error=state");
+
+        browser.set("service_session", session, "/");
+        HttpResponse<String> again = browser.send("POST", "/api/me/forge/link", "");
+        long other = forge.createUser("other-" + LOGINS.incrementAndGet());
+        forge.addMember(other);
+        klave.klave().services().identities().link(new ExternalIdentity(ana.subject().id(),
+                ExternalIdentity.Key.forge(other), Optional.of("other"), Optional.empty(), clock.instant()));
+        assertThat(browser.follow(urlOf(again))).isEqualTo("/mi-cuenta?error=already_linked");
+
+        klave.klave().services().identities().unlink(ana.subject().id(), IdentityProvider.FORGE);
+        HttpResponse<String> third = browser.send("POST", "/api/me/forge/link", "");
+        assertThat(browser.follow(urlOf(third))).isEqualTo("/mi-cuenta?forge=linked");
+        assertThat(browser.send("POST", "/api/me/forge/link", "").statusCode()).as("already linked").isEqualTo(409);
+    }
+
+    @Test
+    void theForgeLoginIsRefreshedWhenThePersonWasRenamed() {
+        Linked ana = linkedMember("renamed");
+        forge.rename(ana.forgeId(), "brand-new-name-" + LOGINS.incrementAndGet());
+        forge.consentAs(ana.forgeId());
+
+        assertThat(browser().signIn()).isEqualTo("/");
+
+        assertThat(klave.klave().services().identities().findFor(ana.subject().id(), IdentityProvider.FORGE)
+                .flatMap(ExternalIdentity::display)).contains(forge.login(ana.forgeId()));
+    }
+
+    @Test
+    void noForgeTokenReachesAnAddressBarOrAnEvent() {
+        Linked ana = linkedMember("secret");
+        forge.consentAs(ana.forgeId());
+        browser().signIn();
+
+        assertThat(forge.requests()).noneMatch(line -> line.contains("ghu_") || line.contains("ghs_"));
+        assertThat(klave.klave().services().events().page(1).events()).noneMatch(event ->
+                String.valueOf(event).contains("ghu_") || String.valueOf(event).contains("ghs_"));
+    }
+}
