@@ -87,6 +87,16 @@ export interface Me {
 
 export interface Methods { forge: boolean; org: string; oidc: boolean; oidc_name: string }
 
+export interface ForgeSync {
+  at: string; finished_at: string; replica: string; members_seen: number; disabled: number; renamed: number;
+  two_factor_required: boolean | null; error: string | null;
+}
+
+export interface ForgeStatus {
+  configured: boolean; org: string | null; webhook: boolean; require_org_2fa: boolean | null;
+  last_sync: ForgeSync | null;
+}
+
 export interface LinkInfo {
   login: string; display_name: string; purpose: string; expires_at: string; forge_required: boolean;
 }

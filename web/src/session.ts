@@ -1,4 +1,4 @@
-// What the login screen should tell a person who was sent back to it (issue "web", screen 8).
+// What the login screen should tell a person who was sent back to it.
 // Kept in memory: the app never reloads on the way to /login, and a reload of /login means the
 // person has already seen it.
 let notice: string | null = null;

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { get, post, type Me, type Subject } from "../api";
+import { del, get, post, type Me, type Subject } from "../api";
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
@@ -8,6 +8,7 @@ import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { CreateSubjectForm } from "./CreateSubjectForm";
 import { EditSubjectForm } from "./EditSubjectForm";
+import { ForgeStatusPanel } from "./ForgeStatusPanel";
 
 interface OneTimeLink { title: string; login: string; link: string; expires: string }
 
@@ -63,6 +64,25 @@ export function UsersScreen({ me }: { me: Me }) {
     }
   };
 
+  const unlink = async (subject: Subject) => {
+    const answer = await confirmAction({
+      title: `Desvincular a ${subject.login} de Forge`,
+      body: <p>La cuenta de Forge {subject.forge?.login} dejará de abrir la cuenta {subject.login}, y se cerrarán ya sus sesiones. Para volver a entrar con Forge necesitará un enlace de vinculación.</p>,
+      confirmLabel: "Desvincular", danger: true,
+    });
+    if (!answer) {
+      return;
+    }
+    setFailure(null);
+    try {
+      await del(`/api/subjects/${encodeURIComponent(subject.id)}/forge`);
+      toast(`${subject.login} desvinculado de Forge.`);
+      subjects.reload();
+    } catch (error) {
+      setFailure(message(error));
+    }
+  };
+
   return (
     <>
       <h1 tabIndex={-1}>Usuarios</h1>
@@ -93,6 +113,7 @@ export function UsersScreen({ me }: { me: Me }) {
           }
         }} />
       )}
+      <ForgeStatusPanel />
       <section class="card" aria-labelledby="list-title">
         <h2 id="list-title">Todos</h2>
         {failure && <div class="alert alert-error" role="alert" data-testid="action-error">{failure}</div>}
@@ -127,6 +148,7 @@ export function UsersScreen({ me }: { me: Me }) {
                         {subject.enabled
                           ? <span class="pill pill-ok">habilitado</span>
                           : <span class="pill pill-off">deshabilitado</span>}
+                        {subject.forge && <div class="muted small" data-testid={`forge-${subject.login}`}>Forge: {subject.forge.login}</div>}
                         {subject.kind === "person" && !subject.has_password && !subject.forge && subject.enabled &&
                           <div class="muted small">invitación pendiente</div>}
                       </td>
@@ -147,6 +169,10 @@ export function UsersScreen({ me }: { me: Me }) {
                           <>
                             <button type="button" class="button button-small" onClick={() => act(subject, "reset-link")}
                               aria-label={`Enlace de restablecimiento para ${subject.login}`}>Enlace nuevo</button>
+                            {subject.forge && (
+                              <button type="button" class="button button-small button-danger" onClick={() => unlink(subject)}
+                                aria-label={`Desvincular a ${subject.login} de Forge`}>Desvincular</button>
+                            )}
                             {subject.id !== me.id && (
                               <button type="button" class="button button-small" onClick={() => act(subject, "logout")}
                                 aria-label={`Cerrar sesiones de ${subject.login}`}>Cerrar sesiones</button>

@@ -1,9 +1,10 @@
-import { get, query, type AuditRow, type Grant, type Me, type Page } from "../api";
+import { useState } from "preact/hooks";
+import { get, getAnonymous, post, query, type AuditRow, type Grant, type Me, type Methods, type Page } from "../api";
 import { forgeError } from "../forgeErrors";
 import { useLocation } from "../router";
 import { AuditTable } from "../ui/AuditTable";
 import { GrantsTable } from "../ui/GrantsTable";
-import { useLoad } from "../ui/load";
+import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { CredentialsPanel } from "./CredentialsPanel";
 import { PasswordForm } from "./PasswordForm";
@@ -28,7 +29,11 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
             <dt>Nombre</dt><dd>{me.display_name || "—"}</dd>
             <dt>Correo</dt><dd>{me.email || "—"}</dd>
             <dt>Rol</dt><dd>{me.is_admin ? "administrador" : "usuario"}</dd>
-            <dt>Forge</dt><dd>{me.forge ? `vinculada (${me.forge.login})` : "sin vincular"}</dd>
+            <dt>Forge</dt>
+            <dd data-testid="me-forge">
+              {me.forge ? `vinculada (${me.forge.login})` : "sin vincular"}
+              {!me.forge && <LinkForge />}
+            </dd>
             {me.break_glass && <><dt>Emergencia</dt><dd>cuenta de emergencia (break-glass)</dd></>}
           </dl>
         </section>
@@ -55,5 +60,38 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
         </Loads>
       </section>
     </>
+  );
+}
+
+/**
+ * Linking one's own account (spec 1 §4 POST /api/me/forge/link): Klave answers the forge's
+ * authorization address and sets the state cookie; the browser goes there and comes back to
+ * /mi-cuenta?forge=linked or /mi-cuenta?error=<code>. Shown only when the forge is configured.
+ */
+function LinkForge() {
+  const methods = useLoad(() => getAnonymous<Methods>("/api/auth/methods"), []);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const on = methods.data;
+  if (!on || !on.forge) {
+    return null;
+  }
+  const start = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { url } = await post<{ url: string }>("/api/me/forge/link");
+      window.location.assign(url);
+    } catch (error) {
+      setFailure(message(error));
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="stack-small">
+      <button type="button" class="button button-small" onClick={start} disabled={busy}
+        data-testid="link-forge">Vincular con Forge{on.org ? ` (${on.org})` : ""}</button>
+      {failure && <div class="alert alert-error" role="alert">{failure}</div>}
+    </div>
   );
 }

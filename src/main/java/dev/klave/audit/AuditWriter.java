@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Group commit of audit rows (issue "proxy" §3): requests hand their row to a writer thread,
+ * Group commit of audit rows (spec 1 §4 "Proxy": no row, no forwarding): requests hand their row to a writer thread,
  * which stores everything that queued up meanwhile in one transaction and then tells each request
  * its row is durable. Many concurrent requests so share one commit instead of paying one each. A
  * failed batch fails every request in it: none of them is forwarded.

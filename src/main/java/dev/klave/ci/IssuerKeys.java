@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The issuer's signing keys, cached. The rules, from issue "CI token exchange" §2:
+ * The issuer's signing keys, cached. The rules:
  * <ul>
  *   <li>keys are fetched on first use and kept for {@link #CACHE_FOR}; a failed refresh keeps the
  *       old keys (a forge outage must not stop CI jobs whose tokens were signed by known keys);

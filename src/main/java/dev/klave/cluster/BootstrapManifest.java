@@ -1,7 +1,7 @@
 package dev.klave.cluster;
 
 /**
- * The manifest an operator applies in a cluster to let Klave in (issue "clusters" §3): Klave's
+ * The manifest an operator applies in a cluster to let Klave in (spec 1 §2 "Cluster"): Klave's
  * namespace, a service account for the proxy and one for the reconciler, each with a token Secret,
  * and least-privilege roles. The proxy may only impersonate what the reconciler lists in
  * {@code klave-impersonation}; the reconciler may only bind the four tier roles, edit that one

@@ -13,7 +13,7 @@ import java.util.function.Function;
 
 /**
  * Reads {@link Settings} from environment variables. Each variable is parsed on its own and every
- * problem is collected, so one start-up attempt reports all of them (DESIGN "config/").
+ * problem is collected, so one start-up attempt reports all of them.
  */
 public final class SettingsLoader {
     public static final String BASE_URL = "SERVICE_BASE_URL";

@@ -74,7 +74,7 @@ public final class KlaveHttpServer {
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(listen.host())
                 .setPort(listen.port())
-                // No idle timeout: a watch may stay silent for hours (issue "proxy" §2); dead
+                // No idle timeout: a watch may stay silent for hours; dead
                 // peers are found by TCP keep-alive instead.
                 .setIdleTimeout(0)
                 .setTcpKeepAlive(true)

@@ -15,7 +15,7 @@ import java.util.Optional;
  * every other path is an interface route and gets {@code index.html}, whose own router draws it.
  */
 final class SpaHandler {
-    /** No inline script or style; nothing framed; only our own origin (DESIGN "http/"). */
+    /** No inline script or style; nothing framed; only our own origin. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
             + "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
             + "form-action 'self'; frame-ancestors 'none'";

@@ -1,5 +1,5 @@
 /**
- * The RBAC reconciler (spec 1 §1.4; issue "clusters" §6): makes the RBAC Klave manages inside a
+ * The RBAC reconciler (spec 1 §1.4): makes the RBAC Klave manages inside a
  * cluster match the active grants of enabled subjects.
  *
  * <p>Writes only three kinds of object, all labelled {@code app.kubernetes.io/managed-by=klave} (the bindings also

@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * Data flows one way (DESIGN "Shape of the code"): edge → domain → storage contracts. A cycle
+ * Data flows one way (ARCHITECTURE.md): edge → domain → storage contracts. A cycle
  * between two packages means neither can be read, tested or changed without the other; this test
  * names the classes that close any such cycle.
  */

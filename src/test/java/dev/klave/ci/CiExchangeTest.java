@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The CI exchange end to end (issue "CI token exchange", done when): Actions-shaped tokens from a
+ * The CI exchange end to end (spec 1 §4 "CI and forge"): Actions-shaped tokens from a
  * real OIDC issuer in the test JVM, exchanged at {@code /v1/ci/forge-actions/token} for a bot
  * credential that the real kubectl then uses through the proxy; every 401 cause, every 403 text,
  * the unspent token after a 403, and the per-address limit.

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The exchange fails closed when the issuer's keys cannot be had (issue "CI token exchange" §2). */
+/** The exchange fails closed when the issuer's keys cannot be had (spec 1 §7: 503). */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CiExchangeWithoutIssuerTest {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The packaged jar, started the way the README tells a new user to (issue "foundation": done when). */
+/** The packaged jar, started the way the README tells a new user to. */
 class KlaveProcessIT {
     private static final Duration START = Duration.ofSeconds(60);
 

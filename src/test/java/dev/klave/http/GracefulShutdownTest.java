@@ -20,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** SIGTERM's order (issue "foundation" §5): readiness fails first, requests finish, the database closes last. */
+/** SIGTERM's order: readiness fails first, requests finish, the database closes last. */
 class GracefulShutdownTest {
     private final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);

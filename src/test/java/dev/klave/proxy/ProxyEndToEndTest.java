@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The real kubectl, with the kubeconfig Klave issued, through Klave's proxy to the simulator
- * (issue "proxy": done when): every request impersonated and audited.
+ * (spec 1 §4 "Proxy"): every request impersonated and audited.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProxyEndToEndTest {

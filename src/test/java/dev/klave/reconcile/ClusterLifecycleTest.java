@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole cluster story against the simulator (issue "clusters": done when): register, apply the
+ * The whole cluster story against the simulator: register, apply the
  * bootstrap with the real kubectl, paste the JSON, reconcile, grant, and check with kubectl acting
  * as the proxy that {@code user:<login>} with the derived groups can do exactly what the tier allows.
  */

@@ -17,7 +17,7 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /**
- * An administrator's path through the interface (issue "web", done when): create a person,
+ * An administrator's path through the interface: create a person,
  * register and bootstrap a cluster against the simulator, grant, find the audit row of a
  * {@code kubectl get} made with the person's credential, then delete the cluster.
  */

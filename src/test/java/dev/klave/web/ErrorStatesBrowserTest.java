@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * What a person sees when something is refused (issue "web", done when): login errors and forge
+ * What a person sees when something is refused: login errors and forge
  * failure codes, spent and unknown links, the 409s, a session that ends under them, and a screen
  * that is not theirs; plus a phone-sized view.
  */

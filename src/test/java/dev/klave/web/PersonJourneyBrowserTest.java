@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A person's path through the interface (issue "web", done when): invitation link → password →
+ * A person's path through the interface: invitation link → password →
  * signed in → issue a credential → see its token and kubeconfig once → use it → revoke it.
  */
 class PersonJourneyBrowserTest extends BrowserTestBase {

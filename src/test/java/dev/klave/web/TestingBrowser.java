@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Debian's headless Chromium driven by Playwright for Java (DESIGN "Known pitfalls"): one browser
+ * Debian's headless Chromium driven by Playwright for Java: one browser
  * per test class, a fresh context (cookies, storage) per {@link #open}. Playwright must never
  * download a browser of its own, so the system one is required and its absence fails the test.
  */

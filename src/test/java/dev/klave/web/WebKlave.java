@@ -33,6 +33,11 @@ final class WebKlave implements AutoCloseable {
     }
 
     static WebKlave start() {
+        return start(java.util.Optional.empty());
+    }
+
+    /** As {@link #start()}, with {@code forge} as the forge App (its settings and its TLS). */
+    static WebKlave start(java.util.Optional<dev.klave.testing.TestingForge> forge) {
         ClusterSimulator cluster = ClusterSimulator.builder().start();
         cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
                 + "    pod-security.kubernetes.io/enforce: baseline\n");
@@ -41,13 +46,16 @@ final class WebKlave implements AutoCloseable {
         int port = freePort();
         String baseUrl = "https://127.0.0.1:" + port;
         TestingTls tls = TestingTls.generate();
-        TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings
+        java.util.function.UnaryOperator<dev.klave.testing.TestingSettings> settings = base -> base
                 .with("SERVICE_LISTEN", "127.0.0.1:" + port)
                 .with("SERVICE_BASE_URL", baseUrl)
                 .with("SERVICE_TLS_CERT", tls.certificate().toString())
                 .with("SERVICE_TLS_KEY", tls.privateKey().toString())
                 .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString())
-                .with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32"));
+                .with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32");
+        TestingKlave klave = forge.isPresent()
+                ? TestingKlave.startWithForge(new TestingClock(), forge.get(), settings)
+                : TestingKlave.start(new TestingClock(), settings);
         return new WebKlave(cluster, klave, baseUrl);
     }
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two replicas on one PostgreSQL take turns at the hourly sync (spec 1 §5 "Automatic
- * offboarding", DESIGN "Replicas"): never two passes at once, one pass an hour between them, and
+ * offboarding"): never two passes at once, one pass an hour between them, and
  * both show the same {@code last_sync}.
  */
 class ForgeSyncReplicasTest {

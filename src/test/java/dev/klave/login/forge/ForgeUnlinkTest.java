@@ -1,0 +1,110 @@
+package dev.klave.login.forge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.account.ExternalIdentity;
+import dev.klave.account.IdentityProvider;
+import dev.klave.account.IssuedLink;
+import dev.klave.account.Login;
+import dev.klave.account.NewPerson;
+import dev.klave.account.Subject;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingForge;
+import dev.klave.testing.TestingKlave;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code DELETE /api/subjects/{id}/forge} (spec 1 §3, §4): sessions closed, never the last administrator. */
+class ForgeUnlinkTest {
+    private final TestingClock clock = new TestingClock(Instant.parse("2026-11-27T09:00:00Z"));
+    private TestingForge forge;
+    private TestingKlave klave;
+
+    @BeforeEach
+    void start() {
+        forge = TestingForge.start(clock);
+        klave = TestingKlave.startWithForge(clock, forge, settings -> settings);
+    }
+
+    @AfterEach
+    void stop() {
+        klave.close();
+        forge.close();
+    }
+
+    private Subject linked(String login, boolean admin) {
+        IssuedLink invitation = klave.klave().services().accounts().createPerson(
+                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, false), Optional.empty());
+        long forgeId = forge.createUser(login + "-gh");
+        klave.klave().services().identities().link(new ExternalIdentity(invitation.subject().id(),
+                ExternalIdentity.Key.forge(forgeId), Optional.of(login + "-gh"), Optional.empty(), clock.instant()));
+        return invitation.subject();
+    }
+
+    private String session(Subject subject) {
+        return "service_session=" + klave.klave().services().sessions().open(subject).cookieValue();
+    }
+
+    @Test
+    void unlinkingClosesThePersonsSessionsAndShowsNoForgeLink() {
+        Subject root = linked("root", true);
+        Subject ana = linked("ana", false);
+        String admin = session(root);
+        String anas = session(ana);
+
+        HttpResponse<String> response = klave.http().send("DELETE", "/api/subjects/" + ana.id().value() + "/forge",
+                null, "Cookie", admin);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"forge\":null");
+        assertThat(klave.klave().services().identities().findFor(ana.id(), IdentityProvider.FORGE)).isEmpty();
+        assertThat(klave.http().get("/api/me", "Cookie", anas).statusCode()).isEqualTo(401);
+        assertThat(klave.http().get("/api/me", "Cookie", admin).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theLastAdministratorAbleToSignInCannotBeUnlinked() {
+        Subject root = linked("root", true);
+        String admin = session(root);
+
+        HttpResponse<String> response = klave.http().send("DELETE", "/api/subjects/" + root.id().value() + "/forge",
+                null, "Cookie", admin);
+
+        assertThat(response.statusCode()).isEqualTo(409);
+        assertThat(response.body()).isEqualTo(
+                "{\"error\":\"no se puede quitar ni deshabilitar al último administrador activo\"}");
+        assertThat(klave.klave().services().identities().findFor(root.id(), IdentityProvider.FORGE)).isPresent();
+    }
+
+    @Test
+    void onlyAdministratorsUnlink() {
+        linked("root", true);
+        Subject ana = linked("ana", false);
+
+        HttpResponse<String> response = klave.http().send("DELETE", "/api/subjects/" + ana.id().value() + "/forge",
+                null, "Cookie", session(ana));
+
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(klave.klave().services().identities().findFor(ana.id(), IdentityProvider.FORGE)).isPresent();
+    }
+
+    @Test
+    void startupSaysWhenNoAdministratorCanSignIn() {
+        assertThat(klave.klave().services().externalSignInLeavesNoAdmin()).isTrue();
+
+        linked("root", true);
+
+        assertThat(klave.klave().services().externalSignInLeavesNoAdmin()).isFalse();
+    }
+
+    @Test
+    void theMethodsNameTheForgeAndItsOrganisation() {
+        HttpResponse<String> response = klave.http().get("/api/auth/methods");
+
+        assertThat(response.body()).isEqualTo("{\"forge\":true,\"org\":\"acme\",\"oidc\":false,\"oidc_name\":\"\"}");
+    }
+}

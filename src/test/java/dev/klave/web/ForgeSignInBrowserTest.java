@@ -1,0 +1,142 @@
+package dev.klave.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.klave.web.AdminJourneyBrowserTest.button;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import dev.klave.account.ExternalIdentity;
+import dev.klave.account.IdentityProvider;
+import dev.klave.account.IssuedLink;
+import dev.klave.account.Login;
+import dev.klave.account.NewPerson;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingForge;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Sign-in through the forge in Chromium (spec 1 §5 "Forge login checks"): the login page's
+ * button, the forge simulator's authorization page, Klave's callback, signed in; an invitation
+ * completed by linking the forge account; a cancelled sign-in shown on the login page; and the
+ * administrator's forge panel and unlink action.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ForgeSignInBrowserTest {
+    private TestingForge forge;
+    private WebKlave web;
+    private TestingBrowser browser;
+
+    @BeforeAll
+    void start() {
+        forge = TestingForge.start(new TestingClock());
+        web = WebKlave.start(Optional.of(forge));
+        browser = TestingBrowser.launch();
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (web != null) {
+            web.close();
+        }
+        if (forge != null) {
+            forge.close();
+        }
+    }
+
+    /** A person linked to an active member's forge account; returns the forge id. */
+    private long linked(String login, boolean admin) {
+        IssuedLink invitation = web.klave.klave().services().accounts().createPerson(
+                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, false), Optional.empty());
+        long forgeId = forge.createUser(login + "-gh");
+        forge.addMember(forgeId);
+        web.klave.klave().services().identities().link(new ExternalIdentity(invitation.subject().id(),
+                ExternalIdentity.Key.forge(forgeId), Optional.of(login + "-gh"), Optional.empty(),
+                Instant.parse("2026-11-25T10:00:00Z")));
+        return forgeId;
+    }
+
+    private void signInWithForge(Page page) {
+        page.navigate("/login");
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Entrar con Forge (acme)")).click();
+        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Mi cuenta"))).isVisible();
+    }
+
+    @Test
+    void theLoginButtonGoesThroughTheForgeAndSignsIn() {
+        long forgeId = linked("ines", false);
+        forge.consentAs(forgeId);
+        Page page = browser.open(web.baseUrl);
+
+        signInWithForge(page);
+
+        assertThat(page.getByTestId("me-login")).hasText("ines");
+        assertThat(page.getByTestId("me-forge")).containsText("vinculada (ines-gh)");
+        TestingBrowser.screenshot(page, "forge-signed-in");
+    }
+
+    @Test
+    void anInvitationIsCompletedByLinkingTheForgeAccount() {
+        IssuedLink invitation = web.klave.klave().services().accounts().createPerson(
+                new NewPerson(new Login("jon"), Optional.empty(), Optional.empty(), false, false), Optional.empty());
+        long forgeId = forge.createUser("jon-on-forge");
+        forge.addMember(forgeId);
+        forge.consentAs(forgeId);
+        Page page = browser.open(web.baseUrl);
+
+        page.navigate(invitation.link().substring(web.baseUrl.length()));
+        button(page, "Vincular con Forge").click();
+
+        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Mi cuenta"))).isVisible();
+        assertThat(page.getByTestId("me-forge")).containsText("vinculada (jon-on-forge)");
+        Optional<Long> stored = web.klave.klave().services().identities()
+                .findFor(invitation.subject().id(), IdentityProvider.FORGE).map(identity -> identity.key().forgeId());
+        org.assertj.core.api.Assertions.assertThat(stored).contains(forgeId);
+    }
+
+    @Test
+    void aCancelledSignInIsExplainedOnTheLoginPage() {
+        forge.denyConsent();
+        Page page = browser.open(web.baseUrl);
+        page.navigate("/login");
+
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Entrar con Forge (acme)")).click();
+
+        assertThat(page).hasURL(web.baseUrl + "/login?error=denied");
+        assertThat(page.getByRole(AriaRole.ALERT)).containsText("Has cancelado el acceso en Forge.");
+        TestingBrowser.screenshot(page, "forge-denied");
+    }
+
+    @Test
+    void anAdministratorSeesTheForgePanelAndUnlinksAPerson() {
+        long adminForgeId = linked("root-forge", true);
+        linked("kim", false);
+        web.klave.klave().services().forgeSync().orElseThrow().runOnce();
+        forge.consentAs(adminForgeId);
+        Page page = browser.open(web.baseUrl);
+        signInWithForge(page);
+        page.navigate("/admin/usuarios");
+
+        Locator panel = page.getByTestId("forge-status");
+        assertThat(panel).containsText("acme");
+        assertThat(panel).containsText("activo");
+        assertThat(page.getByTestId("forge-last-sync")).containsText("0 deshabilitados");
+        assertThat(page.getByTestId("forge-kim")).containsText("kim-gh");
+        TestingBrowser.screenshot(page, "admin-usuarios-forge");
+
+        button(page, "Desvincular a kim de Forge").click();
+        page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON,
+                new Locator.GetByRoleOptions().setName("Desvincular").setExact(true)).click();
+
+        assertThat(page.locator(".toasts")).containsText("kim desvinculado de Forge.");
+        assertThat(page.getByTestId("forge-kim")).hasCount(0);
+    }
+}
