@@ -139,4 +139,28 @@ class ForgeSignInBrowserTest {
         assertThat(page.locator(".toasts")).containsText("kim desvinculado de Forge.");
         assertThat(page.getByTestId("forge-kim")).hasCount(0);
     }
+
+    @Test
+    void aSignedInPersonLinksTheirOwnAccountFromMyAccount() {
+        IssuedLink invitation = web.klave.klave().services().accounts().createPerson(
+                new NewPerson(new Login("lia"), Optional.empty(), Optional.empty(), false, false), Optional.empty());
+        long forgeId = forge.createUser("lia-on-forge");
+        forge.addMember(forgeId);
+        forge.consentAs(forgeId);
+        Page page = browser.open(web.baseUrl);
+        // Signed in some other way before the forge was linked (a session opened as a password would).
+        page.context().addCookies(java.util.List.of(new com.microsoft.playwright.options.Cookie("service_session",
+                web.klave.klave().services().sessions().open(invitation.subject()).cookieValue())
+                .setUrl(web.baseUrl)));
+        page.navigate("/mi-cuenta");
+        assertThat(page.getByTestId("me-forge")).containsText("sin vincular");
+
+        page.getByTestId("link-forge").click();
+
+        assertThat(page).hasURL(web.baseUrl + "/mi-cuenta?forge=linked");
+        assertThat(page.getByRole(AriaRole.STATUS).filter(new Locator.FilterOptions()
+                .setHasText("Cuenta de Forge vinculada."))).isVisible();
+        assertThat(page.getByTestId("me-forge")).containsText("vinculada (lia-on-forge)");
+        TestingBrowser.screenshot(page, "mi-cuenta-forge-vinculada");
+    }
 }

@@ -389,4 +389,62 @@ class ForgeSignInTest {
         assertThat(klave.klave().services().events().page(1).events()).noneMatch(event ->
                 String.valueOf(event).contains("ghu_") || String.valueOf(event).contains("ghs_"));
     }
+
+    @Test
+    void anInternalErrorFailsWithServerAndRecordsNothing() {
+        Linked ana = linkedMember("internal");
+        forge.consentAs(ana.forgeId());
+        long before = countEvents("login.failure");
+        klave.klave().database().withHandle(handle -> handle.execute("ALTER TABLE sessions RENAME TO sessions_gone"));
+        try {
+            assertThat(browser().signIn()).isEqualTo("/login?error=server");
+        } finally {
+            klave.klave().database().withHandle(handle -> handle.execute("ALTER TABLE sessions_gone RENAME TO sessions"));
+        }
+        assertThat(countEvents("login.failure")).as("internal errors stay in the log").isEqualTo(before);
+        assertThat(browser().signIn()).isEqualTo("/");
+    }
+
+    @Test
+    void aLockedPasswordDoesNotStopTheForgeSignIn() {
+        String login = "glass-" + LOGINS.incrementAndGet();
+        IssuedLink invitation = klave.klave().services().accounts().createPerson(
+                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), true, true), Optional.empty());
+        HttpResponse<String> completed = klave.http().send("POST", "/api/auth/link/complete", "{\"token\":\""
+                + TestingPeople.tokenOf(invitation.link()) + "\",\"password\":\"" + TestingPeople.PASSWORD + "\"}",
+                "X-Forwarded-For", "198.18.0.1");
+        assertThat(completed.statusCode()).as("break-glass accounts keep their password").isEqualTo(200);
+        for (int i = 0; i < 5; i++) {
+            TestingPeople.attempt(klave.http(), login, "not the password at all");
+        }
+        assertThat(TestingPeople.attempt(klave.http(), login, TestingPeople.PASSWORD).statusCode()).isEqualTo(429);
+        long forgeId = forge.createUser(login + "-gh");
+        forge.addMember(forgeId);
+        klave.klave().services().identities().link(new ExternalIdentity(invitation.subject().id(),
+                ExternalIdentity.Key.forge(forgeId), Optional.of(login + "-gh"), Optional.empty(), clock.instant()));
+        forge.consentAs(forgeId);
+
+        assertThat(browser().signIn()).isEqualTo("/");
+    }
+
+    @Test
+    void aLinkingLinkMovesTheAccountToAnotherForgeAccount() {
+        Linked ana = linkedMember("moving");
+        Principal admin = new Principal(ana.subject().id(), ana.subject().login(), true, "test");
+        IssuedLink linking = klave.klave().services().accounts().resetLink(ana.subject().id(), admin);
+        long newForgeId = forge.createUser("moving-new-" + LOGINS.incrementAndGet());
+        forge.addMember(newForgeId);
+        forge.consentAs(newForgeId);
+        ForgeBrowser browser = browser();
+        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
+                "{\"token\":\"" + TestingPeople.tokenOf(linking.link()) + "\"}");
+
+        assertThat(browser.follow(urlOf(started))).isEqualTo("/");
+
+        assertThat(klave.klave().services().identities().findFor(ana.subject().id(), IdentityProvider.FORGE)
+                .map(identity -> identity.key().forgeId())).contains(newForgeId);
+        forge.consentAs(ana.forgeId());
+        assertThat(browser().signIn()).as("the old forge account opens nothing now")
+                .isEqualTo("/login?error=unknown_account");
+    }
 }
