@@ -11,7 +11,6 @@ import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -29,7 +28,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,15 +43,7 @@ import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * The forge (GitHub) as Klave sees it, over HTTPS in the test JVM: user authorization (consent as
@@ -118,7 +108,7 @@ public final class TestingForge implements AutoCloseable {
             rsa.initialize(2048);
             KeyPair appKeys = rsa.generateKeyPair();
             KeyPair tlsKeys = rsa.generateKeyPair();
-            X509Certificate certificate = selfSigned(tlsKeys);
+            X509Certificate certificate = TestingTls.selfSigned("forge-simulator", tlsKeys, "SHA256withRSA");
             KeyStore keyStore = KeyStore.getInstance("PKCS12");
             keyStore.load(null, null);
             keyStore.setKeyEntry("forge", tlsKeys.getPrivate(), new char[0], new X509Certificate[] {certificate});
@@ -267,6 +257,27 @@ public final class TestingForge implements AutoCloseable {
         codes.put(code, id);
         return code;
     }
+
+    /**
+     * A person in {@code klave} whose account is linked to a new forge account, a member of the
+     * organisation when {@code member}; linked directly, without a browser.
+     */
+    public Linked linkedPerson(TestingKlave klave, String login, boolean admin, boolean member) {
+        dev.klave.account.IssuedLink invitation = klave.klave().services().accounts().createPerson(
+                new dev.klave.account.NewPerson(new dev.klave.account.Login(login), Optional.empty(), Optional.empty(),
+                        admin, false), Optional.empty());
+        long id = createUser(login + "-gh");
+        if (member) {
+            addMember(id);
+        }
+        klave.klave().services().identities().link(new dev.klave.account.ExternalIdentity(invitation.subject().id(),
+                dev.klave.account.ExternalIdentity.Key.forge(id), Optional.of(login + "-gh"), Optional.empty(),
+                clock.instant()));
+        return new Linked(invitation.subject(), id);
+    }
+
+    /** A linked person: the account and its forge account's id. */
+    public record Linked(dev.klave.account.Subject subject, long forgeId) {}
 
     // --- webhook sender --------------------------------------------------------------------
 
@@ -527,23 +538,6 @@ public final class TestingForge implements AutoCloseable {
 
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
-    private static X509Certificate selfSigned(KeyPair keys) throws GeneralSecurityException {
-        try {
-            X500Name name = new X500Name("CN=forge-simulator");
-            Instant now = Instant.now();
-            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(now.toEpochMilli()),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(2))), name,
-                    keys.getPublic());
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
-            builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
-            return new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(keys.getPrivate())));
-        } catch (org.bouncycastle.operator.OperatorCreationException | IOException e) {
-            throw new GeneralSecurityException(e);
-        }
     }
 
     @Override

@@ -31,7 +31,25 @@ public record TestingTls(Path certificate, Path privateKey) {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
             generator.initialize(256);
             KeyPair keys = generator.generateKeyPair();
-            X500Name name = new X500Name("CN=klave-test");
+            X509Certificate certificate = selfSigned("klave-test", keys, "SHA256withECDSA");
+            Path directory = Files.createTempDirectory("klave-tls-");
+            Path certificateFile = directory.resolve("tls.crt");
+            Path keyFile = directory.resolve("tls.key");
+            Files.writeString(certificateFile, pem(certificate));
+            Files.writeString(keyFile, pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(keys.getPrivate(), null)));
+            return new TestingTls(certificateFile, keyFile);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A self-signed CA certificate for 127.0.0.1 and localhost, valid from an hour ago for two days. */
+    public static X509Certificate selfSigned(String commonName, KeyPair keys, String signatureAlgorithm)
+            throws GeneralSecurityException {
+        try {
+            X500Name name = new X500Name("CN=" + commonName);
             Instant now = Instant.now();
             JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(now.toEpochMilli()),
                     Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(2))), name,
@@ -39,18 +57,10 @@ public record TestingTls(Path certificate, Path privateKey) {
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
             builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
                 new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
-            X509Certificate certificate = new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-            Path directory = Files.createTempDirectory("klave-tls-");
-            Path certificateFile = directory.resolve("tls.crt");
-            Path keyFile = directory.resolve("tls.key");
-            Files.writeString(certificateFile, pem(certificate));
-            Files.writeString(keyFile, pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(keys.getPrivate(), null)));
-            return new TestingTls(certificateFile, keyFile);
-        } catch (GeneralSecurityException | OperatorCreationException e) {
-            throw new IllegalStateException(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return new JcaX509CertificateConverter().getCertificate(
+                    builder.build(new JcaContentSignerBuilder(signatureAlgorithm).build(keys.getPrivate())));
+        } catch (OperatorCreationException | IOException e) {
+            throw new GeneralSecurityException(e);
         }
     }
 

@@ -6,14 +6,12 @@ import static dev.klave.web.AdminJourneyBrowserTest.button;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
-import dev.klave.account.ExternalIdentity;
 import dev.klave.account.IdentityProvider;
 import dev.klave.account.IssuedLink;
 import dev.klave.account.Login;
 import dev.klave.account.NewPerson;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingForge;
-import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,14 +52,7 @@ class ForgeSignInBrowserTest {
 
     /** A person linked to an active member's forge account; returns the forge id. */
     private long linked(String login, boolean admin) {
-        IssuedLink invitation = web.klave.klave().services().accounts().createPerson(
-                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, false), Optional.empty());
-        long forgeId = forge.createUser(login + "-gh");
-        forge.addMember(forgeId);
-        web.klave.klave().services().identities().link(new ExternalIdentity(invitation.subject().id(),
-                ExternalIdentity.Key.forge(forgeId), Optional.of(login + "-gh"), Optional.empty(),
-                Instant.parse("2026-11-25T10:00:00Z")));
-        return forgeId;
+        return forge.linkedPerson(web.klave, login, admin, true).forgeId();
     }
 
     private void signInWithForge(Page page) {

@@ -78,8 +78,7 @@ class ForgeSignInTest {
         forge.addMember(forgeId);
         forge.consentAs(forgeId);
         ForgeBrowser browser = browser();
-        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
-                "{\"token\":\"" + TestingPeople.tokenOf(invitation.link()) + "\"}");
+        HttpResponse<String> started = startLink(browser, invitation.link());
         assertThat(started.statusCode()).isEqualTo(200);
         String landed = browser.follow(urlOf(started));
         assertThat(landed).isEqualTo("/");
@@ -87,6 +86,11 @@ class ForgeSignInTest {
     }
 
     private record Linked(Subject subject, long forgeId) {}
+
+    /** What the invitation page's button does: POST the link, get the forge's address and the state cookie. */
+    private static HttpResponse<String> startLink(ForgeBrowser browser, String link) {
+        return browser.send("POST", "/api/auth/forge/link", "{\"token\":\"" + TestingPeople.tokenOf(link) + "\"}");
+    }
 
     private static String urlOf(HttpResponse<String> response) {
         String body = response.body();
@@ -315,8 +319,7 @@ class ForgeSignInTest {
         forge.addMember(forgeId);
         forge.consentAs(forgeId);
         ForgeBrowser browser = browser();
-        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
-                "{\"token\":\"" + TestingPeople.tokenOf(invitation.link()) + "\"}");
+        HttpResponse<String> started = startLink(browser, invitation.link());
         // A new link for the account revokes the pending one (spec 1 §3).
         klave.klave().services().accounts().resetLink(invitation.subject().id(),
                 new Principal(invitation.subject().id(), invitation.subject().login(), true, "test"));
@@ -332,8 +335,7 @@ class ForgeSignInTest {
                 Optional.empty());
         forge.consentAs(ana.forgeId());
         ForgeBrowser browser = browser();
-        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
-                "{\"token\":\"" + TestingPeople.tokenOf(invitation.link()) + "\"}");
+        HttpResponse<String> started = startLink(browser, invitation.link());
 
         assertThat(browser.follow(urlOf(started))).isEqualTo("/login?error=forge_taken");
     }
@@ -436,8 +438,7 @@ class ForgeSignInTest {
         forge.addMember(newForgeId);
         forge.consentAs(newForgeId);
         ForgeBrowser browser = browser();
-        HttpResponse<String> started = browser.send("POST", "/api/auth/forge/link",
-                "{\"token\":\"" + TestingPeople.tokenOf(linking.link()) + "\"}");
+        HttpResponse<String> started = startLink(browser, linking.link());
 
         assertThat(browser.follow(urlOf(started))).isEqualTo("/");
 

@@ -2,11 +2,7 @@ package dev.klave.login.forge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klave.account.ExternalIdentity;
 import dev.klave.account.IdentityProvider;
-import dev.klave.account.IssuedLink;
-import dev.klave.account.Login;
-import dev.klave.account.NewPerson;
 import dev.klave.account.Subject;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingForge;
@@ -37,12 +33,7 @@ class ForgeUnlinkTest {
     }
 
     private Subject linked(String login, boolean admin) {
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(
-                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, false), Optional.empty());
-        long forgeId = forge.createUser(login + "-gh");
-        klave.klave().services().identities().link(new ExternalIdentity(invitation.subject().id(),
-                ExternalIdentity.Key.forge(forgeId), Optional.of(login + "-gh"), Optional.empty(), clock.instant()));
-        return invitation.subject();
+        return forge.linkedPerson(klave, login, admin, false).subject();
     }
 
     private String session(Subject subject) {

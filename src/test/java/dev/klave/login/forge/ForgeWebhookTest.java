@@ -2,10 +2,6 @@ package dev.klave.login.forge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klave.account.ExternalIdentity;
-import dev.klave.account.IssuedLink;
-import dev.klave.account.Login;
-import dev.klave.account.NewPerson;
 import dev.klave.account.SubjectId;
 import dev.klave.audit.ControlEvent;
 import dev.klave.testing.TestingClock;
@@ -72,14 +68,8 @@ class ForgeWebhookTest {
     }
 
     private Linked member(String prefix, boolean admin) {
-        String login = prefix + "-" + LOGINS.incrementAndGet();
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(
-                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, false), Optional.empty());
-        long forgeId = forge.createUser(login + "-gh");
-        forge.addMember(forgeId);
-        klave.klave().services().identities().link(new ExternalIdentity(invitation.subject().id(),
-                ExternalIdentity.Key.forge(forgeId), Optional.of(login + "-gh"), Optional.empty(), clock.instant()));
-        return new Linked(invitation.subject().id(), forgeId);
+        TestingForge.Linked linked = forge.linkedPerson(klave, prefix + "-" + LOGINS.incrementAndGet(), admin, true);
+        return new Linked(linked.subject().id(), linked.forgeId());
     }
 
     private record Linked(SubjectId subject, long forgeId) {}
