@@ -236,12 +236,13 @@ public final class Services {
         if (settings.forge().isPresent()) {
             ForgeSettings forgeSettings = settings.forge().get();
             ForgeClient client = new ForgeClient(forgeSettings, forgeTls, clock);
-            StateCookie stateCookie = new StateCookie("service_forge_state", ForgeRoutes.CALLBACK,
+            // The browser sees the callback under the base URL's path (a front end may strip it).
+            StateCookie stateCookie = new StateCookie("service_forge_state", baseUrl.path() + ForgeRoutes.CALLBACK,
                     new Hmac(keys.derive(KeyPurpose.SIGN_IN_STATE)), baseUrl.isHttps(), clock);
             ExternalSignIn signIn = new ExternalSignIn(new ForgeSignIn(client,
                     URI.create(baseUrl.resolve(ForgeRoutes.CALLBACK)), forgeSettings.requireOrgTwoFactor(), clock),
                     stateCookie, database, subjects, identities, linkTokens, sessions, throttle, events, tokens,
-                    baseUrl.isHttps(), clock);
+                    baseUrl.isHttps(), baseUrl.path(), clock);
             JdbiSyncReportStore reports = new JdbiSyncReportStore(database);
             forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
                     forgeSettings.webhookSecret().map(secret -> new ForgeWebhook(secret, forgeSettings.org(),

@@ -88,13 +88,18 @@ public final class AccountLifecycle {
     }
 
     /**
-     * Disables {@code expected} with no actor, {@code via} the forge sync or webhook, only if the
-     * identity {@code key} is still linked to it: an account relinked since it was observed is
+     * Disables the account of {@code observed} with no actor, {@code via} the forge sync or
+     * webhook, only if that very link still holds: an account relinked since it was observed is
      * left alone. Never disables the last administrator able to sign in.
      */
-    public AutomaticDisable disableLinked(ExternalIdentity.Key key, SubjectId expected, String via) {
+    public AutomaticDisable disableLinked(ExternalIdentity observed, String via) {
+        SubjectId expected = observed.subjectId();
         AutomaticDisable result = transactions.inTransaction(() -> {
-            boolean linked = identities.find(key).map(identity -> identity.subjectId().equals(expected)).orElse(false);
+            // The same link the caller saw: same account, linked at the same moment. An account
+            // unlinked and linked again since (even to the same forge id) is not judged by it.
+            boolean linked = identities.find(observed.key())
+                    .map(identity -> identity.subjectId().equals(expected) && identity.linkedAt().equals(observed.linkedAt()))
+                    .orElse(false);
             Optional<Subject> current = linked ? subjects.findById(expected) : Optional.empty();
             if (current.isEmpty()) {
                 return AutomaticDisable.NOT_LINKED;

@@ -10,8 +10,8 @@ import java.util.function.UnaryOperator;
 /**
  * Klave must always keep an administrator who can sign in (spec 1 §5 "Break-glass"). This is the
  * one place that decides who can: with passwords only, an enabled administrator with a password;
- * with forge or OIDC sign-in, an enabled administrator who is break-glass or holds an identity at
- * a provider that is on (asked of the {@link ExternalIdentityStore}).
+ * with forge or OIDC sign-in, an enabled administrator who is break-glass with a password, or holds
+ * an identity at a provider that is on (asked of the {@link ExternalIdentityStore}).
  */
 public final class LastAdminRule {
     private final SubjectStore subjects;
@@ -36,7 +36,10 @@ public final class LastAdminRule {
         if (!mode.external()) {
             return subject.passwordHash().isPresent();
         }
-        return subject.breakGlass() || identities.listFor(subject.id()).stream()
+        // A break-glass account signs in with its password (spec 1 §5 "Break-glass"): without one
+        // (an invitation never used) it cannot sign in at all.
+        boolean breakGlass = subject.breakGlass() && subject.passwordHash().isPresent();
+        return breakGlass || identities.listFor(subject.id()).stream()
                 .map(identity -> identity.key().provider())
                 .filter(provider -> without.map(gone -> gone != provider).orElse(true))
                 .anyMatch(mode::uses);

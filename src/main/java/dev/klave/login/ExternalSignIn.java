@@ -64,11 +64,17 @@ public final class ExternalSignIn {
     private final ControlEvents events;
     private final SecretTokenGenerator random;
     private final boolean secureCookies;
+    private final String basePath;
     private final Clock clock;
 
+    /**
+     * @param basePath the path of {@code SERVICE_BASE_URL} ({@code ""} or {@code /klave}): the
+     *     pages the browser is sent to live under it
+     */
     public ExternalSignIn(SignInMethod method, StateCookie cookie, Transactions transactions, SubjectStore subjects,
             ExternalIdentityStore identities, LinkTokenStore links, Sessions sessions, LoginThrottle throttle,
-            ControlEvents events, SecretTokenGenerator random, boolean secureCookies, Clock clock) {
+            ControlEvents events, SecretTokenGenerator random, boolean secureCookies, String basePath, Clock clock) {
+        this.basePath = requireNonNull(basePath, "basePath is null");
         this.method = requireNonNull(method, "method is null");
         this.cookie = requireNonNull(cookie, "cookie is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
@@ -223,7 +229,7 @@ public final class ExternalSignIn {
             events.event("login.success").target(current.get()).via(via()).from(client).record();
             return session;
         });
-        return new Step(URI.create("/"), List.of(sessionCookie(opened)));
+        return new Step(page("/"), List.of(sessionCookie(opened)));
     }
 
     private Step completeLink(SignInMethod.ProviderIdentity identity, String linkTokenHash, InetAddress client)
@@ -247,7 +253,7 @@ public final class ExternalSignIn {
                     .record();
             return session;
         });
-        return new Step(URI.create("/"), List.of(sessionCookie(opened)));
+        return new Step(page("/"), List.of(sessionCookie(opened)));
     }
 
     private Step linkOwn(SignInMethod.ProviderIdentity identity, Caller.Session starter, InetAddress client)
@@ -262,12 +268,20 @@ public final class ExternalSignIn {
         refuseTaken(identity, subject);
         method.admit(identity, subject);
         inTransaction(() -> {
+            // Again inside the transaction: a link completed meanwhile is not silently replaced.
+            Optional<ExternalIdentity> now = identities.findFor(subject.id(), method.provider());
+            if (now.isPresent() && !now.get().key().equals(identity.key())) {
+                throw new Outcome(SignInFailure.of(ALREADY_LINKED, subject, "linked to another identity meanwhile"));
+            }
+            if (subjects.findById(subject.id()).filter(Subject::enabled).isEmpty()) {
+                throw new Outcome(SignInFailure.of(DISABLED, subject, "disabled during the linking"));
+            }
             link(identity, subject);
             events.event("link.complete").actor(subject).target(subject).via(via()).reason("account_page")
                     .from(client).record();
             return null;
         });
-        return new Step(URI.create("/mi-cuenta?" + method.provider().code() + "=linked"), List.of());
+        return new Step(page("/mi-cuenta?" + method.provider().code() + "=linked"), List.of());
     }
 
     private void refuseTaken(SignInMethod.ProviderIdentity identity, Subject subject) throws SignInFailure {
@@ -345,8 +359,13 @@ public final class ExternalSignIn {
                 + identity.display().map(name -> " (" + Untrusted.text(name) + ")").orElse("");
     }
 
-    private static URI failureLocation(String page, String code) {
-        return URI.create(page + "?error=" + URLEncoder.encode(code, StandardCharsets.UTF_8));
+    private URI failureLocation(String page, String code) {
+        return page(page + "?error=" + URLEncoder.encode(code, StandardCharsets.UTF_8));
+    }
+
+    /** A page of the web interface, under the base URL's path when it has one. */
+    private URI page(String path) {
+        return URI.create(basePath + path);
     }
 
     private static boolean sameSecret(String given, String expected) {

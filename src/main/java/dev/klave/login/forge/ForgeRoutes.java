@@ -62,9 +62,16 @@ public final class ForgeRoutes implements RouteProvider {
                     LinkBody body = request.json(LinkBody.class);
                     return url(signIn().startLink(body.token()));
                 })
-                .post("/api/me/forge/link", Access.SESSION,
-                        request -> url(signIn().startOwnLink(Principal.of(request))))
                 .get("/api/forge/status", Access.ADMIN, request -> ApiResponse.ok(status()));
+        if (forge.isPresent()) {
+            routes.post("/api/me/forge/link", Access.SESSION,
+                    request -> url(signIn().startOwnLink(Principal.of(request))));
+        } else {
+            // Spec 1 §4: 404 when the forge is off, session or not (a session route would say 401 first).
+            routes.post("/api/me/forge/link", Access.ANONYMOUS, request -> {
+                throw Message.FORGE_NOT_CONFIGURED.refusal();
+            });
+        }
         forge.flatMap(Configured::webhook).ifPresent(webhook -> routes.add("POST", "/v1/forge/webhook",
                 Access.ANONYMOUS,
                 // Spec 1 §8: up to 1 MiB, read as raw bytes so the signature covers exactly what came.

@@ -144,7 +144,7 @@ public final class ForgeSync implements AutoCloseable {
     }
 
     private boolean offboard(ExternalIdentity identity) {
-        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(identity.key(), identity.subjectId(), VIA);
+        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(identity, VIA);
         switch (result) {
             case DISABLED -> LOG.info("forge sync: disabled account {} (forge account {} left the organisation)",
                     identity.subjectId().value(), identity.key().forgeId());

@@ -91,8 +91,7 @@ public final class ForgeWebhook {
                     Untrusted.text(login));
             return new Outcome("not_linked");
         }
-        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(linked.get().key(),
-                linked.get().subjectId(), VIA);
+        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(linked.get(), VIA);
         switch (result) {
             case DISABLED -> LOG.info("forge webhook: disabled account {} ({} left the organisation)",
                     linked.get().subjectId().value(), Untrusted.text(login));

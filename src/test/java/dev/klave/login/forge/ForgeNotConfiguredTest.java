@@ -35,7 +35,8 @@ class ForgeNotConfiguredTest {
             klave.http().get("/api/auth/forge/login"),
             klave.http().get("/api/auth/forge/callback?code=x&state=y"),
             klave.http().send("POST", "/api/auth/forge/link", "{\"token\":\"kli_x\"}"),
-            klave.http().send("POST", "/api/me/forge/link", "{}", "Cookie", admin)}) {
+            klave.http().send("POST", "/api/me/forge/link", "{}", "Cookie", admin),
+            klave.http().send("POST", "/api/me/forge/link", "{}")}) {
             assertThat(response.statusCode()).isEqualTo(404);
             assertThat(response.body()).isEqualTo(expected);
         }

@@ -173,6 +173,31 @@ class ForgeSyncTest {
     }
 
     @Test
+    void anAccountUnlinkedAndLinkedAgainToTheSameIdDuringThePassIsNotDisabled() {
+        member("admin", true);
+        Linked ana = member("ana", false);
+        forge.removeMember(ana.forgeId());
+        ForgeApi relinkingMidPass = new Delegating(client()) {
+            @Override
+            public List<ForgeUser> members() throws ForgeUnavailableException {
+                List<ForgeUser> members = super.members();
+                // Re-admitted and linked again after the list was read: a new link, same forge id.
+                clock.advance(Duration.ofSeconds(5));
+                klave.klave().services().identities().unlink(ana.subject(), IdentityProvider.FORGE);
+                klave.klave().services().identities().link(new ExternalIdentity(ana.subject(),
+                        ExternalIdentity.Key.forge(ana.forgeId()), Optional.of("ana"), Optional.empty(),
+                        clock.instant()));
+                return members;
+            }
+        };
+
+        sync(relinkingMidPass, "replica-a").runOnce();
+
+        assertThat(enabled(ana.subject())).isTrue();
+        assertThat(report().disabled()).isZero();
+    }
+
+    @Test
     void theLastAdministratorAbleToSignInIsNeverDisabled() {
         Linked admin = member("only-admin", true);
         member("someone", false);

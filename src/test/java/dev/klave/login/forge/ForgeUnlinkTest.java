@@ -86,10 +86,30 @@ class ForgeUnlinkTest {
     @Test
     void startupSaysWhenNoAdministratorCanSignIn() {
         assertThat(klave.klave().services().externalSignInLeavesNoAdmin()).isTrue();
+        // Break-glass, but its invitation never used: no password, so no way in.
+        klave.klave().services().accounts().createPerson(new dev.klave.account.NewPerson(
+                new dev.klave.account.Login("glass"), java.util.Optional.empty(), java.util.Optional.empty(), true,
+                true), java.util.Optional.empty());
+        assertThat(klave.klave().services().externalSignInLeavesNoAdmin()).isTrue();
 
         linked("root", true);
 
         assertThat(klave.klave().services().externalSignInLeavesNoAdmin()).isFalse();
+    }
+
+    @Test
+    void underABaseUrlPathTheStateCookieAndTheRedirectsCarryThePath() {
+        try (TestingKlave prefixed = TestingKlave.startWithForge(clock, forge, settings -> settings
+                .with("SERVICE_BASE_URL", "https://klave.example.com/klave"))) {
+            HttpResponse<String> started = prefixed.http().get("/api/auth/forge/login");
+
+            assertThat(started.headers().firstValue("Set-Cookie").orElseThrow())
+                    .contains("; Path=/klave/api/auth/forge/callback;");
+            assertThat(started.headers().firstValue("Location").orElseThrow())
+                    .contains("redirect_uri=https%3A%2F%2Fklave.example.com%2Fklave%2Fapi%2Fauth%2Fforge%2Fcallback");
+            assertThat(prefixed.http().get("/api/auth/forge/callback?code=x&state=y").headers()
+                    .firstValue("Location")).contains("/klave/login?error=state");
+        }
     }
 
     @Test
