@@ -3,6 +3,7 @@ package dev.klave;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.config.EncryptionKeyFile;
+import dev.klave.config.ExtraCertificates;
 import dev.klave.config.MasterKey;
 import dev.klave.config.Settings;
 import dev.klave.http.ApiRoutes;
@@ -43,15 +44,15 @@ public final class Klave implements AutoCloseable {
 
     /** Starts Klave with its own routes plus {@code extraRoutes} (tests add probes here). */
     public static Klave start(Settings settings, Clock clock, List<RouteProvider> extraRoutes) {
-        try {
-            return start(settings, clock, extraRoutes, SSLContext.getDefault());
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no default TLS context", e);
-        }
+        // Calls to the forge and the OIDC provider trust the JDK's CAs plus SSL_CERT_FILE's.
+        return start(settings, clock, extraRoutes, ExtraCertificates.tlsContext(settings.extraCertificates()));
     }
 
-    /** As above, trusting {@code forgeTls} for calls to the forge (tests: the forge simulator's CA). */
-    public static Klave start(Settings settings, Clock clock, List<RouteProvider> extraRoutes, SSLContext forgeTls) {
+    /**
+     * As above, trusting {@code outboundTls} for calls to the forge and the OIDC provider (tests:
+     * their simulators' CAs).
+     */
+    public static Klave start(Settings settings, Clock clock, List<RouteProvider> extraRoutes, SSLContext outboundTls) {
         requireNonNull(settings, "settings is null");
         requireNonNull(clock, "clock is null");
         SecureRandom random = new SecureRandom();
@@ -60,7 +61,7 @@ public final class Klave implements AutoCloseable {
         Database database = Database.open(settings.database());
         try {
             Services services = Services.create(database, settings, masterKey, SignInMethods.from(settings), clock,
-                random, forgeTls);
+                random, outboundTls);
             if (services.externalSignInLeavesNoAdmin()) {
                 // Spec 1 §5 "Break-glass": Klave still starts, so that the CLI can fix it.
                 LOG.error("forge or OIDC sign-in is on, but no enabled administrator can sign in: link one to "

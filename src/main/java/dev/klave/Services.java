@@ -38,6 +38,7 @@ import dev.klave.cluster.Namespaces;
 import dev.klave.cluster.TokenVault;
 import dev.klave.config.BaseUrl;
 import dev.klave.config.CiExchangeSettings;
+import dev.klave.config.ExtraCertificates;
 import dev.klave.config.ForgeSettings;
 import dev.klave.config.MasterKey;
 import dev.klave.config.ServerTls;
@@ -151,16 +152,13 @@ public final class Services {
 
     public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
             Clock clock, SecureRandom random) {
-        try {
-            return create(database, settings, masterKey, methods, clock, random, SSLContext.getDefault());
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no default TLS context", e);
-        }
+        return create(database, settings, masterKey, methods, clock, random,
+                ExtraCertificates.tlsContext(settings.extraCertificates()));
     }
 
-    /** @param forgeTls what the forge client trusts (tests put the forge simulator's CA here) */
+    /** @param outboundTls what calls to the forge and the OIDC provider trust (tests: their simulators' CAs) */
     public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
-            Clock clock, SecureRandom random, SSLContext forgeTls) {
+            Clock clock, SecureRandom random, SSLContext outboundTls) {
         requireNonNull(database, "database is null");
         BaseUrl baseUrl = settings.baseUrl();
         KeyRing keys = new KeyRing(masterKey);
@@ -235,7 +233,7 @@ public final class Services {
         Optional<ForgeRoutes.Configured> forge = Optional.empty();
         if (settings.forge().isPresent()) {
             ForgeSettings forgeSettings = settings.forge().get();
-            ForgeClient client = new ForgeClient(forgeSettings, forgeTls, clock);
+            ForgeClient client = new ForgeClient(forgeSettings, outboundTls, clock);
             // The browser sees the callback under the base URL's path (a front end may strip it).
             StateCookie stateCookie = new StateCookie("service_forge_state", baseUrl.path() + ForgeRoutes.CALLBACK,
                     new Hmac(keys.derive(KeyPurpose.SIGN_IN_STATE)), baseUrl.isHttps(), clock);

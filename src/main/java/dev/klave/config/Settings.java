@@ -25,7 +25,10 @@ public record Settings(
         Duration shutdownDelay,
         Duration shutdownTimeout,
         CiExchangeSettings ci,
-        Optional<ForgeSettings> forge) {
+        Optional<ForgeSettings> forge,
+        Optional<OidcSettings> oidc,
+        Optional<String> accessContact,
+        Optional<ExtraCertificates> extraCertificates) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
         requireNonNull(listen, "listen is null");
@@ -39,5 +42,8 @@ public record Settings(
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");
         requireNonNull(ci, "ci is null");
         requireNonNull(forge, "forge is null");
+        requireNonNull(oidc, "oidc is null");
+        requireNonNull(accessContact, "accessContact is null");
+        requireNonNull(extraCertificates, "extraCertificates is null");
     }
 }

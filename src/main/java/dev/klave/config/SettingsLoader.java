@@ -40,6 +40,24 @@ public final class SettingsLoader {
     public static final String FORGE_ORG = "FORGE_ORG";
     public static final String FORGE_WEBHOOK_SECRET = "FORGE_WEBHOOK_SECRET";
     public static final String FORGE_REQUIRE_ORG_2FA = "FORGE_REQUIRE_ORG_2FA";
+    public static final String OIDC_ISSUER = "OIDC_ISSUER";
+    public static final String OIDC_CLIENT_ID = "OIDC_CLIENT_ID";
+    public static final String OIDC_CLIENT_SECRET = "OIDC_CLIENT_SECRET";
+    public static final String OIDC_ALLOWED_DOMAINS = "OIDC_ALLOWED_DOMAINS";
+    public static final String OIDC_DISPLAY_NAME = "OIDC_DISPLAY_NAME";
+    public static final String OIDC_SCOPES = "OIDC_SCOPES";
+    public static final String OIDC_SUBJECT_CLAIM = "OIDC_SUBJECT_CLAIM";
+    public static final String OIDC_EMAIL_VERIFIED_CLAIM = "OIDC_EMAIL_VERIFIED_CLAIM";
+    public static final String OIDC_AUTOLINK = "OIDC_AUTOLINK";
+    public static final String ACCESS_CONTACT = "SERVICE_ACCESS_CONTACT";
+    public static final String SSL_CERT_FILE = "SSL_CERT_FILE";
+    /** Spec 2 §2 rule 1: these turn OIDC sign-in on; a secret alone counts. */
+    private static final List<String> OIDC_ON = List.of(OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET,
+            OIDC_ALLOWED_DOMAINS);
+    /** ... and these are then required. */
+    private static final List<String> OIDC_REQUIRED = List.of(OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_ALLOWED_DOMAINS);
+    /** The longest contact line the login screen shows. */
+    private static final int ACCESS_CONTACT_LIMIT = 200;
     /** Spec 1 §5: "the first five go together". */
     private static final List<String> FORGE_APP = List.of(FORGE_APP_ID, FORGE_APP_CLIENT_ID, FORGE_APP_CLIENT_SECRET,
             FORGE_APP_PRIVATE_KEY, FORGE_ORG);
@@ -86,6 +104,13 @@ public final class SettingsLoader {
         Optional<Duration> ciCredentialTtl = read(CI_CREDENTIAL_TTL, DEFAULT_CI_CREDENTIAL_TTL,
                 SettingsLoader::parsePositive);
         Optional<ForgeSettings> forge = forge();
+        Optional<OidcSettings> oidc = oidc();
+        Optional<Optional<String>> accessContact = Optional.of(optional(ACCESS_CONTACT,
+                SettingsLoader::parseAccessContact, true));
+        Optional<Optional<ExtraCertificates>> extraCas = isSet(SSL_CERT_FILE)
+                ? parse(SSL_CERT_FILE, environment.get(SSL_CERT_FILE), text -> Optional.of(
+                        ExtraCertificates.read(Path.of(text.strip()))), true)
+                : Optional.of(Optional.empty());
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -95,7 +120,8 @@ public final class SettingsLoader {
                 maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(), auditTimeout.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow(),
-                new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge);
+                new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
+                accessContact.orElseThrow(), extraCas.orElseThrow());
     }
 
     /**
@@ -133,6 +159,53 @@ public final class SettingsLoader {
         return Optional.of(new ForgeSettings(appId.orElseThrow(), clientId.orElseThrow(), clientSecret.orElseThrow(),
                 privateKey.orElseThrow(), org.orElseThrow(), webhookSecret, requireTwoFactor.orElseThrow(),
                 webUrl.orElseThrow(), apiUrl.orElseThrow()));
+    }
+
+    /**
+     * Spec 2 §2: off unless one of the four variables that turn it on is set; then the issuer, the
+     * client id and the domains are required, and every problem is reported. A tenant issuer
+     * takes {@code oid} and {@code xms_edov} as its defaults (rule 3).
+     */
+    private Optional<OidcSettings> oidc() {
+        if (OIDC_ON.stream().noneMatch(this::isSet)) {
+            return Optional.empty();
+        }
+        int before = problems.size();
+        for (String name : OIDC_REQUIRED) {
+            if (!isSet(name)) {
+                problems.add(name + ": required when OIDC sign-in is configured (" + String.join(", ", OIDC_REQUIRED)
+                        + " go together; " + OIDC_CLIENT_SECRET + " is optional)");
+            }
+        }
+        Optional<URI> issuer = optional(OIDC_ISSUER, OidcSettings::parseIssuer, true);
+        boolean tenant = issuer.map(OidcSettings::isTenantIssuer).orElse(false);
+        Optional<String> clientId = optional(OIDC_CLIENT_ID, String::strip, true);
+        Optional<Secret> clientSecret = optional(OIDC_CLIENT_SECRET, text -> new Secret(text.strip()), false);
+        Optional<List<String>> domains = optional(OIDC_ALLOWED_DOMAINS, OidcSettings::parseDomains, true);
+        Optional<String> displayName = read(OIDC_DISPLAY_NAME, OidcSettings.DEFAULT_DISPLAY_NAME,
+                OidcSettings::parseDisplayName);
+        Optional<List<String>> scopes = read(OIDC_SCOPES, OidcSettings.DEFAULT_SCOPES, OidcSettings::parseScopes);
+        Optional<String> verified = read(OIDC_EMAIL_VERIFIED_CLAIM,
+                tenant ? OidcSettings.TENANT_VERIFIED_CLAIM : OidcSettings.DEFAULT_VERIFIED_CLAIM,
+                OidcSettings::parseClaimName);
+        Optional<String> subject = read(OIDC_SUBJECT_CLAIM,
+                tenant ? OidcSettings.TENANT_SUBJECT_CLAIM : OidcSettings.DEFAULT_SUBJECT_CLAIM,
+                text -> OidcSettings.parseSubjectClaim(text, verified.orElse(OidcSettings.DEFAULT_VERIFIED_CLAIM)));
+        Optional<OidcSettings.Autolink> autolink = read(OIDC_AUTOLINK, "all", OidcSettings.Autolink::parse);
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new OidcSettings(issuer.orElseThrow(), clientId.orElseThrow(), clientSecret,
+                domains.orElseThrow(), displayName.orElseThrow(), scopes.orElseThrow(), subject.orElseThrow(),
+                verified.orElseThrow(), autolink.orElseThrow()));
+    }
+
+    private static String parseAccessContact(String text) {
+        String contact = text.strip();
+        if (contact.length() > ACCESS_CONTACT_LIMIT || contact.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("must be one line of at most " + ACCESS_CONTACT_LIMIT + " characters");
+        }
+        return contact;
     }
 
     private boolean isSet(String name) {

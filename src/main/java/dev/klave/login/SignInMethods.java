@@ -3,6 +3,8 @@ package dev.klave.login;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.SignInMode;
+import dev.klave.config.ForgeSettings;
+import dev.klave.config.OidcSettings;
 import dev.klave.config.Settings;
 
 /**
@@ -23,9 +25,8 @@ public record SignInMethods(boolean forge, String org, boolean oidc, String oidc
      * neither contacts a provider to find out.
      */
     public static SignInMethods from(Settings settings) {
-        return settings.forge()
-                .map(forge -> new SignInMethods(true, forge.org(), false, ""))
-                .orElse(PASSWORD_ONLY);
+        return new SignInMethods(settings.forge().isPresent(), settings.forge().map(ForgeSettings::org).orElse(""),
+                settings.oidc().isPresent(), settings.oidc().map(OidcSettings::displayName).orElse(""));
     }
 
     /** With either external method on, passwords work for break-glass accounts only (spec 1 §5). */
