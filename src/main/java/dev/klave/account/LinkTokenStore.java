@@ -17,4 +17,7 @@ public interface LinkTokenStore {
 
     /** Revokes every pending link of the subject; returns how many were revoked. */
     int revokePending(SubjectId subjectId, Instant now);
+
+    /** Whether the subject holds a link usable at {@code now} (an invitation or a reset/linking link). */
+    boolean hasPending(SubjectId subjectId, Instant now);
 }

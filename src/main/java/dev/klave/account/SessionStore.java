@@ -14,4 +14,7 @@ public interface SessionStore {
 
     /** Closes every open session of the subject but one (a password change keeps the caller's). */
     int closeAllExcept(SubjectId subjectId, String keptIdHash, Instant now);
+
+    /** Whether the subject ever had a session: whether the person has ever signed in (rows are kept). */
+    boolean everOpened(SubjectId subjectId);
 }

@@ -17,6 +17,12 @@ public interface SubjectStore {
 
     Optional<Subject> findByLogin(Login login);
 
+    /**
+     * The people whose e-mail matches {@code email} after trimming and folding only A to Z (spec 2
+     * §5 rule 7; {@link EmailKey}), enabled or not, ordered by login.
+     */
+    List<Subject> findPeopleByEmail(String email);
+
     /** Every subject, ordered by login. */
     List<Subject> list();
 

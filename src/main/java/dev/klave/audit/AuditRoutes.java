@@ -34,7 +34,7 @@ public final class AuditRoutes implements RouteProvider {
 
     record EventView(String id, Instant at, String type, Optional<ControlEvent.SubjectRef> actor,
             Optional<ControlEvent.SubjectRef> target, Optional<String> via, Optional<String> reason,
-            Optional<String> clientIp, Map<String, String> details) {}
+            Optional<String> clientIp, Map<String, Object> details) {}
 
     record PageView(java.util.List<EventView> events, int page, int pageSize, boolean hasMore) {}
 

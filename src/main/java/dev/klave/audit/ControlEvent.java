@@ -19,7 +19,7 @@ public record ControlEvent(
         Optional<String> via,
         Optional<String> reason,
         Optional<String> clientIp,
-        Map<String, String> details) {
+        Map<String, Object> details) {
     public ControlEvent {
         requireNonNull(id, "id is null");
         requireNonNull(at, "at is null");
@@ -29,7 +29,8 @@ public record ControlEvent(
         requireNonNull(via, "via is null");
         requireNonNull(reason, "reason is null");
         requireNonNull(clientIp, "clientIp is null");
-        details = Map.copyOf(requireNonNull(details, "details is null"));
+        details = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(
+                requireNonNull(details, "details is null")));
     }
 
     /** A subject as an event names it: its id and the login it had then. */

@@ -51,7 +51,7 @@ public final class ControlEvents {
         private Optional<String> via = Optional.empty();
         private Optional<String> reason = Optional.empty();
         private Optional<String> clientIp = Optional.empty();
-        private Map<String, String> details = Map.of();
+        private Map<String, Object> details = Map.of();
 
         private Draft(String type) {
             this.type = requireNonNull(type, "type is null");
@@ -88,12 +88,35 @@ public final class ControlEvents {
             return this;
         }
 
-        /** Details, each value escaped and cut: a login typed at the sign-in form, a revocation's reason. */
-        public Draft details(Map<String, String> value) {
-            Map<String, String> escaped = new java.util.LinkedHashMap<>();
-            value.forEach((key, text) -> escaped.put(key, Untrusted.text(text, TEXT_KEPT)));
-            details = Map.copyOf(escaped);
+        /**
+         * Details, kept structured (spec 2 §6: lists and booleans stay lists and booleans). Every
+         * text is escaped and cut: a login typed at the sign-in form, a revocation's reason, an
+         * e-mail from a provider. Values are texts, booleans, numbers or lists of texts; anything
+         * else is refused, so no object from outside is ever written as it came.
+         */
+        public Draft details(Map<String, ?> value) {
+            Map<String, Object> kept = new java.util.LinkedHashMap<>(details);
+            value.forEach((key, item) -> kept.put(key, kept(key, item)));
+            details = java.util.Collections.unmodifiableMap(kept);
             return this;
+        }
+
+        /** One more detail. */
+        public Draft detail(String key, Object value) {
+            return details(Map.of(key, value));
+        }
+
+        private static Object kept(String key, Object value) {
+            return switch (value) {
+                case String text -> Untrusted.text(text, TEXT_KEPT);
+                case Boolean flag -> flag;
+                case Integer number -> number;
+                case Long number -> number;
+                case java.util.List<?> list -> list.stream().map(item -> Untrusted.text(String.valueOf(item), TEXT_KEPT))
+                        .toList();
+                default -> throw new IllegalArgumentException("event detail " + key + " is a "
+                        + value.getClass().getSimpleName());
+            };
         }
 
         public void record() {

@@ -130,6 +130,8 @@ public final class Database implements Transactions, AutoCloseable {
         Flyway.configure()
                 .dataSource(dataSource)
                 .locations(dialect.migrationLocation())
+                // Migrations that need Klave's own rules (the e-mail key), the same for both dialects.
+                .javaMigrations(new dev.klave.store.migration.V12__EmailKeys())
                 .failOnMissingLocations(true)
                 .load()
                 .migrate();

@@ -17,7 +17,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** {@link ControlEventStore} in SQL; the insertion sequence orders events that share a millisecond. */
 public final class JdbiControlEventStore implements ControlEventStore {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final TypeReference<Map<String, String>> DETAILS = new TypeReference<>() {};
+    private static final TypeReference<java.util.LinkedHashMap<String, Object>> DETAILS = new TypeReference<>() {};
 
     private final Database database;
 
@@ -68,7 +68,7 @@ public final class JdbiControlEventStore implements ControlEventStore {
         return id == null ? Optional.empty() : Optional.of(new ControlEvent.SubjectRef(id, login));
     }
 
-    private static String write(Map<String, String> details) {
+    private static String write(Map<String, Object> details) {
         try {
             return MAPPER.writeValueAsString(details);
         } catch (JsonProcessingException e) {
@@ -76,7 +76,7 @@ public final class JdbiControlEventStore implements ControlEventStore {
         }
     }
 
-    private static Map<String, String> read(String details) {
+    private static Map<String, Object> read(String details) {
         if (details == null) {
             return Map.of();
         }

@@ -77,4 +77,15 @@ public final class JdbiLinkTokenStore implements LinkTokenStore {
                 Times.instant(row, "consumed_at"),
                 Times.instant(row, "revoked_at"));
     }
+
+    @Override
+    public boolean hasPending(SubjectId subjectId, Instant now) {
+        return database.withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM link_tokens "
+                        + "WHERE subject_id = :subject_id AND consumed_at IS NULL AND revoked_at IS NULL "
+                        + "AND expires_at > :now")
+                .bind("subject_id", subjectId.value())
+                .bind("now", now.toEpochMilli())
+                .mapTo(Integer.class)
+                .one()) > 0;
+    }
 }

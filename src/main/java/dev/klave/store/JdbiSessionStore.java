@@ -65,4 +65,13 @@ public final class JdbiSessionStore implements SessionStore {
                 Times.instant(row, "created_at").orElseThrow(), Times.instant(row, "expires_at").orElseThrow(),
                 Times.instant(row, "closed_at"));
     }
+
+    @Override
+    public boolean everOpened(SubjectId subjectId) {
+        return database.withHandle(handle -> handle.createQuery(
+                        "SELECT COUNT(*) FROM sessions WHERE subject_id = :subject_id")
+                .bind("subject_id", subjectId.value())
+                .mapTo(Integer.class)
+                .one()) > 0;
+    }
 }

@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.account.EmailKey;
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
@@ -21,6 +22,8 @@ import org.jdbi.v3.core.statement.StatementContext;
 public final class JdbiSubjectStore implements SubjectStore {
     private static final String COLUMNS = "id, login, kind, display_name, email, is_admin, break_glass, "
             + "disabled_at, password_hash, created_at";
+    /** Written beside the address on every insert and update (spec 2 §5 rule 7), never read into a Subject. */
+    private static final String WRITTEN = COLUMNS + ", email_key";
 
     private final Database database;
 
@@ -30,9 +33,9 @@ public final class JdbiSubjectStore implements SubjectStore {
 
     @Override
     public void create(Subject subject) {
-        database.withHandle(handle -> bind(handle.createUpdate("INSERT INTO subjects (" + COLUMNS + ") VALUES "
+        database.withHandle(handle -> bind(handle.createUpdate("INSERT INTO subjects (" + WRITTEN + ") VALUES "
                 + "(:id, :login, :kind, :display_name, :email, :is_admin, :break_glass, :disabled_at, "
-                + ":password_hash, :created_at)"), subject).execute());
+                + ":password_hash, :created_at, :email_key)"), subject).execute());
     }
 
     @Override
@@ -59,6 +62,16 @@ public final class JdbiSubjectStore implements SubjectStore {
     }
 
     @Override
+    public List<Subject> findPeopleByEmail(String email) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM subjects "
+                        + "WHERE email_key = :email_key AND kind = :kind ORDER BY login")
+                .bind("email_key", EmailKey.of(email))
+                .bind("kind", SubjectKind.PERSON.code())
+                .map(JdbiSubjectStore::map)
+                .list());
+    }
+
+    @Override
     public List<Subject> lockAdmins() {
         // SQLite: the IMMEDIATE transaction already holds the database's write lock.
         String lock = database.dialect() == Dialect.POSTGRES ? " FOR UPDATE" : "";
@@ -80,7 +93,7 @@ public final class JdbiSubjectStore implements SubjectStore {
             }
             bind(handle.createUpdate("UPDATE subjects SET display_name = :display_name, email = :email, "
                     + "is_admin = :is_admin, break_glass = :break_glass, disabled_at = :disabled_at, "
-                    + "password_hash = :password_hash WHERE id = :id"), changed).execute();
+                    + "password_hash = :password_hash, email_key = :email_key WHERE id = :id"), changed).execute();
             return changed;
         }));
     }
@@ -106,7 +119,8 @@ public final class JdbiSubjectStore implements SubjectStore {
                 .bind("break_glass", subject.breakGlass())
                 .bind("disabled_at", Times.toMillis(subject.disabledAt()))
                 .bind("password_hash", subject.passwordHash().orElse(null))
-                .bind("created_at", subject.createdAt().toEpochMilli());
+                .bind("created_at", subject.createdAt().toEpochMilli())
+                .bind("email_key", subject.email().map(EmailKey::of).orElse(null));
     }
 
     private static Subject map(ResultSet row, StatementContext context) throws SQLException {

@@ -106,4 +106,16 @@ abstract class LinkTokenStoreConformance extends StoreConformance {
 
         assertThat(winners).isEqualTo(1);
     }
+
+    @Test
+    void aPendingLinkCountsUntilItIsSpentRevokedOrExpired() {
+        SubjectId ana = newPerson();
+        assertThat(store.hasPending(ana, NOW)).isFalse();
+        LinkToken link = pending(ana, LinkPurpose.INVITATION);
+
+        assertThat(store.hasPending(ana, NOW)).isTrue();
+        assertThat(store.hasPending(ana, link.expiresAt())).as("expired").isFalse();
+        store.consume(link.id(), NOW);
+        assertThat(store.hasPending(ana, NOW)).as("spent").isFalse();
+    }
 }

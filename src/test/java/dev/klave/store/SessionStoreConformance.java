@@ -76,4 +76,15 @@ abstract class SessionStoreConformance extends StoreConformance {
         assertThat(session.openAt(NOW.plus(Duration.ofHours(12)).minusMillis(1))).isTrue();
         assertThat(session.openAt(NOW.plus(Duration.ofHours(12)))).isFalse();
     }
+
+    @Test
+    void aPersonHasEverSignedInOnceASessionWasOpenedEvenAfterItClosed() {
+        SubjectId ana = person();
+        SubjectId bea = person();
+        open(ana);
+        store.closeAll(ana, NOW.plusSeconds(60));
+
+        assertThat(store.everOpened(ana)).isTrue();
+        assertThat(store.everOpened(bea)).isFalse();
+    }
 }

@@ -155,4 +155,26 @@ abstract class SubjectStoreConformance extends StoreConformance {
 
         assertThat(store.findById(person.id())).isEmpty();
     }
+
+    @Test
+    void peopleAreFoundByEMailFoldingOnlyTheLettersAToZ() {
+        String local = "Mixed.Case" + SEQUENCE.incrementAndGet();
+        Subject upper = Subject.newPerson(new Login("mail-" + SEQUENCE.incrementAndGet()), "U",
+                Optional.of("  " + local + "@Example.COM "), false, false, NOW);
+        Subject dotless = Subject.newPerson(new Login("mail-" + SEQUENCE.incrementAndGet()), "D",
+                Optional.of("\u0130" + local + "@example.com"), false, false, NOW);
+        Subject bot = new Subject(SubjectId.random(), new Login("mail-bot-" + SEQUENCE.incrementAndGet()),
+                SubjectKind.BOT, "B", Optional.empty(), false, false, Optional.empty(), Optional.empty(), NOW);
+        store.create(upper);
+        store.create(dotless);
+        store.create(bot);
+
+        assertThat(store.findPeopleByEmail(local.toLowerCase() + "@example.com")).containsExactly(upper);
+        assertThat(store.findPeopleByEmail("i" + local + "@example.com")).as("İ is not i").isEmpty();
+
+        Subject changed = store.update(upper.id(), subject -> subject.withEmail(Optional.of("other-" + local
+                + "@example.com")));
+        assertThat(store.findPeopleByEmail(local + "@example.com")).isEmpty();
+        assertThat(store.findPeopleByEmail("OTHER-" + local + "@EXAMPLE.com")).containsExactly(changed);
+    }
 }
