@@ -240,7 +240,7 @@ public final class Services {
             ExternalSignIn signIn = new ExternalSignIn(new ForgeSignIn(client,
                     URI.create(baseUrl.resolve(ForgeRoutes.CALLBACK)), forgeSettings.requireOrgTwoFactor(), clock),
                     stateCookie, database, subjects, identities, linkTokens, sessions, throttle, events, tokens,
-                    baseUrl.isHttps(), baseUrl.path(), clock);
+                    baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock);
             JdbiSyncReportStore reports = new JdbiSyncReportStore(database);
             forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
                     forgeSettings.webhookSecret().map(secret -> new ForgeWebhook(secret, forgeSettings.org(),

@@ -2,6 +2,7 @@ package dev.klave.login;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.account.EmailKey;
 import dev.klave.account.ExternalIdentity;
 import dev.klave.account.ExternalIdentityStore;
 import dev.klave.account.LinkToken;
@@ -29,7 +30,9 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +52,6 @@ public final class ExternalSignIn {
     public static final String UNKNOWN_ACCOUNT = "unknown_account";
     public static final String DISABLED = "disabled";
     public static final String LINK_GONE = "link_gone";
-    public static final String TAKEN = "forge_taken";
     public static final String ALREADY_LINKED = "already_linked";
     public static final String SERVER = "server";
 
@@ -65,16 +67,20 @@ public final class ExternalSignIn {
     private final SecretTokenGenerator random;
     private final boolean secureCookies;
     private final String basePath;
+    private final Optional<String> expectedHost;
     private final Clock clock;
 
     /**
      * @param basePath the path of {@code SERVICE_BASE_URL} ({@code ""} or {@code /klave}): the
      *     pages the browser is sent to live under it
+     * @param expectedHost the base URL's {@code host[:port]} when callbacks must come to it (OIDC)
      */
     public ExternalSignIn(SignInMethod method, StateCookie cookie, Transactions transactions, SubjectStore subjects,
             ExternalIdentityStore identities, LinkTokenStore links, Sessions sessions, LoginThrottle throttle,
-            ControlEvents events, SecretTokenGenerator random, boolean secureCookies, String basePath, Clock clock) {
+            ControlEvents events, SecretTokenGenerator random, boolean secureCookies, String basePath,
+            Optional<String> expectedHost, Clock clock) {
         this.basePath = requireNonNull(basePath, "basePath is null");
+        this.expectedHost = requireNonNull(expectedHost, "expectedHost is null");
         this.method = requireNonNull(method, "method is null");
         this.cookie = requireNonNull(cookie, "cookie is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
@@ -99,7 +105,12 @@ public final class ExternalSignIn {
 
     /** A plain sign-in: the state cookie is set and the browser goes to the provider. */
     public Step start() {
-        return begin(SignInState.Purpose.LOGIN, Optional.empty(), Optional.empty());
+        return start(false);
+    }
+
+    /** @param selectAccount ask the provider for its account picker ("Probar con otra cuenta") */
+    public Step start(boolean selectAccount) {
+        return begin(SignInState.Purpose.LOGIN, Optional.empty(), Optional.empty(), selectAccount);
     }
 
     /**
@@ -115,7 +126,7 @@ public final class ExternalSignIn {
         if (!link.usableAt(clock.instant()) || subjects.findById(link.subjectId()).filter(Subject::enabled).isEmpty()) {
             throw Message.LINK_GONE.refusal();
         }
-        return begin(SignInState.Purpose.LINK, Optional.of(token.hash()), Optional.empty());
+        return begin(SignInState.Purpose.LINK, Optional.of(token.hash()), Optional.empty(), false);
     }
 
     /**
@@ -127,24 +138,40 @@ public final class ExternalSignIn {
         if (identities.findFor(caller.subjectId(), method.provider()).isPresent()) {
             throw Message.IDENTITY_ALREADY_LINKED.refusal();
         }
-        return begin(SignInState.Purpose.LINK_OWN, Optional.empty(), Optional.of(caller.sessionIdHash()));
+        return begin(SignInState.Purpose.LINK_OWN, Optional.empty(), Optional.of(caller.sessionIdHash()), false);
     }
 
-    private Step begin(SignInState.Purpose purpose, Optional<String> linkTokenHash, Optional<String> sessionHash) {
+    /**
+     * The state cookie and the provider's page; when the provider cannot be reached, at once the
+     * failure page instead (spec 2 §5 "Discovery": {@code provider_unavailable}, no event).
+     */
+    private Step begin(SignInState.Purpose purpose, Optional<String> linkTokenHash, Optional<String> sessionHash,
+            boolean selectAccount) {
         SignInState state = method.withExtras(new SignInState(random.randomId(), purpose, linkTokenHash, sessionHash,
                 Optional.empty(), Optional.empty(), cookie.expiry()));
-        return new Step(method.authorizationUrl(state), List.of(cookie.set(state)));
+        try {
+            return new Step(method.authorizationUrl(state, selectAccount), List.of(cookie.set(state)));
+        } catch (SignInFailure failure) {
+            LOG.warn("{} sign-in could not start ({}): {}", via(), failure.code(), Untrusted.text(failure.getMessage()));
+            return new Step(failureLocation(state.failurePage(), failure.code()), List.of());
+        }
     }
 
-    /** What the provider's redirect back carried, and from where. */
+    /**
+     * What the provider's redirect back carried, and from where.
+     *
+     * @param host the request's {@code Host}, checked against the base URL's when the flow was
+     *     built with one (spec 2 §7 {@code state})
+     */
     public record Callback(Optional<String> state, Optional<String> code, Optional<String> error,
-            List<String> cookieHeaders, InetAddress client) {
+            List<String> cookieHeaders, InetAddress client, Optional<String> host) {
         public Callback {
             requireNonNull(state, "state is null");
             requireNonNull(code, "code is null");
             requireNonNull(error, "error is null");
             cookieHeaders = List.copyOf(cookieHeaders);
             requireNonNull(client, "client is null");
+            requireNonNull(host, "host is null");
         }
     }
 
@@ -153,6 +180,12 @@ public final class ExternalSignIn {
         String failurePage = "/login";
         List<String> clear = List.of(cookie.clear());
         try {
+            if (expectedHost.isPresent() && !callback.host().map(host -> host.equalsIgnoreCase(expectedHost.get()))
+                    .orElse(false)) {
+                // The cookie was set for the base URL's host: another host cannot carry it.
+                throw SignInFailure.logOnly(STATE, "the callback came to host " + Untrusted.text(
+                        callback.host().orElse("(none)")) + ", not the base URL's " + expectedHost.get());
+            }
             SignInState state = cookie.read(callback.cookieHeaders()).orElseThrow(() -> SignInFailure.logOnly(STATE,
                     "no valid state cookie (missing, forged or older than 10 minutes)"));
             failurePage = state.failurePage();
@@ -173,16 +206,23 @@ public final class ExternalSignIn {
                 String error = callback.error().get();
                 throw error.equals("access_denied")
                         ? SignInFailure.of(DENIED, "the person cancelled at the provider")
-                        : SignInFailure.of(providerCode(), "the provider answered error=" + Untrusted.text(error));
+                        : SignInFailure.of(providerCode(), "the provider answered error=" + Untrusted.text(error))
+                                .with(java.util.Map.of("idp_error", error));
             }
             String code = callback.code().filter(value -> !value.isEmpty())
                     .orElseThrow(() -> SignInFailure.of(providerCode(), "the redirect carries no code"));
             SignInMethod.ProviderIdentity identity = method.identify(code, state);
-            Step done = switch (state.purpose()) {
-                case LOGIN -> signIn(identity, callback.client());
-                case LINK -> completeLink(identity, state.linkTokenHash().orElseThrow(), callback.client());
-                case LINK_OWN -> linkOwn(identity, starter.orElseThrow(), callback.client());
-            };
+            Step done;
+            try {
+                done = switch (state.purpose()) {
+                    case LOGIN -> signIn(identity, callback.client());
+                    case LINK -> completeLink(identity, state.linkTokenHash().orElseThrow(), callback.client());
+                    case LINK_OWN -> linkOwn(identity, starter.orElseThrow(), callback.client());
+                };
+            } catch (SignInFailure failure) {
+                // Spec 2 §6: the failure names the e-mail and provider subject when known.
+                throw failure.with(identityDetails(identity));
+            }
             return new Step(done.location(), concat(done.cookies(), clear));
         } catch (SignInFailure failure) {
             return failed(failure, failurePage, callback.client(), clear);
@@ -206,8 +246,11 @@ public final class ExternalSignIn {
     }
 
     private Step signIn(SignInMethod.ProviderIdentity identity, InetAddress client) throws SignInFailure {
-        ExternalIdentity linked = identities.find(identity.key()).orElseThrow(() -> SignInFailure.of(UNKNOWN_ACCOUNT,
-                describe(identity) + " is linked to no account"));
+        Optional<ExternalIdentity> found = identities.find(identity.key());
+        if (found.isEmpty()) {
+            return firstSignIn(identity, client);
+        }
+        ExternalIdentity linked = found.get();
         Subject subject = subjects.findById(linked.subjectId()).orElseThrow(() -> SignInFailure.of(UNKNOWN_ACCOUNT,
                 describe(identity) + " is linked to an account that does not exist"));
         if (!subject.enabled()) {
@@ -225,11 +268,78 @@ public final class ExternalSignIn {
             }
             identities.refresh(subject.id(), identity.key(), identity.display().or(linked::display),
                     identity.email().or(linked::email));
-            OpenedSession session = sessions.open(current.get());
-            events.event("login.success").target(current.get()).via(via()).from(client).record();
-            return session;
+            if (identity.email().isPresent() && linked.email().isPresent()
+                    && !identity.email().get().equals(linked.email().get())) {
+                // Spec 2 §5 rule 6: the provider changed the address; the account's own stays as it is.
+                events.event(via() + ".email_changed").target(current.get()).via(via())
+                        .details(Map.of("from", linked.email().get(), "to", identity.email().get())).record();
+            }
+            return signedIn(current.get(), identity, client);
         });
         return new Step(page("/"), List.of(sessionCookie(opened)));
+    }
+
+    /** An identity linked to no account: linked by e-mail when the method finds one (spec 2 §5 rule 7). */
+    private Step firstSignIn(SignInMethod.ProviderIdentity identity, InetAddress client) throws SignInFailure {
+        SignInMethod.FirstSignIn first = method.firstSignIn(identity);
+        Subject subject = first.subject();
+        method.admit(identity, subject);
+        OpenedSession opened = inTransaction(() -> {
+            Optional<Subject> current = subjects.findById(subject.id()).filter(Subject::enabled);
+            if (current.isEmpty()) {
+                throw new Outcome(SignInFailure.of(DISABLED, subject, "disabled during the sign-in"));
+            }
+            Optional<ExternalIdentity> now = identities.findFor(subject.id(), method.provider());
+            if (!now.map(ExternalIdentity::key).equals(first.replaced().map(ExternalIdentity::key))) {
+                throw new Outcome(SignInFailure.of(UNKNOWN_ACCOUNT, subject, "the account was linked meanwhile"));
+            }
+            link(identity, subject);
+            int revoked = links.revokePending(subject.id(), clock.instant());
+            Subject named = current.get();
+            if (identity.display().isPresent() && (named.displayName().isBlank()
+                    || named.displayName().equals(named.login().value()))) {
+                // Spec 2 §3: an account without a name takes the provider's.
+                named = subjects.update(subject.id(), account -> account.withDisplayName(identity.display().get()));
+            }
+            Map<String, Object> details = new LinkedHashMap<>(identityDetails(identity));
+            details.put("issuer", identity.key().issuer());
+            details.put("claim", identity.key().claim());
+            details.put("invites_revoked", revoked);
+            first.replaced().ifPresent(old -> {
+                if (!old.key().issuer().equals(identity.key().issuer())) {
+                    details.put("replaced_issuer", old.key().issuer());
+                }
+                if (!old.key().claim().equals(identity.key().claim())) {
+                    details.put("replaced_claim", old.key().claim());
+                }
+            });
+            events.event(via() + ".link").target(named).via("email").details(details).from(client).record();
+            return signedIn(named, identity, client);
+        });
+        return new Step(page("/"), List.of(sessionCookie(opened)));
+    }
+
+    /** Inside the sign-in's transaction: the session and {@code login.success} (with {@code amr}, {@code acr}). */
+    private OpenedSession signedIn(Subject subject, SignInMethod.ProviderIdentity identity, InetAddress client) {
+        OpenedSession session = sessions.open(subject);
+        Map<String, Object> details = new LinkedHashMap<>();
+        for (String key : List.of("amr", "acr")) {
+            if (identity.details().containsKey(key)) {
+                details.put(key, identity.details().get(key));
+            }
+        }
+        events.event("login.success").target(subject).via(via()).details(details).from(client).record();
+        return session;
+    }
+
+    /** What a failure's event names of the person at the provider (spec 2 §6): e-mail and subject. */
+    private static Map<String, Object> identityDetails(SignInMethod.ProviderIdentity identity) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        identity.email().ifPresent(email -> details.put("email", email));
+        if (identity.details().containsKey("subject")) {
+            details.put("subject", identity.details().get("subject"));
+        }
+        return details;
     }
 
     private Step completeLink(SignInMethod.ProviderIdentity identity, String linkTokenHash, InetAddress client)
@@ -249,8 +359,11 @@ public final class ExternalSignIn {
             // Spec 1 §3: using a linking link closes the person's sessions.
             sessions.closeAll(subject.id());
             OpenedSession session = sessions.open(subject);
-            events.event("link.complete").target(subject).via(via()).reason(link.purpose().code()).from(client)
-                    .record();
+            ControlEvents.Draft event = events.event("link.complete").target(subject).via(via())
+                    .reason(link.purpose().code()).from(client);
+            identity.email().ifPresent(email -> event.detail("email_mismatch",
+                    !subject.email().map(EmailKey::of).equals(Optional.of(EmailKey.of(email)))));
+            event.record();
             return session;
         });
         return new Step(page("/"), List.of(sessionCookie(opened)));
@@ -287,7 +400,7 @@ public final class ExternalSignIn {
     private void refuseTaken(SignInMethod.ProviderIdentity identity, Subject subject) throws SignInFailure {
         Optional<ExternalIdentity> holder = identities.find(identity.key());
         if (holder.isPresent() && !holder.get().subjectId().equals(subject.id())) {
-            throw SignInFailure.of(TAKEN, subject, describe(identity) + " is linked to another account");
+            throw SignInFailure.of(method.takenCode(), subject, describe(identity) + " is linked to another account");
         }
     }
 
@@ -298,13 +411,13 @@ public final class ExternalSignIn {
         }
         Optional<ExternalIdentity> holder = identities.find(identity.key());
         if (holder.isPresent() && !holder.get().subjectId().equals(subject.id())) {
-            throw new Outcome(SignInFailure.of(TAKEN, subject, describe(identity) + " was linked meanwhile"));
+            throw new Outcome(SignInFailure.of(method.takenCode(), subject, describe(identity) + " was linked meanwhile"));
         }
         try {
             identities.link(new ExternalIdentity(subject.id(), identity.key(), identity.display(), identity.email(),
                     clock.instant()));
         } catch (AlreadyExistsException e) {
-            throw new Outcome(SignInFailure.of(TAKEN, subject, describe(identity) + " was linked meanwhile"));
+            throw new Outcome(SignInFailure.of(method.takenCode(), subject, describe(identity) + " was linked meanwhile"));
         }
     }
 

@@ -3,6 +3,9 @@ package dev.klave.login;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.Subject;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,12 +21,35 @@ public final class SignInFailure extends Exception {
     private final String code;
     private final boolean recorded;
     private final transient Optional<Subject> subject;
+    private final transient Map<String, Object> details;
 
-    private SignInFailure(String code, boolean recorded, Optional<Subject> subject, String detail) {
+    private SignInFailure(String code, boolean recorded, Optional<Subject> subject, String detail,
+            Map<String, Object> details) {
         super(requireNonNull(detail, "detail is null"), null, false, false);
         this.code = requireNonNull(code, "code is null");
         this.recorded = recorded;
         this.subject = requireNonNull(subject, "subject is null");
+        this.details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+    }
+
+    private SignInFailure(String code, boolean recorded, Optional<Subject> subject, String detail) {
+        this(code, recorded, subject, detail, Map.of());
+    }
+
+    /** The same failure, its event naming more (spec 2 §6: e-mail, provider subject, candidates…). */
+    public SignInFailure with(Map<String, ?> more) {
+        Map<String, Object> all = new LinkedHashMap<>(more);
+        all.putAll(details);
+        return new SignInFailure(code, recorded, subject, getMessage(), all);
+    }
+
+    /** The same failure, about {@code account}. */
+    public SignInFailure about(Subject account) {
+        return new SignInFailure(code, recorded, Optional.of(account), getMessage(), details);
+    }
+
+    public Map<String, Object> details() {
+        return details;
     }
 
     /** A failure written to the log and as a {@code login.failure} event. */

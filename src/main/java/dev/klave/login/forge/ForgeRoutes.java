@@ -87,7 +87,7 @@ public final class ForgeRoutes implements RouteProvider {
         ExternalSignIn signIn = signIn();
         return redirect(signIn.callback(new ExternalSignIn.Callback(request.queryParameter("state"),
                 request.queryParameter("code"), request.queryParameter("error"), request.headers("Cookie"),
-                request.clientAddress())));
+                request.clientAddress(), request.header("Host"))));
     }
 
     private static ApiResponse redirect(ExternalSignIn.Step step) {

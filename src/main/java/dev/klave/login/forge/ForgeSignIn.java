@@ -42,7 +42,7 @@ public final class ForgeSignIn implements SignInMethod {
     }
 
     @Override
-    public URI authorizationUrl(SignInState state) {
+    public URI authorizationUrl(SignInState state, boolean selectAccount) {
         return forge.authorizationUrl(state.state(), callback);
     }
 
