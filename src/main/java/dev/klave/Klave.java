@@ -76,6 +76,8 @@ public final class Klave implements AutoCloseable {
                     services.network());
             services.reconciliations().start();
             services.forgeSync().ifPresent(ForgeSync::start);
+            // Never waits for the provider (spec 2 §5 "Discovery"): fetched in the background.
+            services.oidcProvider().ifPresent(provider -> provider.fetchInBackground());
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
             return new Klave(settings, database, services, server);

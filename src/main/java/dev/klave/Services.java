@@ -41,6 +41,7 @@ import dev.klave.config.CiExchangeSettings;
 import dev.klave.config.ExtraCertificates;
 import dev.klave.config.ForgeSettings;
 import dev.klave.config.MasterKey;
+import dev.klave.config.OidcSettings;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
 import dev.klave.credential.CredentialRoutes;
@@ -65,6 +66,10 @@ import dev.klave.login.forge.ForgeRoutes;
 import dev.klave.login.forge.ForgeSignIn;
 import dev.klave.login.forge.ForgeSync;
 import dev.klave.login.forge.ForgeWebhook;
+import dev.klave.login.oidc.EmailLinking;
+import dev.klave.login.oidc.OidcProvider;
+import dev.klave.login.oidc.OidcRoutes;
+import dev.klave.login.oidc.OidcSignIn;
 import dev.klave.proxy.OpenStreams;
 import dev.klave.proxy.ProxyAuthenticator;
 import dev.klave.proxy.ProxyHandler;
@@ -77,6 +82,7 @@ import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiClusterStore;
 import dev.klave.store.JdbiControlEventStore;
 import dev.klave.store.JdbiCredentialStore;
+import dev.klave.store.JdbiDiscoveryStatusStore;
 import dev.klave.store.JdbiExchangedTokenStore;
 import dev.klave.store.JdbiExternalIdentityStore;
 import dev.klave.store.JdbiGrantStore;
@@ -124,12 +130,14 @@ public final class Services {
     private final LastAdminRule lastAdmin;
     private final SignInMode mode;
     private final ExternalIdentityStore identities;
+    private final Optional<OidcProvider> oidcProvider;
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
             PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
             ProxyAuthenticator proxyAuthenticator, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
             List<RouteProvider> routes, Optional<ForgeSync> forgeSync, LastAdminRule lastAdmin, SignInMode mode,
-            ExternalIdentityStore identities) {
+            ExternalIdentityStore identities, Optional<OidcProvider> oidcProvider) {
+        this.oidcProvider = oidcProvider;
         this.identities = identities;
         this.forgeSync = forgeSync;
         this.lastAdmin = lastAdmin;
@@ -249,8 +257,25 @@ public final class Services {
                     replica, clock));
         }
 
+        Optional<OidcRoutes.Configured> oidc = Optional.empty();
+        if (settings.oidc().isPresent()) {
+            OidcSettings oidcSettings = settings.oidc().get();
+            OidcProvider provider = new OidcProvider(oidcSettings, outboundTls, new JdbiDiscoveryStatusStore(database),
+                    clock);
+            StateCookie stateCookie = new StateCookie("service_oidc_state", baseUrl.path() + OidcRoutes.CALLBACK,
+                    new Hmac(keys.derive(KeyPurpose.SIGN_IN_STATE)), baseUrl.isHttps(), clock);
+            EmailLinking linking = new EmailLinking(oidcSettings.autolink(), subjects, identities, sessionStore,
+                    linkTokens, clock);
+            ExternalSignIn signIn = new ExternalSignIn(new OidcSignIn(oidcSettings, provider,
+                    URI.create(baseUrl.resolve(OidcRoutes.CALLBACK)), linking), stateCookie, database, subjects,
+                    identities, linkTokens, sessions, throttle, events, tokens, baseUrl.isHttps(), baseUrl.path(),
+                    Optional.of(baseUrl.hostAndPort()), clock);
+            oidc = Optional.of(new OidcRoutes.Configured(oidcSettings, signIn, provider));
+        }
+
         List<RouteProvider> routes = List.of(
                 new ForgeRoutes(forge),
+                new OidcRoutes(oidc),
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn, views),
                 new LoginRoutes(passwordLogin, methods, signedIn),
                 new AuditRoutes(events, new AuditQueries(auditStore, auditWriter)),
@@ -261,7 +286,7 @@ public final class Services {
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
                 auditWriter, proxyAuthenticator, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
-                identities);
+                identities, oidc.map(OidcRoutes.Configured::provider));
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {
@@ -305,6 +330,11 @@ public final class Services {
     /** Background reconciliation; started by {@code klave serve}, never by the CLI. */
     public Reconciliations reconciliations() {
         return reconciliations;
+    }
+
+    /** The OIDC provider, when OIDC sign-in is on: {@code klave serve} starts its discovery. */
+    public Optional<OidcProvider> oidcProvider() {
+        return oidcProvider;
     }
 
     /** The accounts' forge and OIDC identities. */

@@ -64,6 +64,8 @@ public final class AccountRoutes implements RouteProvider {
                         lifecycle.enable(id(request), Principal.of(request)))))
                 .delete("/api/subjects/{id}/forge", Access.ADMIN, request -> ApiResponse.ok(views.subject(
                         lifecycle.unlink(id(request), IdentityProvider.FORGE, Principal.of(request)))))
+                .delete("/api/subjects/{id}/oidc", Access.ADMIN, request -> ApiResponse.ok(views.subject(
+                        lifecycle.unlink(id(request), IdentityProvider.OIDC, Principal.of(request)))))
                 .post("/api/subjects/{id}/logout", Access.ADMIN, request -> {
                     lifecycle.signOutEverywhere(id(request), Principal.of(request));
                     return ApiResponse.noContent();

@@ -72,6 +72,11 @@ public record BaseUrl(String scheme, String host, int port, String path) {
         return scheme + "://" + host + ":" + port;
     }
 
+    /** What a browser sends as {@code Host} for this address: the port only when not the scheme's default. */
+    public String hostAndPort() {
+        return origin().substring(scheme.length() + "://".length());
+    }
+
     /** The base URL followed by {@code absolutePath}, which starts with a slash. */
     public String resolve(String absolutePath) {
         if (!absolutePath.startsWith("/")) {

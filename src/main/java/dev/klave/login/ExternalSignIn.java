@@ -18,6 +18,7 @@ import dev.klave.audit.ControlEvents;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
+import dev.klave.http.ApiResponse;
 import dev.klave.http.Caller;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -100,6 +101,23 @@ public final class ExternalSignIn {
         public Step {
             requireNonNull(location, "location is null");
             cookies = List.copyOf(cookies);
+        }
+
+        /** The step as a 302 (the login route, the callback). */
+        public ApiResponse redirect() {
+            return withCookies(ApiResponse.redirect(location.toString()));
+        }
+
+        /** The step as {@code {url}} for a page that navigates itself (the link routes). */
+        public ApiResponse url() {
+            return withCookies(ApiResponse.ok(Map.of("url", location.toString())));
+        }
+
+        private ApiResponse withCookies(ApiResponse response) {
+            for (String cookie : cookies) {
+                response = response.withCookie(cookie);
+            }
+            return response;
         }
     }
 
@@ -425,7 +443,8 @@ public final class ExternalSignIn {
         LOG.info("{} sign-in failed ({}): {}", via(), failure.code(), Untrusted.text(failure.getMessage()));
         if (failure.recorded()) {
             try {
-                ControlEvents.Draft event = events.event("login.failure").via(via()).reason(failure.code()).from(client);
+                ControlEvents.Draft event = events.event("login.failure").via(via()).reason(failure.code()).from(client)
+                        .details(failure.details());
                 failure.subject().ifPresent(event::target);
                 event.record();
             } catch (RuntimeException e) {

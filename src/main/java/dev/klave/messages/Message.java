@@ -103,6 +103,8 @@ public enum Message {
     CLUSTER_NOT_FOUND(404, "cluster no encontrado"),
     LINK_INVALID(404, "enlace no válido"),
     FORGE_NOT_CONFIGURED(404, "el acceso con Forge no está configurado"),
+    // Not in the specification (spec 2 names no text): the OIDC routes while OIDC is off.
+    OIDC_NOT_CONFIGURED(404, "el acceso con OIDC no está configurado"),
     METHOD_NOT_ALLOWED(405, "método no permitido"),
     GRANT_EXISTS(409, "ese permiso ya existe"),
     LOGIN_TAKEN(409, "ese login ya existe (los logins no se reutilizan)"),

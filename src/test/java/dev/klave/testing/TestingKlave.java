@@ -50,6 +50,22 @@ public final class TestingKlave implements AutoCloseable {
                 base.with("SERVICE_DATABASE_URL", TestingPostgres.urlOf(database))));
     }
 
+    /**
+     * A Klave whose base URL is its real address ({@code http://127.0.0.1:<free port>}), for flows
+     * that check the host a browser comes back to (OIDC).
+     */
+    public static TestingKlave startAtOwnAddress(Clock clock, UnaryOperator<TestingSettings> settings) {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        int chosen = port;
+        return start(clock, base -> settings.apply(base.with("SERVICE_LISTEN", "127.0.0.1:" + chosen)
+                .with("SERVICE_BASE_URL", "http://127.0.0.1:" + chosen)));
+    }
+
     /** A Klave on {@code database} (PostgreSQL), which the caller owns and drops. */
     public static TestingKlave startOn(DatabaseUrl.Postgres database, Clock clock,
             UnaryOperator<TestingSettings> settings) {

@@ -46,8 +46,6 @@ public final class ForgeRoutes implements RouteProvider {
 
     record LinkBody(String token) {}
 
-    record UrlView(String url) {}
-
     record SyncView(Instant at, Instant finishedAt, String replica, int membersSeen, int disabled, int renamed,
             Optional<Boolean> twoFactorRequired, Optional<String> error) {}
 
@@ -56,16 +54,16 @@ public final class ForgeRoutes implements RouteProvider {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.get("/api/auth/forge/login", Access.ANONYMOUS, request -> redirect(signIn().start()))
+        routes.get("/api/auth/forge/login", Access.ANONYMOUS, request -> signIn().start().redirect())
                 .get(CALLBACK, Access.ANONYMOUS, this::callback)
                 .post("/api/auth/forge/link", Access.ANONYMOUS, request -> {
                     LinkBody body = request.json(LinkBody.class);
-                    return url(signIn().startLink(body.token()));
+                    return signIn().startLink(body.token()).url();
                 })
                 .get("/api/forge/status", Access.ADMIN, request -> ApiResponse.ok(status()));
         if (forge.isPresent()) {
             routes.post("/api/me/forge/link", Access.SESSION,
-                    request -> url(signIn().startOwnLink(Principal.of(request))));
+                    request -> signIn().startOwnLink(Principal.of(request)).url());
         } else {
             // Spec 1 §4: 404 when the forge is off, session or not (a session route would say 401 first).
             routes.post("/api/me/forge/link", Access.ANONYMOUS, request -> {
@@ -85,25 +83,9 @@ public final class ForgeRoutes implements RouteProvider {
 
     private ApiResponse callback(ApiRequest request) {
         ExternalSignIn signIn = signIn();
-        return redirect(signIn.callback(new ExternalSignIn.Callback(request.queryParameter("state"),
+        return signIn.callback(new ExternalSignIn.Callback(request.queryParameter("state"),
                 request.queryParameter("code"), request.queryParameter("error"), request.headers("Cookie"),
-                request.clientAddress(), request.header("Host"))));
-    }
-
-    private static ApiResponse redirect(ExternalSignIn.Step step) {
-        ApiResponse response = ApiResponse.redirect(step.location().toString());
-        for (String cookie : step.cookies()) {
-            response = response.withCookie(cookie);
-        }
-        return response;
-    }
-
-    private static ApiResponse url(ExternalSignIn.Step step) {
-        ApiResponse response = ApiResponse.ok(new UrlView(step.location().toString()));
-        for (String cookie : step.cookies()) {
-            response = response.withCookie(cookie);
-        }
-        return response;
+                request.clientAddress(), request.header("Host"))).redirect();
     }
 
     private StatusView status() {

@@ -13,6 +13,7 @@ import dev.klave.audit.ControlEvent;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingForge;
 import dev.klave.testing.TestingKlave;
+import dev.klave.testing.SignInBrowser;
 import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -64,9 +65,9 @@ class ForgeSignInTest {
         clock.advance(Duration.ofMinutes(11));
     }
 
-    private ForgeBrowser browser() {
+    private SignInBrowser browser() {
         int n = ADDRESSES.incrementAndGet();
-        return new ForgeBrowser(forge, klave.port(), "203.0.113." + (n % 250 + 1));
+        return new SignInBrowser(forge.clientTls(), klave.port(), "203.0.113." + (n % 250 + 1));
     }
 
     /** A person linked to a new forge account that is an active member; returns the forge id. */
@@ -77,7 +78,7 @@ class ForgeSignInTest {
         long forgeId = forge.createUser(login + "-gh");
         forge.addMember(forgeId);
         forge.consentAs(forgeId);
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         HttpResponse<String> started = startLink(browser, invitation.link());
         assertThat(started.statusCode()).isEqualTo(200);
         String landed = browser.follow(urlOf(started));
@@ -88,7 +89,7 @@ class ForgeSignInTest {
     private record Linked(Subject subject, long forgeId) {}
 
     /** What the invitation page's button does: POST the link, get the forge's address and the state cookie. */
-    private static HttpResponse<String> startLink(ForgeBrowser browser, String link) {
+    private static HttpResponse<String> startLink(SignInBrowser browser, String link) {
         return browser.send("POST", "/api/auth/forge/link", "{\"token\":\"" + TestingPeople.tokenOf(link) + "\"}");
     }
 
@@ -111,7 +112,7 @@ class ForgeSignInTest {
     @Test
     void aLinkedActiveMemberIsSignedInAndLandsOnTheHomePage() {
         Linked ana = linkedMember("ana");
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         forge.consentAs(ana.forgeId());
 
         assertThat(browser.signIn()).isEqualTo("/");
@@ -145,7 +146,7 @@ class ForgeSignInTest {
     void withoutTheStateCookieTheCallbackFailsWithStateAndRecordsNothing() {
         Linked ana = linkedMember("nostate");
         long before = countEvents("login.failure");
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         HttpResponse<String> started = browser.get("/api/auth/forge/login");
         browser.forget("service_forge_state");
         forge.consentAs(ana.forgeId());
@@ -160,7 +161,7 @@ class ForgeSignInTest {
     @Test
     void aStateCookieOlderThanTenMinutesFailsWithState() {
         Linked ana = linkedMember("late");
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         HttpResponse<String> started = browser.get("/api/auth/forge/login");
         forge.consentAs(ana.forgeId());
         clock.advance(Duration.ofMinutes(10).plusSeconds(1));
@@ -172,7 +173,7 @@ class ForgeSignInTest {
     @Test
     void aStateParameterOtherThanTheCookiesFailsWithStateAndIsRecorded() {
         Linked ana = linkedMember("mismatch");
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         browser.get("/api/auth/forge/login");
 
         HttpResponse<String> callback = browser.get("/api/auth/forge/callback?code="
@@ -184,7 +185,7 @@ class ForgeSignInTest {
 
     @Test
     void cancellingAtTheForgeFailsWithDenied() {
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         forge.denyConsent();
 
         assertThat(browser.signIn()).isEqualTo("/login?error=denied");
@@ -276,7 +277,7 @@ class ForgeSignInTest {
 
     @Test
     void aCodeTheForgeRefusesFailsWithForge() {
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         HttpResponse<String> started = browser.get("/api/auth/forge/login");
         String location = started.headers().firstValue("Location").orElseThrow();
         String state = location.substring(location.indexOf("&state=") + 7);
@@ -290,7 +291,7 @@ class ForgeSignInTest {
     void elevenSignInsFromOneAddressInAMinuteFailWithRateLimited() {
         Linked ana = linkedMember("busy");
         forge.consentAs(ana.forgeId());
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         for (int i = 0; i < 10; i++) {
             assertThat(browser.signIn()).isEqualTo("/");
         }
@@ -318,7 +319,7 @@ class ForgeSignInTest {
         long forgeId = forge.createUser("spent-gh-" + LOGINS.get());
         forge.addMember(forgeId);
         forge.consentAs(forgeId);
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         HttpResponse<String> started = startLink(browser, invitation.link());
         // A new link for the account revokes the pending one (spec 1 §3).
         klave.klave().services().accounts().resetLink(invitation.subject().id(),
@@ -334,7 +335,7 @@ class ForgeSignInTest {
                 new Login("second-" + LOGINS.incrementAndGet()), Optional.empty(), Optional.empty(), false, false),
                 Optional.empty());
         forge.consentAs(ana.forgeId());
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         HttpResponse<String> started = startLink(browser, invitation.link());
 
         assertThat(browser.follow(urlOf(started))).isEqualTo("/login?error=forge_taken");
@@ -345,7 +346,7 @@ class ForgeSignInTest {
         Linked ana = linkedMember("own");
         klave.klave().services().identities().unlink(ana.subject().id(), IdentityProvider.FORGE);
         forge.consentAs(ana.forgeId());
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         // Signed in some other way (a session opened directly, as a break-glass password would).
         String session = klave.klave().services().sessions().open(ana.subject()).cookieValue();
         browser.set("service_session", session, "/");
@@ -437,7 +438,7 @@ class ForgeSignInTest {
         long newForgeId = forge.createUser("moving-new-" + LOGINS.incrementAndGet());
         forge.addMember(newForgeId);
         forge.consentAs(newForgeId);
-        ForgeBrowser browser = browser();
+        SignInBrowser browser = browser();
         HttpResponse<String> started = startLink(browser, linking.link());
 
         assertThat(browser.follow(urlOf(started))).isEqualTo("/");

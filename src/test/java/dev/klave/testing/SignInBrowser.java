@@ -1,6 +1,5 @@
-package dev.klave.login.forge;
+package dev.klave.testing;
 
-import dev.klave.testing.TestingForge;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -13,12 +12,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A browser as far as sign-in needs one: follows redirects between Klave and the forge simulator
+ * A browser as far as sign-in needs one (forge or OIDC): follows redirects between Klave and the forge simulator
  * one hop at a time, keeps cookies with their paths (the state cookie goes to the callback only),
  * and sends every request from one client address ({@code X-Forwarded-For}, Klave trusting the
  * loopback as a proxy), so each test has a per-address limit of its own.
  */
-final class ForgeBrowser {
+public final class SignInBrowser {
+    /** The default base URL, which tests that listen on a free port leave as it is. */
     static final String BASE_URL = "http://localhost:8080";
     private final HttpClient client;
     private final String klave;
@@ -27,15 +27,19 @@ final class ForgeBrowser {
 
     private record Cookie(String value, String path) {}
 
-    ForgeBrowser(TestingForge forge, int klavePort, String address) {
-        this.client = HttpClient.newBuilder().sslContext(forge.clientTls()).connectTimeout(Duration.ofSeconds(5))
+    /**
+     * @param providerTls what the browser trusts when it visits the provider (the forge or the
+     *     OIDC simulator)
+     */
+    public SignInBrowser(javax.net.ssl.SSLContext providerTls, int klavePort, String address) {
+        this.client = HttpClient.newBuilder().sslContext(providerTls).connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
         this.klave = "http://127.0.0.1:" + klavePort;
         this.address = address;
     }
 
     /** One hop: the answer, its cookies stored. */
-    HttpResponse<String> send(String method, String url, String body) {
+    public HttpResponse<String> send(String method, String url, String body) {
         // Klave's base URL is the default (http://localhost:8080) while it listens on a free port.
         String local = url.startsWith(BASE_URL) ? url.substring(BASE_URL.length()) : url;
         URI uri = URI.create(local.startsWith("/") ? klave + local : local);
@@ -66,12 +70,12 @@ final class ForgeBrowser {
         }
     }
 
-    HttpResponse<String> get(String url) {
+    public HttpResponse<String> get(String url) {
         return send("GET", url, null);
     }
 
     /** Follows redirects from {@code url} until an answer that is not one; returns the last Location seen. */
-    String follow(String url) {
+    public String follow(String url) {
         String next = url;
         String last = url;
         for (int hop = 0; hop < 10; hop++) {
@@ -89,25 +93,30 @@ final class ForgeBrowser {
         throw new AssertionError("too many redirects from " + url);
     }
 
-    /** Sign-in from the login page's button to where the browser lands. */
-    String signIn() {
+    /** Sign-in from the login page's forge button to where the browser lands. */
+    public String signIn() {
         return follow("/api/auth/forge/login");
     }
 
-    boolean has(String cookie) {
+    /** Sign-in from the login page's OIDC button to where the browser lands. */
+    public String signInWithOidc() {
+        return follow("/api/auth/oidc/login");
+    }
+
+    public boolean has(String cookie) {
         return cookies.containsKey(cookie);
     }
 
-    String cookie(String name) {
+    public String cookie(String name) {
         Cookie cookie = cookies.get(name);
         return cookie == null ? null : cookie.value();
     }
 
-    void forget(String name) {
+    public void forget(String name) {
         cookies.remove(name);
     }
 
-    void set(String name, String value, String path) {
+    public void set(String name, String value, String path) {
         cookies.put(name, new Cookie(value, path));
     }
 
