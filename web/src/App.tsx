@@ -15,6 +15,7 @@ import { ClusterScreen } from "./admin/ClusterScreen";
 import { GrantsScreen } from "./admin/GrantsScreen";
 import { AuditScreen } from "./admin/AuditScreen";
 import { AuditDetailScreen } from "./admin/AuditDetailScreen";
+import { InstallationScreen } from "./admin/InstallationScreen";
 
 const PUBLIC = new Set(["/login", "/cuenta"]);
 
@@ -107,6 +108,9 @@ function Route({ path, me, onMeChanged }: { path: string; me: Me; onMeChanged: (
   }
   if (path === "/admin/auditoria") {
     return <AuditScreen />;
+  }
+  if (path === "/admin/instalacion") {
+    return <InstallationScreen />;
   }
   const audit = /^\/admin\/auditoria\/([^/]+)$/.exec(path);
   if (audit) {

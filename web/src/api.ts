@@ -78,11 +78,13 @@ export function query(params: Record<string, string | number | boolean | undefin
 // ---- Shapes of the answers (snake_case, as the API sends them) ----
 
 export interface ForgeLink { id: number; login: string }
+export interface OidcLink { issuer: string; claim: string; subject: string; email: string | null }
 
 export interface Me {
   id: string; login: string; kind: string; display_name: string; email: string | null;
   is_admin: boolean; break_glass: boolean; has_password: boolean; can_use_password: boolean;
   forge: ForgeLink | null;
+  oidc: OidcLink | null;
 }
 
 export interface Methods { forge: boolean; org: string; oidc: boolean; oidc_name: string }
@@ -104,10 +106,10 @@ export interface LinkInfo {
 export interface Subject {
   id: string; login: string; kind: "person" | "bot"; display_name: string; email: string | null;
   is_admin: boolean; enabled: boolean; disabled_at: string | null; break_glass: boolean;
-  has_password: boolean; forge: ForgeLink | null; created_at: string;
+  has_password: boolean; forge: ForgeLink | null; oidc: OidcLink | null; created_at: string;
 }
 
-export interface CreatedPerson extends Omit<Subject, "disabled_at" | "has_password" | "forge" | "created_at"> {
+export interface CreatedPerson extends Omit<Subject, "disabled_at" | "has_password" | "forge" | "oidc" | "created_at"> {
   invite_link: string; invite_expires_at: string;
 }
 
@@ -155,3 +157,15 @@ export interface ControlEvent {
 }
 
 export interface Page<T> { events: T[]; page: number; page_size: number; has_more: boolean }
+
+export interface OidcStatus {
+  configured: boolean; issuer: string | null; domains: string[]; autolink: string | null;
+  public_client: boolean | null; display_name: string | null;
+  discovery: { fetched_at: string | null; failed_at: string | null; error: string | null } | null;
+}
+
+export interface Notice { code: string; level: "warning" | "info"; message: string }
+
+export interface HealthCheck { name: string; state: "ok" | "failing" | "off"; detail: string | null }
+
+export interface InstallationHealth { healthy: boolean; checks: HealthCheck[] }

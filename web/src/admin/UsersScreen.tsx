@@ -9,6 +9,7 @@ import { toast } from "../ui/toasts";
 import { CreateSubjectForm } from "./CreateSubjectForm";
 import { EditSubjectForm } from "./EditSubjectForm";
 import { ForgeStatusPanel } from "./ForgeStatusPanel";
+import { OidcStatusPanel } from "./OidcStatusPanel";
 
 interface OneTimeLink { title: string; login: string; link: string; expires: string }
 
@@ -64,10 +65,12 @@ export function UsersScreen({ me }: { me: Me }) {
     }
   };
 
-  const unlink = async (subject: Subject) => {
+  const unlink = async (subject: Subject, provider: "forge" | "oidc") => {
+    const identity = provider === "forge" ? `La cuenta de Forge ${subject.forge?.login}`
+      : `La identidad OIDC ${subject.oidc?.email ?? subject.oidc?.subject}`;
     const answer = await confirmAction({
-      title: `Desvincular a ${subject.login} de Forge`,
-      body: <p>La cuenta de Forge {subject.forge?.login} dejará de abrir la cuenta {subject.login}, y se cerrarán ya sus sesiones. Para volver a entrar con Forge necesitará un enlace de vinculación.</p>,
+      title: `Desvincular a ${subject.login} de ${provider === "forge" ? "Forge" : "OIDC"}`,
+      body: <p>{identity} dejará de abrir la cuenta {subject.login}, y se cerrarán ya sus sesiones.</p>,
       confirmLabel: "Desvincular", danger: true,
     });
     if (!answer) {
@@ -75,8 +78,8 @@ export function UsersScreen({ me }: { me: Me }) {
     }
     setFailure(null);
     try {
-      await del(`/api/subjects/${encodeURIComponent(subject.id)}/forge`);
-      toast(`${subject.login} desvinculado de Forge.`);
+      await del(`/api/subjects/${encodeURIComponent(subject.id)}/${provider}`);
+      toast(`${subject.login} desvinculado de ${provider === "forge" ? "Forge" : "OIDC"}.`);
       subjects.reload();
     } catch (error) {
       setFailure(message(error));
@@ -113,6 +116,7 @@ export function UsersScreen({ me }: { me: Me }) {
           }
         }} />
       )}
+      <OidcStatusPanel />
       <ForgeStatusPanel />
       <section class="card" aria-labelledby="list-title">
         <h2 id="list-title">Todos</h2>
@@ -149,7 +153,8 @@ export function UsersScreen({ me }: { me: Me }) {
                           ? <span class="pill pill-ok">habilitado</span>
                           : <span class="pill pill-off">deshabilitado</span>}
                         {subject.forge && <div class="muted small" data-testid={`forge-${subject.login}`}>Forge: {subject.forge.login}</div>}
-                        {subject.kind === "person" && !subject.has_password && !subject.forge && subject.enabled &&
+                        {subject.oidc && <div class="muted small" data-testid={`oidc-${subject.login}`}>OIDC: {subject.oidc.email ?? subject.oidc.subject}</div>}
+                        {subject.kind === "person" && !subject.has_password && !subject.forge && !subject.oidc && subject.enabled &&
                           <div class="muted small">invitación pendiente</div>}
                       </td>
                       <td>{when(subject.created_at)}</td>
@@ -170,8 +175,12 @@ export function UsersScreen({ me }: { me: Me }) {
                             <button type="button" class="button button-small" onClick={() => act(subject, "reset-link")}
                               aria-label={`Enlace de restablecimiento para ${subject.login}`}>Enlace nuevo</button>
                             {subject.forge && (
-                              <button type="button" class="button button-small button-danger" onClick={() => unlink(subject)}
+                              <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "forge")}
                                 aria-label={`Desvincular a ${subject.login} de Forge`}>Desvincular</button>
+                            )}
+                            {subject.oidc && (
+                              <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "oidc")}
+                                aria-label={`Desvincular a ${subject.login} de OIDC`}>Desvincular OIDC</button>
                             )}
                             {subject.id !== me.id && (
                               <button type="button" class="button button-small" onClick={() => act(subject, "logout")}

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { get, getAnonymous, post, query, type AuditRow, type Grant, type Me, type Methods, type Page } from "../api";
-import { forgeError } from "../forgeErrors";
+import { rememberProvider, signInError } from "../signInErrors";
 import { useLocation } from "../router";
 import { AuditTable } from "../ui/AuditTable";
 import { GrantsTable } from "../ui/GrantsTable";
@@ -12,15 +12,21 @@ import { PasswordForm } from "./PasswordForm";
 export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void }) {
   const { search } = useLocation();
   const code = search.get("error");
-  const forge = code === null ? null : forgeError(code);
+  const methods = useLoad(() => getAnonymous<Methods>("/api/auth/methods"), []);
+  const on = methods.data;
+  const failed = code === null ? null : signInError(code, {
+    forge: on?.forge ?? false, oidc: on?.oidc ?? false, oidcName: on?.oidc_name ?? "",
+  });
   const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject: me.id })}`), [me.id]);
   const audit = useLoad(() => get<Page<AuditRow>>(`/api/audit${query({ subject: me.id })}`), [me.id]);
 
   return (
     <>
       <h1 tabIndex={-1}>Mi cuenta</h1>
-      {forge && <div class="alert alert-error" role="alert" id={forge.anchor ?? undefined}>{forge.text}</div>}
+      {failed && <div class="alert alert-error" role="alert" id={failed.anchor ?? undefined}>{failed.text}</div>}
       {search.get("forge") === "linked" && <div class="alert alert-ok" role="status">Cuenta de Forge vinculada.</div>}
+      {search.get("oidc") === "linked" &&
+        <div class="alert alert-ok" role="status">Cuenta de {on?.oidc_name || "OIDC"} vinculada.</div>}
       <div class="grid-2">
         <section class="card" aria-labelledby="profile-title">
           <h2 id="profile-title">Datos</h2>
@@ -34,6 +40,15 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
               {me.forge ? `vinculada (${me.forge.login})` : "sin vincular"}
               {!me.forge && <LinkForge />}
             </dd>
+            {on?.oidc && (
+              <>
+                <dt>{on.oidc_name}</dt>
+                <dd data-testid="me-oidc">
+                  {me.oidc ? `vinculada (${me.oidc.email ?? me.oidc.subject})` : "sin vincular"}
+                  {!me.oidc && <LinkProvider provider="oidc" name={on.oidc_name} />}
+                </dd>
+              </>
+            )}
             {me.break_glass && <><dt>Emergencia</dt><dd>cuenta de emergencia (break-glass)</dd></>}
           </dl>
         </section>
@@ -63,24 +78,30 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
   );
 }
 
-/**
- * Linking one's own account (spec 1 §4 POST /api/me/forge/link): Klave answers the forge's
- * authorization address and sets the state cookie; the browser goes there and comes back to
- * /mi-cuenta?forge=linked or /mi-cuenta?error=<code>. Shown only when the forge is configured.
- */
+/** Linking one's own account through the forge, shown only when the forge is configured. */
 function LinkForge() {
   const methods = useLoad(() => getAnonymous<Methods>("/api/auth/methods"), []);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const on = methods.data;
   if (!on || !on.forge) {
     return null;
   }
+  return <LinkProvider provider="forge" name={on.org ? `Forge (${on.org})` : "Forge"} />;
+}
+
+/**
+ * Linking one's own account (spec 1 §4 POST /api/me/forge/link, spec 2 §5 "Other ways to link"):
+ * Klave answers the provider's authorization address and sets the state cookie; the browser goes
+ * there and comes back to /mi-cuenta?<provider>=linked or /mi-cuenta?error=<code>.
+ */
+function LinkProvider({ provider, name }: { provider: "forge" | "oidc"; name: string }) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const start = async () => {
     setBusy(true);
     setFailure(null);
     try {
-      const { url } = await post<{ url: string }>("/api/me/forge/link");
+      const { url } = await post<{ url: string }>(`/api/me/${provider}/link`);
+      rememberProvider(provider);
       window.location.assign(url);
     } catch (error) {
       setFailure(message(error));
@@ -90,7 +111,7 @@ function LinkForge() {
   return (
     <div class="stack-small">
       <button type="button" class="button button-small" onClick={start} disabled={busy}
-        data-testid="link-forge">Vincular con Forge{on.org ? ` (${on.org})` : ""}</button>
+        data-testid={`link-${provider}`}>Vincular con {name}</button>
       {failure && <div class="alert alert-error" role="alert">{failure}</div>}
     </div>
   );

@@ -1,9 +1,10 @@
 // /cuenta#kli_…: an invitation or reset link. The token rides in the fragment, which no server
 // log sees; it is read once, then wiped from the address bar and history.
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, postAnonymous, type LinkInfo, type Me } from "../api";
+import { ApiError, getAnonymous, postAnonymous, type LinkInfo, type Me, type Methods } from "../api";
 import { PURPOSE, when } from "../format";
 import { navigate } from "../router";
+import { rememberProvider } from "../signInErrors";
 import { clearNotice } from "../session";
 import { message } from "../ui/load";
 import { ErrorBox, Loading } from "../ui/states";
@@ -108,7 +109,7 @@ function CompleteLink({ token, info, onSignedIn }: { token: string; info: LinkIn
         <dt>Caduca</dt><dd>{when(info.expires_at)}</dd>
       </dl>
       {info.forge_required ? (
-        <ForgeOnly token={token} />
+        <ExternalOnly token={token} />
       ) : (
         <form onSubmit={submit} class="stack">
           <p>Elige tu contraseña: al menos 12 caracteres y distinta de tu usuario.</p>
@@ -133,11 +134,20 @@ function CompleteLink({ token, info, onSignedIn }: { token: string; info: LinkIn
   );
 }
 
-function ForgeOnly({ token }: { token: string }) {
+/**
+ * With forge or OIDC sign-in on, a link links an identity instead of setting a password: one
+ * button per provider that is on (OIDC first), each leading through the provider and back signed in.
+ */
+function ExternalOnly({ token }: { token: string }) {
+  const [methods, setMethods] = useState<Methods | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const start = async () => {
+  useEffect(() => {
+    getAnonymous<Methods>("/api/auth/methods").then(setMethods).catch(() => setMethods(null));
+  }, []);
+  const start = async (provider: "forge" | "oidc") => {
     try {
-      const { url } = await postAnonymous<{ url: string }>("/api/auth/forge/link", { token });
+      const { url } = await postAnonymous<{ url: string }>(`/api/auth/${provider}/link`, { token });
+      rememberProvider(provider);
       location.assign(url);
     } catch (error) {
       setFailure(message(error));
@@ -145,9 +155,16 @@ function ForgeOnly({ token }: { token: string }) {
   };
   return (
     <div class="stack">
-      <p>Esta cuenta entra con Forge: vincula tu cuenta de Forge para terminar.</p>
+      <p>Esta cuenta no usa contraseña: vincula tu cuenta para terminar.</p>
       {failure && <div class="alert alert-error" role="alert">{failure}</div>}
-      <button type="button" class="button button-primary button-block" onClick={start}>Vincular con Forge</button>
+      {methods?.oidc && (
+        <button type="button" class="button button-primary button-block" onClick={() => start("oidc")}>
+          Vincular con {methods.oidc_name} y entrar</button>
+      )}
+      {methods?.forge && (
+        <button type="button" class="button button-primary button-block" onClick={() => start("forge")}>
+          Vincular con Forge</button>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { getAnonymous, postAnonymous, type Me, type Methods } from "../api";
-import { forgeError } from "../forgeErrors";
+import { rememberProvider, signInError } from "../signInErrors";
 import { navigate, useLocation } from "../router";
 import { clearNotice, currentNotice, safeNext } from "../session";
 import { message } from "../ui/load";
@@ -12,21 +12,26 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [contact, setContact] = useState<string | null>(null);
   const notice = currentNotice();
   const code = search.get("error");
-  const forge = code === null ? null : forgeError(code);
+  const failed = code === null ? null : signInError(code, {
+    forge: methods?.forge ?? false, oidc: methods?.oidc ?? false, oidcName: methods?.oidc_name ?? "",
+  });
 
   useEffect(() => {
     document.title = "Entrar · Klave";
     getAnonymous<Methods>("/api/auth/methods").then(setMethods).catch(() => setMethods(null));
+    getAnonymous<{ contact: string | null }>("/api/auth/help").then((help) => setContact(help.contact))
+      .catch(() => setContact(null));
   }, []);
 
-  // The anchor #forge-<code> names the message; bring it into view when the URL points at it.
+  // The anchor #forge-<code> or #oidc-<code> names the message; bring it into view when the URL points at it.
   useEffect(() => {
-    if (forge?.anchor && location.hash === `#${forge.anchor}`) {
-      document.getElementById(forge.anchor)?.scrollIntoView();
+    if (failed?.anchor && location.hash === `#${failed.anchor}`) {
+      document.getElementById(failed.anchor)?.scrollIntoView();
     }
-  }, [forge?.anchor]);
+  }, [failed?.anchor]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -52,18 +57,27 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <p class="brand brand-large"><img src="/favicon.svg" alt="" width="32" height="32" /> Klave</p>
         <h1 id="login-title" tabIndex={-1}>Entrar</h1>
         {notice && <div class="alert alert-warning" role="alert">{notice}</div>}
-        {forge && (
-          <div class="alert alert-error" role="alert" id={forge.anchor ?? undefined}>{forge.text}</div>
+        {failed && (
+          <div class="alert alert-error" role="alert" id={failed.anchor ?? undefined}>
+            <p>{failed.text}</p>
+            {failed.showContact && contact && <p data-testid="access-contact">{contact}</p>}
+            {failed.tryAnotherAccount && methods?.oidc && (
+              <p><a href="/api/auth/oidc/login?prompt=select_account" onClick={() => rememberProvider("oidc")}>
+                Probar con otra cuenta</a></p>
+            )}
+          </div>
         )}
         {external && (
           <div class="stack">
             {methods.oidc && (
-              <a class="button button-primary button-block" href="/api/auth/oidc/login">
+              <a class="button button-primary button-block" href="/api/auth/oidc/login"
+                onClick={() => rememberProvider("oidc")}>
                 Entrar con {methods.oidc_name || "OIDC"}
               </a>
             )}
             {methods.forge && (
-              <a class="button button-primary button-block" href="/api/auth/forge/login">
+              <a class="button button-primary button-block" href="/api/auth/forge/login"
+                onClick={() => rememberProvider("forge")}>
                 Entrar con Forge{methods.org ? ` (${methods.org})` : ""}
               </a>
             )}

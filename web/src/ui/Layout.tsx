@@ -9,6 +9,7 @@ const ADMIN_LINKS = [
   { href: "/admin/clusters", label: "Clusters" },
   { href: "/admin/permisos", label: "Permisos" },
   { href: "/admin/auditoria", label: "Auditoría" },
+  { href: "/admin/instalacion", label: "Instalación" },
 ];
 
 export function Layout({ me, onSignedOut, children }: {

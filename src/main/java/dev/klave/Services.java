@@ -56,6 +56,8 @@ import dev.klave.http.ClientAddresses;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
+import dev.klave.installation.Installation;
+import dev.klave.installation.InstallationRoutes;
 import dev.klave.login.ExternalSignIn;
 import dev.klave.login.LoginRoutes;
 import dev.klave.login.PasswordLogin;
@@ -66,6 +68,7 @@ import dev.klave.login.forge.ForgeRoutes;
 import dev.klave.login.forge.ForgeSignIn;
 import dev.klave.login.forge.ForgeSync;
 import dev.klave.login.forge.ForgeWebhook;
+import dev.klave.login.forge.SyncReportStore;
 import dev.klave.login.oidc.EmailLinking;
 import dev.klave.login.oidc.OidcProvider;
 import dev.klave.login.oidc.OidcRoutes;
@@ -238,6 +241,7 @@ public final class Services {
 
         String replica = "replica-" + UUID.randomUUID();
         Optional<ForgeSync> forgeSync = Optional.empty();
+        Optional<SyncReportStore> syncReports = Optional.empty();
         Optional<ForgeRoutes.Configured> forge = Optional.empty();
         if (settings.forge().isPresent()) {
             ForgeSettings forgeSettings = settings.forge().get();
@@ -250,6 +254,7 @@ public final class Services {
                     stateCookie, database, subjects, identities, linkTokens, sessions, throttle, events, tokens,
                     baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock);
             JdbiSyncReportStore reports = new JdbiSyncReportStore(database);
+            syncReports = Optional.of(reports);
             forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
                     forgeSettings.webhookSecret().map(secret -> new ForgeWebhook(secret, forgeSettings.org(),
                             identities, lifecycle)), reports));
@@ -273,11 +278,15 @@ public final class Services {
             oidc = Optional.of(new OidcRoutes.Configured(oidcSettings, signIn, provider));
         }
 
+        Installation installation = new Installation(() -> database.answersWithin(Duration.ofSeconds(2)),
+                lastAdmin, mode.external(), oidc.map(OidcRoutes.Configured::provider), syncReports, events, clock);
+
         List<RouteProvider> routes = List.of(
+                new InstallationRoutes(installation),
                 new ForgeRoutes(forge),
                 new OidcRoutes(oidc),
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn, views),
-                new LoginRoutes(passwordLogin, methods, signedIn),
+                new LoginRoutes(passwordLogin, methods, signedIn, settings.accessContact()),
                 new AuditRoutes(events, new AuditQueries(auditStore, auditWriter)),
                 new ClusterRoutes(clusters, namespaces, reconciler, connections, credentials::revokeAllRestrictedTo,
                         baseUrl),

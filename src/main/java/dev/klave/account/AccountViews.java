@@ -6,8 +6,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /** How accounts look in API answers (snake_case by the API's JSON mapper). */
 public final class AccountViews {
@@ -19,10 +17,13 @@ public final class AccountViews {
 
     public record ForgeView(long id, String login) {}
 
+    /** An account's OIDC identity (spec 2 §2: issuer, claim name, value, the provider's e-mail). */
+    public record OidcView(String issuer, String claim, String subject, Optional<String> email) {}
+
     /** An account as administrators see it in {@code /api/subjects}. */
     public record SubjectView(String id, String login, String kind, String displayName, Optional<String> email,
             boolean isAdmin, boolean enabled, Optional<Instant> disabledAt, boolean breakGlass, boolean hasPassword,
-            Optional<ForgeView> forge, Instant createdAt) {}
+            Optional<ForgeView> forge, Optional<OidcView> oidc, Instant createdAt) {}
 
     /** A new person, with the invitation link shown this once. */
     public record CreatedPersonView(String id, String login, String kind, String displayName, Optional<String> email,
@@ -31,25 +32,29 @@ public final class AccountViews {
     /** One's own account ({@code GET /api/me}, and the answer of every sign-in). */
     public record MeView(String id, String login, String kind, String displayName, Optional<String> email,
             boolean isAdmin, boolean breakGlass, boolean hasPassword, boolean canUsePassword,
-            Optional<ForgeView> forge) {}
+            Optional<ForgeView> forge, Optional<OidcView> oidc) {}
 
     public record ResetLinkView(String resetLink, Instant expiresAt) {}
 
     public SubjectView subject(Subject subject) {
-        return subject(subject, identities.findFor(subject.id(), IdentityProvider.FORGE));
+        return subject(subject, identities.listFor(subject.id()));
     }
 
-    /** Every account, reading the forge links in one query rather than one per account. */
+    /** Every account, reading the identities in one query per provider rather than one per account. */
     public List<SubjectView> subjects(List<Subject> subjects) {
-        Map<SubjectId, ExternalIdentity> forge = identities.list(IdentityProvider.FORGE).stream()
-                .collect(Collectors.toMap(ExternalIdentity::subjectId, Function.identity()));
-        return subjects.stream().map(subject -> subject(subject, Optional.ofNullable(forge.get(subject.id())))).toList();
+        Map<SubjectId, List<ExternalIdentity>> linked = new java.util.HashMap<>();
+        for (IdentityProvider provider : IdentityProvider.values()) {
+            identities.list(provider).forEach(identity -> linked.computeIfAbsent(identity.subjectId(),
+                    ignored -> new java.util.ArrayList<>()).add(identity));
+        }
+        return subjects.stream().map(subject -> subject(subject, linked.getOrDefault(subject.id(), List.of()))).toList();
     }
 
-    private static SubjectView subject(Subject subject, Optional<ExternalIdentity> forge) {
+    private static SubjectView subject(Subject subject, List<ExternalIdentity> linked) {
         return new SubjectView(subject.id().value(), subject.login().value(), subject.kind().code(),
                 subject.displayName(), subject.email(), subject.admin(), subject.enabled(), subject.disabledAt(),
-                subject.breakGlass(), subject.passwordHash().isPresent(), forge.map(AccountViews::forge), subject.createdAt());
+                subject.breakGlass(), subject.passwordHash().isPresent(), forge(linked), oidc(linked),
+                subject.createdAt());
     }
 
     public static CreatedPersonView created(IssuedLink invitation) {
@@ -60,9 +65,21 @@ public final class AccountViews {
     }
 
     public MeView me(Subject subject, boolean canUsePassword) {
+        List<ExternalIdentity> linked = identities.listFor(subject.id());
         return new MeView(subject.id().value(), subject.login().value(), subject.kind().code(), subject.displayName(),
                 subject.email(), subject.admin(), subject.breakGlass(), subject.passwordHash().isPresent(),
-                canUsePassword, identities.findFor(subject.id(), IdentityProvider.FORGE).map(AccountViews::forge));
+                canUsePassword, forge(linked), oidc(linked));
+    }
+
+    private static Optional<ForgeView> forge(List<ExternalIdentity> linked) {
+        return linked.stream().filter(identity -> identity.key().provider() == IdentityProvider.FORGE).findFirst()
+                .map(AccountViews::forge);
+    }
+
+    private static Optional<OidcView> oidc(List<ExternalIdentity> linked) {
+        return linked.stream().filter(identity -> identity.key().provider() == IdentityProvider.OIDC).findFirst()
+                .map(identity -> new OidcView(identity.key().issuer(), identity.key().claim(), identity.key().value(),
+                        identity.email()));
     }
 
     private static ForgeView forge(ExternalIdentity identity) {

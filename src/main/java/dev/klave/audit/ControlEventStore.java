@@ -8,4 +8,7 @@ public interface ControlEventStore {
 
     /** Up to {@code limit} events, newest first, after skipping {@code offset}. */
     List<ControlEvent> newestFirst(int offset, int limit);
+
+    /** How many events of {@code type} (and {@code via}, when given) were written at or after {@code since}. */
+    int count(String type, java.util.Optional<String> via, java.time.Instant since);
 }

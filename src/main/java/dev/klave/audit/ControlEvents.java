@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.messages.Untrusted;
 import java.net.InetAddress;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,11 @@ public final class ControlEvents {
     /** A builder for one event of {@code type}; {@link Draft#record()} writes it. */
     public Draft event(String type) {
         return new Draft(type);
+    }
+
+    /** How many events of {@code type} (by {@code via}, when given) were written since {@code since}. */
+    public int count(String type, Optional<String> via, Instant since) {
+        return store.count(type, via, since);
     }
 
     /** One page, newest first; {@code page} counts from 1. */

@@ -9,6 +9,7 @@ import dev.klave.audit.ControlEvent;
 import dev.klave.audit.ControlEventStore;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,6 +55,17 @@ public final class JdbiControlEventStore implements ControlEventStore {
                 .bind("offset", offset)
                 .map(JdbiControlEventStore::map)
                 .list());
+    }
+
+    @Override
+    public int count(String type, Optional<String> via, Instant since) {
+        return database.withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM control_events "
+                        + "WHERE type = :type AND at >= :since" + (via.isPresent() ? " AND via = :via" : ""))
+                .bind("type", type)
+                .bind("since", since.toEpochMilli())
+                .bind("via", via.orElse(null))
+                .mapTo(Integer.class)
+                .one());
     }
 
     private static ControlEvent map(ResultSet row, StatementContext context) throws SQLException {

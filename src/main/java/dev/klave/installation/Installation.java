@@ -1,0 +1,100 @@
+package dev.klave.installation;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.LastAdminRule;
+import dev.klave.audit.ControlEvents;
+import dev.klave.login.forge.SyncReport;
+import dev.klave.login.forge.SyncReportStore;
+import dev.klave.login.oidc.DiscoveryStatus;
+import dev.klave.login.oidc.OidcProvider;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The administrators' view of the installation: the notices (spec 2 §5 "Discovery", "Accounts
+ * and password") and the health checks, each computed when asked from what every replica shares
+ * (database rows), so every replica shows the same.
+ */
+public final class Installation {
+    /** Spec 2 §5: the count of people linked by e-mail is the week's. */
+    static final Duration WEEK = Duration.ofDays(7);
+
+    private final BooleanSupplier databaseAnswers;
+    private final LastAdminRule lastAdmin;
+    private final boolean externalSignIn;
+    private final Optional<OidcProvider> oidc;
+    private final Optional<SyncReportStore> forgeSync;
+    private final ControlEvents events;
+    private final Clock clock;
+
+    public Installation(BooleanSupplier databaseAnswers, LastAdminRule lastAdmin, boolean externalSignIn,
+            Optional<OidcProvider> oidc, Optional<SyncReportStore> forgeSync, ControlEvents events, Clock clock) {
+        this.databaseAnswers = requireNonNull(databaseAnswers, "databaseAnswers is null");
+        this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
+        this.externalSignIn = externalSignIn;
+        this.oidc = requireNonNull(oidc, "oidc is null");
+        this.forgeSync = requireNonNull(forgeSync, "forgeSync is null");
+        this.events = requireNonNull(events, "events is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public List<Notice> notices() {
+        List<Notice> notices = new ArrayList<>();
+        discovery().filter(DiscoveryStatus::failing).ifPresent(status -> notices.add(new Notice(
+                "oidc_discovery_failing", "warning", "No se puede leer el documento de descubrimiento del proveedor "
+                        + "OIDC: " + status.error().orElse("error desconocido")
+                        + ". Nadie puede entrar con OIDC hasta que se pueda.")));
+        if (oidc.isPresent()) {
+            int linked = events.count("oidc.link", Optional.of("email"), clock.instant().minus(WEEK));
+            if (linked > 0) {
+                notices.add(new Notice("oidc_linked_by_email", "info", linked + (linked == 1
+                        ? " persona entró por primera vez esta semana y se vinculó por correo."
+                        : " personas entraron por primera vez esta semana y se vincularon por correo.")));
+            }
+        }
+        lastSync().filter(report -> report.error().isEmpty() && report.twoFactorRequired().isEmpty())
+                .ifPresent(report -> notices.add(new Notice("forge_2fa_unreadable", "warning",
+                        "La App de Forge no puede comprobar si la organización exige doble factor: dale el permiso "
+                                + "Administration (lectura).")));
+        return List.copyOf(notices);
+    }
+
+    public List<HealthCheck> checks() {
+        List<HealthCheck> checks = new ArrayList<>();
+        boolean database = databaseAnswers.getAsBoolean();
+        checks.add(new HealthCheck("database", database ? HealthCheck.OK : HealthCheck.FAILING,
+                database ? Optional.empty() : Optional.of("la base de datos no responde en 2 s")));
+        if (!database) {
+            return List.copyOf(checks);
+        }
+        boolean admin = !externalSignIn || lastAdmin.anyAdminCanSignIn();
+        checks.add(new HealthCheck("admin_can_sign_in", admin ? HealthCheck.OK : HealthCheck.FAILING,
+                admin ? Optional.empty() : Optional.of("ningún administrador puede entrar: vincula uno o márcalo "
+                        + "como cuenta de emergencia (klave user set-break-glass)")));
+        checks.add(oidc.isEmpty() ? new HealthCheck("oidc_discovery", HealthCheck.OFF, Optional.empty())
+                : discovery().map(status -> status.failing()
+                        ? new HealthCheck("oidc_discovery", HealthCheck.FAILING, status.error())
+                        : new HealthCheck("oidc_discovery", HealthCheck.OK, Optional.empty()))
+                .orElse(new HealthCheck("oidc_discovery", HealthCheck.FAILING,
+                        Optional.of("todavía no se ha leído el documento de descubrimiento"))));
+        checks.add(forgeSync.isEmpty() ? new HealthCheck("forge_sync", HealthCheck.OFF, Optional.empty())
+                : lastSync().map(report -> report.error().isPresent()
+                        ? new HealthCheck("forge_sync", HealthCheck.FAILING, report.error())
+                        : new HealthCheck("forge_sync", HealthCheck.OK, Optional.empty()))
+                .orElse(new HealthCheck("forge_sync", HealthCheck.OK, Optional.of("ninguna sincronización todavía"))));
+        return List.copyOf(checks);
+    }
+
+    private Optional<DiscoveryStatus> discovery() {
+        return oidc.flatMap(OidcProvider::status);
+    }
+
+    private Optional<SyncReport> lastSync() {
+        return forgeSync.flatMap(SyncReportStore::last);
+    }
+}

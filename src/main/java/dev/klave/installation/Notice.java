@@ -1,0 +1,18 @@
+package dev.klave.installation;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Something administrators should know (spec 2 §5): the provider's discovery failing, the people
+ * linked by e-mail this week, the forge's two-factor setting unreadable.
+ *
+ * @param code stable, for the interface and for tests
+ * @param level {@code warning} (act on it) or {@code info}
+ */
+public record Notice(String code, String level, String message) {
+    public Notice {
+        requireNonNull(code, "code is null");
+        requireNonNull(level, "level is null");
+        requireNonNull(message, "message is null");
+    }
+}

@@ -1,0 +1,189 @@
+package dev.klave.login.oidc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.account.ExternalIdentity;
+import dev.klave.account.IdentityProvider;
+import dev.klave.account.Login;
+import dev.klave.account.NewPerson;
+import dev.klave.account.Subject;
+import dev.klave.config.ExtraCertificates;
+import dev.klave.testing.SignInBrowser;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingOddProvider;
+import dev.klave.testing.TestingSettings;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The providers spec 2 §5 "Provider behaviours" names, each from a real callback: HS256 tokens, no
+ * key id, a hosted-domain provider, tenant-style claims, a trailing-slash issuer, the e-mail only
+ * in userinfo, a public client, and discovery down at start then up.
+ */
+class OidcProvidersTest {
+    private static final AtomicInteger ADDRESSES = new AtomicInteger();
+
+    private final TestingClock clock = new TestingClock(Instant.now());
+
+    private TestingKlave klaveFor(TestingOddProvider provider, boolean publicClient,
+            UnaryOperator<TestingSettings> more) {
+        return TestingKlave.startAtOwnAddress(clock, settings -> {
+            provider.settings(publicClient).forEach(settings::with);
+            return more.apply(settings.with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32"));
+        });
+    }
+
+    private static String signIn(TestingOddProvider provider, TestingKlave klave) {
+        int n = ADDRESSES.incrementAndGet();
+        return new SignInBrowser(ExtraCertificates.tlsContext(Optional.of(ExtraCertificates.read(provider.caFile()))),
+                klave.port(), "198.19." + (n / 250 % 250) + "." + (n % 250 + 1)).signInWithOidc();
+    }
+
+    private static Subject person(TestingKlave klave, String login) {
+        return klave.klave().services().accounts().createPerson(new NewPerson(new Login(login), Optional.empty(),
+                Optional.of(login + "@example.com"), false, false), Optional.empty()).subject();
+    }
+
+    private static Map<String, Object> verified(String sub, String email) {
+        return Map.of("sub", sub, "email", email, "email_verified", true);
+    }
+
+    @Test
+    void anHs256TokenIsRefusedWithToken() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/hs", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            person(klave, "ana");
+            provider.signing(TestingOddProvider.Signing.HS256);
+            provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+
+            assertThat(signIn(provider, klave)).isEqualTo("/login?error=token");
+        }
+    }
+
+    @Test
+    void aTokenWithoutKeyIdPassesOnlyWhileOneSigningKeyIsPublished() {
+        try (TestingOddProvider one = TestingOddProvider.start("/one", 1);
+                TestingKlave klave = klaveFor(one, false, settings -> settings)) {
+            person(klave, "ana");
+            one.signing(TestingOddProvider.Signing.RS256_WITHOUT_KID);
+            one.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+            assertThat(signIn(one, klave)).isEqualTo("/");
+        }
+        try (TestingOddProvider two = TestingOddProvider.start("/two", 2);
+                TestingKlave klave = klaveFor(two, false, settings -> settings)) {
+            person(klave, "ana");
+            two.signing(TestingOddProvider.Signing.RS256_WITHOUT_KID);
+            two.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+            assertThat(signIn(two, klave)).isEqualTo("/login?error=token");
+        }
+    }
+
+    @Test
+    void aHostedDomainProviderNeedsAMatchingAllowedHdClaim() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/hd", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            provider.hostedDomain(true);
+            person(klave, "ana");
+
+            provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+            assertThat(signIn(provider, klave)).as("a personal account: no hd").isEqualTo("/login?error=domain_not_allowed");
+
+            provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
+                    "hd", "other.example"), Map.of());
+            assertThat(signIn(provider, klave)).as("hd of another domain")
+                    .isEqualTo("/login?error=domain_not_allowed");
+
+            provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
+                    "hd", "example.com"), Map.of());
+            assertThat(signIn(provider, klave)).isEqualTo("/");
+        }
+    }
+
+    @Test
+    void tenantStyleClaimsNameThePersonByOidAndVouchWithXmsEdov() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/tenant", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings
+                        .with("OIDC_SUBJECT_CLAIM", "oid").with("OIDC_EMAIL_VERIFIED_CLAIM", "xms_edov"))) {
+            Subject ana = person(klave, "ana");
+            provider.nextSignIn(Map.of("sub", "pairwise-123", "oid", "00000000-aaaa-bbbb-cccc-000000000001",
+                    "email", "ana@example.com", "xms_edov", true), Map.of());
+
+            assertThat(signIn(provider, klave)).isEqualTo("/");
+            assertThat(klave.klave().services().identities().findFor(ana.id(), IdentityProvider.OIDC)
+                    .map(ExternalIdentity::key)).contains(ExternalIdentity.Key.oidc(provider.issuer(), "oid",
+                    "00000000-aaaa-bbbb-cccc-000000000001"));
+        }
+    }
+
+    @Test
+    void anIssuerWithATrailingSlashMustBeConfiguredWithIt() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/slash/", 1)) {
+            try (TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+                person(klave, "ana");
+                provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+                assertThat(signIn(provider, klave)).isEqualTo("/");
+            }
+            try (TestingKlave without = klaveFor(provider, false, settings -> settings
+                    .with("OIDC_ISSUER", provider.issuer().substring(0, provider.issuer().length() - 1)))) {
+                assertThat(signIn(provider, without)).as("the discovery document names another issuer")
+                        .isEqualTo("/login?error=provider_unavailable");
+                assertThat(without.klave().services().oidcProvider().orElseThrow().status().orElseThrow().error())
+                        .hasValueSatisfying(error -> assertThat(error).contains("names issuer"));
+            }
+        }
+    }
+
+    @Test
+    void anAddressOnlyInUserinfoCountsWhenUserinfoAnswersAboutTheSameSub() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/userinfo", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            person(klave, "ana");
+            provider.nextSignIn(Map.of("sub", "s-ana"), verified("s-ana", "ana@example.com"));
+            assertThat(signIn(provider, klave)).isEqualTo("/");
+
+            provider.nextSignIn(Map.of("sub", "s-ana"), verified("someone-else", "ana@example.com"));
+            assertThat(signIn(provider, klave)).as("userinfo about another sub").isEqualTo("/login?error=token");
+        }
+    }
+
+    @Test
+    void aPublicClientSendsItsIdAndTheVerifierOnly() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/public", 1);
+                TestingKlave klave = klaveFor(provider, true, settings -> settings)) {
+            person(klave, "ana");
+            provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+
+            assertThat(signIn(provider, klave)).isEqualTo("/");
+            assertThat(provider.tokenRequests()).singleElement().asString().startsWith("null ")
+                    .contains("client_id=" + TestingOddProvider.CLIENT_ID).contains("code_verifier=")
+                    .doesNotContain("client_secret");
+        }
+    }
+
+    @Test
+    void discoveryDownAtStartDoesNotStopKlaveAndIsFetchedAtSignInOnceUp() throws Exception {
+        try (TestingOddProvider provider = TestingOddProvider.start("/late", 1)) {
+            provider.discoveryUp(false);
+            try (TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+                assertThat(klave.http().get("/readyz").statusCode()).as("Klave serves meanwhile").isEqualTo(200);
+                OidcProvider oidc = klave.klave().services().oidcProvider().orElseThrow();
+                for (int i = 0; i < 100 && oidc.status().isEmpty(); i++) {
+                    Thread.sleep(50);
+                }
+                assertThat(oidc.status().orElseThrow().failing()).isTrue();
+                assertThat(signIn(provider, klave)).isEqualTo("/login?error=provider_unavailable");
+
+                provider.discoveryUp(true);
+                person(klave, "ana");
+                provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+                assertThat(signIn(provider, klave)).isEqualTo("/");
+                assertThat(oidc.status().orElseThrow().failing()).isFalse();
+            }
+        }
+    }
+}
