@@ -78,14 +78,15 @@ export interface SignInError {
 
 /**
  * The message for {@code code}. Which provider failed: the one named by a code of its own, else the
- * one this tab last went to, else the one that is on (OIDC when both are).
+ * one that is on, else (both on) the one this tab last went to, OIDC when it went nowhere; with
+ * neither on, the forge's (the texts the login screen has always had).
  */
 export function signInError(code: string, on: { forge: boolean; oidc: boolean; oidcName: string }): SignInError {
   const oidc = oidcErrors(on.oidcName || "OIDC");
   const ownedByForge = Object.hasOwn(FORGE_ERRORS, code) && !Object.hasOwn(oidc, code);
   const ownedByOidc = Object.hasOwn(oidc, code) && !Object.hasOwn(FORGE_ERRORS, code);
   let provider: Provider;
-  if (ownedByForge || (on.forge && !on.oidc && !ownedByOidc)) {
+  if (ownedByForge || (!on.oidc && !ownedByOidc)) {
     provider = "forge";
   } else if (ownedByOidc || (on.oidc && !on.forge)) {
     provider = "oidc";

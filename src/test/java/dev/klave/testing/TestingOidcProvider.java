@@ -42,6 +42,14 @@ public final class TestingOidcProvider implements AutoCloseable {
     }
 
     public static TestingOidcProvider start() {
+        return start(false);
+    }
+
+    /**
+     * @param interactiveLogin whether the authorization endpoint shows the provider's own login page
+     *     (a user name and the claims as JSON) instead of answering for a queued person
+     */
+    public static TestingOidcProvider start(boolean interactiveLogin) {
         try {
             KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
             rsa.initialize(2048);
@@ -56,7 +64,7 @@ public final class TestingOidcProvider implements AutoCloseable {
                 writer.writeObject(certificate);
             }
             Files.writeString(caFile, pem.toString());
-            MockOAuth2Server server = new MockOAuth2Server(new OAuth2Config(false, null, null, false,
+            MockOAuth2Server server = new MockOAuth2Server(new OAuth2Config(interactiveLogin, null, null, false,
                     new OAuth2TokenProvider(), Set.of(), new NettyWrapper(new Ssl(new SslKeystore("changeit", store)))));
             server.start();
             return new TestingOidcProvider(server, caFile);

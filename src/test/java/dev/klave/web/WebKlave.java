@@ -38,6 +38,11 @@ final class WebKlave implements AutoCloseable {
 
     /** As {@link #start()}, with {@code forge} as the forge App (its settings and its TLS). */
     static WebKlave start(java.util.Optional<dev.klave.testing.TestingForge> forge) {
+        return start(forge, java.util.Map.of());
+    }
+
+    /** As {@link #start(java.util.Optional)}, with more settings (an OIDC provider's). */
+    static WebKlave start(java.util.Optional<dev.klave.testing.TestingForge> forge, java.util.Map<String, String> more) {
         ClusterSimulator cluster = ClusterSimulator.builder().start();
         cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
                 + "    pod-security.kubernetes.io/enforce: baseline\n");
@@ -53,6 +58,12 @@ final class WebKlave implements AutoCloseable {
                 .with("SERVICE_TLS_KEY", tls.privateKey().toString())
                 .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString())
                 .with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32");
+        java.util.function.UnaryOperator<dev.klave.testing.TestingSettings> own = settings;
+        settings = values -> {
+            dev.klave.testing.TestingSettings applied = own.apply(values);
+            more.forEach(applied::with);
+            return applied;
+        };
         TestingKlave klave = forge.isPresent()
                 ? TestingKlave.startWithForge(new TestingClock(), forge.get(), settings)
                 : TestingKlave.start(new TestingClock(), settings);

@@ -409,4 +409,63 @@ class OidcSignInTest {
         int start = body.indexOf("\"url\":\"") + 7;
         return body.substring(start, body.indexOf('"', start)).replace("\\u0026", "&");
     }
+
+    @Test
+    void aSignedInPersonLinksTheirOwnAccountAndAnAdministratorUnlinksIt() {
+        String login = unique("own");
+        Subject subject = person(klave, login, null);
+        Subject root = klave.klave().services().accounts().createPerson(new NewPerson(new Login(unique("root")),
+                Optional.empty(), Optional.empty(), true, true), Optional.empty()).subject();
+        String admin = "service_session=" + klave.klave().services().sessions().open(root).cookieValue();
+        SignInBrowser browser = browser();
+        browser.set("service_session", klave.klave().services().sessions().open(subject).cookieValue(), "/");
+        provider.nextSignIn("sub-" + login, login + "@example.com");
+
+        HttpResponse<String> started = browser.send("POST", "/api/me/oidc/link", "");
+        assertThat(browser.follow(urlOf(started))).isEqualTo("/mi-cuenta?oidc=linked");
+        assertThat(browser.get("/api/me").body()).contains("\"oidc\":{\"issuer\":\"" + provider.issuer() + "\"")
+                .contains("\"subject\":\"sub-" + login + "\"");
+        assertThat(browser.send("POST", "/api/me/oidc/link", "").statusCode()).as("already linked").isEqualTo(409);
+
+        HttpResponse<String> unlinked = klave.http().send("DELETE", "/api/subjects/" + subject.id().value() + "/oidc",
+                null, "Cookie", admin);
+        assertThat(unlinked.statusCode()).isEqualTo(200);
+        assertThat(unlinked.body()).contains("\"oidc\":null");
+        assertThat(identityOf(klave, subject)).isEmpty();
+        assertThat(browser.get("/api/me").statusCode()).as("sessions closed").isEqualTo(401);
+    }
+
+    @Test
+    void eventDetailsStayListsAndBooleansInTheApi() {
+        String email = unique("listed") + "@example.com";
+        person(klave, unique("one"), email);
+        person(klave, unique("two"), email);
+        provider.nextSignIn(unique("sub"), email);
+        browser().signInWithOidc();
+        Subject root = klave.klave().services().accounts().createPerson(new NewPerson(new Login(unique("auditor")),
+                Optional.empty(), Optional.empty(), true, false), Optional.empty()).subject();
+        String admin = "service_session=" + klave.klave().services().sessions().open(root).cookieValue();
+
+        String body = klave.http().get("/api/control-events", "Cookie", admin).body();
+
+        assertThat(body).containsPattern("\"candidates\":\\[\"one-\\d+\",\"two-\\d+\"\\]");
+    }
+
+    @Test
+    void theLastAdministratorAbleToSignInThroughOidcIsNotUnlinked() {
+        try (TestingKlave alone = startKlave(settings -> settings)) {
+            String login = unique("only");
+            Subject root = alone.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+                    Optional.empty(), Optional.of(login + "@example.com"), true, false), Optional.empty()).subject();
+            provider.nextSignIn("sub-" + login, login + "@example.com");
+            assertThat(browser(alone).signInWithOidc()).isEqualTo("/");
+            String admin = "service_session=" + alone.klave().services().sessions().open(root).cookieValue();
+
+            HttpResponse<String> refused = alone.http().send("DELETE", "/api/subjects/" + root.id().value() + "/oidc",
+                    null, "Cookie", admin);
+
+            assertThat(refused.statusCode()).isEqualTo(409);
+            assertThat(identityOf(alone, root)).isPresent();
+        }
+    }
 }

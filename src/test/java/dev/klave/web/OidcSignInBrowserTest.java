@@ -1,0 +1,87 @@
+package dev.klave.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import dev.klave.account.Login;
+import dev.klave.account.NewPerson;
+import dev.klave.testing.TestingOidcProvider;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Sign-in through an OIDC provider in Chromium (spec 2 §1): the login screen's button, the
+ * provider's own login page, back signed in, and /mi-cuenta showing the identity; a refusal
+ * explained with the provider's name and the account picker on offer.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OidcSignInBrowserTest {
+    private TestingOidcProvider provider;
+    private WebKlave web;
+    private TestingBrowser browser;
+
+    @BeforeAll
+    void start() {
+        provider = TestingOidcProvider.start(true);
+        java.util.Map<String, String> settings = new java.util.HashMap<>(provider.settings("example.com"));
+        settings.put("SERVICE_ACCESS_CONTACT", "Pide acceso en #plataforma");
+        web = WebKlave.start(Optional.empty(), settings);
+        browser = TestingBrowser.launch();
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (web != null) {
+            web.close();
+        }
+        if (provider != null) {
+            provider.close();
+        }
+    }
+
+    private static void atTheProvider(Page page, String subject, String email) {
+        page.locator("input[name=username]").fill(subject);
+        page.locator("textarea[name=claims]").fill("{\"email\": \"" + email + "\", \"email_verified\": true}");
+        page.locator("input[type=submit]").click();
+    }
+
+    @Test
+    void theButtonGoesThroughTheProvidersLoginPageAndMyAccountShowsTheIdentity() {
+        web.klave.klave().services().accounts().createPerson(new NewPerson(new Login("mara"), Optional.empty(),
+                Optional.of("mara@example.com"), false, false), Optional.empty());
+        Page page = browser.open(web.baseUrl);
+        page.navigate("/login");
+
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Entrar con Acme SSO")).click();
+        atTheProvider(page, "mara-at-acme", "mara@example.com");
+
+        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Mi cuenta"))).isVisible();
+        page.navigate("/mi-cuenta");
+        assertThat(page.getByTestId("me-login")).hasText("mara");
+        assertThat(page.getByTestId("me-oidc")).containsText("vinculada (mara@example.com)");
+        TestingBrowser.screenshot(page, "oidc-mi-cuenta");
+    }
+
+    @Test
+    void anAddressNoAccountHasIsExplainedWithTheContactAndAnotherAccountOnOffer() {
+        Page page = browser.open(web.baseUrl);
+        page.navigate("/login");
+
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Entrar con Acme SSO")).click();
+        atTheProvider(page, "stranger", "stranger@example.com");
+
+        assertThat(page).hasURL(web.baseUrl + "/login?error=unknown_account");
+        assertThat(page.locator("#oidc-unknown_account")).containsText("Ninguna cuenta de Klave tiene ese correo.");
+        assertThat(page.getByTestId("access-contact")).hasText("Pide acceso en #plataforma");
+        assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Probar con otra cuenta")))
+                .hasAttribute("href", "/api/auth/oidc/login?prompt=select_account");
+        TestingBrowser.screenshot(page, "oidc-unknown-account");
+    }
+}
