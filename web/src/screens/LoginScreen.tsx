@@ -58,7 +58,7 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <h1 id="login-title" tabIndex={-1}>Entrar</h1>
         {notice && <div class="alert alert-warning" role="alert">{notice}</div>}
         {failed && (
-          <div class="alert alert-error" role="alert" id={failed.anchor ?? undefined}>
+          <div class="alert alert-error alert-stack" role="alert" id={failed.anchor ?? undefined}>
             <p>{failed.text}</p>
             {failed.showContact && contact && <p data-testid="access-contact">{contact}</p>}
             {failed.tryAnotherAccount && methods?.oidc && (
