@@ -41,12 +41,7 @@ class ForgeSettingsTest {
     }
 
     private static List<String> problemsOf(Map<String, String> environment) {
-        try {
-            SettingsLoader.load(environment);
-        } catch (InvalidSettingsException e) {
-            return e.problems();
-        }
-        throw new AssertionError("settings were accepted");
+        return SettingsProblems.of(environment);
     }
 
     @Test

@@ -28,12 +28,7 @@ class OidcSettingsTest {
     }
 
     private static List<String> problemsOf(Map<String, String> environment) {
-        try {
-            SettingsLoader.load(environment);
-        } catch (InvalidSettingsException e) {
-            return e.problems();
-        }
-        throw new AssertionError("settings were accepted: " + environment);
+        return SettingsProblems.of(environment);
     }
 
     private static OidcSettings load(Map<String, String> environment) throws Exception {

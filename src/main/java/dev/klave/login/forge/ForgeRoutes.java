@@ -3,16 +3,15 @@ package dev.klave.login.forge;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.klave.account.Principal;
 import dev.klave.config.ForgeSettings;
 import dev.klave.http.Access;
-import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
 import dev.klave.http.BodyType;
 import dev.klave.http.RoutePolicy;
 import dev.klave.http.RouteProvider;
 import dev.klave.login.ExternalSignIn;
+import dev.klave.login.ExternalSignInRoutes;
 import dev.klave.messages.Message;
 import java.time.Instant;
 import java.util.Optional;
@@ -25,7 +24,7 @@ import java.util.Optional;
  */
 public final class ForgeRoutes implements RouteProvider {
     /** Spec 1 §5 "Forge App configuration": the App's callback URL is {@code {base_url}} + this. */
-    public static final String CALLBACK = "/api/auth/forge/callback";
+    public static final String CALLBACK = ExternalSignInRoutes.callback("forge");
 
     private final Optional<Configured> forge;
 
@@ -44,8 +43,6 @@ public final class ForgeRoutes implements RouteProvider {
         this.forge = requireNonNull(forge, "forge is null");
     }
 
-    record LinkBody(String token) {}
-
     record SyncView(Instant at, Instant finishedAt, String replica, int membersSeen, int disabled, int renamed,
             Optional<Boolean> twoFactorRequired, Optional<String> error) {}
 
@@ -54,38 +51,13 @@ public final class ForgeRoutes implements RouteProvider {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.get("/api/auth/forge/login", Access.ANONYMOUS, request -> signIn().start().redirect())
-                .get(CALLBACK, Access.ANONYMOUS, this::callback)
-                .post("/api/auth/forge/link", Access.ANONYMOUS, request -> {
-                    LinkBody body = request.json(LinkBody.class);
-                    return signIn().startLink(body.token()).url();
-                })
-                .get("/api/forge/status", Access.ADMIN, request -> ApiResponse.ok(status()));
-        if (forge.isPresent()) {
-            routes.post("/api/me/forge/link", Access.SESSION,
-                    request -> signIn().startOwnLink(Principal.of(request)).url());
-        } else {
-            // Spec 1 §4: 404 when the forge is off, session or not (a session route would say 401 first).
-            routes.post("/api/me/forge/link", Access.ANONYMOUS, request -> {
-                throw Message.FORGE_NOT_CONFIGURED.refusal();
-            });
-        }
+        ExternalSignInRoutes.register(routes, "forge", forge.map(Configured::signIn), Message.FORGE_NOT_CONFIGURED);
+        routes.get("/api/forge/status", Access.ADMIN, request -> ApiResponse.ok(status()));
         forge.flatMap(Configured::webhook).ifPresent(webhook -> routes.add("POST", "/v1/forge/webhook",
                 Access.ANONYMOUS,
                 // Spec 1 §8: up to 1 MiB, read as raw bytes so the signature covers exactly what came.
                 RoutePolicy.MACHINE.withBody(BodyType.RAW, RoutePolicy.LARGE_BODY_LIMIT),
                 request -> ApiResponse.ok(webhook.receive(request))));
-    }
-
-    private ExternalSignIn signIn() {
-        return forge.map(Configured::signIn).orElseThrow(Message.FORGE_NOT_CONFIGURED::refusal);
-    }
-
-    private ApiResponse callback(ApiRequest request) {
-        ExternalSignIn signIn = signIn();
-        return signIn.callback(new ExternalSignIn.Callback(request.queryParameter("state"),
-                request.queryParameter("code"), request.queryParameter("error"), request.headers("Cookie"),
-                request.clientAddress(), request.header("Host"))).redirect();
     }
 
     private StatusView status() {

@@ -2,14 +2,13 @@ package dev.klave.login.oidc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.Principal;
 import dev.klave.config.OidcSettings;
 import dev.klave.http.Access;
-import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
 import dev.klave.http.RouteProvider;
 import dev.klave.login.ExternalSignIn;
+import dev.klave.login.ExternalSignInRoutes;
 import dev.klave.messages.Message;
 import java.time.Instant;
 import java.util.List;
@@ -23,7 +22,7 @@ import java.util.Optional;
  */
 public final class OidcRoutes implements RouteProvider {
     /** Spec 2 §4: the redirect URI registered at the provider is {@code {base_url}} + this. */
-    public static final String CALLBACK = "/api/auth/oidc/callback";
+    public static final String CALLBACK = ExternalSignInRoutes.callback("oidc");
 
     private final Optional<Configured> oidc;
 
@@ -40,8 +39,6 @@ public final class OidcRoutes implements RouteProvider {
         this.oidc = requireNonNull(oidc, "oidc is null");
     }
 
-    record LinkBody(String token) {}
-
     record DiscoveryView(Optional<Instant> fetchedAt, Optional<Instant> failedAt, Optional<String> error) {}
 
     record StatusView(boolean configured, Optional<String> issuer, List<String> domains, Optional<String> autolink,
@@ -49,33 +46,8 @@ public final class OidcRoutes implements RouteProvider {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.get("/api/auth/oidc/login", Access.ANONYMOUS, request -> signIn().start(
-                        request.queryParameter("prompt").filter("select_account"::equals).isPresent()).redirect())
-                .get(CALLBACK, Access.ANONYMOUS, this::callback)
-                .post("/api/auth/oidc/link", Access.ANONYMOUS, request -> {
-                    LinkBody body = request.json(LinkBody.class);
-                    return signIn().startLink(body.token()).url();
-                })
-                .get("/api/oidc/status", Access.ADMIN, request -> ApiResponse.ok(status()));
-        if (oidc.isPresent()) {
-            routes.post("/api/me/oidc/link", Access.SESSION,
-                    request -> signIn().startOwnLink(Principal.of(request)).url());
-        } else {
-            routes.post("/api/me/oidc/link", Access.ANONYMOUS, request -> {
-                throw Message.OIDC_NOT_CONFIGURED.refusal();
-            });
-        }
-    }
-
-    private ExternalSignIn signIn() {
-        return oidc.map(Configured::signIn).orElseThrow(Message.OIDC_NOT_CONFIGURED::refusal);
-    }
-
-    private ApiResponse callback(ApiRequest request) {
-        ExternalSignIn signIn = signIn();
-        return signIn.callback(new ExternalSignIn.Callback(request.queryParameter("state"),
-                request.queryParameter("code"), request.queryParameter("error"), request.headers("Cookie"),
-                request.clientAddress(), request.header("Host"))).redirect();
+        ExternalSignInRoutes.register(routes, "oidc", oidc.map(Configured::signIn), Message.OIDC_NOT_CONFIGURED);
+        routes.get("/api/oidc/status", Access.ADMIN, request -> ApiResponse.ok(status()));
     }
 
     private StatusView status() {
