@@ -16,6 +16,8 @@ import { GrantsScreen } from "./admin/GrantsScreen";
 import { AuditScreen } from "./admin/AuditScreen";
 import { AuditDetailScreen } from "./admin/AuditDetailScreen";
 import { InstallationScreen } from "./admin/InstallationScreen";
+import { CredentialsScreen } from "./admin/CredentialsScreen";
+import { CiScreen } from "./admin/CiScreen";
 
 const PUBLIC = new Set(["/login", "/cuenta"]);
 
@@ -108,6 +110,12 @@ function Route({ path, me, onMeChanged }: { path: string; me: Me; onMeChanged: (
   }
   if (path === "/admin/auditoria") {
     return <AuditScreen />;
+  }
+  if (path === "/admin/credenciales") {
+    return <CredentialsScreen me={me} />;
+  }
+  if (path === "/admin/ci") {
+    return <CiScreen />;
   }
   if (path === "/admin/instalacion") {
     return <InstallationScreen />;

@@ -169,3 +169,13 @@ export interface Notice { code: string; level: "warning" | "info"; message: stri
 export interface HealthCheck { name: string; state: "ok" | "failing" | "off"; detail: string | null }
 
 export interface InstallationHealth { healthy: boolean; checks: HealthCheck[] }
+
+export interface TrustRule {
+  id: string; name: string; bot_subject_id: string; bot_login: string; repository_owner_id: number;
+  repository_id: number; ref: string; environment: string; created_at: string;
+}
+
+export interface TrustRules {
+  rules: TrustRule[]; audience: string; issuer: string; token_lifetime: string; exchange_route: string;
+  exchange_url: string;
+}

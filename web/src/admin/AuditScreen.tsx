@@ -1,5 +1,5 @@
 // Audit browser: every filter of GET /api/audit, kept in the address so a view can be shared.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { get, query, type AuditRow, type Cluster, type Page, type Subject } from "../api";
 import { rfc3339 } from "../format";
 import { navigate, useLocation } from "../router";
@@ -35,6 +35,8 @@ function Requests({ search }: { search: URLSearchParams }) {
   const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   const clusters = useLoad(() => get<Cluster[]>("/api/clusters"), []);
   const [draft, setDraft] = useState<Filters>(applied);
+  // The inputs follow the address: after "Quitar filtros", back and forward they show what filters the rows.
+  useEffect(() => setDraft(applied), [key]);
   const set = (field: keyof Filters) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
     setDraft({ ...draft, [field]: event.currentTarget.value });
 

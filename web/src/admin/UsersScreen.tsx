@@ -159,6 +159,8 @@ export function UsersScreen({ me }: { me: Me }) {
                       </td>
                       <td>{when(subject.created_at)}</td>
                       <td class="row-actions">
+                        <a class="button button-small" href={`/admin/credenciales?owner=${encodeURIComponent(subject.id)}`}
+                          aria-label={`Credenciales de ${subject.login}`}>Credenciales</a>
                         {subject.kind === "person" && (
                           <button type="button" class="button button-small" onClick={() => setEditing(subject)}
                             aria-label={`Editar ${subject.login}`}>Editar</button>

@@ -8,10 +8,18 @@ const TTLS = [
   { value: "1d", label: "1 día" },
   { value: "7d", label: "7 días" },
   { value: "30d", label: "30 días" },
+  { value: "90d", label: "90 días (solo bots)" },
 ];
 
-export function IssueForm({ me, onIssued }: { me: Me; onIssued: (issued: Issued) => void }) {
-  const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject: me.id })}`), [me.id]);
+/**
+ * Issues a credential for {@code me}, or, for an administrator, for the subject given (a person or a
+ * bot: spec 1 §2 "Credential", {@code subject_id}).
+ */
+export function IssueForm({ me, onIssued, subjectId }: {
+  me: Me; onIssued: (issued: Issued) => void; subjectId?: string;
+}) {
+  const owner = subjectId ?? me.id;
+  const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject: owner })}`), [owner]);
   const clusters = [...new Set((grants.data ?? []).filter((grant) => grant.active).map((grant) => grant.cluster_id))].sort();
   const [ttl, setTtl] = useState("12h");
   const [cluster, setCluster] = useState("");
@@ -29,6 +37,7 @@ export function IssueForm({ me, onIssued }: { me: Me; onIssued: (issued: Issued)
       if (name) body.name = name;
       if (note) body.note = note;
       if (cluster) body.cluster_id = cluster;
+      if (owner !== me.id) body.subject_id = owner;
       onIssued(await post<Issued>("/api/credentials", body));
       setName("");
       setNote("");
@@ -50,7 +59,7 @@ export function IssueForm({ me, onIssued }: { me: Me; onIssued: (issued: Issued)
       <label class="field">
         <span>Cluster (opcional)</span>
         <select value={cluster} onChange={(event) => setCluster(event.currentTarget.value)} name="cluster">
-          <option value="">Todos los clusters donde tengo permisos</option>
+          <option value="">{owner === me.id ? "Todos los clusters donde tengo permisos" : "Todos los clusters donde tiene permisos"}</option>
           {clusters.map((id) => <option key={id} value={id}>{id}</option>)}
         </select>
       </label>

@@ -19,16 +19,35 @@ function readToken(): string {
 }
 
 export function LinkScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
-  const [token] = useState(readToken);
+  const [token, setToken] = useState(readToken);
   const [info, setInfo] = useState<LinkInfo | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
 
+  // A corrected link pasted into the same tab changes only the fragment: read it again.
+  useEffect(() => {
+    const again = () => {
+      if (location.hash) {
+        setToken(readToken());
+      }
+    };
+    window.addEventListener("hashchange", again);
+    return () => window.removeEventListener("hashchange", again);
+  }, []);
+
   useEffect(() => {
     document.title = "Tu cuenta · Klave";
+    setInfo(null);
+    setFailure(null);
     if (!token.startsWith("kli_")) {
       return;
     }
-    postAnonymous<LinkInfo>("/api/auth/link", { token }).then(setInfo).catch((error) => setFailure(error));
+    let current = true;
+    postAnonymous<LinkInfo>("/api/auth/link", { token })
+      .then((value) => current && setInfo(value))
+      .catch((error) => current && setFailure(error));
+    return () => {
+      current = false;
+    };
   }, [token]);
 
   return (

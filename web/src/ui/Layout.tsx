@@ -8,6 +8,8 @@ const ADMIN_LINKS = [
   { href: "/admin/usuarios", label: "Usuarios" },
   { href: "/admin/clusters", label: "Clusters" },
   { href: "/admin/permisos", label: "Permisos" },
+  { href: "/admin/credenciales", label: "Credenciales" },
+  { href: "/admin/ci", label: "CI" },
   { href: "/admin/auditoria", label: "Auditoría" },
   { href: "/admin/instalacion", label: "Instalación" },
 ];

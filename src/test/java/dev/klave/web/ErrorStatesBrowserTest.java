@@ -184,4 +184,17 @@ class ErrorStatesBrowserTest extends BrowserTestBase {
         assertThat(overflow).isEqualTo(false);
         TestingBrowser.screenshot(page, "login-movil");
     }
+
+    @Test
+    void aCorrectedLinkPastedIntoTheSameTabIsReadAgain() {
+        String token = TestingPeople.invite(web.klave, "elia", false);
+        Page page = browser.open(web.baseUrl);
+        page.navigate("/cuenta#kli_miscopied");
+        assertThat(page.getByRole(AriaRole.ALERT)).containsText("enlace no válido");
+
+        page.evaluate("token => { location.hash = token; }", token);
+
+        assertThat(page.getByTestId("link-login")).hasText("elia");
+        assertThat(page.getByLabel("Contraseña nueva")).isVisible();
+    }
 }

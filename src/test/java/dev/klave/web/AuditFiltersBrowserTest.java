@@ -1,0 +1,38 @@
+package dev.klave.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.klave.web.AdminJourneyBrowserTest.button;
+import static dev.klave.web.AdminJourneyBrowserTest.signIn;
+
+import com.microsoft.playwright.Page;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The audit screen's filters, inputs and address always agree: after clearing, and on back and forward. */
+class AuditFiltersBrowserTest extends BrowserTestBase {
+    @Test
+    void theInputsFollowTheAddressAfterClearingAndOnBackAndForward() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/auditoria");
+
+        page.getByLabel("Verbo").fill("list");
+        page.getByLabel("Namespace").fill("team-a");
+        button(page, "Filtrar").click();
+        assertThat(page).hasURL(Pattern.compile("/admin/auditoria\\?.*verb=list"));
+
+        page.getByRole(com.microsoft.playwright.options.AriaRole.LINK,
+                new Page.GetByRoleOptions().setName("Quitar filtros")).click();
+        assertThat(page).hasURL(web.baseUrl + "/admin/auditoria");
+        assertThat(page.getByLabel("Verbo")).hasValue("");
+        assertThat(page.getByLabel("Namespace")).hasValue("");
+
+        page.goBack();
+        assertThat(page).hasURL(Pattern.compile("verb=list"));
+        assertThat(page.getByLabel("Verbo")).hasValue("list");
+        assertThat(page.getByLabel("Namespace")).hasValue("team-a");
+
+        page.goForward();
+        assertThat(page.getByLabel("Verbo")).hasValue("");
+    }
+}

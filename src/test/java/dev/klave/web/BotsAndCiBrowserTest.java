@@ -1,0 +1,145 @@
+package dev.klave.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.klave.web.AdminJourneyBrowserTest.button;
+import static dev.klave.web.AdminJourneyBrowserTest.signIn;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.SelectOption;
+import dev.klave.testing.TestingActionsIssuer;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingPeople;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A bot and its CI job set up from the web, end to end: the bot, its grant, a trust rule, the
+ * job's exchange with the CI issuer of the tests, the bot's credential in the administrators'
+ * credentials view, revoked there with a reason; and a credential issued for the bot by hand.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BotsAndCiBrowserTest {
+    private TestingActionsIssuer issuer;
+    private WebKlave web;
+    private TestingBrowser browser;
+    private String admin;
+
+    @BeforeAll
+    void start() {
+        issuer = TestingActionsIssuer.start(new TestingClock());
+        web = WebKlave.start(Optional.empty(), Map.of("SERVICE_CI_ISSUER", issuer.issuer()));
+        browser = TestingBrowser.launch();
+        admin = TestingPeople.signUp(web.klave, "root", true);
+        TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (web != null) {
+            web.close();
+        }
+        if (issuer != null) {
+            issuer.close();
+        }
+    }
+
+    private static void nav(Page page, String name) {
+        page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Principal"))
+                .getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName(name).setExact(true)).click();
+        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName(name).setLevel(1)))
+                .isVisible();
+    }
+
+    @Test
+    void aBotIsSetUpFromTheWebAndItsCiCredentialRevokedThere() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+
+        nav(page, "Usuarios");
+        page.getByLabel("Bot").check();
+        page.getByLabel("Login").fill("deployer");
+        button(page, "Crear bot").click();
+        assertThat(page.getByTestId("subject-deployer")).containsText("bot");
+
+        nav(page, "Permisos");
+        page.getByLabel("Usuario").first().selectOption(new SelectOption().setLabel("deployer (bot)"));
+        page.getByLabel("Cluster").first().selectOption("prod-1");
+        page.getByLabel("Nivel").selectOption("edit");
+        page.getByLabel("Ámbito").selectOption("team-a");
+        button(page, "Conceder permiso").click();
+        assertThat(page.locator("tbody tr", new Page.LocatorOptions().setHasText("deployer"))).containsText("activo");
+
+        nav(page, "CI");
+        assertThat(page.getByTestId("ci-audience")).hasText(web.baseUrl);
+        assertThat(page.getByTestId("ci-exchange-url")).hasText(web.baseUrl + "/v1/ci/forge-actions/token");
+        page.getByLabel("Nombre", new Page.GetByLabelOptions().setExact(true)).fill("deploy desde main");
+        page.getByLabel("Bot").selectOption(new SelectOption().setLabel("deployer"));
+        page.getByLabel("Id del propietario").fill(Long.toString(TestingActionsIssuer.OWNER_ID));
+        page.getByLabel("Id del repositorio").fill(Long.toString(TestingActionsIssuer.REPOSITORY_ID));
+        page.getByLabel("Ref (vacío: cualquiera)").fill("refs/heads/main");
+        button(page, "Crear trust rule").click();
+        assertThat(page.getByTestId("rule-deploy desde main")).containsText("deployer");
+        String workflow = page.getByTestId("ci-workflow").inputValue();
+        org.assertj.core.api.Assertions.assertThat(workflow).contains("KLAVE=" + web.baseUrl).contains("id-token: write")
+                .contains(web.baseUrl + "/v1/ci/forge-actions/token");
+        TestingBrowser.screenshot(page, "admin-ci");
+
+        // The CI job trades its ID token for the bot's credential.
+        HttpResponse<String> exchanged = web.http.send("POST", "/v1/ci/forge-actions/token",
+                "{\"token\":\"" + issuer.sign(issuer.claims(web.baseUrl)) + "\"}");
+        org.assertj.core.api.Assertions.assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(201);
+
+        nav(page, "Credenciales");
+        page.getByLabel("Titular").selectOption(new SelectOption().setLabel("deployer"));
+        assertThat(page).hasURL(java.util.regex.Pattern.compile("/admin/credenciales\\?owner="));
+        Locator row = page.getByTestId("all-credentials").locator("tbody tr");
+        assertThat(row).hasCount(1);
+        assertThat(row).containsText("forge-actions");
+        assertThat(row).containsText("acme/deploy@refs/heads/main");
+        TestingBrowser.screenshot(page, "admin-credenciales");
+        row.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Revocar credencial")).click();
+        page.getByRole(AriaRole.DIALOG).getByLabel("Motivo (opcional)").fill("el trabajo terminó");
+        page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON,
+                new Locator.GetByRoleOptions().setName("Revocar").setExact(true)).click();
+        assertThat(row).containsText("revocada");
+        assertThat(row).containsText("el trabajo terminó");
+        JsonNode credentials = web.expect(200, "GET", "/api/credentials", null, admin);
+        for (JsonNode credential : credentials) {
+            if (credential.get("subject_login").asText().equals("deployer")) {
+                org.assertj.core.api.Assertions.assertThat(credential.get("status").asText()).isEqualTo("revoked");
+            }
+        }
+    }
+
+    @Test
+    void anAdministratorIssuesACredentialForABot() {
+        web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"backup\"}", admin);
+        web.expect(201, "POST", "/api/grants", "{\"subject_id\":\"" + web.idOf(admin, "backup")
+                + "\",\"cluster_id\":\"prod-1\",\"tier\":\"view\",\"scope\":\"team-a\"}", admin);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/credenciales");
+
+        page.locator("select[name=subject]").selectOption(new SelectOption().setLabel("backup (bot)"));
+        page.getByLabel("Duración").selectOption("90d");
+        page.getByLabel("Nombre", new Page.GetByLabelOptions().setExact(true)).fill("copias nocturnas");
+        button(page, "Emitir credencial").click();
+
+        assertThat(page.getByTestId("issued-token")).hasValue(java.util.regex.Pattern.compile("^klt_"));
+        button(page, "Ya lo he guardado").click();
+        assertThat(page.getByTestId("all-credentials")).containsText("copias nocturnas");
+        assertThat(page.getByTestId("all-credentials")).containsText("backup");
+    }
+}

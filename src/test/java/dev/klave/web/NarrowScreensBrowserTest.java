@@ -1,0 +1,79 @@
+package dev.klave.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.klave.web.AdminJourneyBrowserTest.signIn;
+
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingPeople;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every screen at a phone's width (390×844) and a laptop's (1366×850): no page wider than the
+ * screen — wide tables scroll inside their own box — and the confirmation dialog whole on the
+ * screen. Screenshots of each, at both widths, go to {@code target/screenshots/}.
+ */
+class NarrowScreensBrowserTest extends BrowserTestBase {
+    private static final List<String> ADMIN_SCREENS = List.of("/mi-cuenta", "/admin/usuarios", "/admin/clusters",
+            "/admin/clusters/prod-1", "/admin/permisos", "/admin/auditoria", "/admin/credenciales", "/admin/ci",
+            "/admin/instalacion");
+
+    @BeforeAll
+    void someContent() {
+        TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
+        TestingPeople.signUp(web.klave, "una-persona-con-un-login-bastante-largo", false);
+        web.expect(201, "POST", "/api/grants", "{\"subject_id\":\"" + web.idOf(admin, "root")
+                + "\",\"cluster_id\":\"prod-1\",\"tier\":\"view\",\"scope\":\"team-a\"}", admin);
+        web.expect(201, "POST", "/api/credentials", "{\"ttl\":\"12h\",\"name\":\"portátil de trabajo\","
+                + "\"note\":\"una nota larga para ver cómo se parte en una pantalla estrecha\"}", admin);
+    }
+
+    private static void fitsTheScreen(Page page, String screen) {
+        page.waitForLoadState();
+        page.getByRole(AriaRole.HEADING).first().waitFor();
+        Object width = page.evaluate("() => document.documentElement.scrollWidth");
+        Object screenWidth = page.evaluate("() => window.innerWidth");
+        org.assertj.core.api.Assertions.assertThat(((Number) width).intValue()).as(screen + " is wider than the screen")
+                .isLessThanOrEqualTo(((Number) screenWidth).intValue());
+    }
+
+    private static String name(String screen) {
+        return screen.replaceAll("^/", "").replaceAll("[^a-z0-9]+", "-");
+    }
+
+    @Test
+    void noScreenIsWiderThanAPhone() {
+        for (int[] size : new int[][] {{390, 844}, {1366, 850}}) {
+            Page page = browser.open(web.baseUrl, size[0], size[1]);
+            page.navigate("/login");
+            fitsTheScreen(page, "/login");
+            TestingBrowser.screenshot(page, "login-" + size[0]);
+            signIn(page, "root");
+            for (String screen : ADMIN_SCREENS) {
+                page.navigate(screen);
+                fitsTheScreen(page, screen + " at " + size[0]);
+                TestingBrowser.screenshot(page, name(screen) + "-" + size[0]);
+            }
+        }
+    }
+
+    @Test
+    void theRevokeDialogIsWholeOnAPhone() {
+        Page page = browser.open(web.baseUrl, 390, 844);
+        signIn(page, "root");
+        page.navigate("/mi-cuenta");
+
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Revocar credencial portátil de trabajo"))
+                .click();
+
+        var box = page.getByRole(AriaRole.DIALOG).boundingBox();
+        org.assertj.core.api.Assertions.assertThat(box.x).isGreaterThanOrEqualTo(0);
+        org.assertj.core.api.Assertions.assertThat(box.x + box.width).isLessThanOrEqualTo(390);
+        assertThat(page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON,
+                new com.microsoft.playwright.Locator.GetByRoleOptions().setName("Revocar").setExact(true))).isInViewport();
+        TestingBrowser.screenshot(page, "mi-cuenta-revocar-390");
+    }
+}

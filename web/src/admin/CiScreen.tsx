@@ -1,0 +1,166 @@
+import { useState } from "preact/hooks";
+import { del, get, post, type Subject, type TrustRule, type TrustRules } from "../api";
+import { when } from "../format";
+import { confirmAction } from "../ui/confirm";
+import { message, useLoad } from "../ui/load";
+import { SecretValue } from "../ui/secret";
+import { Loads } from "../ui/states";
+import { toast } from "../ui/toasts";
+
+/** The workflow a job needs, with what this Klave expects filled in (README "CI jobs"). */
+function workflow(rules: TrustRules, environment: string): string {
+  return `jobs:
+  deploy:
+    runs-on: ubuntu-latest
+${environment ? `    environment: ${environment}\n` : ""}    permissions:
+      id-token: write
+      contents: read
+    steps:
+      - name: Credencial de Klave
+        run: |
+          KLAVE=${rules.audience}
+          ID_TOKEN=$(curl -sfS -H "Authorization: bearer $ACTIONS_ID_TOKEN_REQUEST_TOKEN" \\
+            "$ACTIONS_ID_TOKEN_REQUEST_URL&audience=$KLAVE" | jq -r .value)
+          curl -sfS -X POST "${rules.exchange_url}" \\
+            -H 'Content-Type: application/json' \\
+            -d "{\\"token\\": \\"$ID_TOKEN\\"}" > klave.json
+          jq -r .kubeconfig klave.json > "$RUNNER_TEMP/kubeconfig"
+          echo "::add-mask::$(jq -r .token klave.json)"
+          echo "KUBECONFIG=$RUNNER_TEMP/kubeconfig" >> "$GITHUB_ENV"
+          rm klave.json
+      - run: kubectl get pods
+`;
+}
+
+/**
+ * CI trust rules (spec 1 §2, §4 "CI and forge"): which repository, ref and environment may trade
+ * its job's ID token for a credential of which bot; what a workflow must use; a copyable workflow.
+ */
+export function CiScreen() {
+  const rules = useLoad(() => get<TrustRules>("/api/ci/trust-rules"), []);
+  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [draft, setDraft] = useState({ name: "", bot: "", owner: "", repository: "", ref: "", environment: "" });
+  const [busy, setBusy] = useState(false);
+  const bots = (subjects.data ?? []).filter((subject) => subject.kind === "bot" && subject.enabled);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    try {
+      await post<TrustRule>("/api/ci/trust-rules", {
+        name: draft.name, bot_subject_id: draft.bot, repository_owner_id: Number(draft.owner),
+        repository_id: Number(draft.repository), ref: draft.ref, environment: draft.environment,
+      });
+      toast(`Trust rule «${draft.name}» creada.`);
+      setDraft({ name: "", bot: "", owner: "", repository: "", ref: "", environment: "" });
+      rules.reload();
+    } catch (error) {
+      setFailure(message(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (rule: TrustRule) => {
+    const answer = await confirmAction({
+      title: `Borrar la trust rule «${rule.name}»`,
+      body: <p>Los trabajos de CI que coincidían ya no podrán pedir credenciales de {rule.bot_login}. Las credenciales ya emitidas siguen valiendo hasta que caduquen o se revoquen.</p>,
+      confirmLabel: "Borrar", danger: true,
+    });
+    if (!answer) {
+      return;
+    }
+    try {
+      await del(`/api/ci/trust-rules/${encodeURIComponent(rule.id)}`);
+      toast(`Trust rule «${rule.name}» borrada.`);
+      rules.reload();
+    } catch (error) {
+      setFailure(message(error));
+    }
+  };
+
+  const field = (key: keyof typeof draft) => (event: Event) =>
+    setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement | HTMLSelectElement).value });
+
+  return (
+    <>
+      <h1 tabIndex={-1}>CI</h1>
+      <p class="lead">Un trabajo de GitHub Actions cambia su token de identidad por una credencial de un bot, sin secretos guardados.</p>
+      <Loads loaded={rules}>
+        {(view) => (
+          <section class="card" aria-labelledby="ci-use-title">
+            <h2 id="ci-use-title">Lo que usa un workflow</h2>
+            <dl class="facts">
+              <dt>Audiencia</dt><dd><code data-testid="ci-audience">{view.audience}</code></dd>
+              <dt>Emisor</dt><dd><code>{view.issuer}</code></dd>
+              <dt>Duración de la credencial</dt><dd>{view.token_lifetime}</dd>
+              <dt>Intercambio</dt><dd><code data-testid="ci-exchange-url">{view.exchange_url}</code></dd>
+            </dl>
+            <SecretValue label="Workflow" value={workflow(view, draft.environment)} multiline testId="ci-workflow" />
+          </section>
+        )}
+      </Loads>
+      <section class="card" aria-labelledby="ci-new-title">
+        <h2 id="ci-new-title">Nueva trust rule</h2>
+        <p class="muted small">Usa los ids numéricos del propietario y del repositorio (un nombre puede cambiar de manos; un id no):
+          <code> gh api repos/PROPIETARIO/REPO --jq '{"{"}owner: .owner.id, repo: .id{"}"}'</code></p>
+        <form onSubmit={create} class="form-grid" aria-label="Nueva trust rule">
+          <label class="field"><span>Nombre</span>
+            <input name="name" required maxLength={200} value={draft.name} onInput={field("name")} /></label>
+          <label class="field"><span>Bot</span>
+            <select name="bot" required value={draft.bot} onChange={field("bot")}>
+              <option value="">Elige un bot…</option>
+              {bots.map((bot) => <option key={bot.id} value={bot.id}>{bot.login}</option>)}
+            </select></label>
+          <label class="field"><span>Id del propietario</span>
+            <input name="owner" required inputMode="numeric" pattern="[0-9]+" value={draft.owner} onInput={field("owner")} /></label>
+          <label class="field"><span>Id del repositorio</span>
+            <input name="repository" required inputMode="numeric" pattern="[0-9]+" value={draft.repository}
+              onInput={field("repository")} /></label>
+          <label class="field"><span>Ref (vacío: cualquiera)</span>
+            <input name="ref" placeholder="refs/heads/main" value={draft.ref} onInput={field("ref")} /></label>
+          <label class="field"><span>Entorno (vacío: cualquiera)</span>
+            <input name="environment" placeholder="production" value={draft.environment} onInput={field("environment")} /></label>
+          {failure && <div class="alert alert-error span-all" role="alert">{failure}</div>}
+          <div class="span-all">
+            <button type="submit" class="button button-primary" disabled={busy}>{busy ? "Creando…" : "Crear trust rule"}</button>
+          </div>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="ci-rules-title">
+        <h2 id="ci-rules-title">Trust rules</h2>
+        <Loads loaded={{ ...rules, data: rules.data?.rules }} empty="Ninguna trust rule todavía.">
+          {(list) => (
+            <div class="table-wrap" tabIndex={0} aria-label="Trust rules (desplaza para ver todas las columnas)">
+              <table data-testid="trust-rules">
+                <thead>
+                  <tr>
+                    <th scope="col">Nombre</th><th scope="col">Bot</th><th scope="col">Repositorio</th>
+                    <th scope="col">Ref</th><th scope="col">Entorno</th><th scope="col">Alta</th>
+                    <th scope="col"><span class="visually-hidden">Acciones</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((rule) => (
+                    <tr key={rule.id} data-testid={`rule-${rule.name}`}>
+                      <td>{rule.name}</td>
+                      <td>{rule.bot_login}</td>
+                      <td><code>{rule.repository_owner_id}/{rule.repository_id}</code></td>
+                      <td>{rule.ref || <span class="muted">cualquiera</span>}</td>
+                      <td>{rule.environment || <span class="muted">cualquiera</span>}</td>
+                      <td>{when(rule.created_at)}</td>
+                      <td><button type="button" class="button button-small button-danger" onClick={() => remove(rule)}
+                        aria-label={`Borrar la trust rule ${rule.name}`}>Borrar</button></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Loads>
+      </section>
+    </>
+  );
+}
