@@ -133,7 +133,7 @@ export function CiScreen() {
         <h2 id="ci-rules-title">Trust rules</h2>
         <Loads loaded={{ ...rules, data: rules.data?.rules }} empty="Ninguna trust rule todavía.">
           {(list) => (
-            <div class="table-wrap" tabIndex={0} aria-label="Trust rules (desplaza para ver todas las columnas)">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Trust rules (desplaza para ver todas las columnas)">
               <table data-testid="trust-rules">
                 <thead>
                   <tr>

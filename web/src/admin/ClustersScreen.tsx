@@ -37,7 +37,7 @@ export function ClustersScreen() {
         <h2 id="clusters-title">Registrados</h2>
         <Loads loaded={clusters} empty="Todavía no hay ningún cluster. Registra el primero abajo.">
           {(list) => (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
               <table>
                 <thead>
                   <tr>

@@ -15,7 +15,7 @@ export function ControlEvents({ page }: { page: number }) {
         {(result) => (
           <>
             {result.events.length === 0 ? <p class="state state-empty">Todavía no hay eventos.</p> : (
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
                 <table>
                   <thead>
                     <tr>

@@ -112,7 +112,7 @@ export function CredentialsScreen({ me }: { me: Me }) {
         {failure && <div class="alert alert-error" role="alert">{failure}</div>}
         <Loads loaded={{ ...credentials, data: shown }} empty="Ninguna credencial con estos filtros.">
           {(list) => (
-            <div class="table-wrap" tabIndex={0} aria-label="Credenciales (desplaza para ver todas las columnas)">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Credenciales (desplaza para ver todas las columnas)">
               <table data-testid="all-credentials">
                 <thead>
                   <tr>

@@ -35,7 +35,7 @@ export function InstallationScreen() {
         <h2 id="health-title">Comprobaciones</h2>
         <Loads loaded={health}>
           {(view) => (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
               <table data-testid="health">
                 <thead>
                   <tr><th scope="col">Comprobación</th><th scope="col">Estado</th><th scope="col">Detalle</th></tr>

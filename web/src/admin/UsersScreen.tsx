@@ -123,7 +123,7 @@ export function UsersScreen({ me }: { me: Me }) {
         {failure && <div class="alert alert-error" role="alert" data-testid="action-error">{failure}</div>}
         <Loads loaded={subjects} empty="No hay usuarios todavía.">
           {(list) => (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
               <table>
                 <thead>
                   <tr>
@@ -175,14 +175,14 @@ export function UsersScreen({ me }: { me: Me }) {
                         {subject.kind === "person" && subject.enabled && (
                           <>
                             <button type="button" class="button button-small" onClick={() => act(subject, "reset-link")}
-                              aria-label={`Enlace de restablecimiento para ${subject.login}`}>Enlace nuevo</button>
+                              aria-label={`Enlace nuevo para ${subject.login}`}>Enlace nuevo</button>
                             {subject.forge && (
                               <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "forge")}
                                 aria-label={`Desvincular a ${subject.login} de Forge`}>Desvincular</button>
                             )}
                             {subject.oidc && (
                               <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "oidc")}
-                                aria-label={`Desvincular a ${subject.login} de OIDC`}>Desvincular OIDC</button>
+                                aria-label={`Desvincular OIDC de ${subject.login}`}>Desvincular OIDC</button>
                             )}
                             {subject.id !== me.id && (
                               <button type="button" class="button button-small" onClick={() => act(subject, "logout")}

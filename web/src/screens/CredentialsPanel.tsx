@@ -51,7 +51,7 @@ export function CredentialsPanel({ me }: { me: Me }) {
       <h3>Emitidas</h3>
       <Loads loaded={{ ...credentials, data: own }} empty="Todavía no has emitido ninguna credencial.">
         {(list) => (
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
             <table>
               <thead>
                 <tr>

@@ -3,7 +3,7 @@ import { when } from "../format";
 
 export function AuditTable({ rows, linkDetails }: { rows: AuditRow[]; linkDetails: boolean }) {
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
       <table class="audit">
         <thead>
           <tr>

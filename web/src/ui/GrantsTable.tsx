@@ -7,7 +7,7 @@ export function GrantsTable({ grants, showSubject, onRevoke }: {
   onRevoke?: (grant: Grant) => void;
 }) {
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
       <table>
         <thead>
           <tr>

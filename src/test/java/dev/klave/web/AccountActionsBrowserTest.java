@@ -68,7 +68,7 @@ class AccountActionsBrowserTest extends BrowserTestBase {
         signIn(page, "root");
         page.navigate("/admin/usuarios");
 
-        confirm(page, "Enlace de restablecimiento para gala", "Generar enlace");
+        confirm(page, "Enlace nuevo para gala", "Generar enlace");
 
         Locator shown = page.getByTestId("one-time-link");
         assertThat(shown).containsText("Enlace de restablecimiento de gala");

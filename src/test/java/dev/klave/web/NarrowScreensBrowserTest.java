@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every screen at a phone's width (390×844) and a laptop's (1366×850): no page wider than the
  * screen — wide tables scroll inside their own box — and the confirmation dialog whole on the
- * screen. Screenshots of each, at both widths, go to {@code target/screenshots/}.
+ * screen; axe-core finds no serious or critical violation on any of them. Screenshots of each, at
+ * both widths, go to {@code target/screenshots/}.
  */
 class NarrowScreensBrowserTest extends BrowserTestBase {
     private static final List<String> ADMIN_SCREENS = List.of("/mi-cuenta", "/admin/usuarios", "/admin/clusters",
@@ -38,6 +39,7 @@ class NarrowScreensBrowserTest extends BrowserTestBase {
         Object screenWidth = page.evaluate("() => window.innerWidth");
         org.assertj.core.api.Assertions.assertThat(((Number) width).intValue()).as(screen + " is wider than the screen")
                 .isLessThanOrEqualTo(((Number) screenWidth).intValue());
+        org.assertj.core.api.Assertions.assertThat(Accessibility.seriousViolations(page)).as(screen).isEmpty();
     }
 
     private static String name(String screen) {
@@ -45,9 +47,12 @@ class NarrowScreensBrowserTest extends BrowserTestBase {
     }
 
     @Test
-    void noScreenIsWiderThanAPhone() {
+    void noScreenIsWiderThanAPhoneOrFailsAnAccessibilityCheck() {
         for (int[] size : new int[][] {{390, 844}, {1366, 850}}) {
             Page page = browser.open(web.baseUrl, size[0], size[1]);
+            page.navigate("/cuenta#" + TestingPeople.invite(web.klave, "invitada-" + size[0], false));
+            fitsTheScreen(page, "/cuenta");
+            TestingBrowser.screenshot(page, "cuenta-" + size[0]);
             page.navigate("/login");
             fitsTheScreen(page, "/login");
             TestingBrowser.screenshot(page, "login-" + size[0]);
