@@ -153,7 +153,7 @@ export interface AuditRow {
 export interface ControlEvent {
   id: string; at: string; type: string; actor: { id: string; login: string } | null;
   target: { id: string; login: string } | null; via: string | null; reason: string | null;
-  client_ip: string | null; details: Record<string, string>;
+  client_ip: string | null; details: Record<string, unknown>;
 }
 
 export interface Page<T> { events: T[]; page: number; page_size: number; has_more: boolean }

@@ -22,7 +22,7 @@ export function AuditScreen() {
         <a href="/admin/auditoria" aria-current={view === "requests" ? "page" : undefined}>Peticiones a los clusters</a>
         <a href="/admin/auditoria?vista=eventos" aria-current={view === "events" ? "page" : undefined}>Eventos de control</a>
       </nav>
-      {view === "events" ? <ControlEvents page={Number(search.get("page") ?? "1") || 1} /> : <Requests search={search} />}
+      {view === "events" ? <ControlEvents search={search} /> : <Requests search={search} />}
     </>
   );
 }

@@ -41,7 +41,9 @@ public final class AuditRoutes implements RouteProvider {
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/control-events", Access.ADMIN, request -> {
-            ControlEvents.Page page = events.page(page(request));
+            ControlEvents.Page page = events.page(new EventFilter(request.queryParameter("type").filter(t -> !t.isBlank()),
+                    request.queryParameter("subject").filter(t -> !t.isBlank()), time(request, "from"),
+                    time(request, "to")), page(request));
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore()));
         }).get("/api/audit", Access.SESSION, request -> {

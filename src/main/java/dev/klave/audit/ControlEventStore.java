@@ -7,7 +7,12 @@ public interface ControlEventStore {
     void append(ControlEvent event);
 
     /** Up to {@code limit} events, newest first, after skipping {@code offset}. */
-    List<ControlEvent> newestFirst(int offset, int limit);
+    default List<ControlEvent> newestFirst(int offset, int limit) {
+        return newestFirst(EventFilter.ALL, offset, limit);
+    }
+
+    /** As above, only the events {@code filter} keeps. */
+    List<ControlEvent> newestFirst(EventFilter filter, int offset, int limit);
 
     /** How many events of {@code type} (and {@code via}, when given) were written at or after {@code since}. */
     int count(String type, java.util.Optional<String> via, java.time.Instant since);

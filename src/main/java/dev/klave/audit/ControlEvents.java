@@ -38,7 +38,12 @@ public final class ControlEvents {
 
     /** One page, newest first; {@code page} counts from 1. */
     public Page page(int page) {
-        List<ControlEvent> rows = store.newestFirst((page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
+        return page(EventFilter.ALL, page);
+    }
+
+    /** One page of the events {@code filter} keeps, newest first. */
+    public Page page(EventFilter filter, int page) {
+        List<ControlEvent> rows = store.newestFirst(filter, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
         boolean more = rows.size() > PAGE_SIZE;
         return new Page(more ? rows.subList(0, PAGE_SIZE) : rows, page, PAGE_SIZE, more);
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.audit.ControlEvent;
 import dev.klave.audit.ControlEventStore;
+import dev.klave.audit.EventFilter;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -47,10 +48,21 @@ public final class JdbiControlEventStore implements ControlEventStore {
     }
 
     @Override
-    public List<ControlEvent> newestFirst(int offset, int limit) {
+    public List<ControlEvent> newestFirst(EventFilter filter, int offset, int limit) {
+        StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        filter.type().ifPresent(type -> where.append(type.endsWith(".")
+                ? " AND substr(type, 1, :type_length) = :type" : " AND type = :type"));
+        filter.subjectId().ifPresent(id -> where.append(" AND (actor_id = :subject OR target_id = :subject)"));
+        filter.from().ifPresent(from -> where.append(" AND at >= :from"));
+        filter.to().ifPresent(to -> where.append(" AND at < :to"));
         return database.withHandle(handle -> handle.createQuery("SELECT id, at, type, actor_id, actor_login, "
-                        + "target_id, target_login, via, reason, client_ip, details FROM control_events "
-                        + "ORDER BY seq DESC LIMIT :limit OFFSET :offset")
+                        + "target_id, target_login, via, reason, client_ip, details FROM control_events" + where
+                        + " ORDER BY seq DESC LIMIT :limit OFFSET :offset")
+                .bind("type", filter.type().orElse(null))
+                .bind("type_length", filter.type().map(String::length).orElse(0))
+                .bind("subject", filter.subjectId().orElse(null))
+                .bind("from", filter.from().map(Instant::toEpochMilli).orElse(null))
+                .bind("to", filter.to().map(Instant::toEpochMilli).orElse(null))
                 .bind("limit", limit)
                 .bind("offset", offset)
                 .map(JdbiControlEventStore::map)

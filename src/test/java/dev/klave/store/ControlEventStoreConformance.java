@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.audit.ControlEvent;
 import dev.klave.audit.ControlEventStore;
+import dev.klave.audit.EventFilter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -51,5 +52,32 @@ abstract class ControlEventStoreConformance extends StoreConformance {
         }
 
         assertThat(store.newestFirst(1, 2)).extracting(ControlEvent::type).containsExactly("paging.3", "paging.2");
+    }
+
+    @Test
+    void eventsAreFilteredByTypeOrItsPrefixByPersonAndByTime() {
+        String kind = "filter" + UUID.randomUUID().toString().substring(0, 8);
+        String ana = UUID.randomUUID().toString();
+        ControlEvent early = new ControlEvent(UUID.randomUUID().toString(), NOW.minusSeconds(3600), kind + ".create",
+                Optional.empty(), Optional.of(new ControlEvent.SubjectRef(ana, "ana")), Optional.empty(),
+                Optional.empty(), Optional.empty(), Map.of("structured", List.of("a", "b"), "flag", true));
+        ControlEvent late = new ControlEvent(UUID.randomUUID().toString(), NOW, kind + ".delete",
+                Optional.of(new ControlEvent.SubjectRef(ana, "ana")), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Map.of());
+        ControlEvent other = event(kind + ".create");
+        store.append(early);
+        store.append(late);
+        store.append(other);
+
+        assertThat(store.newestFirst(new EventFilter(Optional.of(kind + "."), Optional.empty(), Optional.empty(),
+                Optional.empty()), 0, 10)).containsExactly(other, late, early);
+        assertThat(store.newestFirst(new EventFilter(Optional.of(kind + ".create"), Optional.of(ana),
+                Optional.empty(), Optional.empty()), 0, 10)).containsExactly(early);
+        assertThat(store.newestFirst(new EventFilter(Optional.of(kind + "."), Optional.of(ana),
+                Optional.of(NOW.minusSeconds(60)), Optional.empty()), 0, 10)).containsExactly(late);
+        assertThat(store.newestFirst(new EventFilter(Optional.of(kind + "."), Optional.empty(), Optional.empty(),
+                Optional.of(NOW.minusSeconds(60))), 0, 10)).containsExactly(early);
+        assertThat(store.count(kind + ".create", Optional.empty(), NOW.minusSeconds(7200))).isEqualTo(2);
+        assertThat(store.count(kind + ".create", Optional.of("password"), NOW.minusSeconds(7200))).isEqualTo(1);
     }
 }

@@ -35,4 +35,27 @@ class AuditFiltersBrowserTest extends BrowserTestBase {
         page.goForward();
         assertThat(page.getByLabel("Verbo")).hasValue("");
     }
+
+    @Test
+    void controlEventsReadAsSentencesAndFilterByTypeAndPerson() {
+        dev.klave.testing.TestingPeople.signUp(web.klave, "beto", false);
+        String beto = web.idOf(admin, "beto");
+        web.expect(200, "POST", "/api/subjects/" + beto + "/disable", null, admin);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/auditoria?vista=eventos");
+
+        page.getByLabel("Tipo").selectOption("user.");
+        page.getByLabel("Persona").selectOption(new com.microsoft.playwright.options.SelectOption().setLabel("beto"));
+        button(page, "Filtrar").click();
+
+        assertThat(page).hasURL(Pattern.compile("vista=eventos.*type=user\\.|type=user\\..*vista=eventos"));
+        assertThat(page.getByTestId("control-event").first()).containsText("root deshabilitó a beto");
+        assertThat(page.getByTestId("control-events")).not().containsText("user.disable");
+        page.getByLabel("Tipo").selectOption("login.");
+        page.getByLabel("Persona").selectOption(new com.microsoft.playwright.options.SelectOption().setLabel("root"));
+        button(page, "Filtrar").click();
+        assertThat(page.getByTestId("control-event").first()).containsText("root entró con contraseña");
+        TestingBrowser.screenshot(page, "admin-auditoria-eventos");
+    }
 }
