@@ -156,7 +156,7 @@ export interface ControlEvent {
   client_ip: string | null; details: Record<string, unknown>;
 }
 
-export interface Page<T> { events: T[]; page: number; page_size: number; has_more: boolean }
+export interface Page<T> { events: T[]; page: number; page_size: number; has_more: boolean; total?: number }
 
 export interface OidcStatus {
   configured: boolean; issuer: string | null; domains: string[]; autolink: string | null;

@@ -89,6 +89,13 @@ function Requests({ search }: { search: URLSearchParams }) {
         <Loads loaded={rows}>
           {(result) => (
             <>
+              <div class="actions">
+                <p data-testid="audit-total">{result.total === 1 ? "1 petición" : `${result.total ?? 0} peticiones`} con estos filtros</p>
+                <a class="button button-small" href={`/api/audit/export${query({ ...applied, format: "csv" })}`}
+                  download="klave-audit.csv">Exportar CSV</a>
+                <a class="button button-small" href={`/api/audit/export${query({ ...applied, format: "jsonl" })}`}
+                  download="klave-audit.jsonl">Exportar JSON lines</a>
+              </div>
               {result.events.length === 0
                 ? <p class="state state-empty">Ninguna petición coincide con estos filtros.</p>
                 : <AuditTable rows={result.events} linkDetails />}

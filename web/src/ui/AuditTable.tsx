@@ -14,6 +14,7 @@ export function AuditTable({ rows, linkDetails }: { rows: AuditRow[]; linkDetail
             <th scope="col">Verbo</th>
             <th scope="col">Recurso</th>
             <th scope="col">Estado</th>
+            <th scope="col">Credencial</th>
             <th scope="col">Audit-ID</th>
           </tr>
         </thead>
@@ -27,6 +28,12 @@ export function AuditTable({ rows, linkDetails }: { rows: AuditRow[]; linkDetail
               <td>{row.verb}</td>
               <td>{row.resource ?? "—"}{row.name ? ` / ${row.name}` : ""}</td>
               <td><Status row={row} /></td>
+              <td>{row.credential
+                ? (linkDetails
+                  ? <a href={`/admin/auditoria?credential=${encodeURIComponent(row.credential)}`}
+                      title="Ver solo las peticiones de esta credencial"><code class="id">{row.credential}</code></a>
+                  : <code class="id">{row.credential}</code>)
+                : "—"}</td>
               <td><code class="id">{linkDetails ? <a href={`/admin/auditoria/${encodeURIComponent(row.id)}`}>{row.id}</a> : row.id}</code></td>
             </tr>
           ))}

@@ -39,6 +39,11 @@ class ReplicaReadinessTest {
         }
 
         @Override
+        public long count(AuditFilter filter) {
+            return 0;
+        }
+
+        @Override
         public Optional<AuditRow> findById(String id) {
             return Optional.empty();
         }

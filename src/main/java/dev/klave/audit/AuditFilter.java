@@ -27,6 +27,13 @@ public record AuditFilter(
         requireNonNull(to, "to is null");
     }
 
+    /** The same filter, no later than {@code instant} (an export pages over a fixed set of rows). */
+    public AuditFilter until(Instant instant) {
+        Instant end = to.filter(given -> given.isBefore(instant)).orElse(instant);
+        return new AuditFilter(subject, cluster, namespace, verb, resource, credential, from, Optional.of(end),
+                includeDiscovery);
+    }
+
     public AuditFilter onlySubject(String subjectId) {
         return new AuditFilter(Optional.of(subjectId), cluster, namespace, verb, resource, credential, from, to,
                 includeDiscovery);

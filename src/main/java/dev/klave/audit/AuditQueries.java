@@ -28,7 +28,11 @@ public final class AuditQueries {
         this.writer = requireNonNull(writer, "writer is null");
     }
 
-    public record Page(List<AuditRow> events, int page, int pageSize, boolean hasMore) {
+    /** Most rows one export holds; a larger selection is cut, and the answer says so. */
+    public static final int EXPORT_LIMIT = 20_000;
+    private static final int EXPORT_BATCH = 1_000;
+
+    public record Page(List<AuditRow> events, int page, int pageSize, boolean hasMore, long total) {
         public Page {
             events = List.copyOf(events);
         }
@@ -47,7 +51,31 @@ public final class AuditQueries {
         AuditFilter effective = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
         List<AuditRow> rows = store.find(effective, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
         boolean more = rows.size() > PAGE_SIZE;
-        return new Page(more ? rows.subList(0, PAGE_SIZE) : rows, page, PAGE_SIZE, more);
+        return new Page(more ? rows.subList(0, PAGE_SIZE) : rows, page, PAGE_SIZE, more, store.count(effective));
+    }
+
+    /** What an export holds: the rows the filter keeps, newest first, and whether there were more. */
+    public record Export(List<AuditRow> rows, boolean truncated) {
+        public Export {
+            rows = List.copyOf(rows);
+        }
+    }
+
+    /** The rows {@code filter} keeps, the same a listing pages through, up to {@link #EXPORT_LIMIT}. */
+    public Export export(AuditFilter filter, Viewer caller) {
+        flushWriter();
+        // Rows written while the export pages would shift its offsets: it reads up to now only.
+        AuditFilter mine = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
+        AuditFilter effective = mine.until(java.time.Instant.now());
+        List<AuditRow> rows = new java.util.ArrayList<>();
+        while (rows.size() < EXPORT_LIMIT) {
+            List<AuditRow> batch = store.find(effective, rows.size(), Math.min(EXPORT_BATCH, EXPORT_LIMIT - rows.size()));
+            rows.addAll(batch);
+            if (batch.size() < EXPORT_BATCH) {
+                return new Export(rows, false);
+            }
+        }
+        return new Export(rows, !store.find(effective, EXPORT_LIMIT, 1).isEmpty());
     }
 
     /** Someone else's row is 404 for a non-administrator, as if it did not exist. */

@@ -9,6 +9,7 @@ import dev.klave.http.ApiRoutes;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,7 +31,7 @@ public final class AuditRoutes implements RouteProvider {
             Optional<String> resource, Optional<String> name, String path, Optional<Integer> status,
             Optional<String> error, Optional<String> clientIp, Optional<Instant> completedAt) {}
 
-    record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore) {}
+    record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore, long total) {}
 
     record EventView(String id, Instant at, String type, Optional<ControlEvent.SubjectRef> actor,
             Optional<ControlEvent.SubjectRef> target, Optional<String> via, Optional<String> reason,
@@ -49,7 +50,19 @@ public final class AuditRoutes implements RouteProvider {
         }).get("/api/audit", Access.SESSION, request -> {
             AuditQueries.Page page = audit.page(filter(request), page(request), viewer(request));
             return ApiResponse.ok(new AuditPage(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
-                    page.pageSize(), page.hasMore()));
+                    page.pageSize(), page.hasMore(), page.total()));
+        }).get("/api/audit/export", Access.SESSION, request -> {
+            AuditQueries.Export export = audit.export(filter(request), viewer(request));
+            String format = request.queryParameter("format").orElse("csv");
+            List<AuditView> rows = export.rows().stream().map(AuditRoutes::view).toList();
+            ApiResponse response = switch (format) {
+                case "csv" -> ApiResponse.raw("text/csv; charset=utf-8", AuditExport.csv(rows))
+                        .withHeader("Content-Disposition", "attachment; filename=\"klave-audit.csv\"");
+                case "jsonl" -> ApiResponse.raw("application/x-ndjson; charset=utf-8", AuditExport.jsonLines(rows))
+                        .withHeader("Content-Disposition", "attachment; filename=\"klave-audit.jsonl\"");
+                default -> throw Message.EXPORT_FORMAT_INVALID.refusal();
+            };
+            return export.truncated() ? response.withHeader("X-Klave-Truncated", "true") : response;
         }).get("/api/audit/{id}", Access.SESSION, request -> ApiResponse.ok(
                 view(audit.one(request.pathParameter("id"), viewer(request)))));
     }

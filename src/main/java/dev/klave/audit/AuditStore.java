@@ -26,5 +26,8 @@ public interface AuditStore {
     /** Rows matching the filter, newest first. */
     List<AuditRow> find(AuditFilter filter, int offset, int limit);
 
+    /** How many rows {@code filter} keeps (the listing's total). */
+    long count(AuditFilter filter);
+
     Optional<AuditRow> findById(String id);
 }

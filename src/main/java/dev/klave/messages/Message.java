@@ -121,6 +121,8 @@ public enum Message {
     // Not in the specification: a form-encoded route (RFC 6749 §4.1.3) sent something else.
     FORM_REQUIRED(415, "el cuerpo debe ser application/x-www-form-urlencoded"),
     FORM_INVALID(400, "cuerpo de formulario no válido"),
+    // Not in the specification: GET /api/audit/export?format= takes csv or jsonl.
+    EXPORT_FORMAT_INVALID(400, "formato de exportación no válido: usa csv o jsonl"),
     TOO_MANY_ATTEMPTS(429, "demasiados intentos"),
     INTERNAL_ERROR(500, "error interno"),
     CLUSTER_FAILED(502, "%s"),

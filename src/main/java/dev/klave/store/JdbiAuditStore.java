@@ -137,8 +137,28 @@ public final class JdbiAuditStore implements AuditStore {
 
     @Override
     public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
-        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1");
         Map<String, Object> parameters = new LinkedHashMap<>();
+        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters));
+        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT :limit OFFSET :offset");
+        parameters.put("limit", limit);
+        parameters.put("offset", offset);
+        return database.withHandle(handle -> handle.createQuery(sql.toString())
+                .bindMap(parameters)
+                .map(JdbiAuditStore::map)
+                .list());
+    }
+
+    @Override
+    public long count(AuditFilter filter) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        String sql = "SELECT COUNT(*) FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
+                + where(filter, parameters);
+        return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters).mapTo(Long.class).one());
+    }
+
+    /** The conditions of {@code filter}, one listing and its count share. */
+    private static String where(AuditFilter filter, Map<String, Object> parameters) {
+        StringBuilder sql = new StringBuilder();
         condition(sql, parameters, "subject_id", filter.subject());
         condition(sql, parameters, "cluster_id", filter.cluster());
         condition(sql, parameters, "namespace", filter.namespace());
@@ -159,13 +179,7 @@ public final class JdbiAuditStore implements AuditStore {
         if (!filter.includeDiscovery()) {
             sql.append(" AND a.resource IS NOT NULL AND " + NOT_REFUSED);
         }
-        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT :limit OFFSET :offset");
-        parameters.put("limit", limit);
-        parameters.put("offset", offset);
-        return database.withHandle(handle -> handle.createQuery(sql.toString())
-                .bindMap(parameters)
-                .map(JdbiAuditStore::map)
-                .list());
+        return sql.toString();
     }
 
     private static void condition(StringBuilder sql, Map<String, Object> parameters, String column,

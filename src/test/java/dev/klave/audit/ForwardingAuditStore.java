@@ -31,6 +31,11 @@ abstract class ForwardingAuditStore implements AuditStore {
     }
 
     @Override
+    public long count(AuditFilter filter) {
+        return store.count(filter);
+    }
+
+    @Override
     public Optional<AuditRow> findById(String id) {
         return store.findById(id);
     }

@@ -140,8 +140,8 @@ class AdminJourneyBrowserTest extends BrowserTestBase {
         assertThat(row).containsText("team-a");
         assertThat(row).containsText("200");
         TestingBrowser.screenshot(page, "admin-auditoria");
-        String auditId = row.getByRole(AriaRole.LINK).textContent();
-        row.getByRole(AriaRole.LINK).click();
+        String auditId = row.getByRole(AriaRole.LINK).last().textContent();
+        row.getByRole(AriaRole.LINK).last().click();
         assertThat(page).hasURL(web.baseUrl + "/admin/auditoria/" + auditId);
         assertThat(page.getByTestId("audit-status")).hasText("200");
         assertThat(page.getByTestId("audit-detail")).containsText("/api/v1/namespaces/team-a/pods");

@@ -58,4 +58,23 @@ class AuditFiltersBrowserTest extends BrowserTestBase {
         assertThat(page.getByTestId("control-event").first()).containsText("root entró con contraseña");
         TestingBrowser.screenshot(page, "admin-auditoria-eventos");
     }
+
+    @Test
+    void theExportHoldsTheFilteredRowsTheApiGivesAndTheTotalIsShown() throws Exception {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/auditoria?include_discovery=true");
+        assertThat(page.getByTestId("audit-total")).containsText("con estos filtros");
+
+        com.microsoft.playwright.Download download = page.waitForDownload(() -> page.getByRole(
+                com.microsoft.playwright.options.AriaRole.LINK, new Page.GetByRoleOptions().setName("Exportar JSON lines"))
+                .click());
+
+        String exported = java.nio.file.Files.readString(download.path());
+        String fromApi = web.http.get("/api/audit/export?include_discovery=true&format=jsonl", "Cookie", admin).body();
+        org.assertj.core.api.Assertions.assertThat(exported).isEqualTo(fromApi);
+        long total = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                web.http.get("/api/audit?include_discovery=true", "Cookie", admin).body()).get("total").asLong();
+        org.assertj.core.api.Assertions.assertThat(exported.lines().count()).isEqualTo(total);
+    }
 }
