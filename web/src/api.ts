@@ -107,6 +107,7 @@ export interface Subject {
   id: string; login: string; kind: "person" | "bot"; display_name: string; email: string | null;
   is_admin: boolean; enabled: boolean; disabled_at: string | null; break_glass: boolean;
   has_password: boolean; forge: ForgeLink | null; oidc: OidcLink | null; created_at: string;
+  last_sign_in_at?: string | null; invitation_expires_at?: string | null; active_grants?: number; last_admin?: boolean;
 }
 
 export interface CreatedPerson extends Omit<Subject, "disabled_at" | "has_password" | "forge" | "oidc" | "created_at"> {

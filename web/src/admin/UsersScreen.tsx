@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { del, get, post, type Me, type Subject } from "../api";
 import { when } from "../format";
@@ -18,6 +19,10 @@ export function UsersScreen({ me }: { me: Me }) {
   const [link, setLink] = useState<OneTimeLink | null>(null);
   const [editing, setEditing] = useState<Subject | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [search, setSearch] = useState("");
+  const [kind, setKind] = useState("");
+  const [state, setState] = useState("");
+  const [adminsOnly, setAdminsOnly] = useState(false);
 
   const act = async (subject: Subject, action: "disable" | "enable" | "reset-link" | "logout") => {
     const who = subject.display_name ? `${subject.display_name} (${subject.login})` : subject.login;
@@ -107,21 +112,33 @@ export function UsersScreen({ me }: { me: Me }) {
         toast(`${created.login} creado.`);
         subjects.reload();
       }} />
-      {editing && (
-        <EditSubjectForm subject={editing} onDone={(changed) => {
-          setEditing(null);
-          if (changed) {
-            toast(`${changed.login} actualizado.`);
-            subjects.reload();
-          }
-        }} />
-      )}
       <OidcStatusPanel />
       <ForgeStatusPanel />
       <section class="card" aria-labelledby="list-title">
         <h2 id="list-title">Todos</h2>
+        <div class="form-grid" role="search" aria-label="Buscar usuarios">
+          <label class="field"><span>Buscar</span>
+            <input type="search" name="search" value={search} placeholder="login, nombre o correo"
+              onInput={(event) => setSearch(event.currentTarget.value)} /></label>
+          <label class="field"><span>Tipo</span>
+            <select name="kind" value={kind} onChange={(event) => setKind(event.currentTarget.value)}>
+              <option value="">Todos</option><option value="person">Personas</option><option value="bot">Bots</option>
+            </select></label>
+          <label class="field"><span>Estado</span>
+            <select name="state" value={state} onChange={(event) => setState(event.currentTarget.value)}>
+              <option value="">Todos</option><option value="enabled">Habilitados</option><option value="disabled">Deshabilitados</option>
+            </select></label>
+          <label class="check"><input type="checkbox" checked={adminsOnly}
+            onChange={(event) => setAdminsOnly(event.currentTarget.checked)} /> Solo administradores</label>
+        </div>
         {failure && <div class="alert alert-error" role="alert" data-testid="action-error">{failure}</div>}
-        <Loads loaded={subjects} empty="No hay usuarios todavía.">
+        <Loads loaded={{ ...subjects, data: subjects.data?.filter((subject) => {
+          const text = search.trim().toLowerCase();
+          return (!text || [subject.login, subject.display_name, subject.email ?? ""].some((value) => value.toLowerCase().includes(text)))
+            && (!kind || subject.kind === kind)
+            && (!state || (state === "enabled") === subject.enabled)
+            && (!adminsOnly || subject.is_admin);
+        }) }} empty="Ningún usuario coincide.">
           {(list) => (
             <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
               <table>
@@ -132,12 +149,15 @@ export function UsersScreen({ me }: { me: Me }) {
                     <th scope="col">Correo</th>
                     <th scope="col">Estado</th>
                     <th scope="col">Alta</th>
+                    <th scope="col">Última entrada</th>
+                    <th scope="col">Permisos</th>
                     <th scope="col"><span class="visually-hidden">Acciones</span></th>
                   </tr>
                 </thead>
                 <tbody>
                   {list.map((subject) => (
-                    <tr key={subject.id} data-testid={`subject-${subject.login}`}>
+                    <Fragment key={subject.id}>
+                    <tr data-testid={`subject-${subject.login}`}>
                       <td>
                         <strong>{subject.login}</strong>
                         {subject.display_name && <div class="muted small">{subject.display_name}</div>}
@@ -155,17 +175,26 @@ export function UsersScreen({ me }: { me: Me }) {
                         {subject.forge && <div class="muted small" data-testid={`forge-${subject.login}`}>Forge: {subject.forge.login}</div>}
                         {subject.oidc && <div class="muted small" data-testid={`oidc-${subject.login}`}>OIDC: {subject.oidc.email ?? subject.oidc.subject}</div>}
                         {subject.kind === "person" && !subject.has_password && !subject.forge && !subject.oidc && subject.enabled &&
-                          <div class="muted small">invitación pendiente</div>}
+                          <div class="muted small">invitación pendiente{subject.invitation_expires_at
+                            ? ` (caduca ${when(subject.invitation_expires_at)})` : ""}</div>}
                       </td>
                       <td>{when(subject.created_at)}</td>
+                      <td>{subject.last_sign_in_at ? when(subject.last_sign_in_at) : <span class="muted">nunca</span>}</td>
+                      <td>{subject.active_grants ?? 0}</td>
                       <td class="row-actions">
                         <a class="button button-small" href={`/admin/credenciales?owner=${encodeURIComponent(subject.id)}`}
                           aria-label={`Credenciales de ${subject.login}`}>Credenciales</a>
                         {subject.kind === "person" && (
-                          <button type="button" class="button button-small" onClick={() => setEditing(subject)}
+                          <button type="button" class="button button-small" onClick={() => {
+                            setFailure(null);
+                            setEditing(subject);
+                          }}
                             aria-label={`Editar ${subject.login}`}>Editar</button>
                         )}
-                        {subject.enabled ? (
+                        {subject.enabled && subject.last_admin ? (
+                          <span class="muted small" data-testid={`last-admin-${subject.login}`}>
+                            Único administrador que puede entrar: no se puede deshabilitar ni desvincular</span>
+                        ) : subject.enabled ? (
                           <button type="button" class="button button-small button-danger" onClick={() => act(subject, "disable")}
                             aria-label={`Deshabilitar ${subject.login}`}>Deshabilitar</button>
                         ) : (
@@ -176,11 +205,11 @@ export function UsersScreen({ me }: { me: Me }) {
                           <>
                             <button type="button" class="button button-small" onClick={() => act(subject, "reset-link")}
                               aria-label={`Enlace nuevo para ${subject.login}`}>Enlace nuevo</button>
-                            {subject.forge && (
+                            {subject.forge && !subject.last_admin && (
                               <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "forge")}
                                 aria-label={`Desvincular a ${subject.login} de Forge`}>Desvincular</button>
                             )}
-                            {subject.oidc && (
+                            {subject.oidc && !subject.last_admin && (
                               <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "oidc")}
                                 aria-label={`Desvincular OIDC de ${subject.login}`}>Desvincular OIDC</button>
                             )}
@@ -192,6 +221,18 @@ export function UsersScreen({ me }: { me: Me }) {
                         )}
                       </td>
                     </tr>
+                    {editing?.id === subject.id && (
+                      <tr class="row-editor"><td colSpan={8}>
+                        <EditSubjectForm subject={editing} onDone={(changed) => {
+                          setEditing(null);
+                          if (changed) {
+                            toast(`${changed.login} actualizado.`);
+                            subjects.reload();
+                          }
+                        }} />
+                      </td></tr>
+                    )}
+                    </Fragment>
                   ))}
                 </tbody>
               </table>

@@ -19,6 +19,7 @@ import dev.klave.account.SessionStore;
 import dev.klave.account.Sessions;
 import dev.klave.account.SignInMode;
 import dev.klave.account.SignedIn;
+import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.AuditQueries;
 import dev.klave.audit.AuditRoutes;
@@ -187,7 +188,9 @@ public final class Services {
                 tokens, clock);
         ExternalIdentityStore identities = new JdbiExternalIdentityStore(database);
         LastAdminRule lastAdmin = new LastAdminRule(subjects, identities, mode);
-        AccountViews views = new AccountViews(identities);
+        GrantStore grantsForViews = new JdbiGrantStore(database);
+        AccountViews views = new AccountViews(identities, sessionStore, linkTokens, lastAdmin,
+                () -> activeGrantsBySubject(grantsForViews, clock), clock);
 
         ClusterStore clusterStore = new JdbiClusterStore(database);
         GrantStore grantStore = new JdbiGrantStore(database);
@@ -296,6 +299,15 @@ public final class Services {
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
                 auditWriter, proxyAuthenticator, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
                 identities, oidc.map(OidcRoutes.Configured::provider));
+    }
+
+    /** How many active grants each subject holds, for the administrators' list of accounts. */
+    private static java.util.Map<SubjectId, Integer> activeGrantsBySubject(GrantStore grants, Clock clock) {
+        java.util.Map<SubjectId, Integer> counts = new java.util.HashMap<>();
+        grants.find(Optional.empty(), Optional.empty(), false).stream()
+                .filter(grant -> grant.expiresAt().map(expiry -> expiry.isAfter(clock.instant())).orElse(true))
+                .forEach(grant -> counts.merge(grant.subjectId(), 1, Integer::sum));
+        return counts;
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {

@@ -10,9 +10,31 @@ import java.util.Optional;
 /** How accounts look in API answers (snake_case by the API's JSON mapper). */
 public final class AccountViews {
     private final ExternalIdentityStore identities;
+    private final SessionStore sessions;
+    private final LinkTokenStore links;
+    private final LastAdminRule lastAdmin;
+    private final java.util.function.Supplier<Map<SubjectId, Integer>> activeGrants;
+    private final java.time.Clock clock;
 
-    public AccountViews(ExternalIdentityStore identities) {
+    /** @param activeGrants how many active grants each subject holds (from {@code access}, wired at the root) */
+    public AccountViews(ExternalIdentityStore identities, SessionStore sessions, LinkTokenStore links,
+            LastAdminRule lastAdmin, java.util.function.Supplier<Map<SubjectId, Integer>> activeGrants,
+            java.time.Clock clock) {
         this.identities = requireNonNull(identities, "identities is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.links = requireNonNull(links, "links is null");
+        this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
+        this.activeGrants = requireNonNull(activeGrants, "activeGrants is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** What the administrators' list shows beside each account, read once for the whole list. */
+    private record Extras(Map<SubjectId, Instant> lastSignIn, Map<SubjectId, Instant> pendingUntil,
+            Map<SubjectId, Integer> grants, Optional<SubjectId> lastAdmin) {}
+
+    private Extras extras() {
+        return new Extras(sessions.lastOpened(), links.pendingUntil(clock.instant()), activeGrants.get(),
+                lastAdmin.onlyAdminAbleToSignIn());
     }
 
     public record ForgeView(long id, String login) {}
@@ -23,7 +45,8 @@ public final class AccountViews {
     /** An account as administrators see it in {@code /api/subjects}. */
     public record SubjectView(String id, String login, String kind, String displayName, Optional<String> email,
             boolean isAdmin, boolean enabled, Optional<Instant> disabledAt, boolean breakGlass, boolean hasPassword,
-            Optional<ForgeView> forge, Optional<OidcView> oidc, Instant createdAt) {}
+            Optional<ForgeView> forge, Optional<OidcView> oidc, Instant createdAt, Optional<Instant> lastSignInAt,
+            Optional<Instant> invitationExpiresAt, int activeGrants, boolean lastAdmin) {}
 
     /** A new person, with the invitation link shown this once. */
     public record CreatedPersonView(String id, String login, String kind, String displayName, Optional<String> email,
@@ -37,7 +60,7 @@ public final class AccountViews {
     public record ResetLinkView(String resetLink, Instant expiresAt) {}
 
     public SubjectView subject(Subject subject) {
-        return subject(subject, identities.listFor(subject.id()));
+        return subject(subject, identities.listFor(subject.id()), extras());
     }
 
     /** Every account, reading the identities in one query per provider rather than one per account. */
@@ -47,14 +70,19 @@ public final class AccountViews {
             identities.list(provider).forEach(identity -> linked.computeIfAbsent(identity.subjectId(),
                     ignored -> new java.util.ArrayList<>()).add(identity));
         }
-        return subjects.stream().map(subject -> subject(subject, linked.getOrDefault(subject.id(), List.of()))).toList();
+        Extras extras = extras();
+        return subjects.stream().map(subject -> subject(subject, linked.getOrDefault(subject.id(), List.of()), extras))
+                .toList();
     }
 
-    private static SubjectView subject(Subject subject, List<ExternalIdentity> linked) {
+    private static SubjectView subject(Subject subject, List<ExternalIdentity> linked, Extras extras) {
         return new SubjectView(subject.id().value(), subject.login().value(), subject.kind().code(),
                 subject.displayName(), subject.email(), subject.admin(), subject.enabled(), subject.disabledAt(),
                 subject.breakGlass(), subject.passwordHash().isPresent(), forge(linked), oidc(linked),
-                subject.createdAt());
+                subject.createdAt(), Optional.ofNullable(extras.lastSignIn().get(subject.id())),
+                Optional.ofNullable(extras.pendingUntil().get(subject.id())),
+                extras.grants().getOrDefault(subject.id(), 0),
+                extras.lastAdmin().map(subject.id()::equals).orElse(false));
     }
 
     public static CreatedPersonView created(IssuedLink invitation) {

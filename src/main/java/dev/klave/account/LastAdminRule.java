@@ -45,6 +45,15 @@ public final class LastAdminRule {
                 .anyMatch(mode::uses);
     }
 
+    /**
+     * The one administrator able to sign in, when there is exactly one: the interface offers no
+     * "disable" or "unlink" that this rule would refuse.
+     */
+    public Optional<SubjectId> onlyAdminAbleToSignIn() {
+        List<Subject> able = subjects.list().stream().filter(this::canSignInAsAdmin).toList();
+        return able.size() == 1 ? Optional.of(able.getFirst().id()) : Optional.empty();
+    }
+
     /** Whether some administrator can sign in now (logged as an error at start when none can). */
     public boolean anyAdminCanSignIn() {
         return subjects.list().stream().anyMatch(this::canSignInAsAdmin);

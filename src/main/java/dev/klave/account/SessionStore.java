@@ -17,4 +17,7 @@ public interface SessionStore {
 
     /** Whether the subject ever had a session: whether the person has ever signed in (rows are kept). */
     boolean everOpened(SubjectId subjectId);
+
+    /** When each person last signed in (their newest session's start). */
+    java.util.Map<SubjectId, Instant> lastOpened();
 }

@@ -88,4 +88,16 @@ public final class JdbiLinkTokenStore implements LinkTokenStore {
                 .mapTo(Integer.class)
                 .one()) > 0;
     }
+
+    @Override
+    public java.util.Map<SubjectId, Instant> pendingUntil(Instant now) {
+        java.util.Map<SubjectId, Instant> until = new java.util.HashMap<>();
+        database.withHandle(handle -> handle.createQuery("SELECT subject_id, MAX(expires_at) AS until FROM link_tokens "
+                        + "WHERE consumed_at IS NULL AND revoked_at IS NULL AND expires_at > :now GROUP BY subject_id")
+                .bind("now", now.toEpochMilli())
+                .map((row, context) -> java.util.Map.entry(new SubjectId(row.getString("subject_id")),
+                        Instant.ofEpochMilli(row.getLong("until"))))
+                .list()).forEach(entry -> until.put(entry.getKey(), entry.getValue()));
+        return until;
+    }
 }

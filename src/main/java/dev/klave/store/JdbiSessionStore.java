@@ -74,4 +74,15 @@ public final class JdbiSessionStore implements SessionStore {
                 .mapTo(Integer.class)
                 .one()) > 0;
     }
+
+    @Override
+    public java.util.Map<SubjectId, Instant> lastOpened() {
+        java.util.Map<SubjectId, Instant> last = new java.util.HashMap<>();
+        database.withHandle(handle -> handle.createQuery(
+                        "SELECT subject_id, MAX(created_at) AS at FROM sessions GROUP BY subject_id")
+                .map((row, context) -> java.util.Map.entry(new SubjectId(row.getString("subject_id")),
+                        Instant.ofEpochMilli(row.getLong("at"))))
+                .list()).forEach(entry -> last.put(entry.getKey(), entry.getValue()));
+        return last;
+    }
 }

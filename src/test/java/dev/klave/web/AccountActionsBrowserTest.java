@@ -108,4 +108,30 @@ class AccountActionsBrowserTest extends BrowserTestBase {
         assertThat(old.statusCode()).isEqualTo(401);
         assertThat(TestingPeople.attempt(web.klave.http(), "hugo", NEW_PASSWORD).statusCode()).isEqualTo(200);
     }
+
+    @Test
+    void theUsersListFiltersAndShowsSignInsGrantsAndInvitations() {
+        TestingPeople.signUp(web.klave, "humberto", false);
+        TestingPeople.invite(web.klave, "irma", false);
+        web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"nightly\"}", admin);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/usuarios");
+
+        assertThat(page.getByTestId("subject-irma")).containsText("invitación pendiente (caduca");
+        assertThat(page.getByTestId("subject-humberto")).not().containsText("nunca");
+        assertThat(page.getByTestId("subject-irma")).containsText("nunca");
+        page.getByLabel("Tipo").selectOption("bot");
+        assertThat(page.getByTestId("subject-nightly")).isVisible();
+        assertThat(page.getByTestId("subject-humberto")).hasCount(0);
+        page.getByLabel("Tipo").selectOption("");
+        page.getByLabel("Buscar", new Page.GetByLabelOptions().setExact(true)).fill("humb");
+        assertThat(page.getByTestId("subject-humberto")).isVisible();
+        assertThat(page.getByTestId("subject-irma")).hasCount(0);
+        page.getByLabel("Buscar", new Page.GetByLabelOptions().setExact(true)).fill("");
+
+        button(page, "Editar humberto").click();
+        assertThat(page.locator("tr.row-editor")).isVisible();
+        assertThat(page.locator("tr[data-testid=subject-humberto] + tr.row-editor")).hasCount(1);
+    }
 }

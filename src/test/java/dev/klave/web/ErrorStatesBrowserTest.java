@@ -84,20 +84,20 @@ class ErrorStatesBrowserTest extends BrowserTestBase {
     }
 
     @Test
-    void theLastAdministratorCannotBeDisabledAndTheInterfaceSaysWhy() {
+    void theLastAdministratorIsNotOfferedADisableAndTheInterfaceSaysWhy() {
         Page page = browser.open(web.baseUrl);
         signIn(page, "root");
         page.navigate("/admin/usuarios");
 
-        button(page, "Deshabilitar root").click();
-        Locator dialog = page.getByRole(AriaRole.DIALOG);
-        assertThat(dialog).containsText("no podrá entrar");
-        dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Deshabilitar")).click();
-
-        assertThat(page.getByTestId("action-error"))
-                .hasText("no se puede quitar ni deshabilitar al último administrador activo");
+        assertThat(page.getByTestId("last-admin-root"))
+                .hasText("Único administrador que puede entrar: no se puede deshabilitar ni desvincular");
+        assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Deshabilitar root")))
+                .hasCount(0);
         assertThat(page.getByTestId("subject-root")).containsText("habilitado");
-        TestingBrowser.screenshot(page, "admin-usuarios-409");
+        org.assertj.core.api.Assertions.assertThat(web.http.send("POST", "/api/subjects/" + web.idOf(admin, "root")
+                + "/disable", null, "Cookie", admin).body())
+                .isEqualTo("{\"error\":\"no se puede quitar ni deshabilitar al último administrador activo\"}");
+        TestingBrowser.screenshot(page, "admin-usuarios-ultimo-admin");
     }
 
     @Test
