@@ -36,3 +36,12 @@ export const PURPOSE: Record<string, string> = {
   reset: "enlace para restablecer tu contraseña",
   linking: "enlace de vinculación",
 };
+
+/** The tiers' names in Spanish, beside the codes the API and the cluster use. */
+export const TIER_NAMES: Record<string, string> = {
+  view: "ver (solo lectura)",
+  edit: "editar (lectura y escritura)",
+  admin: "administrar el namespace",
+  "cluster-view": "ver todo el cluster",
+  "cluster-admin": "administrar el cluster",
+};

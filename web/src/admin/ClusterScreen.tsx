@@ -1,5 +1,5 @@
-import { useState } from "preact/hooks";
-import { del, get, post, type Cluster, type Deleted, type Namespace, type Pass } from "../api";
+import { useEffect, useState } from "preact/hooks";
+import { del, get, post, query, type Cluster, type Credential, type Deleted, type Grant, type Namespace, type Pass } from "../api";
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
@@ -7,10 +7,20 @@ import { ErrorBox, Loads, Loading } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { BootstrapSteps } from "./BootstrapSteps";
 import { ClusterStatus } from "./ClusterStatus";
+import { GrantsTable } from "../ui/GrantsTable";
 
 export function ClusterScreen({ id }: { id: string }) {
   const path = `/api/clusters/${encodeURIComponent(id)}`;
   const cluster = useLoad(() => get<Cluster>(path), [id]);
+  // While a reconciliation may be running, the status is read again every few seconds.
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (!document.hidden) {
+        cluster.reload();
+      }
+    }, 5000);
+    return () => window.clearInterval(timer);
+  }, [id]);
   const [deleted, setDeleted] = useState<Deleted | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -86,7 +96,13 @@ export function ClusterScreen({ id }: { id: string }) {
           <dt>Última reconciliación</dt><dd data-testid="last-reconciliation">{when(current.last_reconciliation)}</dd>
           <dt>Último error</dt><dd class="error-text">{current.last_error ?? "—"}</dd>
         </dl>
-        {failure && <div class="alert alert-error" role="alert" data-testid="cluster-action-error">{failure}</div>}
+        {failure && <div class="alert alert-error" role="alert" data-testid="cluster-action-error">
+          {failure}
+          {/bootstrap|tokens/i.test(failure) && (
+            <a class="button button-small" href={`/api/clusters/${encodeURIComponent(current.id)}/bootstrap.yaml`}
+              download="bootstrap.yaml">Descargar bootstrap.yaml</a>
+          )}
+        </div>}
         <div class="actions">
           <button type="button" class="button" onClick={reconcile} disabled={busy || current.status === "pending"}>
             Reconciliar ahora
@@ -96,6 +112,7 @@ export function ClusterScreen({ id }: { id: string }) {
       </section>
       <BootstrapSteps cluster={current} onConnected={cluster.reload} />
       {current.status !== "pending" && <Namespaces path={path} />}
+      <ClusterAccess id={current.id} />
     </>
   );
 }
@@ -143,5 +160,31 @@ function DeletedReport({ deleted }: { deleted: Deleted }) {
         <a class="button" href="/admin/clusters">Volver a los clusters</a>
       </section>
     </>
+  );
+}
+
+/** Who can reach the cluster: its grants and the credentials restricted to it, and its audit. */
+function ClusterAccess({ id }: { id: string }) {
+  const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ cluster: id })}`), [id]);
+  const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
+  const restricted = credentials.data?.filter((credential) => credential.cluster_id === id && credential.status === "active");
+  return (
+    <section class="card" aria-labelledby="access-title">
+      <h2 id="access-title">Accesos</h2>
+      <p><a href={`/admin/auditoria${query({ cluster: id })}`}>Ver la auditoría de este cluster</a></p>
+      <h3>Permisos</h3>
+      <Loads loaded={grants} empty="Nadie tiene permisos en este cluster.">
+        {(list) => <GrantsTable grants={list} showSubject />}
+      </Loads>
+      <h3>Credenciales restringidas a este cluster</h3>
+      <Loads loaded={{ ...credentials, data: restricted }} empty="Ninguna credencial activa restringida a este cluster.">
+        {(list) => (
+          <ul data-testid="cluster-credentials">
+            {list.map((credential) => <li key={credential.id}>{credential.subject_login}: {credential.name || credential.id}
+              {" "}(caduca {when(credential.expires_at)})</li>)}
+          </ul>
+        )}
+      </Loads>
+    </section>
   );
 }

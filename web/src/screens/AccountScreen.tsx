@@ -27,6 +27,7 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
       {search.get("forge") === "linked" && <div class="alert alert-ok" role="status">Cuenta de Forge vinculada.</div>}
       {search.get("oidc") === "linked" &&
         <div class="alert alert-ok" role="status">Cuenta de {on?.oidc_name || "OIDC"} vinculada.</div>}
+      <CredentialsPanel me={me} />
       <div class="grid-2">
         <section class="card" aria-labelledby="profile-title">
           <h2 id="profile-title">Datos</h2>
@@ -59,7 +60,6 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
             : <p>Esta cuenta entra con Forge: no usa contraseña.</p>}
         </section>
       </div>
-      <CredentialsPanel me={me} />
       <section class="card" aria-labelledby="grants-title">
         <h2 id="grants-title">Mis permisos</h2>
         <Loads loaded={grants} empty="Todavía no tienes permisos en ningún cluster. Pídeselos a un administrador.">

@@ -73,8 +73,15 @@ export function IssueForm({ me, onIssued, subjectId }: {
         <input name="note" value={note} maxLength={500} onInput={(event) => setNote(event.currentTarget.value)} />
       </label>
       {failure && <div class="alert alert-error span-all" role="alert">{failure}</div>}
+      {grants.data && clusters.length === 0 && (
+        <p class="muted span-all" id="issue-blocked" data-testid="issue-blocked">
+          {owner === me.id ? "Todavía no tienes permisos en ningún cluster: pídeselos a un administrador y podrás emitir una credencial."
+            : "Esta cuenta no tiene permisos en ningún cluster: concédele uno antes de emitir su credencial."}</p>
+      )}
       <div class="span-all">
-        <button type="submit" class="button button-primary" disabled={busy}>{busy ? "Emitiendo…" : "Emitir credencial"}</button>
+        <button type="submit" class="button button-primary" disabled={busy || (grants.data !== undefined && clusters.length === 0)}
+          aria-describedby={grants.data && clusters.length === 0 ? "issue-blocked" : undefined}>
+          {busy ? "Emitiendo…" : "Emitir credencial"}</button>
       </div>
     </form>
   );

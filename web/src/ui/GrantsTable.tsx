@@ -1,3 +1,4 @@
+import { TIER_NAMES } from "../format";
 import type { Grant } from "../api";
 import { when } from "../format";
 
@@ -26,7 +27,8 @@ export function GrantsTable({ grants, showSubject, onRevoke }: {
             <tr key={grant.id} data-testid={`grant-${grant.id}`}>
               {showSubject && <td>{grant.subject_login}</td>}
               <td>{grant.cluster_id}</td>
-              <td><span class="badge">{grant.tier}</span></td>
+              <td><span class="badge" title={TIER_NAMES[grant.tier] ?? grant.tier}>{grant.tier}</span>
+                {TIER_NAMES[grant.tier] && <div class="muted small">{TIER_NAMES[grant.tier]}</div>}</td>
               <td><code>{grant.scope === "*" ? "* (todo el cluster)" : grant.scope}</code></td>
               <td>{grant.expires_at ? when(grant.expires_at) : "no caduca"}</td>
               <td>{grant.note || "—"}</td>

@@ -40,7 +40,7 @@ export function Layout({ me, onSignedOut, children }: {
       // The session may already be gone; signing out locally is what matters.
     }
     onSignedOut();
-    toast("Has cerrado la sesión.");
+    toast("Has cerrado todas tus sesiones.");
     navigate("/login");
   };
 
@@ -66,7 +66,8 @@ export function Layout({ me, onSignedOut, children }: {
         <div class="who">
           <span class="who-name" title={me.login}>{me.display_name || me.login}</span>
           {me.is_admin && <span class="badge">admin</span>}
-          <button type="button" class="button button-small" onClick={signOut}>Salir</button>
+          <button type="button" class="button button-small" onClick={signOut}
+            aria-label="Salir: cierra todas tus sesiones" title="Cierra todas tus sesiones, en todos tus navegadores">Salir</button>
         </div>
       </header>
       <main id="contenido">{children}</main>

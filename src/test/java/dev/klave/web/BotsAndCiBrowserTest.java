@@ -68,7 +68,7 @@ class BotsAndCiBrowserTest {
         signIn(page, "root");
 
         nav(page, "Usuarios");
-        page.getByLabel("Bot").check();
+        page.getByRole(AriaRole.RADIO, new Page.GetByRoleOptions().setName("Bot")).check();
         page.getByLabel("Login").fill("deployer");
         button(page, "Crear bot").click();
         assertThat(page.getByTestId("subject-deployer")).containsText("bot");

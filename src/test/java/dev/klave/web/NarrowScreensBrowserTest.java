@@ -81,4 +81,34 @@ class NarrowScreensBrowserTest extends BrowserTestBase {
                 new com.microsoft.playwright.Locator.GetByRoleOptions().setName("Revocar").setExact(true))).isInViewport();
         TestingBrowser.screenshot(page, "mi-cuenta-revocar-390");
     }
+
+    @Test
+    void myAccountPutsTheCredentialFirstKeepsAccentsAndWarnsBeforeLeavingAShownToken() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/mi-cuenta");
+        page.getByLabel("Nombre", new Page.GetByLabelOptions().setExact(true)).fill("portátil");
+        AdminJourneyBrowserTest.button(page, "Emitir credencial").click();
+
+        assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions()
+                .setName("Descargar klave-portátil.kubeconfig"))).isVisible();
+        assertThat(page.getByTestId("issued-credential")).containsText("kubectl get namespaces");
+        // A page leaving now is asked to stay: the handler cancels the unload (what makes the browser ask).
+        String leave = "() => { const event = new Event('beforeunload', { cancelable: true });"
+                + " window.dispatchEvent(event); return event.defaultPrevented; }";
+        org.assertj.core.api.Assertions.assertThat(page.evaluate(leave)).isEqualTo(true);
+        AdminJourneyBrowserTest.button(page, "Ya lo he guardado").click();
+        assertThat(page.getByTestId("issued-credential")).isHidden();
+        org.assertj.core.api.Assertions.assertThat(page.evaluate(leave)).as("nothing to lose any more").isEqualTo(false);
+    }
+
+    @Test
+    void withoutGrantsIssuingIsOffAndSaysWhy() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "una-persona-con-un-login-bastante-largo");
+        page.navigate("/mi-cuenta");
+
+        assertThat(page.getByTestId("issue-blocked")).containsText("pídeselos a un administrador");
+        assertThat(AdminJourneyBrowserTest.button(page, "Emitir credencial")).isDisabled();
+    }
 }
