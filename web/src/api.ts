@@ -85,6 +85,7 @@ export interface Me {
   is_admin: boolean; break_glass: boolean; has_password: boolean; can_use_password: boolean;
   forge: ForgeLink | null;
   oidc: OidcLink | null;
+  session_expires_at?: string | null;
 }
 
 export interface Methods { forge: boolean; org: string; oidc: boolean; oidc_name: string }

@@ -61,7 +61,7 @@ export function BootstrapSteps({ cluster, onConnected }: { cluster: Cluster; onC
         <li>
           <h3>Imprime el JSON de arranque</h3>
           {manifest.error && <p class="alert alert-error" role="alert">{manifest.error.message}</p>}
-          {commands[1] && <SecretValue label="Comando del JSON" value={commands[1]} />}
+          {commands[1] && <SecretValue label="Comando del JSON" value={commands[1]} multiline rows={4} />}
         </li>
         <li>
           <h3>Pega el JSON</h3>

@@ -149,8 +149,8 @@ function DeletedReport({ deleted }: { deleted: Deleted }) {
         <h2 id="cleanup-title">Limpieza del RBAC en el cluster</h2>
         <dl class="facts">
           <dt>Resultado</dt><dd>{status}</dd>
-          <dt>Bindings borrados</dt><dd>{report.bindings_deleted}</dd>
-          <dt>Roles borrados</dt><dd>{report.roles_deleted}</dd>
+          <dt>Asignaciones de permisos (RoleBindings) borradas</dt><dd>{report.bindings_deleted}</dd>
+          <dt>Roles de Kubernetes borrados</dt><dd>{report.roles_deleted}</dd>
           <dt>Otra reconciliación en curso</dt><dd>{report.lock_held ? "sí" : "no"}</dd>
           {report.error && <><dt>Error</dt><dd class="error-text">{report.error}</dd></>}
         </dl>

@@ -41,7 +41,7 @@ export function CreateSubjectForm({ onCreated }: { onCreated: (created: Partial<
           <label><input type="radio" name="kind" checked={kind === "bot"} onChange={() => setKind("bot")} /> Bot</label>
         </fieldset>
         <label class="field">
-          <span>Login</span>
+          <span>Login (nombre de usuario)</span>
           <input name="login" required value={login} autoComplete="off" spellcheck={false}
             onInput={(event) => setLogin(event.currentTarget.value)} />
         </label>

@@ -131,7 +131,8 @@ export function CredentialsScreen({ me }: { me: Me }) {
                       <td>{credential.subject_login}</td>
                       <td>{credential.name || <span class="muted">sin nombre</span>}
                         {credential.note && <div class="muted small">{credential.note}</div>}
-                        <div class="muted small"><code>{credential.id}</code></div></td>
+                        <div class="muted small"><a href={`/admin/auditoria?credential=${encodeURIComponent(credential.id)}`}
+                          title="Ver las peticiones hechas con esta credencial"><code>{credential.id}</code></a></div></td>
                       <td>{credential.cluster_id ?? "todos sus clusters"}</td>
                       <td>{when(credential.created_at)}</td>
                       <td>{when(credential.expires_at)}</td>

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { get, getAnonymous, post, query, type AuditRow, type Grant, type Me, type Methods, type Page } from "../api";
 import { rememberProvider, signInError } from "../signInErrors";
+import { when } from "../format";
 import { useLocation } from "../router";
 import { AuditTable } from "../ui/AuditTable";
 import { GrantsTable } from "../ui/GrantsTable";
@@ -8,6 +9,7 @@ import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { CredentialsPanel } from "./CredentialsPanel";
 import { PasswordForm } from "./PasswordForm";
+import { Pager } from "../admin/Pager";
 
 export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void }) {
   const { search } = useLocation();
@@ -18,7 +20,10 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
     forge: on?.forge ?? false, oidc: on?.oidc ?? false, oidcName: on?.oidc_name ?? "",
   });
   const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject: me.id })}`), [me.id]);
-  const audit = useLoad(() => get<Page<AuditRow>>(`/api/audit${query({ subject: me.id })}`), [me.id]);
+  const current = useLoad(() => get<Me>("/api/me"), []);
+  const [activityPage, setActivityPage] = useState(1);
+  const audit = useLoad(() => get<Page<AuditRow>>(`/api/audit${query({ subject: me.id,
+    page: activityPage > 1 ? activityPage : undefined })}`), [me.id, activityPage]);
 
   return (
     <>
@@ -51,6 +56,8 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
               </>
             )}
             {me.break_glass && <><dt>Emergencia</dt><dd>cuenta de emergencia (break-glass)</dd></>}
+            {current.data?.session_expires_at && <><dt>Esta sesión</dt>
+              <dd data-testid="session-expiry">termina el {when(current.data.session_expires_at)}</dd></>}
           </dl>
         </section>
         <section class="card" aria-labelledby="password-title">
@@ -71,7 +78,10 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
         <Loads loaded={audit}>
           {(page) => page.events.length === 0
             ? <p class="state state-empty">Ninguna petición tuya a los clusters todavía.</p>
-            : <AuditTable rows={page.events} linkDetails={me.is_admin} />}
+            : <>
+              <AuditTable rows={page.events} linkDetails={me.is_admin} />
+              <Pager page={page.page} hasMore={page.has_more} onPage={setActivityPage} />
+            </>}
         </Loads>
       </section>
     </>

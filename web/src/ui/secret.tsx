@@ -25,10 +25,12 @@ export function download(filename: string, text: string, type = "application/yam
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function SecretValue({ label, value, multiline = false, filename, testId }: {
+export function SecretValue({ label, value, multiline = false, rows = 10, filename, testId }: {
   label: string;
   value: string;
   multiline?: boolean;
+  /** Lines a multi-line value shows (a long command wraps in a few). */
+  rows?: number;
   filename?: string;
   testId?: string;
 }) {
@@ -38,7 +40,7 @@ export function SecretValue({ label, value, multiline = false, filename, testId 
     <div class="secret">
       <label for={id}>{label}</label>
       {multiline ? (
-        <textarea id={id} readOnly rows={10} value={value} data-testid={testId} spellcheck={false} />
+        <textarea id={id} readOnly rows={rows} value={value} data-testid={testId} spellcheck={false} />
       ) : (
         <input id={id} type="text" readOnly value={value} data-testid={testId} spellcheck={false} />
       )}

@@ -70,7 +70,10 @@ public final class AccountRoutes implements RouteProvider {
                     lifecycle.signOutEverywhere(id(request), Principal.of(request));
                     return ApiResponse.noContent();
                 })
-                .get("/api/me", Access.SESSION, request -> ApiResponse.ok(signedIn.view(own.me(Principal.of(request)))))
+                .get("/api/me", Access.SESSION, request -> {
+                    Principal caller = Principal.of(request);
+                    return ApiResponse.ok(signedIn.view(own.me(caller), sessions.expiresAt(caller.sessionIdHash())));
+                })
                 .post("/api/me/password", Access.SESSION, request -> {
                     ChangePassword body = request.json(ChangePassword.class);
                     own.changePassword(Principal.of(request), body.currentPassword(), body.newPassword(),

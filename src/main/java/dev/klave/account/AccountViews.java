@@ -55,7 +55,7 @@ public final class AccountViews {
     /** One's own account ({@code GET /api/me}, and the answer of every sign-in). */
     public record MeView(String id, String login, String kind, String displayName, Optional<String> email,
             boolean isAdmin, boolean breakGlass, boolean hasPassword, boolean canUsePassword,
-            Optional<ForgeView> forge, Optional<OidcView> oidc) {}
+            Optional<ForgeView> forge, Optional<OidcView> oidc, Optional<Instant> sessionExpiresAt) {}
 
     public record ResetLinkView(String resetLink, Instant expiresAt) {}
 
@@ -93,10 +93,15 @@ public final class AccountViews {
     }
 
     public MeView me(Subject subject, boolean canUsePassword) {
+        return me(subject, canUsePassword, Optional.empty());
+    }
+
+    /** @param sessionExpiresAt when the session asking ends (12 h after sign-in), shown to the person */
+    public MeView me(Subject subject, boolean canUsePassword, Optional<Instant> sessionExpiresAt) {
         List<ExternalIdentity> linked = identities.listFor(subject.id());
         return new MeView(subject.id().value(), subject.login().value(), subject.kind().code(), subject.displayName(),
                 subject.email(), subject.admin(), subject.breakGlass(), subject.passwordHash().isPresent(),
-                canUsePassword, forge(linked), oidc(linked));
+                canUsePassword, forge(linked), oidc(linked), sessionExpiresAt);
     }
 
     private static Optional<ForgeView> forge(List<ExternalIdentity> linked) {

@@ -72,6 +72,11 @@ public final class Sessions {
         return new Caller.Session(subject.id().value(), subject.login().value(), subject.admin(), idHash);
     }
 
+    /** When the session with this id hash ends, while it is open. */
+    public Optional<Instant> expiresAt(String idHash) {
+        return sessions.findByHash(idHash).filter(session -> session.openAt(clock.instant())).map(WebSession::expiresAt);
+    }
+
     /** Closes every session of the subject at once; returns how many were open. */
     public int closeAll(SubjectId subjectId) {
         return sessions.closeAll(subjectId, clock.instant());

@@ -28,4 +28,9 @@ public final class SignedIn {
     public AccountViews.MeView view(Subject subject) {
         return views.me(subject, own.canUsePassword(subject));
     }
+
+    /** The account as {@code GET /api/me} shows it: with when the asking session ends. */
+    public AccountViews.MeView view(Subject subject, java.util.Optional<java.time.Instant> sessionExpiresAt) {
+        return views.me(subject, own.canUsePassword(subject), sessionExpiresAt);
+    }
 }
