@@ -114,4 +114,18 @@ class NarrowScreensBrowserTest extends BrowserTestBase {
         assertThat(page.getByTestId("session-expiry")).containsText("termina el");
         assertThat(AdminJourneyBrowserTest.button(page, "Emitir credencial")).isDisabled();
     }
+
+    @Test
+    void theClusterPageShowsWhoCanReachItAndLinksToItsAudit() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/clusters/prod-1");
+
+        com.microsoft.playwright.Locator access = page.locator("section", new Page.LocatorOptions().setHas(
+                page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Accesos"))));
+        assertThat(access).containsText("root");
+        assertThat(access).containsText("ver (solo lectura)");
+        assertThat(access.getByRole(AriaRole.LINK, new com.microsoft.playwright.Locator.GetByRoleOptions()
+                .setName("Ver la auditoría de este cluster"))).hasAttribute("href", "/admin/auditoria?cluster=prod-1");
+    }
 }
