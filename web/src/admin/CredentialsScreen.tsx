@@ -1,13 +1,11 @@
 import { useState } from "preact/hooks";
-import { get, post, type Credential, type Issued, type Me, type Subject } from "../api";
-import { CREDENTIAL_STATUS, when } from "../format";
+import { get, type Credential, type Issued, type Me, type Subject } from "../api";
 import { navigate, useLocation } from "../router";
 import { IssuedOnce } from "../screens/IssuedOnce";
 import { IssueForm } from "../screens/IssueForm";
-import { confirmAction } from "../ui/confirm";
+import { CredentialsTable, revokeCredential } from "../ui/CredentialsTable";
 import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
-import { toast } from "../ui/toasts";
 
 const STATES = [
   { value: "", label: "Todas" },
@@ -42,19 +40,11 @@ export function CredentialsScreen({ me }: { me: Me }) {
   };
 
   const revoke = async (credential: Credential) => {
-    const answer = await confirmAction({
-      title: "Revocar credencial",
-      body: <p>La credencial <strong>{credential.name || credential.id}</strong> de {credential.subject_login} dejará de funcionar al momento, también en las conexiones abiertas. No se puede deshacer.</p>,
-      confirmLabel: "Revocar", danger: true, reasonLabel: "Motivo (opcional)",
-    });
-    if (!answer) {
-      return;
-    }
     setFailure(null);
     try {
-      await post(`/api/credentials/${encodeURIComponent(credential.id)}/revoke`, answer.reason ? { reason: answer.reason } : {});
-      toast("Credencial revocada.");
-      credentials.reload();
+      if (await revokeCredential(credential, credential.subject_login)) {
+        credentials.reload();
+      }
     } catch (error) {
       setFailure(message(error));
     }
@@ -111,48 +101,8 @@ export function CredentialsScreen({ me }: { me: Me }) {
         </div>
         {failure && <div class="alert alert-error" role="alert">{failure}</div>}
         <Loads loaded={{ ...credentials, data: shown }} empty="Ninguna credencial con estos filtros.">
-          {(list) => (
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Credenciales (desplaza para ver todas las columnas)">
-              <table data-testid="all-credentials">
-                <thead>
-                  <tr>
-                    <th scope="col">Titular</th>
-                    <th scope="col">Nombre</th>
-                    <th scope="col">Cluster</th>
-                    <th scope="col">Emitida</th>
-                    <th scope="col">Caduca</th>
-                    <th scope="col">Estado</th>
-                    <th scope="col"><span class="visually-hidden">Acciones</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((credential) => (
-                    <tr key={credential.id} data-testid={`credential-${credential.id}`}>
-                      <td>{credential.subject_login}</td>
-                      <td>{credential.name || <span class="muted">sin nombre</span>}
-                        {credential.note && <div class="muted small">{credential.note}</div>}
-                        <div class="muted small"><a href={`/admin/auditoria?credential=${encodeURIComponent(credential.id)}`}
-                          title="Ver las peticiones hechas con esta credencial"><code>{credential.id}</code></a></div></td>
-                      <td>{credential.cluster_id ?? "todos sus clusters"}</td>
-                      <td>{when(credential.created_at)}</td>
-                      <td>{when(credential.expires_at)}</td>
-                      <td>
-                        <span class={`pill ${credential.status === "active" ? "pill-ok" : "pill-off"}`}>
-                          {CREDENTIAL_STATUS[credential.status] ?? credential.status}
-                        </span>
-                        {credential.revoke_reason && <div class="muted small">{credential.revoke_reason}</div>}
-                      </td>
-                      <td>{credential.status === "active" && (
-                        <button type="button" class="button button-small button-danger" onClick={() => revoke(credential)}
-                          aria-label={`Revocar credencial ${credential.name || credential.id} de ${credential.subject_login}`}>
-                          Revocar</button>
-                      )}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          {(list) => <CredentialsTable credentials={list} showOwner onRevoke={revoke} testId="all-credentials"
+            rowTestId={(credential) => `credential-${credential.id}`} />}
         </Loads>
       </section>
     </>

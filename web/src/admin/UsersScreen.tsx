@@ -1,6 +1,6 @@
 import { Fragment } from "preact";
 import { useState } from "preact/hooks";
-import { del, get, post, type Me, type Subject } from "../api";
+import { del, get, post, type Credential, type Me, type Subject } from "../api";
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
@@ -16,6 +16,9 @@ interface OneTimeLink { title: string; login: string; link: string; expires: str
 
 export function UsersScreen({ me }: { me: Me }) {
   const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
+  const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
+  const activeCredentials = (id: string) =>
+    (credentials.data ?? []).filter((credential) => credential.subject_id === id && credential.status === "active").length;
   const [link, setLink] = useState<OneTimeLink | null>(null);
   const [editing, setEditing] = useState<Subject | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -183,7 +186,8 @@ export function UsersScreen({ me }: { me: Me }) {
                       <td>{subject.active_grants ?? 0}</td>
                       <td class="row-actions">
                         <a class="button button-small" href={`/admin/credenciales?owner=${encodeURIComponent(subject.id)}`}
-                          aria-label={`Credenciales de ${subject.login}`}>Credenciales</a>
+                          aria-label={`Credenciales (${activeCredentials(subject.id)}) de ${subject.login}`}
+                          data-testid={`credentials-of-${subject.login}`}>Credenciales ({activeCredentials(subject.id)})</a>
                         {subject.kind === "person" && (
                           <button type="button" class="button button-small" onClick={() => {
                             setFailure(null);

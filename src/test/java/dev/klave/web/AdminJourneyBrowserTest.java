@@ -34,7 +34,7 @@ class AdminJourneyBrowserTest extends BrowserTestBase {
         assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Mi cuenta"))).isVisible();
     }
 
-    private static void nav(Page page, String name) {
+    static void nav(Page page, String name) {
         page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Principal"))
                 .getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName(name).setExact(true)).click();
         assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName(name).setLevel(1)))

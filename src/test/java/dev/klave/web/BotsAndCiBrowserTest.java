@@ -2,6 +2,7 @@ package dev.klave.web;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.klave.web.AdminJourneyBrowserTest.button;
+import static dev.klave.web.AdminJourneyBrowserTest.nav;
 import static dev.klave.web.AdminJourneyBrowserTest.signIn;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -53,13 +54,6 @@ class BotsAndCiBrowserTest {
         if (issuer != null) {
             issuer.close();
         }
-    }
-
-    private static void nav(Page page, String name) {
-        page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Principal"))
-                .getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName(name).setExact(true)).click();
-        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName(name).setLevel(1)))
-                .isVisible();
     }
 
     @Test
@@ -141,5 +135,7 @@ class BotsAndCiBrowserTest {
         button(page, "Ya lo he guardado").click();
         assertThat(page.getByTestId("all-credentials")).containsText("copias nocturnas");
         assertThat(page.getByTestId("all-credentials")).containsText("backup");
+        page.navigate("/admin/usuarios");
+        assertThat(page.getByTestId("credentials-of-backup")).hasText("Credenciales (1)");
     }
 }
