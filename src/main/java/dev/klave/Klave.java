@@ -15,7 +15,6 @@ import dev.klave.login.forge.ForgeSync;
 import dev.klave.store.Database;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;

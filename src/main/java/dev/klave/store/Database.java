@@ -172,7 +172,7 @@ public final class Database implements Transactions, AutoCloseable {
 
     /**
      * Runs {@code work} in one transaction: every store call inside it on this thread joins it, and
-     * any exception rolls all of it back (DEVELOPERS.md: one transaction per state change).
+     * any exception rolls all of it back: one transaction per state change.
      */
     @Override
     public <T> T inTransaction(Supplier<T> work) {

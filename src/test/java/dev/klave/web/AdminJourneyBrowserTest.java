@@ -13,7 +13,6 @@ import dev.klave.simulator.Kubectl;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /**
