@@ -260,7 +260,7 @@ public final class Services {
             syncReports = Optional.of(reports);
             forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
                     forgeSettings.webhookSecret().map(secret -> new ForgeWebhook(secret, forgeSettings.org(),
-                            identities, lifecycle)), reports));
+                            identities, lifecycle, client)), reports));
             forgeSync = Optional.of(new ForgeSync(client, identities, lifecycle, new JdbiLeaseStore(database), reports,
                     replica, clock));
         }

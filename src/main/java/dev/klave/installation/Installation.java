@@ -80,7 +80,8 @@ public final class Installation {
                 : discovery().map(status -> status.failing()
                         ? new HealthCheck("oidc_discovery", HealthCheck.FAILING, status.error())
                         : new HealthCheck("oidc_discovery", HealthCheck.OK, Optional.empty()))
-                .orElse(new HealthCheck("oidc_discovery", HealthCheck.FAILING,
+                // Spec 2 §5 "Discovery": "not fetched yet" is its own state; only a failed fetch fails.
+                .orElse(new HealthCheck("oidc_discovery", HealthCheck.OK,
                         Optional.of("todavía no se ha leído el documento de descubrimiento"))));
         checks.add(forgeSync.isEmpty() ? new HealthCheck("forge_sync", HealthCheck.OFF, Optional.empty())
                 : lastSync().map(report -> report.error().isPresent()

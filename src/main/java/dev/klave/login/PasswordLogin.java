@@ -53,6 +53,14 @@ public final class PasswordLogin {
                 ? subjects.findByLogin(new Login(loginText))
                 : Optional.empty();
         String given = password == null ? "" : password;
+        if (found.isPresent() && found.get().kind() == SubjectKind.PERSON && found.get().enabled()
+                && !mode.passwordAllowed(found.get())) {
+            // Spec 1 §5 "Password login" 3: with a provider on, a normal account's password login is
+            // `password_disabled` whether or not it ever had a password (most forge or OIDC accounts
+            // never do). Not counted towards the lockout: no password lets this person in.
+            hasher.verifyNothing(given);
+            throw failure(found, loginText, "password_disabled", client);
+        }
         if (found.isEmpty() || found.get().kind() != SubjectKind.PERSON || found.get().passwordHash().isEmpty()) {
             hasher.verifyNothing(given);
             throw failure(found, loginText, found.isEmpty() ? "unknown_login" : "no_password", client);
@@ -68,7 +76,6 @@ public final class PasswordLogin {
             throw failure(found, loginText, "disabled", client);
         }
         if (!mode.passwordAllowed(subject)) {
-            // Not counted towards the lockout: the password is not what lets this person in.
             throw failure(found, loginText, "password_disabled", client);
         }
         if (!matches) {

@@ -82,6 +82,18 @@ class ExternalSignInTest {
     }
 
     @Test
+    void anAccountThatNeverHadAPasswordIsAlsoPasswordDisabled() {
+        externalMode.accounts().createPerson(new NewPerson(new Login("carla"), Optional.empty(), Optional.empty(),
+                false, false), Optional.empty());
+
+        assertThatThrownBy(() -> externalMode.passwordLogin().signIn("carla", "anything at all", CLIENT))
+                .hasMessage("usuario o contraseña incorrectos");
+        ControlEvent failure = externalMode.events().page(1).events().getFirst();
+        assertThat(failure.type()).isEqualTo("login.failure");
+        assertThat(failure.reason()).contains("password_disabled");
+    }
+
+    @Test
     void passwordDisabledFailuresDoNotLockTheAccount() {
         Subject ana = personWithPassword("ana", false, false);
         for (int i = 0; i < 6; i++) {

@@ -56,6 +56,35 @@ class InstallationTest {
                     "{\"name\":\"forge_sync\",\"state\":\"off\",\"detail\":null}");
             assertThat(health.body()).as("root has no way in: no password, no identity yet")
                     .contains("{\"name\":\"admin_can_sign_in\",\"state\":\"failing\"");
+            assertThat(klave.http().get("/api/oidc/status", "Cookie", admin).body())
+                    .as("spec 2 §4: the last error when a fetch failed, and never fetched")
+                    .contains("\"discovery\":{\"fetched_at\":null,\"failed_at\":\"")
+                    .containsPattern("\"error\":\"[^\"]+\"");
+        }
+    }
+
+    @Test
+    void aDiscoveryNotFetchedYetIsItsOwnStateAndNoFailure() throws Exception {
+        // A provider that accepts the connection and never answers: the fetch at start stays
+        // pending for its 5 s timeout, long enough to look at "not fetched yet".
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getLoopbackAddress());
+                TestingKlave klave = TestingKlave.startAtOwnAddress(clock, base -> base
+                        .with("OIDC_ISSUER", "https://127.0.0.1:" + silent.getLocalPort() + "/silent")
+                        .with("OIDC_CLIENT_ID", "klave").with("OIDC_CLIENT_SECRET", "secret")
+                        .with("OIDC_ALLOWED_DOMAINS", "example.com"))) {
+            String admin = adminSession(klave, Optional.empty(), null);
+
+            String status = klave.http().get("/api/oidc/status", "Cookie", admin).body();
+            String health = klave.http().get("/api/installation/health", "Cookie", admin).body();
+            String notices = klave.http().get("/api/notices", "Cookie", admin).body();
+
+            assertThat(status).contains("\"configured\":true").contains("\"autolink\":\"all\"")
+                    .contains("\"domains\":[\"example.com\"]").contains("\"public_client\":false")
+                    .contains("\"discovery\":{\"fetched_at\":null,\"failed_at\":null,\"error\":null}");
+            assertThat(health).contains("{\"name\":\"oidc_discovery\",\"state\":\"ok\","
+                    + "\"detail\":\"todavía no se ha leído el documento de descubrimiento\"}");
+            assertThat(notices).doesNotContain("oidc_discovery_failing");
         }
     }
 
@@ -76,6 +105,9 @@ class InstallationTest {
 
             assertThat(notices.body()).contains("\"code\":\"oidc_linked_by_email\"")
                     .contains("1 persona entró por primera vez esta semana y se vinculó por correo.");
+            assertThat(klave.http().get("/api/oidc/status", "Cookie", admin).body())
+                    .containsPattern("\"discovery\":\\{\"fetched_at\":\"20[0-9-]+T[^\"]+\",\"failed_at\":null,"
+                            + "\"error\":null}");
             assertThat(klave.http().get("/api/installation/health", "Cookie", admin).body())
                     .contains("{\"name\":\"oidc_discovery\",\"state\":\"ok\",\"detail\":null}")
                     .contains("{\"name\":\"admin_can_sign_in\",\"state\":\"ok\",\"detail\":null}");

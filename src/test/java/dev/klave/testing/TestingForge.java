@@ -209,8 +209,12 @@ public final class TestingForge implements AutoCloseable {
         twoFactor.set(value);
     }
 
+    /** Uninstalling (or suspending) the App revokes every installation token it had, as the forge does. */
     public void installed(boolean value) {
         installed = value;
+        if (!value) {
+            installationTokens.clear();
+        }
     }
 
     /** The person the authorization page consents as. */

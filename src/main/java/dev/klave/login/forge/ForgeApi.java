@@ -33,6 +33,12 @@ public interface ForgeApi {
     /** Every member of the organisation, all pages; any failing page fails the whole list. */
     List<ForgeUser> members() throws ForgeUnavailableException;
 
+    /**
+     * The App's installation was deleted or suspended (webhook): whatever installation token is
+     * kept is not used again.
+     */
+    void installationChanged();
+
     /** {@code state} of {@code GET /orgs/{org}/memberships/{login}}. */
     enum Membership {
         ACTIVE,

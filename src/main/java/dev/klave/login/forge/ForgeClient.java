@@ -99,8 +99,8 @@ public final class ForgeClient implements ForgeApi {
     @Override
     public Optional<Membership> membership(String login) throws ForgeUnavailableException {
         String what = "GET /orgs/{org}/memberships/{login}";
-        Reply reply = send(api("/orgs/" + encode(settings.org()) + "/memberships/" + encode(login),
-                installationToken()), what);
+        Reply reply = asInstallation(URI.create(settings.apiUrl() + "/orgs/" + encode(settings.org())
+                + "/memberships/" + encode(login)), what);
         if (reply.status() == 404) {
             return Optional.empty();
         }
@@ -114,8 +114,8 @@ public final class ForgeClient implements ForgeApi {
 
     @Override
     public Optional<Boolean> twoFactorRequired() throws ForgeUnavailableException {
-        JsonNode org = expectOk(send(api("/orgs/" + encode(settings.org()), installationToken()), "GET /orgs/{org}"),
-                "GET /orgs/{org}");
+        JsonNode org = expectOk(asInstallation(URI.create(settings.apiUrl() + "/orgs/" + encode(settings.org())),
+                "GET /orgs/{org}"), "GET /orgs/{org}");
         JsonNode required = org.get("two_factor_requirement_enabled");
         // Absent (or null) without the Administration permission: Klave cannot tell.
         return required == null || required.isNull() ? Optional.empty() : Optional.of(required.asBoolean());
@@ -123,7 +123,6 @@ public final class ForgeClient implements ForgeApi {
 
     @Override
     public List<ForgeUser> members() throws ForgeUnavailableException {
-        String token = installationToken();
         List<ForgeUser> members = new ArrayList<>();
         URI next = URI.create(settings.apiUrl() + "/orgs/" + encode(settings.org()) + "/members?per_page=" + PAGE_SIZE);
         for (int page = 1; next != null; page++) {
@@ -131,7 +130,7 @@ public final class ForgeClient implements ForgeApi {
                 throw new ForgeUnavailableException("GET /orgs/{org}/members: more than " + MAX_PAGES + " pages");
             }
             String what = "GET /orgs/{org}/members page " + page;
-            Reply reply = send(apiRequest(next, token), what);
+            Reply reply = asInstallation(next, what);
             JsonNode list = expectOk(reply, what);
             if (!list.isArray()) {
                 throw new ForgeUnavailableException(what + ": not a list");
@@ -159,6 +158,32 @@ public final class ForgeClient implements ForgeApi {
             }
         }
         return null;
+    }
+
+    @Override
+    public void installationChanged() {
+        synchronized (tokenLock) {
+            installationToken = null;
+        }
+    }
+
+    /**
+     * A GET with the installation token. The forge revokes an installation's tokens when the App is
+     * uninstalled or suspended: a 401 drops the cached token and the call is tried once more with a
+     * new one (which then fails plainly if the App is gone), so a reinstalled App works at once.
+     */
+    private Reply asInstallation(URI uri, String what) throws ForgeUnavailableException {
+        String token = installationToken();
+        Reply reply = send(apiRequest(uri, token), what);
+        if (reply.status() != 401) {
+            return reply;
+        }
+        synchronized (tokenLock) {
+            if (installationToken != null && installationToken.value().equals(token)) {
+                installationToken = null;
+            }
+        }
+        return send(apiRequest(uri, installationToken()), what);
     }
 
     /** An installation token of the App on the organisation, reused until shortly before it expires. */

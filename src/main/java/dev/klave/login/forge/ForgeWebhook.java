@@ -39,13 +39,16 @@ public final class ForgeWebhook {
     private final String org;
     private final ExternalIdentityStore identities;
     private final AccountLifecycle lifecycle;
+    private final ForgeApi forge;
 
-    public ForgeWebhook(Secret secret, String org, ExternalIdentityStore identities, AccountLifecycle lifecycle) {
+    public ForgeWebhook(Secret secret, String org, ExternalIdentityStore identities, AccountLifecycle lifecycle,
+            ForgeApi forge) {
         this.key = new SecretKeySpec(requireNonNull(secret, "secret is null").reveal().getBytes(StandardCharsets.UTF_8),
                 "HmacSHA256");
         this.org = requireNonNull(org, "org is null");
         this.identities = requireNonNull(identities, "identities is null");
         this.lifecycle = requireNonNull(lifecycle, "lifecycle is null");
+        this.forge = requireNonNull(forge, "forge is null");
     }
 
     /** What the delivery did, for the answer and the tests. */
@@ -63,8 +66,8 @@ public final class ForgeWebhook {
         if (!event.isObject()) {
             throw Message.INVALID_JSON.refusal();
         }
-        String type = request.header("X-GitHub-Event").orElse("");
         String action = event.path("action").asText("");
+        String type = eventType(request, event, action);
         return switch (type) {
             case "organization" -> action.equals("member_removed") ? memberRemoved(event) : ignored(type, action);
             case "installation" -> installation(action, event);
@@ -72,9 +75,32 @@ public final class ForgeWebhook {
         };
     }
 
+    /**
+     * The forge names the event in {@code X-GitHub-Event}; a forge that names it otherwise, or not
+     * at all, is read by the payload's shape: a {@code membership} with {@code member_removed} is an
+     * {@code organization} event, {@code deleted}/{@code suspend} without one an {@code installation}
+     * event.
+     */
+    private static String eventType(ApiRequest request, JsonNode event, String action) {
+        Optional<String> named = request.header("X-GitHub-Event").or(() -> request.header("X-Forge-Event"));
+        if (named.isPresent()) {
+            return named.get().strip();
+        }
+        if (action.equals("member_removed") && event.has("membership")) {
+            return "organization";
+        }
+        if ((action.equals("deleted") || action.equals("suspend")) && event.has("installation")
+                && !event.has("membership")) {
+            return "installation";
+        }
+        return "";
+    }
+
     private Outcome memberRemoved(JsonNode event) {
         String eventOrg = event.path("organization").path("login").asText("");
-        if (!eventOrg.toLowerCase(Locale.ROOT).equals(org.toLowerCase(Locale.ROOT))) {
+        // An App installed on other organisations too hears of their members: only ours count. A
+        // payload that names no organisation is about the installation's own, ours.
+        if (!eventOrg.isEmpty() && !eventOrg.toLowerCase(Locale.ROOT).equals(org.toLowerCase(Locale.ROOT))) {
             // The App may be installed elsewhere too: only our organisation's members matter.
             LOG.info("forge webhook: member_removed for organisation {}, not {}: ignored", Untrusted.text(eventOrg), org);
             return new Outcome("ignored");
@@ -83,7 +109,10 @@ public final class ForgeWebhook {
         long forgeId = user.path("id").asLong(0);
         String login = user.path("login").asText("");
         if (forgeId <= 0) {
-            throw Message.INVALID_JSON.refusal();
+            // Spec 1 §4: 400 is for a body that is not JSON; a member_removed that names nobody
+            // is accepted and changes nothing.
+            LOG.warn("forge webhook: member_removed without membership.user.id: ignored");
+            return new Outcome("ignored");
         }
         Optional<ExternalIdentity> linked = identities.find(ExternalIdentity.Key.forge(forgeId));
         if (linked.isEmpty()) {
@@ -107,6 +136,7 @@ public final class ForgeWebhook {
 
     private Outcome installation(String action, JsonNode event) {
         if (action.equals("deleted") || action.equals("suspend")) {
+            forge.installationChanged();
             LOG.error("forge webhook: the App installation on {} was {}: every forge sign-in fails until it is "
                     + "installed again", Untrusted.text(event.path("installation").path("account").path("login")
                     .asText("?")), action.equals("deleted") ? "deleted" : "suspended");

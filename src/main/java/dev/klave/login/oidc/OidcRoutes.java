@@ -56,10 +56,13 @@ public final class OidcRoutes implements RouteProvider {
                     Optional.empty(), Optional.empty());
         }
         OidcSettings settings = oidc.get().settings();
-        Optional<DiscoveryView> discovery = oidc.get().provider().status().map(status -> new DiscoveryView(
-                status.fetchedAt(), status.failedAt(), status.failing() ? status.error() : Optional.empty()));
+        // Spec 2 §4: `discovery` always carries `fetched_at` (null while not fetched yet), and the
+        // last error when the last fetch failed.
+        DiscoveryView discovery = oidc.get().provider().status().map(status -> new DiscoveryView(
+                status.fetchedAt(), status.failedAt(), status.failing() ? status.error() : Optional.empty()))
+                .orElse(new DiscoveryView(Optional.empty(), Optional.empty(), Optional.empty()));
         return new StatusView(true, Optional.of(settings.issuer().toString()), settings.allowedDomains(),
                 Optional.of(settings.autolink().code()), Optional.of(settings.publicClient()),
-                Optional.of(settings.displayName()), discovery);
+                Optional.of(settings.displayName()), Optional.of(discovery));
     }
 }

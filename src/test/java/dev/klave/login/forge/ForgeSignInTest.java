@@ -88,6 +88,42 @@ class ForgeSignInTest {
 
     private record Linked(Subject subject, long forgeId) {}
 
+    @Test
+    void anInstallationDeletedDeliveryDropsTheKeptInstallationToken() throws Exception {
+        Linked ana = linkedMember("kept");
+        forge.consentAs(ana.forgeId());
+        assertThat(browser().signIn()).isEqualTo("/");
+        int issued = forge.installationTokensIssued();
+        assertThat(browser().signIn()).isEqualTo("/");
+        assertThat(forge.installationTokensIssued()).as("the token is kept between sign-ins").isEqualTo(issued);
+
+        byte[] deleted = "{\"action\":\"deleted\",\"installation\":{\"id\":77,\"account\":{\"login\":\"acme\"}}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        HttpResponse<String> delivery = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create("http://127.0.0.1:" + klave.port() + "/v1/forge/webhook"))
+                .header("Content-Type", "application/json").header("X-GitHub-Event", "installation")
+                .header("X-Hub-Signature-256", TestingForge.sign(deleted, TestingForge.WEBHOOK_SECRET))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(deleted)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(delivery.statusCode()).isEqualTo(200);
+
+        assertThat(browser().signIn()).isEqualTo("/");
+        assertThat(forge.installationTokensIssued()).isEqualTo(issued + 1);
+    }
+
+    @Test
+    void anUninstalledAppFailsSignInWithForgeAndAReinstalledOneWorksAtOnce() {
+        Linked ana = linkedMember("reinstalled");
+        forge.consentAs(ana.forgeId());
+        assertThat(browser().signIn()).isEqualTo("/");
+
+        forge.installed(false);
+        assertThat(browser().signIn()).isEqualTo("/login?error=forge");
+
+        forge.installed(true);
+        assertThat(browser().signIn()).as("the revoked token is not kept").isEqualTo("/");
+    }
+
     /** What the invitation page's button does: POST the link, get the forge's address and the state cookie. */
     private static HttpResponse<String> startLink(SignInBrowser browser, String link) {
         return browser.send("POST", "/api/auth/forge/link", "{\"token\":\"" + TestingPeople.tokenOf(link) + "\"}");

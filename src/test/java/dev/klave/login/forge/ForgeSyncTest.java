@@ -266,6 +266,24 @@ class ForgeSyncTest {
         assertThat(forge.installationTokensIssued()).as("past its expiry minus the margin").isEqualTo(issued + 1);
     }
 
+    @Test
+    void aTokenRevokedByAnUninstallIsDroppedSoAReinstalledAppWorksAtOnce() {
+        member("admin", true);
+        ForgeClient client = client();
+        ForgeSync sync = sync(client, "replica-a");
+        assertThat(sync.runOnce()).isEqualTo(ForgeSync.Run.RAN);
+
+        clock.advance(Duration.ofHours(1));
+        forge.installed(false);
+        sync.runOnce();
+        assertThat(report().error()).hasValueSatisfying(error -> assertThat(error).contains("not installed"));
+
+        forge.installed(true);
+        clock.advance(Duration.ofHours(1));
+        sync.runOnce();
+        assertThat(report().error()).as("the revoked token is not tried for the rest of its hour").isEmpty();
+    }
+
     /** A {@link ForgeApi} that passes every call on, for tests that change one of them. */
     private static class Delegating implements ForgeApi {
         private final ForgeApi inner;
@@ -303,6 +321,11 @@ class ForgeSyncTest {
         @Override
         public List<ForgeUser> members() throws ForgeUnavailableException {
             return inner.members();
+        }
+
+        @Override
+        public void installationChanged() {
+            inner.installationChanged();
         }
     }
 }

@@ -192,6 +192,38 @@ class ForgeWebhookTest {
     }
 
     @Test
+    void aMemberRemovedWithoutAnEventHeaderOrOrganisationIsReadByItsShape() {
+        member("admin", true);
+        Linked ana = member("shape", false);
+        byte[] body = ("{\"action\":\"member_removed\",\"membership\":{\"state\":\"active\",\"user\":{\"id\":"
+                + ana.forgeId() + ",\"login\":\"shape-gh\"}}}").getBytes(StandardCharsets.UTF_8);
+
+        HttpResponse<String> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + klave.port()
+                            + "/v1/forge/webhook"))
+                    .header("Content-Type", "application/json")
+                    .header("X-Hub-Signature-256", TestingForge.sign(body, TestingForge.WEBHOOK_SECRET))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(enabled(ana.subject())).isFalse();
+    }
+
+    @Test
+    void aMemberRemovedThatNamesNobodyIsAcceptedAndChangesNothing() {
+        Linked ana = member("nobody", false);
+        byte[] body = "{\"action\":\"member_removed\",\"organization\":{\"login\":\"acme\"},\"membership\":{}}"
+                .getBytes(StandardCharsets.UTF_8);
+
+        assertThat(deliver("organization", body).statusCode()).isEqualTo(200);
+        assertThat(enabled(ana.subject())).isTrue();
+    }
+
+    @Test
     void memberRemovedFromAnotherOrganisationIsIgnored() {
         member("admin", true);
         Linked ana = member("elsewhere", false);
