@@ -6,7 +6,10 @@ import dev.klave.account.Principal;
 import dev.klave.http.Access;
 import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiRoutes;
+import dev.klave.http.OriginRule;
+import dev.klave.http.RoutePolicy;
 import dev.klave.messages.Message;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,7 +17,7 @@ import java.util.Optional;
  * §4): {@code GET /api/auth/<p>/login} (with {@code ?prompt=select_account} for the account
  * picker), {@code GET /api/auth/<p>/callback}, {@code POST /api/auth/<p>/link} from an invitation
  * or linking link, and {@code POST /api/me/<p>/link} for one's own account. While the provider is
- * off, all four answer 404 with its message — the last one before any session is asked for.
+ * off, all four answer 404 with its message, before anything else is checked.
  */
 public final class ExternalSignInRoutes {
     private ExternalSignInRoutes() {}
@@ -28,26 +31,34 @@ public final class ExternalSignInRoutes {
 
     public static void register(ApiRoutes routes, String code, Optional<ExternalSignIn> signIn, Message off) {
         requireNonNull(off, "off is null");
-        routes.get("/api/auth/" + code + "/login", Access.ANONYMOUS, request -> on(signIn, off).start(
-                        request.queryParameter("prompt").filter("select_account"::equals).isPresent()).redirect())
-                .get(callback(code), Access.ANONYMOUS, request -> on(signIn, off).callback(callbackOf(request))
-                        .redirect())
-                .post("/api/auth/" + code + "/link", Access.ANONYMOUS, request -> {
-                    LinkBody body = request.json(LinkBody.class);
-                    return on(signIn, off).startLink(body.token()).url();
-                });
-        if (signIn.isPresent()) {
-            routes.post("/api/me/" + code + "/link", Access.SESSION,
-                    request -> signIn.get().startOwnLink(Principal.of(request)).url());
-        } else {
-            routes.post("/api/me/" + code + "/link", Access.ANONYMOUS, request -> {
-                throw off.refusal();
-            });
+        if (signIn.isEmpty()) {
+            off(routes, code, off);
+            return;
         }
+        ExternalSignIn on = signIn.get();
+        routes.get("/api/auth/" + code + "/login", Access.ANONYMOUS, request -> on.start(
+                        request.queryParameter("prompt").filter("select_account"::equals).isPresent()).redirect())
+                .get(callback(code), Access.ANONYMOUS, request -> on.callback(callbackOf(request)).redirect())
+                .post("/api/auth/" + code + "/link", Access.ANONYMOUS,
+                        request -> on.startLink(request.json(LinkBody.class).token()).url())
+                .post("/api/me/" + code + "/link", Access.SESSION, request -> on.startOwnLink(Principal.of(request))
+                        .url());
     }
 
-    private static ExternalSignIn on(Optional<ExternalSignIn> signIn, Message off) {
-        return signIn.orElseThrow(off::refusal);
+    /**
+     * Spec 1 §4: while the provider is off its four routes are 404 — whatever the method, origin,
+     * body or session, so nothing about them is checked first.
+     */
+    private static void off(ApiRoutes routes, String code, Message off) {
+        RoutePolicy policy = RoutePolicy.API.withOrigin(OriginRule.ANY);
+        for (String path : List.of("/api/auth/" + code + "/login", callback(code), "/api/auth/" + code + "/link",
+                "/api/me/" + code + "/link")) {
+            for (String method : List.of("GET", "POST", "PUT", "PATCH", "DELETE")) {
+                routes.add(method, path, Access.ANONYMOUS, policy, request -> {
+                    throw off.refusal();
+                });
+            }
+        }
     }
 
     private static ExternalSignIn.Callback callbackOf(ApiRequest request) {

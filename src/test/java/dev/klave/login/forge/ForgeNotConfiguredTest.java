@@ -29,14 +29,20 @@ class ForgeNotConfiguredTest {
     }
 
     @Test
-    void theFourSignInRoutesAre404NamingTheForge() {
+    void theFourSignInRoutesAre404NamingTheForgeWhateverIsSent() {
         String expected = "{\"error\":\"el acceso con Forge no está configurado\"}";
         for (HttpResponse<String> response : new HttpResponse[] {
             klave.http().get("/api/auth/forge/login"),
             klave.http().get("/api/auth/forge/callback?code=x&state=y"),
             klave.http().send("POST", "/api/auth/forge/link", "{\"token\":\"kli_x\"}"),
             klave.http().send("POST", "/api/me/forge/link", "{}", "Cookie", admin),
-            klave.http().send("POST", "/api/me/forge/link", "{}")}) {
+            klave.http().send("POST", "/api/me/forge/link", "{}"),
+            klave.http().send("POST", "/api/auth/forge/link", ""),
+            klave.http().send("POST", "/api/auth/forge/link", "not json"),
+            klave.http().send("POST", "/api/auth/forge/link", "{\"token\":\"kli_x\"}", "Origin",
+                    "https://elsewhere.example"),
+            klave.http().send("DELETE", "/api/auth/forge/login", ""),
+            klave.http().send("GET", "/api/me/forge/link", "")}) {
             assertThat(response.statusCode()).isEqualTo(404);
             assertThat(response.body()).isEqualTo(expected);
         }
