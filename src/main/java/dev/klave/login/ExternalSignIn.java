@@ -377,11 +377,8 @@ public final class ExternalSignIn {
             // Spec 1 §3: using a linking link closes the person's sessions.
             sessions.closeAll(subject.id());
             OpenedSession session = sessions.open(subject);
-            ControlEvents.Draft event = events.event("link.complete").target(subject).via(via())
-                    .reason(link.purpose().code()).from(client);
-            identity.email().ifPresent(email -> event.detail("email_mismatch",
-                    !subject.email().map(EmailKey::of).equals(Optional.of(EmailKey.of(email)))));
-            event.record();
+            withEmailMismatch(events.event("link.complete").target(subject).via(via())
+                    .reason(link.purpose().code()).from(client), identity, subject).record();
             return session;
         });
         return new Step(page("/"), List.of(sessionCookie(opened)));
@@ -408,11 +405,22 @@ public final class ExternalSignIn {
                 throw new Outcome(SignInFailure.of(DISABLED, subject, "disabled during the linking"));
             }
             link(identity, subject);
-            events.event("link.complete").actor(subject).target(subject).via(via()).reason("account_page")
-                    .from(client).record();
+            withEmailMismatch(events.event("link.complete").actor(subject).target(subject).via(via())
+                    .reason("account_page").from(client), identity, subject).record();
             return null;
         });
         return new Step(page("/mi-cuenta?" + method.provider().code() + "=linked"), List.of());
+    }
+
+    /**
+     * Spec 2 §6: {@code link.complete} says whether the provider's address differs from the
+     * account's (compared as e-mail keys); providers that give no address (the forge) say nothing.
+     */
+    private static ControlEvents.Draft withEmailMismatch(ControlEvents.Draft event,
+            SignInMethod.ProviderIdentity identity, Subject subject) {
+        identity.email().ifPresent(email -> event.detail("email_mismatch",
+                !subject.email().map(EmailKey::of).equals(Optional.of(EmailKey.of(email)))));
+        return event;
     }
 
     private void refuseTaken(SignInMethod.ProviderIdentity identity, Subject subject) throws SignInFailure {

@@ -423,6 +423,8 @@ class OidcSignInTest {
 
         HttpResponse<String> started = browser.send("POST", "/api/me/oidc/link", "");
         assertThat(browser.follow(urlOf(started))).isEqualTo("/mi-cuenta?oidc=linked");
+        assertThat(last(klave, "link.complete").details()).as("the account has no address of its own")
+                .containsEntry("email_mismatch", true);
         assertThat(browser.get("/api/me").body()).contains("\"oidc\":{\"issuer\":\"" + provider.issuer() + "\"")
                 .contains("\"subject\":\"sub-" + login + "\"");
         assertThat(browser.send("POST", "/api/me/oidc/link", "").statusCode()).as("already linked").isEqualTo(409);
