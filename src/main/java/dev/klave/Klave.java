@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.config.EncryptionKeyFile;
 import dev.klave.config.ExtraCertificates;
+import dev.klave.config.ForgeSettings;
 import dev.klave.config.MasterKey;
+import dev.klave.config.OidcSettings;
 import dev.klave.config.Settings;
 import dev.klave.http.ApiRoutes;
 import dev.klave.http.KlaveHttpServer;
@@ -65,6 +67,14 @@ public final class Klave implements AutoCloseable {
                 // Spec 1 §5 "Break-glass": Klave still starts, so that the CLI can fix it.
                 LOG.error("forge or OIDC sign-in is on, but no enabled administrator can sign in: link one to "
                         + "the forge, or mark one break-glass (klave user set-break-glass <login>)");
+            }
+            if (settings.forge().filter(ForgeSettings::plainHttp).isPresent()) {
+                LOG.warn("FORGE_URL or FORGE_API_URL uses plain http: sign-in codes and tokens cross the network "
+                        + "unencrypted; use https outside a test or a trusted network");
+            }
+            if (settings.oidc().filter(OidcSettings::plainHttp).isPresent()) {
+                LOG.warn("OIDC_ISSUER uses plain http: sign-in codes and tokens cross the network unencrypted; "
+                        + "use https outside a test or a trusted network");
             }
             ApiRoutes routes = new ApiRoutes(services.openStreams()::recheckNow);
             services.routes().forEach(provider -> provider.register(routes));

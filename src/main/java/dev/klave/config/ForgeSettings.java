@@ -64,16 +64,21 @@ public record ForgeSettings(long appId, String clientId, Secret clientSecret, RS
         throw new IllegalArgumentException("must be the App's numeric id");
     }
 
-    /** An https URL without query or fragment, with no trailing slash kept. */
+    /**
+     * An http(s) URL without query or fragment, with no trailing slash kept. Plain http (a forge on
+     * a private network, or a test's) is accepted and warned about at start ({@link #plainHttp()}).
+     */
     public static URI parseUrl(String text) {
         URI uri = CiExchangeSettings.parseIssuer(text);
-        if (!uri.getScheme().equals("https")) {
-            throw new IllegalArgumentException("must be an https URL");
-        }
         String value = uri.toString();
         while (value.endsWith("/")) {
             value = value.substring(0, value.length() - 1);
         }
         return URI.create(value);
+    }
+
+    /** Whether the forge is reached over plain http (codes and tokens then cross unencrypted). */
+    public boolean plainHttp() {
+        return webUrl.getScheme().equals("http") || apiUrl.getScheme().equals("http");
     }
 }

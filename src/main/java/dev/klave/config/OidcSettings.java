@@ -105,7 +105,11 @@ public record OidcSettings(URI issuer, String clientId, Optional<Secret> clientS
                 + ", domains=" + allowedDomains + ", subjectClaim=" + subjectClaim + ", autolink=" + autolink + "]";
     }
 
-    /** An absolute https issuer, kept character for character (a trailing slash matters). */
+    /**
+     * An absolute http(s) issuer, kept character for character (a trailing slash matters). Spec 2
+     * §2 asks only that it equal the discovery document's; plain http (a provider on a private
+     * network, or a test's) is accepted and warned about at start ({@link #plainHttp()}).
+     */
     public static URI parseIssuer(String text) {
         String value = text.strip();
         URI uri;
@@ -114,12 +118,15 @@ public record OidcSettings(URI issuer, String clientId, Optional<Secret> clientS
         } catch (java.net.URISyntaxException e) {
             throw new IllegalArgumentException("must be the provider's issuer URL");
         }
-        if (!"https".equals(uri.getScheme()) || uri.getHost() == null || uri.getRawQuery() != null
-                || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
+        if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null
+                || uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
             throw new IllegalArgumentException("must be an https URL without query or fragment, as the provider's "
                     + "discovery document names it");
         }
         String host = uri.getHost().toLowerCase(Locale.ROOT);
+        if (uri.getScheme().equals("http") && (host.equals(TENANT_HOST) || OTHER_TENANT_HOSTS.contains(host))) {
+            throw new IllegalArgumentException("must be an https URL: https://" + TENANT_HOST + "/<tenant id>/v2.0");
+        }
         if (OTHER_TENANT_HOSTS.contains(host)) {
             throw new IllegalArgumentException("use the tenant issuer https://" + TENANT_HOST + "/<tenant id>/v2.0; "
                     + "issuers of " + host + " are not accepted");
@@ -135,6 +142,11 @@ public record OidcSettings(URI issuer, String clientId, Optional<Secret> clientS
             }
         }
         return uri;
+    }
+
+    /** Whether the provider is reached over plain http (codes and tokens then cross unencrypted). */
+    public boolean plainHttp() {
+        return issuer.getScheme().equals("http");
     }
 
     static boolean isTenantIssuer(URI issuer) {

@@ -265,7 +265,11 @@ public final class SettingsLoader {
         } catch (IllegalArgumentException e) {
             // Secrets are never echoed back: the key's problem names no part of its value.
             String shown = showValue && !name.equals(DATABASE_URL) ? " (got '" + value + "')" : "";
-            problems.add(name + ": " + e.getMessage() + shown);
+            String problem = name + ": " + e.getMessage() + shown;
+            // One variable may be read for two settings (FORGE_URL: the forge and the CI issuer).
+            if (!problems.contains(problem)) {
+                problems.add(problem);
+            }
             return Optional.empty();
         }
     }

@@ -90,7 +90,7 @@ class ForgeSettingsTest {
         environment.put("FORGE_APP_PRIVATE_KEY", "-----BEGIN PRIVATE KEY-----\nnot-base64!!\n-----END PRIVATE KEY-----");
         environment.put("FORGE_ORG", "-acme-");
         environment.put("FORGE_REQUIRE_ORG_2FA", "yes");
-        environment.put("FORGE_URL", "http://ghe.example.com");
+        environment.put("FORGE_URL", "ghe.example.com");
 
         List<String> problems = problemsOf(environment);
 
@@ -98,7 +98,7 @@ class ForgeSettingsTest {
         String all = String.join("\n", problems);
         assertThat(all).contains("FORGE_APP_ID: must be the App's numeric id (got 'my-app')")
                 .contains("FORGE_APP_PRIVATE_KEY: ").contains("FORGE_ORG: ").contains("FORGE_REQUIRE_ORG_2FA: ")
-                .contains("FORGE_URL: must be an https URL");
+                .contains("FORGE_URL: must be an http(s) URL");
         assertThat(all).doesNotContain("not-base64").doesNotContain("very-secret");
     }
 
@@ -127,6 +127,18 @@ class ForgeSettingsTest {
         environment.put("FORGE_API_URL", "https://api.ghe.example.com");
         assertThat(SettingsLoader.load(environment).forge().orElseThrow().apiUrl())
                 .hasToString("https://api.ghe.example.com");
+        assertThat(SettingsLoader.load(environment).forge().orElseThrow().plainHttp()).isFalse();
+    }
+
+    @Test
+    void aForgeOverPlainHttpIsAcceptedAndKnownAsSuch() throws Exception {
+        Map<String, String> environment = complete();
+        environment.put("FORGE_URL", "http://forge.internal:8080");
+
+        ForgeSettings forge = SettingsLoader.load(environment).forge().orElseThrow();
+
+        assertThat(forge.apiUrl()).hasToString("http://forge.internal:8080/api/v3");
+        assertThat(forge.plainHttp()).as("warned about at start").isTrue();
     }
 
     @Test

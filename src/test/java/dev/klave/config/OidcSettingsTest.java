@@ -154,8 +154,11 @@ class OidcSettingsTest {
         "https://login.microsoftonline.us/7c3f2f6e-2b1a-4d5e-9f00-1a2b3c4d5e6f/v2.0",
         "https://login.chinacloudapi.cn/7c3f2f6e-2b1a-4d5e-9f00-1a2b3c4d5e6f/v2.0",
         "https://sts.windows.net/7c3f2f6e-2b1a-4d5e-9f00-1a2b3c4d5e6f/",
-        "http://idp.example.com/realms/acme"})
-    void issuersWithoutATenantGuidOrOfAnotherCloudOrNotHttpsAreRefused(String issuer) {
+        "http://login.microsoftonline.com/7c3f2f6e-2b1a-4d5e-9f00-1a2b3c4d5e6f/v2.0",
+        "ftp://idp.example.com/realms/acme",
+        "https://idp.example.com/realms/acme?tenant=1",
+        "idp.example.com"})
+    void issuersWithoutATenantGuidOrOfAnotherCloudOrNotAnHttpUrlAreRefused(String issuer) {
         Map<String, String> environment = complete();
         environment.put("OIDC_ISSUER", issuer);
 

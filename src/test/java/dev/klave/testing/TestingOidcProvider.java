@@ -73,6 +73,14 @@ public final class TestingOidcProvider implements AutoCloseable {
         }
     }
 
+    /** The same provider over plain http (no CA file): what a test or a private network may run. */
+    public static TestingOidcProvider startOverPlainHttp() {
+        MockOAuth2Server server = new MockOAuth2Server(new OAuth2Config(false, null, null, false,
+                new OAuth2TokenProvider(), Set.of(), new NettyWrapper(null)));
+        server.start();
+        return new TestingOidcProvider(server, null);
+    }
+
     /** The issuer, exactly as the discovery document names it. */
     public String issuer() {
         return server.issuerUrl(ISSUER_ID).toString();
@@ -86,7 +94,9 @@ public final class TestingOidcProvider implements AutoCloseable {
         settings.put("OIDC_CLIENT_SECRET", CLIENT_SECRET);
         settings.put("OIDC_ALLOWED_DOMAINS", String.join(",", domains.length == 0 ? new String[] {"example.com"} : domains));
         settings.put("OIDC_DISPLAY_NAME", "Acme SSO");
-        settings.put("SSL_CERT_FILE", caFile.toString());
+        if (caFile != null) {
+            settings.put("SSL_CERT_FILE", caFile.toString());
+        }
         return settings;
     }
 
