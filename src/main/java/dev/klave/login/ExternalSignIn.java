@@ -198,13 +198,16 @@ public final class ExternalSignIn {
         String failurePage = "/login";
         List<String> clear = List.of(cookie.clear());
         try {
+            Optional<SignInState> valid = cookie.read(callback.cookieHeaders());
             if (expectedHost.isPresent() && !callback.host().map(host -> host.equalsIgnoreCase(expectedHost.get()))
                     .orElse(false)) {
-                // The cookie was set for the base URL's host: another host cannot carry it.
-                throw SignInFailure.logOnly(STATE, "the callback came to host " + Untrusted.text(
-                        callback.host().orElse("(none)")) + ", not the base URL's " + expectedHost.get());
+                // Spec 2 §7 `state`: the host differs from the base URL's. Spec 2 §6: only a callback
+                // without a valid state cookie leaves no row.
+                String why = "the callback came to host " + Untrusted.text(callback.host().orElse("(none)"))
+                        + ", not the base URL's " + expectedHost.get();
+                throw valid.isPresent() ? SignInFailure.of(STATE, why) : SignInFailure.logOnly(STATE, why);
             }
-            SignInState state = cookie.read(callback.cookieHeaders()).orElseThrow(() -> SignInFailure.logOnly(STATE,
+            SignInState state = valid.orElseThrow(() -> SignInFailure.logOnly(STATE,
                     "no valid state cookie (missing, forged or older than 10 minutes)"));
             failurePage = state.failurePage();
             if (!sameSecret(callback.state().orElse(""), state.state())) {

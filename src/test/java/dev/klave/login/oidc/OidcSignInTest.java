@@ -411,6 +411,36 @@ class OidcSignInTest {
     }
 
     @Test
+    void aCallbackToAnotherHostThanTheBaseUrlsIsState() throws Exception {
+        String login = unique("host");
+        person(klave, login, login + "@example.com");
+        provider.nextSignIn("sub-" + login, login + "@example.com");
+        SignInBrowser browser = browser();
+        String atProvider = browser.get("/api/auth/oidc/login").headers().firstValue("Location").orElseThrow();
+        String callback = browser.get(atProvider).headers().firstValue("Location").orElseThrow();
+        assertThat(callback).startsWith("http://127.0.0.1:" + klave.port() + "/api/auth/oidc/callback?");
+        String otherHost = callback.replace("http://127.0.0.1:", "http://localhost:");
+        long failures = count(klave, "login.failure");
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+
+        HttpResponse<String> withoutCookie = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(otherHost)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(withoutCookie.headers().firstValue("Location")).contains("/login?error=state");
+        assertThat(count(klave, "login.failure")).as("no valid state cookie: no row").isEqualTo(failures);
+
+        HttpResponse<String> withCookie = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(otherHost)).header("Cookie", "service_oidc_state="
+                + browser.cookie("service_oidc_state")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(withCookie.headers().firstValue("Location")).contains("/login?error=state");
+        assertThat(count(klave, "login.failure")).isEqualTo(failures + 1);
+        assertThat(last(klave, "login.failure").reason()).contains("state");
+        assertThat(withCookie.headers().allValues("Set-Cookie")).as("no session on the other host")
+                .noneMatch(cookie -> cookie.startsWith("service_session="));
+        // The queued answer is taken at the code exchange: on the base URL's host, it is.
+        assertThat(browser.follow(callback)).isEqualTo("/");
+    }
+
+    @Test
     void aSignedInPersonLinksTheirOwnAccountAndAnAdministratorUnlinksIt() {
         String login = unique("own");
         Subject subject = person(klave, login, null);
