@@ -40,6 +40,7 @@ import com.nimbusds.openid.connect.sdk.UserInfoResponse;
 import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
 import com.nimbusds.openid.connect.sdk.claims.UserInfo;
 import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
+import dev.klave.account.EmailKey;
 import dev.klave.account.ExternalIdentity;
 import dev.klave.account.IdentityProvider;
 import dev.klave.account.Subject;
@@ -331,7 +332,9 @@ public final class OidcSignIn implements SignInMethod {
     private void checkDomain(OidcProvider.Known known, String email, IDTokenClaimsSet claims,
             Map<String, Object> details) throws SignInFailure {
         int at = email.lastIndexOf('@');
-        String domain = at < 0 ? "" : email.substring(at + 1).strip().toLowerCase(Locale.ROOT);
+        // Spec 2 §8: case folding is A to Z only, for domains as for whole addresses (no Kelvin
+        // sign or dotless i meets a look-alike).
+        String domain = at < 0 ? "" : EmailKey.of(email.substring(at + 1));
         if (!settings.allowedDomains().contains(domain)) {
             throw SignInFailure.of(DOMAIN_NOT_ALLOWED, "the domain " + Untrusted.text(domain) + " is not allowed")
                     .with(details);
@@ -341,8 +344,7 @@ public final class OidcSignIn implements SignInMethod {
                 || (published != null && published.contains("hd"));
         if (hostedDomain) {
             String hd = claims.getStringClaim("hd");
-            if (hd == null || !settings.allowedDomains().contains(hd.toLowerCase(Locale.ROOT))
-                    || !hd.equalsIgnoreCase(domain)) {
+            if (hd == null || !settings.allowedDomains().contains(EmailKey.of(hd)) || !EmailKey.of(hd).equals(domain)) {
                 throw SignInFailure.of(DOMAIN_NOT_ALLOWED, hd == null ? "no hd claim: a personal account"
                         : "the hd claim " + Untrusted.text(hd) + " does not match the address's domain").with(details);
             }

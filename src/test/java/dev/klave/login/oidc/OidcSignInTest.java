@@ -192,6 +192,20 @@ class OidcSignInTest {
     }
 
     @Test
+    void domainsFoldOnlyAToZSoTheKelvinSignIsAnotherDomain() {
+        try (TestingKlave kelvin = startKlave(settings -> settings.with("OIDC_ALLOWED_DOMAINS", "kelvin.example.com"))) {
+            String login = unique("kay");
+            person(kelvin, login, login + "@kelvin.example.com");
+
+            provider.nextSignIn(unique("sub"), login + "@\u212Aelvin.example.com");
+            assertThat(browser(kelvin).signInWithOidc()).isEqualTo("/login?error=domain_not_allowed");
+
+            provider.nextSignIn(unique("sub"), login + "@KELVIN.Example.COM");
+            assertThat(browser(kelvin).signInWithOidc()).as("A to Z fold").isEqualTo("/");
+        }
+    }
+
+    @Test
     void aTokenWithoutTheSubjectClaimOrAlreadyExpiredIsToken() {
         try (TestingKlave employee = startKlave(settings -> settings.with("OIDC_SUBJECT_CLAIM", "employee_id"))) {
             provider.nextSignIn(unique("sub"), unique("ana") + "@example.com");
