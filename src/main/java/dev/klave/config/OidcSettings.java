@@ -40,13 +40,15 @@ public record OidcSettings(URI issuer, String clientId, Optional<Secret> clientS
     public static final Set<String> REFUSED_SUBJECT_CLAIMS = Set.of(
             // addresses and names
             "email", "emails", "mail", "upn", "preferred_username", "unique_name", "username", "login", "name",
-            "given_name", "family_name", "middle_name", "nickname", "phone_number", "address",
+            "given_name", "family_name", "middle_name", "nickname", "phone_number", "address", "login_hint",
+            "verified_primary_email", "verified_secondary_email",
             // shared by many people
-            "tid", "hd", "iss", "aud", "azp", "idp", "locale", "zoneinfo", "groups", "roles", "scp", "scope",
+            "tid", "hd", "iss", "aud", "azp", "idp", "locale", "zoneinfo", "groups", "roles", "wids", "scp", "scope",
             "website", "picture", "profile", "gender", "birthdate", "email_verified", "phone_number_verified",
+            "xms_edov", "ctry", "tenant_ctry", "tenant_region_scope", "ipaddr",
             // token and session claims
-            "nonce", "sid", "jti", "iat", "exp", "nbf", "auth_time", "at_hash", "c_hash", "acr", "amr",
-            "session_state", "uti", "rh", "ver", "typ");
+            "nonce", "sid", "jti", "iat", "exp", "nbf", "auth_time", "at_hash", "c_hash", "s_hash", "acr", "amr",
+            "session_state", "uti", "rh", "ver", "typ", "aio");
 
     /** Which accounts a first sign-in may link by e-mail (spec 2 §5 "Link policy"). */
     public enum Autolink {
