@@ -33,6 +33,26 @@ public final class Untrusted {
     }
 
     /**
+     * Why a call to another service failed, for a log line or a status shown to administrators:
+     * the failure's message escaped, or — the JDK's HTTP client often gives none, e.g. for a refused
+     * connection — its kind ({@code ConnectException}) and that of its cause.
+     */
+    public static String failure(Throwable failure) {
+        StringBuilder why = new StringBuilder();
+        for (Throwable at = failure; at != null && why.length() == 0; at = at.getCause()) {
+            if (at.getMessage() != null && !at.getMessage().isBlank()) {
+                why.append(text(at.getMessage()));
+            }
+        }
+        String kind = failure.getClass().getSimpleName();
+        if (why.length() == 0) {
+            Throwable cause = failure.getCause();
+            return cause == null || cause == failure ? kind : kind + " (" + cause.getClass().getSimpleName() + ")";
+        }
+        return kind + ": " + why;
+    }
+
+    /**
      * A whole log line's text with its control characters escaped and nothing cut, backslashes
      * kept: the last line of defence in the log layout, for values no call site escaped (an
      * exception's message, say). Values escaped by {@link #text} pass through unchanged.

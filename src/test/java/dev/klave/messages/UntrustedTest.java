@@ -41,4 +41,14 @@ class UntrustedTest {
         assertThat(Untrusted.controls("line\nnext\u001b" + "y".repeat(500))).isEqualTo("line\\nnext\\u001b" + "y".repeat(500));
         assertThat(Untrusted.text(null)).isEqualTo("null");
     }
+
+    @org.junit.jupiter.api.Test
+    void aFailureWithoutAMessageIsNamedByItsKindAndAMessageIsEscaped() {
+        assertThat(Untrusted.failure(new java.net.ConnectException())).isEqualTo("ConnectException");
+        assertThat(Untrusted.failure(new java.io.IOException(null, new java.net.ConnectException())))
+                .isEqualTo("IOException (ConnectException)");
+        assertThat(Untrusted.failure(new java.io.IOException("reset\nby peer"))).isEqualTo("IOException: reset\\nby peer");
+        assertThat(Untrusted.failure(new java.io.IOException(null, new java.net.ConnectException("refused"))))
+                .as("the first message found on the way down").isEqualTo("IOException: refused");
+    }
 }

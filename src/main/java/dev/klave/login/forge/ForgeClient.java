@@ -258,7 +258,7 @@ public final class ForgeClient implements ForgeApi {
         } catch (java.net.http.HttpTimeoutException e) {
             throw new ForgeUnavailableException(what + ": no answer within " + TIMEOUT.toSeconds() + " s", e);
         } catch (IOException e) {
-            throw new ForgeUnavailableException(what + ": " + Untrusted.text(String.valueOf(e.getMessage())), e);
+            throw new ForgeUnavailableException(what + ": " + Untrusted.failure(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ForgeUnavailableException(what + ": interrupted", e);

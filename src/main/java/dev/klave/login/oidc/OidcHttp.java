@@ -56,7 +56,7 @@ final class OidcHttp {
         } catch (java.net.http.HttpTimeoutException e) {
             throw new ProviderUnavailableException(what + ": no answer within " + TIMEOUT.toSeconds() + " s", e);
         } catch (IOException e) {
-            throw new ProviderUnavailableException(what + ": " + Untrusted.text(String.valueOf(e.getMessage())), e);
+            throw new ProviderUnavailableException(what + ": " + Untrusted.failure(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ProviderUnavailableException(what + ": interrupted", e);
