@@ -3,13 +3,18 @@ package dev.klave.account;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import java.time.Instant;
 
-/** A session just opened: the account and the cookie value that proves it, shown to the client once. */
-public record OpenedSession(Subject subject, String cookieValue, Duration lifetime) {
+/**
+ * A session just opened: the account, the cookie value that proves it (shown to the client once),
+ * and when it ends.
+ */
+public record OpenedSession(Subject subject, String cookieValue, Duration lifetime, Instant expiresAt) {
     public OpenedSession {
         requireNonNull(subject, "subject is null");
         requireNonNull(cookieValue, "cookieValue is null");
         requireNonNull(lifetime, "lifetime is null");
+        requireNonNull(expiresAt, "expiresAt is null");
     }
 
     @Override

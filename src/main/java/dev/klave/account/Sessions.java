@@ -46,7 +46,7 @@ public final class Sessions {
         Instant now = clock.instant();
         sessions.create(new WebSession(SecretToken.sha256(id), subject.id(), now, now.plus(LIFETIME),
                 Optional.empty()));
-        return new OpenedSession(subject, id + "." + signer.sign(id), LIFETIME);
+        return new OpenedSession(subject, id + "." + signer.sign(id), LIFETIME, now.plus(LIFETIME));
     }
 
     /**

@@ -17,7 +17,7 @@ public final class SignedIn {
     }
 
     public ApiResponse answer(OpenedSession session) {
-        return ApiResponse.ok(view(session.subject()))
+        return ApiResponse.ok(view(session.subject(), java.util.Optional.of(session.expiresAt())))
                 .withHeader("Set-Cookie", SessionCookie.set(session.cookieValue(), session.lifetime(), secureCookies));
     }
 

@@ -10,6 +10,8 @@ import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -123,6 +125,9 @@ abstract class AccountFlowTest {
         assertThat(completed.headers().firstValue("Set-Cookie").orElseThrow())
                 .matches("service_session=[A-Za-z0-9_-]{43}\\.[A-Za-z0-9_-]{43}; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax");
         String cookie = TestingPeople.cookieOf(completed);
+        assertThat(json(completed).get("session_expires_at").asText()).as("the sign-in's answer: 12 h from now")
+                .isEqualTo(Instant.parse(view.get("expires_at").asText()).minus(Duration.ofHours(72))
+                        .plus(Duration.ofHours(12)).toString());
 
         JsonNode me = json(http.get("/api/me", "Cookie", cookie));
         assertThat(me.get("login").asText()).isEqualTo(login);
