@@ -2,6 +2,7 @@ package dev.klave.access;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.account.Login;
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
@@ -70,13 +71,18 @@ public final class AccessRoutes implements RouteProvider {
 
     private ApiResponse list(ApiRequest request) {
         Principal caller = Principal.of(request);
-        Optional<SubjectId> subject = request.queryParameter("subject").map(AccessRoutes::subjectId);
+        Optional<String> asked = request.queryParameter("subject");
+        Optional<SubjectId> subject;
         if (!caller.admin()) {
-            // Spec 1 §4: people see only their own grants; asking for someone else's is 403.
-            if (subject.isPresent() && !subject.get().equals(caller.subjectId())) {
+            // Spec 1 §4: people see only their own grants; asking for anyone else's — by id or by
+            // login, existing or not (whether it exists is not theirs to learn) — is 403.
+            if (asked.isPresent() && !asked.get().equals(caller.subjectId().value())
+                    && !asked.get().equals(caller.login().value())) {
                 throw Message.OWN_GRANTS_ONLY.refusal();
             }
             subject = Optional.of(caller.subjectId());
+        } else {
+            subject = asked.map(this::subjectOf);
         }
         Optional<ClusterId> cluster = request.queryParameter("cluster")
                 .map(id -> ClusterId.isValid(id) ? new ClusterId(id) : null);
@@ -96,11 +102,15 @@ public final class AccessRoutes implements RouteProvider {
                 grant.createdAt(), grant.revokedAt(), grant.activeAt(now));
     }
 
-    private static SubjectId subjectId(String text) {
+    /** The subject an administrator asks about: by id, or by login. */
+    private SubjectId subjectOf(String text) {
         try {
             return new SubjectId(text);
-        } catch (IllegalArgumentException e) {
-            throw Message.USER_NOT_FOUND.refusal();
+        } catch (IllegalArgumentException notAnId) {
+            if (!Login.isValid(text)) {
+                throw Message.USER_NOT_FOUND.refusal();
+            }
+            return subjects.findByLogin(new Login(text)).map(Subject::id).orElseThrow(Message.USER_NOT_FOUND::refusal);
         }
     }
 

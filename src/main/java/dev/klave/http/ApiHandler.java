@@ -60,6 +60,27 @@ final class ApiHandler implements Handler<HttpServerRequest> {
 
     @Override
     public void handle(HttpServerRequest request) {
+        try {
+            route(request);
+        } catch (RuntimeException e) {
+            failed(request, e);
+        }
+    }
+
+    /**
+     * A bug on the event loop must not leave the client waiting for an answer that never comes:
+     * answer 500 (once) and close.
+     */
+    private static void failed(HttpServerRequest request, RuntimeException e) {
+        LOG.error("request to {} failed before its endpoint ran", Untrusted.text(request.path()), e);
+        HttpServerResponse response = request.response();
+        if (!response.ended() && !response.headWritten()) {
+            response.putHeader("Connection", "close");
+            Responses.error(response, RoutePolicy.API, Message.INTERNAL_ERROR);
+        }
+    }
+
+    private void route(HttpServerRequest request) {
         HttpServerResponse response = request.response();
         String method = request.method().name();
         ApiRoutes.Match match = routes.match(method, request.path());
@@ -109,10 +130,23 @@ final class ApiHandler implements Handler<HttpServerRequest> {
         });
         request.endHandler(ignored -> {
             if (!response.ended()) {
-                whenComplete.handle(body);
+                try {
+                    whenComplete.handle(body);
+                } catch (RuntimeException e) {
+                    failed(request, e);
+                }
             }
         });
-        request.exceptionHandler(failure -> LOG.debug("request body not read: {}", failure.toString()));
+        request.exceptionHandler(failure -> {
+            // A body the decoder refused (a chunk size that is not hex, say): 400 and close, as
+            // for a refused head; a client that went away has nothing to read.
+            LOG.debug("request body not read: {}", failure.toString());
+            if (!response.ended() && !response.closed()) {
+                response.putHeader("Connection", "close");
+                Responses.error(response, policy, Message.REQUEST_MALFORMED);
+                request.connection().close();
+            }
+        });
     }
 
     private static boolean exceedsLimit(String declared, int limit) {
@@ -149,9 +183,16 @@ final class ApiHandler implements Handler<HttpServerRequest> {
 
     private void dispatch(HttpServerRequest request, ApiRoutes.Found found, Buffer body) {
         RoutePolicy policy = found.policy();
+        Map<String, List<String>> query;
+        try {
+            query = toMap(request.params());
+        } catch (IllegalArgumentException e) {
+            // A query with a broken escape (`%zz`, a lone `%`): refused like any malformed request.
+            Responses.error(request.response(), policy, Message.REQUEST_MALFORMED);
+            return;
+        }
         ApiRequest apiRequest = new ApiRequest(request.method().name(), request.path(), found.parameters(),
-                toMap(request.params()), toMap(request.headers()), body.getBytes(), clientAddress(request),
-                new Caller.Anonymous());
+                query, toMap(request.headers()), body.getBytes(), clientAddress(request), new Caller.Anonymous());
         if (policy.body() == BodyType.FORM) {
             Optional<ApiRequest> decoded = decodeForm(request, policy, apiRequest, body);
             if (decoded.isEmpty()) {

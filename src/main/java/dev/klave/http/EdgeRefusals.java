@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 final class EdgeRefusals {
     private static final Logger LOG = LoggerFactory.getLogger(EdgeRefusals.class);
+    /** The target Netty gives a request whose first line it could not read. */
+    private static final String NETTY_PLACEHOLDER = "/bad-request";
 
     private final EdgeAudit audit;
     private final ClientAddresses clients;
@@ -72,7 +74,9 @@ final class EdgeRefusals {
             return;
         }
         response.putHeader("Connection", "close");
-        String path = request.path() == null ? "" : request.path();
+        // A request line the decoder could not read (too long, or not three parts) has no path
+        // (Netty puts its placeholder there): it is answered as the API answers.
+        String path = request.path() == null || request.path().equals(NETTY_PLACEHOLDER) ? "/api/" : request.path();
         if (path.startsWith("/clusters/") || path.equals("/clusters")) {
             KubeStatus.send(response, status, text);
         } else if (path.startsWith("/api/") || path.startsWith("/v1/") || path.equals("/api")) {

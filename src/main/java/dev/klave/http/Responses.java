@@ -109,7 +109,8 @@ final class Responses {
         Buffer body = Buffer.buffer(text);
         response.setStatusCode(status);
         response.putHeader("Content-Type", TEXT);
-        response.putHeader("X-Content-Type-Options", "nosniff");
+        // Health answers and refusals are about this moment: never cached either.
+        apiHeaders(response);
         response.putHeader("Content-Length", String.valueOf(body.length()));
         if (head) {
             response.end();

@@ -53,7 +53,7 @@ public final class ExternalSignInRoutes {
         RoutePolicy policy = RoutePolicy.API.withOrigin(OriginRule.ANY);
         for (String path : List.of("/api/auth/" + code + "/login", callback(code), "/api/auth/" + code + "/link",
                 "/api/me/" + code + "/link")) {
-            for (String method : List.of("GET", "POST", "PUT", "PATCH", "DELETE")) {
+            for (String method : List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")) {
                 routes.add(method, path, Access.ANONYMOUS, policy, request -> {
                     throw off.refusal();
                 });

@@ -89,6 +89,15 @@ class GrantsApiTest {
         assertThat(others.body()).isEqualTo("{\"error\":\"solo puedes consultar tus propios permisos\"}");
         assertThat(JSON.readTree(http.get("/api/grants?subject=" + evaId, "Cookie", admin).body())
                 .findValuesAsText("subject_login")).containsOnly("eva");
+        for (String asked : new String[] {"eva", "nobody-at-all", "00000000-0000-0000-0000-000000000000", "%20"}) {
+            assertThat(http.get("/api/grants?subject=" + asked, "Cookie", ana).statusCode())
+                    .as("whether %s exists is not ana's to learn", asked).isEqualTo(403);
+        }
+        assertThat(JSON.readTree(http.get("/api/grants?subject=ana", "Cookie", ana).body())
+                .findValuesAsText("subject_login")).containsOnly("ana");
+        assertThat(JSON.readTree(http.get("/api/grants?subject=eva", "Cookie", admin).body())
+                .findValuesAsText("subject_login")).as("an administrator may ask by login").containsOnly("eva");
+        assertThat(http.get("/api/grants?subject=nobody-at-all", "Cookie", admin).statusCode()).isEqualTo(404);
     }
 
     @Test

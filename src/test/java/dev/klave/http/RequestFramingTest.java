@@ -210,6 +210,39 @@ class RequestFramingTest {
     }
 
     @Test
+    void aBrokenEscapeInTheQueryIsAnsweredWith400InsteadOfSilence() throws Exception {
+        for (String target : new String[] {"/api/auth/methods?q=%zz", "/api/me?x=%", "/v1/ci/forge-actions/token?x=%zz"}) {
+            String method = target.startsWith("/v1/") ? "POST" : "GET";
+            Exchange exchange = send(method + " " + target + " HTTP/1.1\r\nHost: k\r\nContent-Length: 0\r\n"
+                    + "Connection: close\r\n\r\n");
+
+            assertThat(exchange.text()).as(target).startsWith("HTTP/1.1 400 ").containsIgnoringCase(
+                    "cache-control: no-store").endsWith("{\"error\":\"petición HTTP no válida\"}");
+        }
+    }
+
+    @Test
+    void aChunkSizeThatIsNotHexIs400AndTheConnectionClosed() throws Exception {
+        Exchange exchange = send("POST /api/auth/link HTTP/1.1\r\nHost: k\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n");
+
+        assertThat(exchange.text()).startsWith("HTTP/1.1 400 ").endsWith("{\"error\":\"petición HTTP no válida\"}");
+        assertThat(exchange.closedByKlave()).isTrue();
+    }
+
+    @Test
+    void aRequestLineThatCannotBeReadIsAnsweredLikeTheApiAndNeverCached() throws Exception {
+        Exchange tooLong = send("GET /api/" + "a".repeat(10_000) + " HTTP/1.1\r\nHost: k\r\n\r\n");
+        Exchange spaced = send("GET /api/m e HTTP/1.1\r\nHost: k\r\n\r\n");
+
+        assertThat(tooLong.text()).contains(" 414 ").containsIgnoringCase("cache-control: no-store")
+                .endsWith("{\"error\":\"dirección de la petición demasiado larga\"}");
+        assertThat(spaced.text()).contains(" 400 ").containsIgnoringCase("cache-control: no-store")
+                .contains("{\"error\":\"petición HTTP no válida");
+        assertThat(http.get("/healthz").headers().firstValue("Cache-Control")).contains("no-store");
+    }
+
+    @Test
     void chunkedAloneAndLengthAloneStillWorkAndKeepTheConnection() throws Exception {
         String get = "GET " + CONFIGMAPS + " HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token + "\r\n\r\n";
         try (Socket socket = new Socket("127.0.0.1", klave.port())) {

@@ -46,6 +46,10 @@ class ForgeNotConfiguredTest {
             assertThat(response.statusCode()).isEqualTo(404);
             assertThat(response.body()).isEqualTo(expected);
         }
+        for (String method : new String[] {"HEAD", "OPTIONS"}) {
+            assertThat(klave.http().send(method, "/api/auth/forge/login", null).statusCode()).as(method)
+                    .isEqualTo(404);
+        }
     }
 
     @Test
