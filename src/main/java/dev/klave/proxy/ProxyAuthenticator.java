@@ -130,6 +130,18 @@ public final class ProxyAuthenticator implements StreamChecks {
         }
     }
 
+    /**
+     * The login of a credential's owner, for the audit row of a refused request (spec 1 §2: the
+     * row names its subject); empty when the database cannot say.
+     */
+    public Optional<String> ownerLogin(Credential credential) {
+        try {
+            return subjects.findById(credential.subjectId()).map(owner -> owner.login().value());
+        } catch (RuntimeException unavailable) {
+            return Optional.empty();
+        }
+    }
+
     /** Whether the header carries a well-formed {@code klt_} bearer token (nothing is looked up). */
     public static boolean carriesToken(Optional<String> authorization) {
         try {

@@ -229,7 +229,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             try {
                 awaitRow(row(auditId, target, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
                         info.name()), client, credential, credential.map(found -> found.subjectId().value()),
-                        Optional.empty(), Optional.of(refusal.status()), Optional.of(refusal.getMessage())));
+                        credential.flatMap(authenticator::ownerLogin), Optional.of(refusal.status()),
+                        Optional.of(refusal.getMessage())));
             } catch (Exception e) {
                 LOG.warn("audit row {} of a refused request not written: {}", auditId, e.toString());
             }

@@ -59,16 +59,23 @@ public final class RefusalAudit implements EdgeAudit {
      * since nothing is forwarded.
      */
     CompletableFuture<Void> record(String auditId, Refused refused) {
-        CompletableFuture<Optional<Credential>> credential = ProxyAuthenticator.carriesToken(refused.authorization())
-                ? CompletableFuture.supplyAsync(() -> authenticator.identify(refused.authorization()), blocking)
-                : CompletableFuture.completedFuture(Optional.empty());
+        CompletableFuture<Owned> credential = ProxyAuthenticator.carriesToken(refused.authorization())
+                ? CompletableFuture.supplyAsync(() -> {
+                    Optional<Credential> found = authenticator.identify(refused.authorization());
+                    return new Owned(found, found.flatMap(authenticator::ownerLogin));
+                }, blocking)
+                : CompletableFuture.completedFuture(new Owned(Optional.empty(), Optional.empty()));
         return credential
                 .thenCompose(found -> audit.record(row(auditId, refused, found)))
                 .orTimeout(recordWait.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(written -> null);
     }
 
-    private AuditRow row(String auditId, Refused refused, Optional<Credential> credential) {
+    /** The credential a refused request carried, and its owner's login. */
+    private record Owned(Optional<Credential> credential, Optional<String> login) {}
+
+    private AuditRow row(String auditId, Refused refused, Owned owned) {
+        Optional<Credential> credential = owned.credential();
         String target = refused.target();
         int question = target.indexOf('?');
         String rawPath = question < 0 ? target : target.substring(0, question);
@@ -84,7 +91,7 @@ public final class RefusalAudit implements EdgeAudit {
             }
         }
         var now = clock.instant();
-        return new AuditRow(auditId, now, credential.map(found -> found.subjectId().value()), Optional.empty(),
+        return new AuditRow(auditId, now, credential.map(found -> found.subjectId().value()), owned.login(),
                 credential.map(Credential::id), cluster, Optional.empty(),
                 Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40), Optional.empty(), Optional.empty(),
                 Untrusted.text(path, PATH_KEPT), Optional.of(refused.client().getHostAddress()),

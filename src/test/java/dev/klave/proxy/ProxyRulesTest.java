@@ -229,8 +229,18 @@ class ProxyRulesTest {
                 .isEqualTo("Klave no admite cabeceras Impersonate-* (kubectl --as no está soportado)");
         assertThat(row.get("credential").asText()).isEqualTo(validId);
         assertThat(row.get("subject_id").isTextual()).isTrue();
+        assertThat(row.get("subject").asText()).as("spec 1 §2: the row names its subject").isEqualTo("ana");
         assertThat(row.get("cluster").asText()).isEqualTo("prod-1");
         assertThat(reached("probe-marker")).isFalse();
+    }
+
+    @Test
+    void aCredentialRefusedAtTheClusterLeavesARowNamingItsOwner() throws Exception {
+        HttpResponse<String> response = get("/clusters/prod-1/api/v1/namespaces/team-a/pods/owner-marker", noGrantHere);
+
+        JsonNode row = auditRow(response.headers().firstValue("Audit-ID").orElseThrow());
+        assertThat(row.get("status").asInt()).isEqualTo(403);
+        assertThat(row.get("subject").asText()).isEqualTo("bob");
     }
 
     @Test
