@@ -54,7 +54,7 @@ public final class Links {
     public OpenedSession complete(String tokenText, String password, InetAddress client) {
         Usable usable = usable(tokenText, clock.instant());
         if (forgeRequired(usable.subject)) {
-            throw Message.FORGE_ONLY_ACCOUNT.refusal();
+            throw mode.passwordNotUsed();
         }
         PasswordPolicy.check(password, usable.subject.login());
         String hash = hasher.hash(password);

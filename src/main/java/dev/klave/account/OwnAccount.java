@@ -46,7 +46,7 @@ public final class OwnAccount {
     public void changePassword(Principal caller, String currentPassword, String newPassword, InetAddress client) {
         Subject subject = me(caller);
         if (!mode.passwordAllowed(subject)) {
-            throw Message.FORGE_ONLY_ACCOUNT.refusal();
+            throw mode.passwordNotUsed();
         }
         if (throttle.locked(subject.id())) {
             throw Message.TOO_MANY_ATTEMPTS.refusal();

@@ -31,6 +31,6 @@ public record SignInMethods(boolean forge, String org, boolean oidc, String oidc
 
     /** With either external method on, passwords work for break-glass accounts only (spec 1 §5). */
     public SignInMode mode() {
-        return SignInMode.of(forge, oidc);
+        return SignInMode.of(forge, oidc, oidcName);
     }
 }

@@ -96,6 +96,8 @@ public enum Message {
     ADMIN_ONLY(403, "solo para administradores"),
     CROSS_ORIGIN(403, "petición de otro origen rechazada"),
     FORGE_ONLY_ACCOUNT(403, "esta cuenta entra con Forge: no usa contraseña"),
+    /** Not in spec 1 §7: the same refusal when only an OIDC provider is on (named as its button is). */
+    PROVIDER_ONLY_ACCOUNT(403, "esta cuenta entra con %s: no usa contraseña"),
     OTHERS_CREDENTIALS(403, "solo un administrador puede operar sobre credenciales de otros"),
     OWN_GRANTS_ONLY(403, "solo puedes consultar tus propios permisos"),
     NOT_FOUND(404, "no encontrado"),

@@ -455,6 +455,27 @@ class OidcSignInTest {
     }
 
     @Test
+    void withOnlyOidcOnPasswordOperationsAreRefusedNamingTheProviderNotTheForge() {
+        String login = unique("nopass");
+        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+                Optional.empty(), Optional.of(login + "@example.com"), false, false), Optional.empty());
+        String token = TestingPeople.tokenOf(invitation.link());
+        String expected = "{\"error\":\"esta cuenta entra con Acme SSO: no usa contraseña\"}";
+
+        HttpResponse<String> completed = klave.http().send("POST", "/api/auth/link/complete",
+                "{\"token\":\"" + token + "\",\"password\":\"una-clave-muy-larga\"}");
+        String session = "service_session=" + klave.klave().services().sessions().open(invitation.subject())
+                .cookieValue();
+        HttpResponse<String> changed = klave.http().send("POST", "/api/me/password",
+                "{\"current_password\":\"x\",\"new_password\":\"una-clave-muy-larga\"}", "Cookie", session);
+
+        assertThat(completed.statusCode()).isEqualTo(403);
+        assertThat(completed.body()).isEqualTo(expected);
+        assertThat(changed.statusCode()).isEqualTo(403);
+        assertThat(changed.body()).isEqualTo(expected);
+    }
+
+    @Test
     void aSignedInPersonLinksTheirOwnAccountAndAnAdministratorUnlinksIt() {
         String login = unique("own");
         Subject subject = person(klave, login, null);
