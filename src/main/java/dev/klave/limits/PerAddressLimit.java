@@ -7,14 +7,16 @@ import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 /**
- * At most {@code perMinute} requests from one client address in each calendar minute, counted in
- * the database so that every replica shares the count (spec 1 §8: sign-ins, CI exchanges).
+ * At most {@code perMinute} requests from one client address in any 60 seconds (a sliding minute,
+ * so no burst fits twice the limit across the turn of a calendar minute), counted in the database
+ * so that every replica shares the count (spec 1 §8: sign-ins, CI exchanges). Refused requests
+ * count too: a client that keeps trying stays refused.
  */
 public final class PerAddressLimit {
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
     private final RateWindowStore windows;
     private final String bucketPrefix;
     private final int perMinute;
@@ -34,11 +36,10 @@ public final class PerAddressLimit {
     /**
      * Counts one request from {@code client}.
      *
-     * @throws dev.klave.messages.Refusal {@code TOO_MANY_ATTEMPTS} past the limit in the current minute
+     * @throws dev.klave.messages.Refusal {@code TOO_MANY_ATTEMPTS} past the limit in the last minute
      */
     public void count(InetAddress client) {
-        Instant window = clock.instant().truncatedTo(ChronoUnit.MINUTES);
-        int hits = windows.hit(bucketPrefix + client.getHostAddress(), window, window.minus(Duration.ofMinutes(1)));
+        int hits = windows.hit(bucketPrefix + client.getHostAddress(), clock.instant(), MINUTE);
         if (hits > perMinute) {
             throw Message.TOO_MANY_ATTEMPTS.refusal();
         }

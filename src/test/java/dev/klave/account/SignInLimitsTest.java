@@ -85,6 +85,21 @@ class SignInLimitsTest {
     }
 
     @Test
+    void theMinuteSlidesSoABurstAcrossTheTurnOfTheMinuteIsStillTen() {
+        TestingHttp http = start();
+        TestingPeople.signUp(klave, "ana", false);
+        clock.advance(Duration.ofSeconds(55));
+        for (int i = 0; i < 10; i++) {
+            assertError(attempt(http, "nobody-" + i, PASSWORD), 401, "usuario o contraseña incorrectos");
+        }
+
+        clock.advance(Duration.ofSeconds(10));
+        assertError(attempt(http, "ana", PASSWORD), 429, "demasiados intentos");
+        clock.advance(Duration.ofSeconds(50));
+        assertThat(attempt(http, "ana", PASSWORD).statusCode()).as("a minute after the ten").isEqualTo(200);
+    }
+
+    @Test
     void sessionEndsAfterTwelveHours() {
         TestingHttp http = start();
         String cookie = TestingPeople.signUp(klave, "ana", false);

@@ -70,21 +70,26 @@ abstract class ThrottleStoreConformance extends StoreConformance {
     }
 
     @Test
-    void hitsAreCountedPerBucketAndWindow() {
+    void hitsAreCountedPerBucketOverASlidingSpan() {
         String bucket = "test-ip:" + UUID.randomUUID();
-        Instant window = NOW;
+        Duration minute = Duration.ofMinutes(1);
+        Instant start = NOW.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).plusSeconds(50);
 
-        assertThat(windows.hit(bucket, window, window.minusSeconds(60))).isEqualTo(1);
-        assertThat(windows.hit(bucket, window, window.minusSeconds(60))).isEqualTo(2);
-        assertThat(windows.hit("other:" + bucket, window, window.minusSeconds(60))).isEqualTo(1);
-        assertThat(windows.hit(bucket, window.plusSeconds(60), window)).isEqualTo(1);
+        assertThat(windows.hit(bucket, start, minute)).isEqualTo(1);
+        assertThat(windows.hit(bucket, start.plusMillis(300), minute)).isEqualTo(2);
+        assertThat(windows.hit("other:" + bucket, start, minute)).isEqualTo(1);
+        assertThat(windows.hit(bucket, start.plusSeconds(15), minute))
+                .as("across the turn of the calendar minute, the earlier hits still count").isEqualTo(3);
+        assertThat(windows.hit(bucket, start.plusSeconds(61), minute)).as("the first two are over a minute old")
+                .isEqualTo(2);
+        assertThat(windows.hit(bucket, start.plusSeconds(200), minute)).isEqualTo(1);
     }
 
     @Test
     void concurrentHitsAreAllCounted() throws Exception {
         String bucket = "test-ip:" + UUID.randomUUID();
 
-        List<Integer> counts = concurrently(6, () -> windows.hit(bucket, NOW, NOW.minusSeconds(60)));
+        List<Integer> counts = concurrently(6, () -> windows.hit(bucket, NOW, Duration.ofMinutes(1)));
 
         assertThat(counts).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6);
     }
