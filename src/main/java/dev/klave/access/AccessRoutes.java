@@ -96,10 +96,13 @@ public final class AccessRoutes implements RouteProvider {
     }
 
     private GrantView view(Grant grant, Instant now) {
-        String login = subjects.findById(grant.subjectId()).map(Subject::login).map(Object::toString).orElse("");
+        Optional<Subject> holder = subjects.findById(grant.subjectId());
+        String login = holder.map(Subject::login).map(Object::toString).orElse("");
+        // Spec 1 §3: a disabled subject's grants are kept but do not count.
+        boolean counts = grant.activeAt(now) && holder.map(Subject::enabled).orElse(false);
         return new GrantView(grant.id(), grant.subjectId().value(), login, grant.clusterId().value(),
                 grant.tier().code(), grant.scope().value(), grant.group(), grant.expiresAt(), grant.note(),
-                grant.createdAt(), grant.revokedAt(), grant.activeAt(now));
+                grant.createdAt(), grant.revokedAt(), counts);
     }
 
     /** The subject an administrator asks about: by id, or by login. */

@@ -81,7 +81,8 @@ public final class AccountViews {
                 subject.breakGlass(), subject.passwordHash().isPresent(), forge(linked), oidc(linked),
                 subject.createdAt(), Optional.ofNullable(extras.lastSignIn().get(subject.id())),
                 Optional.ofNullable(extras.pendingUntil().get(subject.id())),
-                extras.grants().getOrDefault(subject.id(), 0),
+                // Spec 1 §3: a disabled subject's grants are kept but do not count.
+                subject.enabled() ? extras.grants().getOrDefault(subject.id(), 0) : 0,
                 extras.lastAdmin().map(subject.id()::equals).orElse(false));
     }
 

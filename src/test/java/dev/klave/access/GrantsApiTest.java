@@ -101,6 +101,34 @@ class GrantsApiTest {
     }
 
     @Test
+    void aDisabledPersonsGrantsAreKeptButDoNotCount() throws Exception {
+        TestingPeople.signUp(klave, "zoe", false);
+        String zoeId = null;
+        for (JsonNode subject : JSON.readTree(http.get("/api/subjects", "Cookie", admin).body())) {
+            if (subject.get("login").asText().equals("zoe")) {
+                zoeId = subject.get("id").asText();
+            }
+        }
+        grant(zoeId, "prod-2", "view");
+
+        assertThat(http.send("POST", "/api/subjects/" + zoeId + "/disable", null, "Cookie", admin).statusCode())
+                .isEqualTo(200);
+        JsonNode kept = JSON.readTree(http.get("/api/grants?subject=" + zoeId, "Cookie", admin).body());
+        JsonNode listed = null;
+        for (JsonNode subject : JSON.readTree(http.get("/api/subjects", "Cookie", admin).body())) {
+            listed = subject.get("id").asText().equals(zoeId) ? subject : listed;
+        }
+
+        assertThat(kept).hasSize(1);
+        assertThat(kept.get(0).get("active").asBoolean()).isFalse();
+        assertThat(listed.get("active_grants").asInt()).isZero();
+
+        http.send("POST", "/api/subjects/" + zoeId + "/enable", null, "Cookie", admin);
+        assertThat(JSON.readTree(http.get("/api/grants?subject=" + zoeId, "Cookie", admin).body()).get(0)
+                .get("active").asBoolean()).as("they count again").isTrue();
+    }
+
+    @Test
     void revokedGrantsAreListedOnlyWhenAskedFor() throws Exception {
         String grant = grant(anaId, "prod-2", "edit");
 
