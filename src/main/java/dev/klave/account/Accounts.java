@@ -165,14 +165,26 @@ public final class Accounts {
      * @throws dev.klave.messages.Refusal {@code USER_NOT_FOUND} when no account has this login
      */
     public Subject setBreakGlass(Login login) {
+        return setBreakGlass(login, true);
+    }
+
+    /**
+     * Sets or removes the break-glass mark. Removing it is refused when the account is the last
+     * administrator able to sign in (spec 1 §5 "Break-glass").
+     *
+     * @throws dev.klave.messages.Refusal {@code USER_NOT_FOUND}, {@code BREAK_GLASS_PEOPLE_ONLY},
+     *     {@code LAST_ADMIN}
+     */
+    public Subject setBreakGlass(Login login, boolean mark) {
         return transactions.inTransaction(() -> {
             Subject subject = subjects.findByLogin(login).orElseThrow(Message.USER_NOT_FOUND::refusal);
             if (subject.kind() != SubjectKind.PERSON) {
                 throw Message.BREAK_GLASS_PEOPLE_ONLY.refusal();
             }
-            Subject marked = subjects.update(subject.id(), current -> current.withBreakGlass(true));
-            events.event("user.break_glass").target(marked).via("cli").record();
-            return marked;
+            lastAdmin.check(subject, current -> current.withBreakGlass(mark));
+            Subject changed = subjects.update(subject.id(), current -> current.withBreakGlass(mark));
+            events.event(mark ? "user.break_glass" : "user.break_glass_removed").target(changed).via("cli").record();
+            return changed;
         });
     }
 }

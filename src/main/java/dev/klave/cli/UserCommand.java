@@ -91,13 +91,17 @@ final class UserCommand implements Runnable {
     @Command(name = "set-break-glass",
             mixinStandardHelpOptions = true,
             description = "Marks an existing person as break-glass: their password keeps working when forge "
-                    + "or OIDC sign-in is on. Only this command can set the mark.")
+                    + "or OIDC sign-in is on. Only this command can set the mark, or (--off) remove it; removing "
+                    + "it from the last administrator able to sign in is refused.")
     static final class SetBreakGlass implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
         @Parameters(index = "0", paramLabel = "<login>", description = "The person's login.")
         String login;
+
+        @CommandLine.Option(names = "--off", description = "Remove the mark instead of setting it.")
+        boolean off;
 
         @Override
         public Integer call() {
@@ -106,8 +110,8 @@ final class UserCommand implements Runnable {
                 return KlaveCommand.FAILED;
             }
             return withAccounts(spec, accounts -> {
-                Subject subject = accounts.setBreakGlass(valid.get());
-                return subject.login() + " is now break-glass";
+                Subject subject = accounts.setBreakGlass(valid.get(), !off);
+                return subject.login() + (off ? " is no longer break-glass" : " is now break-glass");
             });
         }
     }

@@ -94,6 +94,19 @@ class ExternalSignInTest {
     }
 
     @Test
+    void theBreakGlassMarkIsNotRemovedFromTheLastAdministratorAbleToSignIn() {
+        personWithPassword("root", true, true);
+
+        assertThatThrownBy(() -> externalMode.accounts().setBreakGlass(new Login("root"), false))
+                .hasMessage("no se puede quitar ni deshabilitar al último administrador activo");
+        assertThat(subjects.findByLogin(new Login("root")).orElseThrow().breakGlass()).isTrue();
+
+        personWithPassword("spare", true, true);
+        assertThat(externalMode.accounts().setBreakGlass(new Login("root"), false).breakGlass()).isFalse();
+        assertThat(externalMode.events().page(1).events().getFirst().type()).isEqualTo("user.break_glass_removed");
+    }
+
+    @Test
     void passwordDisabledFailuresDoNotLockTheAccount() {
         Subject ana = personWithPassword("ana", false, false);
         for (int i = 0; i < 6; i++) {

@@ -142,6 +142,9 @@ class KlaveProcessIT {
         KlaveProcess marked = KlaveProcess.run(directory, Map.of(), "user", "set-break-glass", "bob");
         assertThat(marked.exitValue()).isZero();
         assertThat(marked.stdout()).containsExactly("bob is now break-glass");
+        KlaveProcess unmarked = KlaveProcess.run(directory, Map.of(), "user", "set-break-glass", "bob", "--off");
+        assertThat(unmarked.exitValue()).isZero();
+        assertThat(unmarked.stdout()).containsExactly("bob is no longer break-glass");
     }
 
     @Test
