@@ -42,6 +42,8 @@ export function sentence(event: ControlEvent): string {
       return `${who} generó un enlace nuevo para ${target}`;
     case "user.break_glass":
       return `${target} quedó marcada como cuenta de emergencia ${VIA[event.via ?? ""] ?? ""}`.trim();
+    case "user.break_glass_removed":
+      return `${target} dejó de ser cuenta de emergencia ${VIA[event.via ?? ""] ?? ""}`.trim();
     case "user.disable":
       return `${actor ?? (event.via ? VIA[event.via] ?? event.via : "Klave")} deshabilitó a ${target}`;
     case "user.enable":
