@@ -183,7 +183,7 @@ public final class Services {
         SessionStore sessionStore = new JdbiSessionStore(database);
         ControlEvents events = new ControlEvents(new JdbiControlEventStore(database), clock);
         LoginThrottle throttle = new LoginThrottle(new JdbiRateWindowStore(database),
-                new JdbiLoginFailureStore(database), clock);
+                new JdbiLoginFailureStore(database), settings.addressGroups(), clock);
         Sessions sessions = new Sessions(sessionStore, subjects, new Hmac(keys.derive(KeyPurpose.SESSION_COOKIE)),
                 tokens, clock);
         ExternalIdentityStore identities = new JdbiExternalIdentityStore(database);
@@ -219,7 +219,7 @@ public final class Services {
             RefusalAudit refusals = new RefusalAudit(proxyAuthenticator, auditWriter, blocking,
                     settings.auditTimeout(), clock);
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, proxyAuthenticator, auditWriter, clientAddresses,
-                    blocking, draining, openStreams, settings.proxyTimeout(), clock, network.tls(), refusals), refusals);
+                    blocking, draining, openStreams, settings.proxy(), clock, network.tls(), refusals), refusals);
         };
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
@@ -239,7 +239,7 @@ public final class Services {
         CiExchange exchange = new CiExchange(
                 new ActionsTokenVerifier(ci.issuer().toString(), baseUrl.toString(), issuerKeys, clock),
                 trustRuleStore, new JdbiExchangedTokenStore(database), subjects, credentials,
-                new JdbiRateWindowStore(database), database, events, ci.credentialTtl(), clock);
+                new JdbiRateWindowStore(database), database, events, ci.credentialTtl(), settings.addressGroups(), clock);
         TrustRules trustRules = new TrustRules(database, trustRuleStore, subjects, events, clock);
 
         String replica = "replica-" + UUID.randomUUID();

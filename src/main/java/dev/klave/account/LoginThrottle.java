@@ -2,6 +2,7 @@ package dev.klave.account;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.config.AddressGroups;
 import dev.klave.limits.PerAddressLimit;
 import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
@@ -22,8 +23,8 @@ public final class LoginThrottle {
     private final LoginFailureStore failures;
     private final Clock clock;
 
-    public LoginThrottle(RateWindowStore windows, LoginFailureStore failures, Clock clock) {
-        this.perAddress = new PerAddressLimit(windows, "login-ip:", ATTEMPTS_PER_MINUTE, clock);
+    public LoginThrottle(RateWindowStore windows, LoginFailureStore failures, AddressGroups groups, Clock clock) {
+        this.perAddress = new PerAddressLimit(windows, "login-ip:", ATTEMPTS_PER_MINUTE, groups, clock);
         this.failures = requireNonNull(failures, "failures is null");
         this.clock = requireNonNull(clock, "clock is null");
     }

@@ -10,6 +10,7 @@ import dev.klave.audit.ControlEvents;
 import dev.klave.credential.Credentials;
 import dev.klave.credential.IssuedCredential;
 import dev.klave.http.Json;
+import dev.klave.config.AddressGroups;
 import dev.klave.limits.PerAddressLimit;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -55,13 +56,13 @@ public final class CiExchange {
 
     public CiExchange(ActionsTokenVerifier verifier, TrustRuleStore rules, ExchangedTokenStore exchanged,
             SubjectStore subjects, Credentials credentials, RateWindowStore windows, Transactions transactions,
-            ControlEvents events, Duration credentialTtl, Clock clock) {
+            ControlEvents events, Duration credentialTtl, AddressGroups groups, Clock clock) {
         this.verifier = requireNonNull(verifier, "verifier is null");
         this.rules = requireNonNull(rules, "rules is null");
         this.exchanged = requireNonNull(exchanged, "exchanged is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.credentials = requireNonNull(credentials, "credentials is null");
-        this.perAddress = new PerAddressLimit(windows, "ci-ip:", REQUESTS_PER_MINUTE, clock);
+        this.perAddress = new PerAddressLimit(windows, "ci-ip:", REQUESTS_PER_MINUTE, groups, clock);
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.events = requireNonNull(events, "events is null");
         this.credentialTtl = requireNonNull(credentialTtl, "credentialTtl is null");

@@ -20,7 +20,9 @@ public record Settings(
         TlsEngine tlsEngine,
         boolean requirePodSecurity,
         Duration maxCredentialTtl,
-        Duration proxyTimeout,
+        ProxyLimits proxy,
+        ConnectionLimits connections,
+        AddressGroups addressGroups,
         Duration auditTimeout,
         Duration shutdownDelay,
         Duration shutdownTimeout,
@@ -37,6 +39,9 @@ public record Settings(
         trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies is null"));
         requireNonNull(tls, "tls is null");
         requireNonNull(tlsEngine, "tlsEngine is null");
+        requireNonNull(proxy, "proxy is null");
+        requireNonNull(connections, "connections is null");
+        requireNonNull(addressGroups, "addressGroups is null");
         requireNonNull(auditTimeout, "auditTimeout is null");
         requireNonNull(shutdownDelay, "shutdownDelay is null");
         requireNonNull(shutdownTimeout, "shutdownTimeout is null");

@@ -28,6 +28,13 @@ public final class SettingsLoader {
     public static final String TLS_ENGINE = "SERVICE_TLS_ENGINE";
     public static final String MAX_CREDENTIAL_TTL = "SERVICE_MAX_CREDENTIAL_TTL";
     public static final String PROXY_TIMEOUT = "SERVICE_PROXY_TIMEOUT";
+    public static final String PROXY_QUEUE_TIMEOUT = "SERVICE_PROXY_QUEUE_TIMEOUT";
+    public static final String PROXY_MAX_REQUESTS_PER_CREDENTIAL = "SERVICE_PROXY_MAX_REQUESTS_PER_CREDENTIAL";
+    public static final String PROXY_MAX_STREAMS_PER_CREDENTIAL = "SERVICE_PROXY_MAX_STREAMS_PER_CREDENTIAL";
+    public static final String REQUEST_HEAD_TIMEOUT = "SERVICE_REQUEST_HEAD_TIMEOUT";
+    public static final String IDLE_TIMEOUT = "SERVICE_IDLE_TIMEOUT";
+    public static final String MAX_CONNECTIONS_PER_ADDRESS = "SERVICE_MAX_CONNECTIONS_PER_ADDRESS";
+    public static final String IPV6_PREFIX = "SERVICE_IPV6_PREFIX";
     public static final String AUDIT_TIMEOUT = "SERVICE_AUDIT_TIMEOUT";
     public static final String SHUTDOWN_DELAY = "SERVICE_SHUTDOWN_DELAY";
     public static final String SHUTDOWN_TIMEOUT = "SERVICE_SHUTDOWN_TIMEOUT";
@@ -96,7 +103,10 @@ public final class SettingsLoader {
         Optional<TlsEngine> tlsEngine = read(TLS_ENGINE, "openssl", TlsEngine::parse);
         Optional<Boolean> requirePodSecurity = read(REQUIRE_POD_SECURITY, "true", SettingsLoader::parseBoolean);
         Optional<Duration> maxCredentialTtl = read(MAX_CREDENTIAL_TTL, "30d", SettingsLoader::parsePositive);
-        Optional<Duration> proxyTimeout = read(PROXY_TIMEOUT, "60s", SettingsLoader::parsePositive);
+        Optional<ProxyLimits> proxy = proxyLimits();
+        Optional<ConnectionLimits> connections = connectionLimits();
+        Optional<AddressGroups> addressGroups = read(IPV6_PREFIX, String.valueOf(AddressGroups.DEFAULT_IPV6_PREFIX),
+                AddressGroups::parse);
         Optional<Duration> auditTimeout = read(AUDIT_TIMEOUT, DEFAULT_AUDIT_TIMEOUT, SettingsLoader::parsePositive);
         Optional<Duration> shutdownDelay = read(SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY, Durations::parse);
         Optional<Duration> shutdownTimeout = read(SHUTDOWN_TIMEOUT, DEFAULT_SHUTDOWN_TIMEOUT, Durations::parse);
@@ -117,11 +127,44 @@ public final class SettingsLoader {
         return new Settings(baseUrl.orElseThrow(), listen.orElseThrow(), database.orElseThrow(),
                 key.orElseThrow(), trustedProxies.orElseThrow(), tls.orElseThrow(), tlsEngine.orElseThrow(),
                 requirePodSecurity.orElseThrow(),
-                maxCredentialTtl.orElseThrow(), proxyTimeout.orElseThrow(), auditTimeout.orElseThrow(),
+                maxCredentialTtl.orElseThrow(), proxy.orElseThrow(), connections.orElseThrow(),
+                addressGroups.orElseThrow(), auditTimeout.orElseThrow(),
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow(),
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
                 accessContact.orElseThrow(), extraCas.orElseThrow());
+    }
+
+    /**
+     * The proxy's time-outs and each credential's share (spec 1 §8 leaves the proxy's limits to
+     * the installation). The defaults let a busy CI credential or a controller with a few hundred
+     * watches work, and keep any one credential well under a cluster's 64 pooled connections per
+     * event loop.
+     */
+    private Optional<ProxyLimits> proxyLimits() {
+        Optional<Duration> timeout = read(PROXY_TIMEOUT, "60s", SettingsLoader::parsePositive);
+        Optional<Duration> queue = read(PROXY_QUEUE_TIMEOUT, "5s", SettingsLoader::parsePositive);
+        Optional<Integer> requests = read(PROXY_MAX_REQUESTS_PER_CREDENTIAL, "32", SettingsLoader::parseCount);
+        Optional<Integer> streams = read(PROXY_MAX_STREAMS_PER_CREDENTIAL, "500", SettingsLoader::parseCount);
+        if (timeout.isEmpty() || queue.isEmpty() || requests.isEmpty() || streams.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ProxyLimits(timeout.get(), queue.get(), requests.get(), streams.get()));
+    }
+
+    /**
+     * Time-outs and a cap for connections that send no request. The idle time-out is above the
+     * 90 s for which kubectl's (Go's) client keeps an idle connection, so Klave does not close
+     * one under a client about to reuse it.
+     */
+    private Optional<ConnectionLimits> connectionLimits() {
+        Optional<Duration> head = read(REQUEST_HEAD_TIMEOUT, "10s", SettingsLoader::parsePositive);
+        Optional<Duration> idle = read(IDLE_TIMEOUT, "120s", SettingsLoader::parsePositive);
+        Optional<Integer> perAddress = read(MAX_CONNECTIONS_PER_ADDRESS, "512", SettingsLoader::parseCount);
+        if (head.isEmpty() || idle.isEmpty() || perAddress.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConnectionLimits(head.get(), idle.get(), perAddress.get()));
     }
 
     /**
@@ -307,6 +350,18 @@ public final class SettingsLoader {
             throw new IllegalArgumentException("must be longer than zero");
         }
         return duration;
+    }
+
+    private static int parseCount(String text) {
+        try {
+            int count = Integer.parseInt(text.strip());
+            if (count >= 1) {
+                return count;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("must be a whole number from 1 to " + Integer.MAX_VALUE);
     }
 
     private static boolean parseBoolean(String text) {

@@ -1,9 +1,13 @@
 package dev.klave.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.http.HttpServerOptions;
@@ -20,6 +24,10 @@ import java.util.Optional;
  * is scanned for one before Netty reads it. Netty consumes a head line by line, and only whole
  * lines, so each scan starts at the beginning of a line.
  *
+ * <p>A chunked body is read by {@link ChunkedBody} ahead of Netty, which reads chunk lines
+ * leniently: a line outside RFC 9112 §7.1 fails the request as Netty's own refusals do (a last
+ * content whose decoding failed), and nothing after it on the connection is read.
+ *
  * <p>One of the places Klave touches a Vert.x internal ({@code VertxHttpRequestDecoder}, public but
  * in an {@code impl} package): pinned to the Vert.x version in pom.xml and covered by
  * {@code RequestFramingTest}, which sends every refused form on a raw socket.
@@ -32,6 +40,12 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     private boolean folded;
     /** The version the request line named, when it is not one Klave speaks; null otherwise. */
     private String unsupportedVersion;
+    /** The chunked body being read, while there is one. */
+    private ChunkedBody chunked;
+    /** How many bytes from the buffer's reader index {@link #chunked} has already read. */
+    private int chunkedAhead;
+    /** A chunk line was refused: the rest of the connection is dropped unread. */
+    private boolean refused;
 
     StrictRequestDecoder(HttpServerOptions options) {
         super(options);
@@ -39,21 +53,55 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext context, ByteBuf buffer, List<Object> out) throws Exception {
+        if (refused) {
+            buffer.skipBytes(buffer.readableBytes());
+            return;
+        }
+        if (chunked != null && !chunked.done() && !scanChunks(buffer, out)) {
+            return;
+        }
         if (inHead && !folded) {
             scanHead(buffer);
         }
         int before = out.size();
+        int readerBefore = buffer.readerIndex();
         super.decode(context, buffer, out);
+        chunkedAhead = Math.max(0, chunkedAhead - (buffer.readerIndex() - readerBefore));
         for (int i = before; i < out.size(); i++) {
             Object decoded = out.get(i);
-            if (decoded instanceof HttpRequest) {
+            if (decoded instanceof HttpRequest request) {
                 inHead = false;
+                if (request.decoderResult().isSuccess() && HttpUtil.isTransferEncodingChunked(request)) {
+                    chunked = new ChunkedBody();
+                    chunkedAhead = 0;
+                }
             }
             if (decoded instanceof LastHttpContent) {
                 inHead = true;
                 headStarted = false;
                 folded = false;
+                chunked = null;
+                chunkedAhead = 0;
             }
+        }
+    }
+
+    /**
+     * Reads the chunked body's bytes that arrived since the last call; false when a line broke
+     * the grammar, which is then handed on as the failed end of the request.
+     */
+    private boolean scanChunks(ByteBuf buffer, List<Object> out) {
+        try {
+            chunkedAhead += chunked.scan(buffer, buffer.readerIndex() + chunkedAhead, buffer.writerIndex());
+            return true;
+        } catch (ChunkedBody.MalformedChunk e) {
+            refused = true;
+            chunked = null;
+            buffer.skipBytes(buffer.readableBytes());
+            LastHttpContent failed = new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER);
+            failed.setDecoderResult(DecoderResult.failure(e));
+            out.add(failed);
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.klave.limits;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.config.AddressGroups;
 import dev.klave.messages.Message;
 import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
@@ -12,7 +13,8 @@ import java.time.Duration;
  * At most {@code perMinute} requests from one client address in any 60 seconds (a sliding minute,
  * so no burst fits twice the limit across the turn of a calendar minute), counted in the database
  * so that every replica shares the count (spec 1 §8: sign-ins, CI exchanges). Refused requests
- * count too: a client that keeps trying stays refused.
+ * count too: a client that keeps trying stays refused. An IPv6 client is counted by its block
+ * ({@link AddressGroups}): it could otherwise take a new address from its /64 for every attempt.
  */
 public final class PerAddressLimit {
     private static final Duration MINUTE = Duration.ofMinutes(1);
@@ -20,12 +22,15 @@ public final class PerAddressLimit {
     private final RateWindowStore windows;
     private final String bucketPrefix;
     private final int perMinute;
+    private final AddressGroups groups;
     private final Clock clock;
 
     /** @param bucketPrefix names the limit's counters, e.g. {@code login-ip:} */
-    public PerAddressLimit(RateWindowStore windows, String bucketPrefix, int perMinute, Clock clock) {
+    public PerAddressLimit(RateWindowStore windows, String bucketPrefix, int perMinute, AddressGroups groups,
+            Clock clock) {
         this.windows = requireNonNull(windows, "windows is null");
         this.bucketPrefix = requireNonNull(bucketPrefix, "bucketPrefix is null");
+        this.groups = requireNonNull(groups, "groups is null");
         this.clock = requireNonNull(clock, "clock is null");
         if (perMinute <= 0) {
             throw new IllegalArgumentException("perMinute must be positive");
@@ -39,7 +44,7 @@ public final class PerAddressLimit {
      * @throws dev.klave.messages.Refusal {@code TOO_MANY_ATTEMPTS} past the limit in the last minute
      */
     public void count(InetAddress client) {
-        int hits = windows.hit(bucketPrefix + client.getHostAddress(), clock.instant(), MINUTE);
+        int hits = windows.hit(bucketPrefix + groups.key(client), clock.instant(), MINUTE);
         if (hits > perMinute) {
             throw Message.TOO_MANY_ATTEMPTS.refusal();
         }

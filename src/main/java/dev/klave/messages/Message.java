@@ -30,6 +30,13 @@ public enum Message {
     DATABASE_UNAVAILABLE(503, "Klave no puede consultar su base de datos"),
     AUDIT_UNAVAILABLE(503, "Klave no puede registrar la petición"),
     RESTARTING(503, "Klave se está reiniciando"),
+    // Not in the specification (spec 1 §8: limits of the proxy are not shown). Each keeps one
+    // credential, or one cluster's load, from taking the cluster away from everyone else.
+    PROXY_CREDENTIAL_BUSY(429, "demasiadas peticiones simultáneas con esta credencial al cluster %s: "
+            + "inténtalo de nuevo en unos segundos"),
+    PROXY_TOO_MANY_STREAMS(429, "demasiados watches, logs seguidos o conexiones exec abiertos con esta "
+            + "credencial (como mucho %s): cierra alguno"),
+    PROXY_CLUSTER_BUSY(503, "demasiadas peticiones en curso al cluster %s: inténtalo de nuevo en unos segundos"),
 
     // Requests refused at the edge, before any route (RFC 9112, RFC 9113 §3). The specification
     // names none of these; they keep its form "<what>: <why>".
@@ -41,6 +48,7 @@ public enum Message {
     HEADER_FOLDED(400, "petición HTTP no válida: cabecera partida en varias líneas (obs-fold)"),
     HOST_MISSING(400, "petición HTTP no válida: falta la cabecera Host"),
     HOST_REPEATED(400, "petición HTTP no válida: más de una cabecera Host"),
+    BODY_CHUNKS_MALFORMED(400, "petición HTTP no válida: cuerpo chunked mal formado (RFC 9112 §7.1)"),
     URI_TOO_LONG(414, "dirección de la petición demasiado larga"),
     HEADERS_TOO_LARGE(431, "cabeceras de la petición demasiado grandes"),
     TRANSFER_CODING_UNSUPPORTED(501, "codificación de transferencia no admitida: %s"),

@@ -2,18 +2,20 @@ package dev.klave.proxy;
 
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What the proxy refuses before it looks at the credential, in this order: a replica shutting down
- * (503), a method that is never forwarded (405), a path or cluster id the rules refuse (400, 404),
+ * (503), a method the Kubernetes API does not serve (405), a path or cluster id the rules refuse (400, 404),
  * and {@code Impersonate-*} headers in any case (400; spec 1 §4 "Proxy", §7).
  */
 final class EarlyChecks {
     /** What the Kubernetes API serves; sent in {@code Allow} with a 405. */
     static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+    /** Method names are case-sensitive (RFC 9110 §9.1): {@code get} is another method, and refused. */
+    private static final Set<String> FORWARDED = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
     private EarlyChecks() {}
 
@@ -24,10 +26,10 @@ final class EarlyChecks {
         if (draining) {
             throw Message.RESTARTING.refusal();
         }
-        // CONNECT would make Klave a tunnel and TRACE echo the request with its credential back
-        // (RFC 9110 §9.3.6, §9.3.8); the Kubernetes API serves neither.
-        HttpMethod method = request.method();
-        if (method == HttpMethod.CONNECT || method == HttpMethod.TRACE) {
+        // Only what the Kubernetes API serves. CONNECT would make Klave a tunnel and TRACE echo the
+        // request with its credential back (RFC 9110 §9.3.6, §9.3.8); any other name (WebDAV's,
+        // made-up ones, lower case) reaches code paths in front ends and API servers nobody meant.
+        if (!FORWARDED.contains(request.method().name())) {
             throw Message.METHOD_NOT_ALLOWED.refusal();
         }
         ProxyTarget target = ProxyTarget.parse(request.uri());

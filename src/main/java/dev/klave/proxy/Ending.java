@@ -7,10 +7,12 @@ import dev.klave.audit.AuditWriter;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Completes one request's audit row once: the first ending (the answer, a cut, the client
- * hanging up) is the one recorded, and the request leaves the open streams.
+ * hanging up) is the one recorded, the request leaves the open streams, and the place it held
+ * among its credential's requests or streams is given up.
  */
 final class Ending {
     private final String auditId;
@@ -18,6 +20,7 @@ final class Ending {
     private final AuditWriter audit;
     private final Clock clock;
     private final AtomicBoolean ended = new AtomicBoolean();
+    private final AtomicReference<Runnable> release = new AtomicReference<>();
 
     Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock) {
         this.auditId = requireNonNull(auditId, "auditId is null");
@@ -30,6 +33,26 @@ final class Ending {
         if (ended.compareAndSet(false, true)) {
             streams.closed(auditId);
             audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
+            releaseHeld();
+        }
+    }
+
+    /** Gives {@code place} up when the request ends, or at once if it has ended already. */
+    void holding(Runnable place) {
+        if (!release.compareAndSet(null, requireNonNull(place, "place is null"))) {
+            // Ended already (its slot holds the no-op end() left): nothing to hold it for.
+            place.run();
+            return;
+        }
+        if (ended.get()) {
+            releaseHeld();
+        }
+    }
+
+    private void releaseHeld() {
+        Runnable place = release.getAndSet(() -> { });
+        if (place != null) {
+            place.run();
         }
     }
 }

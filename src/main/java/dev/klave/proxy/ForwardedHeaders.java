@@ -13,6 +13,13 @@ final class ForwardedHeaders {
             "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host",
             "authorization", "cookie", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded",
             "x-real-ip");
+    /**
+     * The identity headers of Kubernetes' front-proxy authentication ({@code X-Remote-User},
+     * {@code X-Remote-Uid}, {@code X-Remote-Group}, {@code X-Remote-Extra-*} by default): an API
+     * server that trusts Klave's certificate as a front proxy would believe a client's.
+     */
+    private static final String FRONT_PROXY_PREFIX = "x-remote-";
+
     private ForwardedHeaders() {}
 
     /** Client headers, minus hop-by-hop ones and those named in Connection, plus Klave's own. */
@@ -26,7 +33,8 @@ final class ForwardedHeaders {
         MultiMap outgoing = MultiMap.caseInsensitiveMultiMap();
         for (String name : incoming.names()) {
             String lower = name.toLowerCase(Locale.ROOT);
-            if (DROPPED.contains(lower) || named.contains(lower) || lower.startsWith("impersonate-")) {
+            if (DROPPED.contains(lower) || named.contains(lower) || lower.startsWith("impersonate-")
+                    || lower.startsWith(FRONT_PROXY_PREFIX)) {
                 continue;
             }
             outgoing.add(name, incoming.getAll(name));

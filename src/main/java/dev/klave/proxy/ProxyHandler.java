@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
+import dev.klave.config.ProxyLimits;
 import dev.klave.credential.Credential;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.EdgeAudit;
@@ -14,6 +15,7 @@ import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.DatabaseUnavailableException;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientRequest;
@@ -40,6 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProxyHandler implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
+    /** How much of a refused request's body is read and dropped to keep its connection. */
+    private static final long DRAIN_LIMIT = 1024 * 1024;
 
     private final ProxyAuthenticator authenticator;
     private final AuditWriter audit;
@@ -49,17 +53,18 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final Executor blocking;
     private final BooleanSupplier draining;
     private final OpenStreams streams;
-    private final java.time.Duration timeout;
+    private final CredentialShares shares;
+    private final ProxyLimits limits;
     private final Clock clock;
     private final AuditIds auditIds;
     private final RefusalAudit refusals;
 
     /**
-     * @param timeout how long a request that is not a stream may wait for the cluster's answer
+     * @param limits time-outs towards clusters and each credential's share of them
      * @param streamTls the TLS engine of upgraded connections to clusters (the listener's)
      */
     public ProxyHandler(Vertx vertx, ProxyAuthenticator authenticator, AuditWriter audit, ClientAddresses clients,
-            Executor blocking, BooleanSupplier draining, OpenStreams streams, java.time.Duration timeout, Clock clock,
+            Executor blocking, BooleanSupplier draining, OpenStreams streams, ProxyLimits limits, Clock clock,
             SSLEngineOptions streamTls, RefusalAudit refusals) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.audit = requireNonNull(audit, "audit is null");
@@ -69,7 +74,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.upgrades = new Upgrades(vertx, streamTls, streams);
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.draining = requireNonNull(draining, "draining is null");
-        this.timeout = requireNonNull(timeout, "timeout is null");
+        this.limits = requireNonNull(limits, "limits is null");
+        this.shares = new CredentialShares(vertx, limits.requestsPerCredential(), limits.streamsPerCredential(),
+                limits.queueTimeout());
         this.clock = requireNonNull(clock, "clock is null");
         this.auditIds = new AuditIds(clock);
         this.refusals = requireNonNull(refusals, "refusals is null");
@@ -87,22 +94,26 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         try {
             target = EarlyChecks.target(request, draining.getAsBoolean());
         } catch (Refusal refusal) {
+            // The answer closes the connection if the body is not read; nothing more to learn of it.
+            request.exceptionHandler(ignored -> { });
             refuse(request, auditId, client, authorization, refusal);
             return;
         }
         boolean upgrade = isUpgrade(request);
         // Hold the body until the credential is checked and the audit row is written.
         request.pause();
+        ProxiedRequest proxied = new ProxiedRequest(request, new Ending(auditId, streams, audit, clock));
         Context context = Vertx.currentContext();
         RequestInfo info = RequestInfo.of(request.method().name(), target.path(), target.query());
         Optional<ProxyCaller> remembered = authenticator.remembered(authorization, target.cluster());
         if (remembered.isPresent()) {
-            admitRemembered(request, target, info, remembered.get(), auditId, client, authorization, upgrade, context);
+            admitRemembered(proxied, request, target, info, remembered.get(), auditId, client, authorization, upgrade,
+                    context);
             return;
         }
         blocking.execute(() -> {
             Admission admission = admit(auditId, target, info, authorization, client);
-            context.runOnContext(ignored -> proceed(request, target, info, auditId, upgrade, admission));
+            context.runOnContext(ignored -> proceed(proxied, request, target, info, auditId, upgrade, admission));
         });
     }
 
@@ -128,6 +139,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     /**
      * Sends a refusal as a Kubernetes Status. A refused upgrade also ends its connection: its
      * client may already be sending the bytes of the protocol it asked for, which are no request.
+     * Any other refused request's body is read and dropped, so the connection can serve the next
+     * request — up to {@link #DRAIN_LIMIT}, past which it is closed instead.
      */
     private static void answerRefusal(HttpServerRequest request, Refusal refusal, boolean upgrade) {
         if (upgrade) {
@@ -136,22 +149,60 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         KubeStatus.send(request.response(), refusal.status(), refusal.getMessage());
         if (upgrade) {
             request.connection().close();
-        }
-    }
-
-    private void proceed(HttpServerRequest request, ProxyTarget target, RequestInfo info, String auditId,
-            boolean upgrade, Admission admission) {
-        if (admission.refusal().isPresent()) {
-            Refusal refusal = admission.refusal().get();
-            answerRefusal(request, refusal, upgrade);
             return;
         }
-        if (upgrade) {
-            upgrades.serve(request, target, admission.caller().orElseThrow(), auditId,
-                    new Ending(auditId, streams, audit, clock));
-        } else {
-            forward(request, target, info, admission.caller().orElseThrow(), auditId);
+        long[] dropped = {0};
+        request.handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > DRAIN_LIMIT) {
+                request.connection().close();
+            }
+        });
+        request.resume();
+    }
+
+    private void proceed(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, RequestInfo info,
+            String auditId, boolean upgrade, Admission admission) {
+        if (admission.refusal().isPresent()) {
+            if (proxied.refused()) {
+                answerRefusal(request, admission.refusal().get(), upgrade);
+            }
+            return;
         }
+        if (!proxied.admitted()) {
+            return;
+        }
+        ProxyCaller caller = admission.caller().orElseThrow();
+        boolean longLived = upgrade || info.verb().equals("watch") || target.query().contains("follow=true");
+        if (longLived) {
+            try {
+                proxied.ending().holding(shares.stream(caller.credential().id()));
+            } catch (Refusal refusal) {
+                proxied.ending().end(refusal.status(), Optional.of(refusal.getMessage()));
+                answerRefusal(request, refusal, upgrade);
+                return;
+            }
+        }
+        if (upgrade) {
+            upgrades.serve(request, target, caller, auditId, proxied.ending());
+            return;
+        }
+        if (longLived) {
+            forward(proxied, request, target, caller, auditId, true);
+            return;
+        }
+        shares.request(caller.credential().id(), target.cluster()).onComplete(place -> {
+            if (place.failed()) {
+                Refusal refusal = (Refusal) place.cause();
+                proxied.ending().end(refusal.status(), Optional.of(refusal.getMessage()));
+                answerRefusal(request, refusal, false);
+                return;
+            }
+            proxied.ending().holding(place.result());
+            if (!proxied.over()) {
+                forward(proxied, request, target, caller, auditId, false);
+            }
+        });
     }
 
     /**
@@ -161,23 +212,25 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      * on every replica); if access changed, the full check decides, and a refusal completes the
      * row already written. The request is forwarded only after both.
      */
-    private void admitRemembered(HttpServerRequest request, ProxyTarget target, RequestInfo info, ProxyCaller caller,
-            String auditId, InetAddress client, Optional<String> authorization, boolean upgrade, Context context) {
+    private void admitRemembered(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target,
+            RequestInfo info, ProxyCaller caller, String auditId, InetAddress client, Optional<String> authorization,
+            boolean upgrade, Context context) {
         audit.record(admittedRow(auditId, target, info, client, caller)).whenComplete((generation, failure) -> context.runOnContext(ignored -> {
             if (failure != null) {
                 auditFailed(auditId, failure);
-                proceed(request, target, info, auditId, upgrade,
+                proceed(proxied, request, target, info, auditId, upgrade,
                         new Admission(Optional.empty(), Optional.of(Message.AUDIT_UNAVAILABLE.refusal())));
                 return;
             }
             authenticator.observed(generation);
             if (generation == caller.generation()) {
-                proceed(request, target, info, auditId, upgrade, new Admission(Optional.of(caller), Optional.empty()));
+                proceed(proxied, request, target, info, auditId, upgrade,
+                        new Admission(Optional.of(caller), Optional.empty()));
                 return;
             }
             blocking.execute(() -> {
                 Admission admission = recheck(auditId, target, authorization);
-                context.runOnContext(again -> proceed(request, target, info, auditId, upgrade, admission));
+                context.runOnContext(again -> proceed(proxied, request, target, info, auditId, upgrade, admission));
             });
         }));
     }
@@ -293,8 +346,14 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 status.isPresent() ? Optional.of(clock.instant()) : Optional.empty());
     }
 
-    private void forward(HttpServerRequest request, ProxyTarget target, RequestInfo info, ProxyCaller caller,
-            String auditId) {
+    /**
+     * Sends the request to its cluster and relays the answer, both ways with back-pressure.
+     *
+     * @param longLived a watch or followed log: it may stay silent for hours, has a pool of its
+     *     own, and no time-out but its client's, the cluster's and the stream guard's
+     */
+    private void forward(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, ProxyCaller caller,
+            String auditId, boolean longLived) {
         HttpServerResponse response = request.response();
         URI server = caller.cluster().server();
         int port = server.getPort() == -1 ? 443 : server.getPort();
@@ -304,12 +363,14 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 .setHost(server.getHost())
                 .setPort(port)
                 .setURI(basePath + target.upstreamUri())
-                .setHeaders(ForwardedHeaders.of(request.headers(), caller));
-        boolean longLived = info.verb().equals("watch") || target.query().contains("follow=true");
+                .setHeaders(ForwardedHeaders.of(request.headers(), caller))
+                // Waiting for a pooled connection is bounded on its own, and short: a cluster
+                // whose connections are all taken answers 503 now rather than after the time-out.
+                .setConnectTimeout(limits.queueTimeout().toMillis());
         if (!longLived) {
-            options.setIdleTimeout(timeout.toMillis());
+            options.setIdleTimeout(limits.timeout().toMillis());
         }
-        Ending ending = new Ending(auditId, streams, audit, clock);
+        Ending ending = proxied.ending();
         AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
         response.closeHandler(ignored -> {
             streams.closed(auditId);
@@ -333,9 +394,14 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     request.connection().close();
                 })));
         upstreams.client(target.cluster(), caller.cluster(), longLived).request(options)
+                .recover(failure -> Future.failedFuture(new NoConnection(failure)))
                 .compose(upstream -> {
                     sent.set(upstream);
-                    return upstream.send(request);
+                    if (!proxied.sending(upstream)) {
+                        return Future.failedFuture(new ClientSideEnded());
+                    }
+                    Relays.body(request, upstream);
+                    return upstream.response();
                 })
                 .onSuccess(upstream -> {
                     streams.closed(auditId);
@@ -354,12 +420,33 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     Relays.answer(upstream, response, ending::end);
                 })
                 .onFailure(failure -> {
-                    Message message = UpstreamFailures.classify(failure);
+                    if (failure instanceof ClientSideEnded || proxied.over()) {
+                        return;
+                    }
+                    Message message = failure instanceof NoConnection none ? UpstreamFailures.classifyConnecting(none.getCause())
+                            : UpstreamFailures.classify(failure);
                     LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(),
-                            Untrusted.text(failure.toString()));
-                    ending.end(message.status(), Optional.of(message.text()));
-                    KubeStatus.send(response, message);
-                    request.resume();
+                            Untrusted.text(String.valueOf(failure instanceof NoConnection ? failure.getCause() : failure)));
+                    Refusal refusal = message.refusal(target.cluster().value());
+                    ending.end(refusal.status(), Optional.of(refusal.getMessage()));
+                    if (message == Message.PROXY_CLUSTER_BUSY) {
+                        response.putHeader("Retry-After", "1");
+                    }
+                    answerRefusal(request, refusal, false);
                 });
+    }
+
+    /** No connection to the cluster could be had: connecting failed, or the pool's wait ran out. */
+    private static final class NoConnection extends RuntimeException {
+        NoConnection(Throwable cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
+    }
+
+    /** The client's side ended (its body failed, or it left) before the cluster's request existed. */
+    private static final class ClientSideEnded extends RuntimeException {
+        ClientSideEnded() {
+            super("client side ended", null, false, false);
+        }
     }
 }

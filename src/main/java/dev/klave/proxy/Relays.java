@@ -3,8 +3,10 @@ package dev.klave.proxy;
 import io.netty.channel.ChannelConfig;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
@@ -26,6 +28,27 @@ final class Relays {
     }
 
     private Relays() {}
+
+    /**
+     * Sends the client's body to the cluster with back-pressure, and ends the cluster's request
+     * when the body ends. By hand rather than {@code send(request)}: its pipe ends the cluster's
+     * request when the client's body fails, so a body cut short by a decoding error went out as
+     * if it were whole. A failure is the caller's to handle ({@link ProxiedRequest}).
+     */
+    static void body(HttpServerRequest from, HttpClientRequest to) {
+        if (!to.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
+            to.setChunked(true);
+        }
+        from.handler(chunk -> {
+            to.write(chunk);
+            if (to.writeQueueFull()) {
+                from.pause();
+                to.drainHandler(ignored -> from.resume());
+            }
+        });
+        from.endHandler(ignored -> to.end());
+        from.resume();
+    }
 
     /**
      * Relays the cluster's answer: status, headers minus hop-by-hop ones, and the body with

@@ -10,6 +10,17 @@ import javax.net.ssl.SSLException;
 final class UpstreamFailures {
     private UpstreamFailures() {}
 
+    /**
+     * A connection that could not be had: the pool's wait ran out (all of the cluster's
+     * connections busy: 503, try again), or connecting failed (one of spec 1 §7's four).
+     */
+    static Message classifyConnecting(Throwable failure) {
+        if (failure instanceof TimeoutException && !(failure instanceof io.netty.channel.ConnectTimeoutException)) {
+            return Message.PROXY_CLUSTER_BUSY;
+        }
+        return classify(failure);
+    }
+
     /** The four connection failures of spec 1 §7, by cause. */
     static Message classify(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause()) {

@@ -34,7 +34,10 @@ class SettingsLoaderTest {
         assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.OPENSSL);
         assertThat(settings.requirePodSecurity()).isTrue();
         assertThat(settings.maxCredentialTtl()).isEqualTo(Duration.ofDays(30));
-        assertThat(settings.proxyTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(settings.proxy()).isEqualTo(new ProxyLimits(Duration.ofSeconds(60), Duration.ofSeconds(5), 32, 500));
+        assertThat(settings.connections()).isEqualTo(new ConnectionLimits(Duration.ofSeconds(10),
+                Duration.ofSeconds(120), 512));
+        assertThat(settings.addressGroups()).isEqualTo(new AddressGroups(64));
         assertThat(settings.auditTimeout()).isEqualTo(Duration.ofSeconds(15));
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -58,13 +61,19 @@ class SettingsLoaderTest {
                 SettingsLoader.TLS_CLIENT_CA, SettingsLoader.REQUIRE_POD_SECURITY,
                 SettingsLoader.MAX_CREDENTIAL_TTL, SettingsLoader.PROXY_TIMEOUT, SettingsLoader.SHUTDOWN_DELAY,
                 SettingsLoader.SHUTDOWN_TIMEOUT, SettingsLoader.FORGE_URL, SettingsLoader.CI_ISSUER,
-                SettingsLoader.CI_CREDENTIAL_TTL, SettingsLoader.TLS_ENGINE, SettingsLoader.AUDIT_TIMEOUT))
+                SettingsLoader.CI_CREDENTIAL_TTL, SettingsLoader.TLS_ENGINE, SettingsLoader.AUDIT_TIMEOUT,
+                SettingsLoader.PROXY_QUEUE_TIMEOUT, SettingsLoader.PROXY_MAX_REQUESTS_PER_CREDENTIAL,
+                SettingsLoader.PROXY_MAX_STREAMS_PER_CREDENTIAL, SettingsLoader.REQUEST_HEAD_TIMEOUT,
+                SettingsLoader.IDLE_TIMEOUT, SettingsLoader.MAX_CONNECTIONS_PER_ADDRESS, SettingsLoader.IPV6_PREFIX))
                 .containsExactly("SERVICE_BASE_URL", "SERVICE_LISTEN", "SERVICE_DATABASE_URL",
                         "SERVICE_ENCRYPTION_KEY", "SERVICE_TRUSTED_PROXIES", "SERVICE_TLS_CERT", "SERVICE_TLS_KEY",
                         "SERVICE_KUBECONFIG_CA", "SERVICE_REQUIRE_POD_SECURITY",
                         "SERVICE_MAX_CREDENTIAL_TTL", "SERVICE_PROXY_TIMEOUT", "SERVICE_SHUTDOWN_DELAY",
                         "SERVICE_SHUTDOWN_TIMEOUT", "FORGE_URL", "SERVICE_CI_ISSUER", "SERVICE_CI_CREDENTIAL_TTL",
-                        "SERVICE_TLS_ENGINE", "SERVICE_AUDIT_TIMEOUT");
+                        "SERVICE_TLS_ENGINE", "SERVICE_AUDIT_TIMEOUT", "SERVICE_PROXY_QUEUE_TIMEOUT",
+                        "SERVICE_PROXY_MAX_REQUESTS_PER_CREDENTIAL", "SERVICE_PROXY_MAX_STREAMS_PER_CREDENTIAL",
+                        "SERVICE_REQUEST_HEAD_TIMEOUT", "SERVICE_IDLE_TIMEOUT", "SERVICE_MAX_CONNECTIONS_PER_ADDRESS",
+                        "SERVICE_IPV6_PREFIX");
     }
 
     @Test
@@ -80,6 +89,10 @@ class SettingsLoaderTest {
                 "SERVICE_SHUTDOWN_TIMEOUT", "45s",
                 "SERVICE_CI_CREDENTIAL_TTL", "15m",
                 "SERVICE_TLS_ENGINE", "JDK"));
+        Settings limits = SettingsLoader.load(Map.of("SERVICE_PROXY_TIMEOUT", "2m", "SERVICE_PROXY_QUEUE_TIMEOUT", "1s",
+                "SERVICE_PROXY_MAX_REQUESTS_PER_CREDENTIAL", "8", "SERVICE_PROXY_MAX_STREAMS_PER_CREDENTIAL", "10000",
+                "SERVICE_REQUEST_HEAD_TIMEOUT", "3s", "SERVICE_IDLE_TIMEOUT", "75s",
+                "SERVICE_MAX_CONNECTIONS_PER_ADDRESS", "20000", "SERVICE_IPV6_PREFIX", "56"));
 
         assertThat(settings.baseUrl().toString()).isEqualTo("https://klave.example.com");
         assertThat(settings.listen()).isEqualTo(new ListenAddress("::", 9443));
@@ -94,6 +107,10 @@ class SettingsLoaderTest {
         assertThat(settings.shutdownDelay()).isEqualTo(Duration.ZERO);
         assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(settings.tlsEngine()).isEqualTo(TlsEngine.JDK);
+        assertThat(limits.proxy()).isEqualTo(new ProxyLimits(Duration.ofMinutes(2), Duration.ofSeconds(1), 8, 10_000));
+        assertThat(limits.connections()).isEqualTo(new ConnectionLimits(Duration.ofSeconds(3), Duration.ofSeconds(75),
+                20_000));
+        assertThat(limits.addressGroups()).isEqualTo(new AddressGroups(56));
         assertThat(SettingsLoader.load(Map.of("SERVICE_AUDIT_TIMEOUT", "3s")).auditTimeout())
                 .isEqualTo(Duration.ofSeconds(3));
     }
@@ -119,6 +136,14 @@ class SettingsLoaderTest {
         "SERVICE_KUBECONFIG_CA|/nonexistent/ca.crt|SERVICE_KUBECONFIG_CA: cannot read the file (got '/nonexistent/ca.crt')",
         "SERVICE_PROXY_TIMEOUT|0s|SERVICE_PROXY_TIMEOUT: must be longer than zero (got '0s')",
         "SERVICE_AUDIT_TIMEOUT|0s|SERVICE_AUDIT_TIMEOUT: must be longer than zero (got '0s')",
+        "SERVICE_PROXY_QUEUE_TIMEOUT|0s|SERVICE_PROXY_QUEUE_TIMEOUT: must be longer than zero (got '0s')",
+        "SERVICE_PROXY_MAX_REQUESTS_PER_CREDENTIAL|0|SERVICE_PROXY_MAX_REQUESTS_PER_CREDENTIAL: must be a whole number from 1 to 2147483647 (got '0')",
+        "SERVICE_PROXY_MAX_STREAMS_PER_CREDENTIAL|many|SERVICE_PROXY_MAX_STREAMS_PER_CREDENTIAL: must be a whole number from 1 to 2147483647 (got 'many')",
+        "SERVICE_REQUEST_HEAD_TIMEOUT|0s|SERVICE_REQUEST_HEAD_TIMEOUT: must be longer than zero (got '0s')",
+        "SERVICE_IDLE_TIMEOUT|never|SERVICE_IDLE_TIMEOUT: must be a number followed by ms, s, m, h or d, e.g. 30s (got 'never')",
+        "SERVICE_MAX_CONNECTIONS_PER_ADDRESS|-1|SERVICE_MAX_CONNECTIONS_PER_ADDRESS: must be a whole number from 1 to 2147483647 (got '-1')",
+        "SERVICE_IPV6_PREFIX|129|SERVICE_IPV6_PREFIX: must be a prefix length from 1 to 128 (got '129')",
+        "SERVICE_IPV6_PREFIX|/64|SERVICE_IPV6_PREFIX: must be a prefix length from 1 to 128 (got '/64')",
         "SERVICE_MAX_CREDENTIAL_TTL|0d|SERVICE_MAX_CREDENTIAL_TTL: must be longer than zero (got '0d')",
         "SERVICE_SHUTDOWN_DELAY|5 seconds|SERVICE_SHUTDOWN_DELAY: must be a number followed by ms, s, m, h or d, e.g. 30s (got '5 seconds')",
         "SERVICE_CI_ISSUER|token.actions.example|SERVICE_CI_ISSUER: must be an http(s) URL without query or fragment (got 'token.actions.example')",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.RawExchange;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Request framing at the edge (RFC 9112 §3.2, §5.2, §6.1, §6.3; RFC 9113 §3): every ambiguous form
@@ -63,36 +65,8 @@ class RequestFramingTest {
         cluster.close();
     }
 
-    /** What came back on one connection, and whether Klave closed it. */
-    private record Exchange(String text, boolean closedByKlave) {
-        int responses() {
-            return (int) Pattern.compile("HTTP/1\\.[01] \\d{3} ").matcher(text).results().count();
-        }
-
-        String auditId() {
-            Matcher matcher = Pattern.compile("(?mi)^audit-id: (\\S+)\\r?$").matcher(text);
-            assertThat(matcher.find()).as("Audit-ID in%n%s", text).isTrue();
-            return matcher.group(1);
-        }
-    }
-
-    private Exchange send(String bytes) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
-            socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(bytes.getBytes(StandardCharsets.ISO_8859_1));
-            socket.getOutputStream().flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream received = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            try {
-                for (int read; (read = in.read(buffer)) >= 0; ) {
-                    received.write(buffer, 0, read);
-                }
-                return new Exchange(received.toString(StandardCharsets.UTF_8), true);
-            } catch (SocketTimeoutException stillOpen) {
-                return new Exchange(received.toString(StandardCharsets.UTF_8), false);
-            }
-        }
+    private RawExchange send(String bytes) throws IOException {
+        return RawExchange.send(klave.port(), bytes);
     }
 
     private boolean reached(String marker) {
@@ -110,7 +84,7 @@ class RequestFramingTest {
     void contentLengthWithChunkedIsRefusedAndTheSmuggledRequestNeverRuns() throws Exception {
         String smuggled = "GET " + CONFIGMAPS + "/smuggled-marker HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
                 + "\r\n\r\n";
-        Exchange exchange = send("POST " + CONFIGMAPS + "/smuggling-marker HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
+        RawExchange exchange = send("POST " + CONFIGMAPS + "/smuggling-marker HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
                 + "\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
                 + smuggled);
 
@@ -170,7 +144,7 @@ class RequestFramingTest {
     void ambiguousFramingIsRefusedAuditedAndTheConnectionClosed(String name, String head, int status, String message)
             throws Exception {
         // A valid credential and a request queued behind: neither may help the refused one through.
-        Exchange exchange = send(head + "Authorization: Bearer " + token + "\r\n\r\n0\r\n\r\n"
+        RawExchange exchange = send(head + "Authorization: Bearer " + token + "\r\n\r\n0\r\n\r\n"
                 + "GET " + CONFIGMAPS + "/behind-marker HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
                 + "\r\n\r\n");
 
@@ -186,7 +160,7 @@ class RequestFramingTest {
 
     @Test
     void aTargetTooLongIs414WithItsAuditRow() throws Exception {
-        Exchange exchange = send("GET /clusters/prod-1/api/v1/" + "a".repeat(5_000) + " HTTP/1.1\r\nHost: k\r\n\r\n");
+        RawExchange exchange = send("GET /clusters/prod-1/api/v1/" + "a".repeat(5_000) + " HTTP/1.1\r\nHost: k\r\n\r\n");
 
         // Netty reads no version from a line it could not read: the answer is HTTP/1.0.
         assertThat(exchange.text()).startsWith("HTTP/1.0 414 ");
@@ -196,9 +170,9 @@ class RequestFramingTest {
 
     @Test
     void refusalsUnderApiAreJsonErrorsAndElsewherePlainText() throws Exception {
-        Exchange api = send("POST /api/auth/login HTTP/1.1\r\nHost: k\r\nContent-Length: 2\r\n"
+        RawExchange api = send("POST /api/auth/login HTTP/1.1\r\nHost: k\r\nContent-Length: 2\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
-        Exchange page = send("GET /login HTTP/1.1\r\nHost: k\r\nX-Note: a\r\n b\r\n\r\n");
+        RawExchange page = send("GET /login HTTP/1.1\r\nHost: k\r\nX-Note: a\r\n b\r\n\r\n");
 
         assertThat(api.text()).startsWith("HTTP/1.1 400 ").endsWith(
                 "{\"error\":\"petición HTTP no válida: Transfer-Encoding y Content-Length a la vez\"}");
@@ -213,7 +187,7 @@ class RequestFramingTest {
     void aBrokenEscapeInTheQueryIsAnsweredWith400InsteadOfSilence() throws Exception {
         for (String target : new String[] {"/api/auth/methods?q=%zz", "/api/me?x=%", "/v1/ci/forge-actions/token?x=%zz"}) {
             String method = target.startsWith("/v1/") ? "POST" : "GET";
-            Exchange exchange = send(method + " " + target + " HTTP/1.1\r\nHost: k\r\nContent-Length: 0\r\n"
+            RawExchange exchange = send(method + " " + target + " HTTP/1.1\r\nHost: k\r\nContent-Length: 0\r\n"
                     + "Connection: close\r\n\r\n");
 
             assertThat(exchange.text()).as(target).startsWith("HTTP/1.1 400 ").containsIgnoringCase(
@@ -223,17 +197,43 @@ class RequestFramingTest {
 
     @Test
     void aChunkSizeThatIsNotHexIs400AndTheConnectionClosed() throws Exception {
-        Exchange exchange = send("POST /api/auth/link HTTP/1.1\r\nHost: k\r\nContent-Type: application/json\r\n"
+        RawExchange exchange = send("POST /api/auth/link HTTP/1.1\r\nHost: k\r\nContent-Type: application/json\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n");
 
         assertThat(exchange.text()).startsWith("HTTP/1.1 400 ").endsWith("{\"error\":\"petición HTTP no válida\"}");
         assertThat(exchange.closedByKlave()).isTrue();
     }
 
+    /**
+     * Chunk lines Netty reads leniently (an overflowing size read as 5, a space before the size,
+     * text or a NUL after it): refused with 400 and the connection closed, so the bytes a front end
+     * would frame differently never become the next request — on the proxy and under {@code /api}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"100000005", " 5", "5 junk", "5\u0000", "5 ", "0x5"})
+    void chunkLinesOutsideTheGrammarAreRefusedAndWhatFollowsNeverRuns(String line) throws Exception {
+        String smuggled = "GET " + CONFIGMAPS + "/chunk-smuggled HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
+                + "\r\n\r\n";
+        String body = line + "\r\nhello\r\n0\r\n\r\n" + smuggled;
+        RawExchange proxied = send("POST " + CONFIGMAPS + " HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body);
+        RawExchange api = send("POST /api/auth/link HTTP/1.1\r\nHost: k\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n" + body);
+
+        assertThat(proxied.text()).startsWith("HTTP/1.1 400 ");
+        assertThat(proxied.responses()).isEqualTo(1);
+        assertThat(proxied.closedByKlave()).isTrue();
+        assertThat(JSON.readTree(proxied.body()).get("message").asText()).startsWith("petición HTTP no válida");
+        assertThat(api.text()).startsWith("HTTP/1.1 400 ").endsWith("{\"error\":\"petición HTTP no válida\"}");
+        assertThat(api.responses()).isEqualTo(1);
+        assertThat(api.closedByKlave()).isTrue();
+        assertThat(reached("chunk-smuggled")).isFalse();
+    }
+
     @Test
     void aRequestLineThatCannotBeReadIsAnsweredLikeTheApiAndNeverCached() throws Exception {
-        Exchange tooLong = send("GET /api/" + "a".repeat(10_000) + " HTTP/1.1\r\nHost: k\r\n\r\n");
-        Exchange spaced = send("GET /api/m e HTTP/1.1\r\nHost: k\r\n\r\n");
+        RawExchange tooLong = send("GET /api/" + "a".repeat(10_000) + " HTTP/1.1\r\nHost: k\r\n\r\n");
+        RawExchange spaced = send("GET /api/m e HTTP/1.1\r\nHost: k\r\n\r\n");
 
         assertThat(tooLong.text()).contains(" 414 ").containsIgnoringCase("cache-control: no-store")
                 .endsWith("{\"error\":\"dirección de la petición demasiado larga\"}");
@@ -311,7 +311,7 @@ class RequestFramingTest {
 
     @Test
     void http2PriorKnowledgeIsAnsweredInHttp1AndClosed() throws Exception {
-        Exchange exchange = send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+        RawExchange exchange = send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
         assertThat(exchange.text()).startsWith("HTTP/1.1 505 ");
         assertThat(exchange.closedByKlave()).isTrue();

@@ -205,6 +205,21 @@ class ProxyRulesTest {
                 });
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"X-Remote-User", "x-remote-group", "X-Remote-Extra-Scopes", "X-REMOTE-UID"})
+    void frontProxyIdentityHeadersNeverReachTheCluster(String header) throws Exception {
+        raw("/clusters/prod-1/api/v1/namespaces/team-a/configmaps/remote-" + header.toLowerCase(java.util.Locale.ROOT),
+                header + ": system:admin\r\nConnection: close\r\n");
+
+        assertThat(cluster.requests())
+                .filteredOn(request -> request.path().endsWith("remote-" + header.toLowerCase(java.util.Locale.ROOT)))
+                .singleElement()
+                .satisfies(request -> {
+                    assertThat(request.header(header)).isEmpty();
+                    assertThat(request.header("Impersonate-User")).contains("user:ana");
+                });
+    }
+
     private JsonNode auditRow(String auditId) throws IOException {
         HttpResponse<String> row = http.get("/api/audit/" + auditId, "Cookie", admin);
         assertThat(row.statusCode()).as("row %s: %s", auditId, row.body()).isEqualTo(200);
@@ -260,9 +275,10 @@ class ProxyRulesTest {
         assertThat(reached("row-marker")).isFalse();
     }
 
+    /** Method names are case-sensitive (RFC 9110 §9.1): only the seven the Kubernetes API serves pass. */
     @ParameterizedTest
-    @ValueSource(strings = {"CONNECT", "TRACE"})
-    void connectAndTraceAre405AndNeverForwarded(String method) throws Exception {
+    @ValueSource(strings = {"CONNECT", "TRACE", "trace", "connect", "TRACK", "DEBUG", "PROPFIND", "get", "Delete"})
+    void methodsTheKubernetesApiDoesNotServeAre405AndNeverForwarded(String method) throws Exception {
         String answer;
         try (Socket socket = new Socket("127.0.0.1", klave.port())) {
             socket.setSoTimeout(10_000);

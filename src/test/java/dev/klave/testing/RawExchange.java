@@ -1,0 +1,87 @@
+package dev.klave.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What came back on one raw connection, byte for byte, and whether Klave closed it: for requests
+ * no HTTP client would send (framing, chunk lines, half-sent heads).
+ */
+public record RawExchange(String text, boolean closedByKlave) {
+    /** How long a connection may stay quiet before it counts as kept open by Klave. */
+    private static final int QUIET_MILLIS = 5_000;
+
+    /** Writes {@code bytes} on a new connection to {@code port} and reads until Klave closes or goes quiet. */
+    public static RawExchange send(int port, String bytes) throws IOException {
+        return send(port, Duration.ZERO, bytes);
+    }
+
+    /** As {@link #send(int, String)}, writing {@code parts} one after another with {@code pause} between. */
+    public static RawExchange send(int port, Duration pause, String... parts) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(QUIET_MILLIS);
+            OutputStream out = socket.getOutputStream();
+            for (int i = 0; i < parts.length; i++) {
+                if (i > 0) {
+                    sleep(pause);
+                }
+                out.write(parts[i].getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            }
+            return read(socket.getInputStream());
+        }
+    }
+
+    private static RawExchange read(InputStream in) throws IOException {
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            for (int read; (read = in.read(buffer)) >= 0; ) {
+                received.write(buffer, 0, read);
+            }
+            return new RawExchange(received.toString(StandardCharsets.UTF_8), true);
+        } catch (SocketTimeoutException stillOpen) {
+            return new RawExchange(received.toString(StandardCharsets.UTF_8), false);
+        } catch (SocketException reset) {
+            // Closed with unread bytes of ours still in its buffer: a reset, but closed all the same.
+            return new RawExchange(received.toString(StandardCharsets.UTF_8), true);
+        }
+    }
+
+    private static void sleep(Duration pause) {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    public int responses() {
+        return (int) Pattern.compile("HTTP/1\\.[01] \\d{3} ").matcher(text).results().count();
+    }
+
+    public String auditId() {
+        Matcher matcher = Pattern.compile("(?mi)^audit-id: (\\S+)\\r?$").matcher(text);
+        assertThat(matcher.find()).as("Audit-ID in%n%s", text).isTrue();
+        return matcher.group(1);
+    }
+
+    /** The body of the first answer. */
+    public String body() {
+        int start = text.indexOf("\r\n\r\n");
+        return start < 0 ? "" : text.substring(start + 4);
+    }
+}
