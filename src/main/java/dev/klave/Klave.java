@@ -79,8 +79,7 @@ public final class Klave implements AutoCloseable {
             ApiRoutes routes = new ApiRoutes(services.openStreams()::recheckNow);
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
-            KlaveHttpServer server = KlaveHttpServer.start(settings.listen(), settings.tls(), settings.baseUrl(),
-                    settings.trustedProxies(), routes, services.authenticator(),
+            KlaveHttpServer server = KlaveHttpServer.start(settings, routes, services.authenticator(),
                     new ReplicaReadiness(database::answersWithin, services.auditWriter()), assets, services.proxy(),
                     services.network());
             services.reconciliations().start();

@@ -48,6 +48,11 @@ public final class ClientAddresses {
         return client;
     }
 
+    /** Whether {@code address} is one of {@code SERVICE_TRUSTED_PROXIES}. */
+    boolean isTrustedProxy(InetAddress address) {
+        return trusted(address);
+    }
+
     private boolean trusted(InetAddress address) {
         for (Cidr block : trustedProxies) {
             if (block.contains(address)) {

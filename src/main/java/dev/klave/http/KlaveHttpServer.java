@@ -6,6 +6,7 @@ import dev.klave.config.BaseUrl;
 import dev.klave.config.Cidr;
 import dev.klave.config.ListenAddress;
 import dev.klave.config.ServerTls;
+import dev.klave.config.Settings;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -56,11 +57,12 @@ public final class KlaveHttpServer {
     }
 
     /** Starts listening; fails when the address cannot be bound. */
-    public static KlaveHttpServer start(ListenAddress listen, Optional<ServerTls> tls, BaseUrl baseUrl,
-            List<Cidr> trustedProxies,
-            ApiRoutes routes, Authenticator authenticator, Readiness readiness, WebAssets assets, ProxyFactory proxyFactory,
-            NetworkEngine network) {
-        requireNonNull(listen, "listen is null");
+    public static KlaveHttpServer start(Settings settings, ApiRoutes routes, Authenticator authenticator,
+            Readiness readiness, WebAssets assets, ProxyFactory proxyFactory, NetworkEngine network) {
+        ListenAddress listen = settings.listen();
+        Optional<ServerTls> tls = settings.tls();
+        BaseUrl baseUrl = settings.baseUrl();
+        List<Cidr> trustedProxies = settings.trustedProxies();
         Vertx vertx = NetworkEngine.vertx();
         ExecutorService blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-work-", 0).factory());
         AtomicBoolean draining = new AtomicBoolean();
@@ -74,8 +76,9 @@ public final class KlaveHttpServer {
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(listen.host())
                 .setPort(listen.port())
-                // No idle timeout: a watch may stay silent for hours; dead
-                // peers are found by TCP keep-alive instead.
+                // No idle timeout of Vert.x's: a watch may stay silent for hours. Connections with
+                // no request in flight are closed by ConnectionDeadlines; dead peers are found by
+                // TCP keep-alive.
                 .setIdleTimeout(0)
                 .setTcpKeepAlive(true)
                 // HTTP/1.1 only. No h2c: an upgrade to it is declined (CleartextHttp2), a client
@@ -83,7 +86,11 @@ public final class KlaveHttpServer {
                 // TLS either (no ALPN) until it is tested as HTTP/1.1 is.
                 .setHttp2ClearTextEnabled(false)
                 .setUseAlpn(false);
-        tls.ifPresent(files -> options.setSsl(true).setSslEngineOptions(network.tls()).setKeyCertOptions(new PemKeyCertOptions()
+        // A TLS handshake is bounded like a request head: it is the first part of one.
+        tls.ifPresent(files -> options.setSsl(true).setSslEngineOptions(network.tls())
+                .setSslHandshakeTimeout(settings.connections().headTimeout().toMillis())
+                .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setKeyCertOptions(new PemKeyCertOptions()
                 .setCertPath(files.certificate().toString())
                 .setKeyPath(files.privateKey().toString())));
         Optional<String> strictTransport = baseUrl.isHttps() ? Optional.of(STRICT_TRANSPORT) : Optional.empty();
@@ -101,7 +108,9 @@ public final class KlaveHttpServer {
             // One listener per core, each on an event loop of its own, sharing the port: Vert.x
             // hands each new connection to the next of them (bench/RESULTS.md). Port 0 (any free
             // port, used by tests) gets one listener: Vert.x would give each instance a port of its own.
-            listen(vertx, options, handler, malformed, servers, listen.port() == 0 ? 1 : LISTENERS);
+            ConnectionGuard guard = new ConnectionGuard(settings.connections(), settings.addressGroups(),
+                    new ClientAddresses(trustedProxies), options);
+            listen(vertx, options, handler, malformed, guard, servers, listen.port() == 0 ? 1 : LISTENERS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             vertx.close();
@@ -116,7 +125,7 @@ public final class KlaveHttpServer {
 
     /** Deploys {@code instances} listeners, each on its own event loop, and waits until they listen. */
     private static void listen(Vertx vertx, HttpServerOptions options, Handler<HttpServerRequest> handler,
-            Handler<HttpServerRequest> malformed, List<HttpServer> servers, int instances)
+            Handler<HttpServerRequest> malformed, ConnectionGuard guard, List<HttpServer> servers, int instances)
             throws InterruptedException, ExecutionException, TimeoutException {
         vertx.deployVerticle(() -> new VerticleBase() {
             @Override
@@ -124,7 +133,7 @@ public final class KlaveHttpServer {
                 HttpServer server = vertx.createHttpServer(options)
                         .requestHandler(handler)
                         .invalidRequestHandler(malformed)
-                        .connectionHandler(connection -> StrictDecoding.install(connection, options));
+                        .connectionHandler(guard::accept);
                 return server.listen().onSuccess(servers::add);
             }
         }, new DeploymentOptions().setInstances(instances))

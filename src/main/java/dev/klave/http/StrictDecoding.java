@@ -1,6 +1,5 @@
 package dev.klave.http;
 
-import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.impl.Http1xServerConnection;
 import io.vertx.core.http.impl.VertxHttpRequestDecoder;
@@ -23,19 +22,14 @@ final class StrictDecoding {
 
     private StrictDecoding() {}
 
-    static void install(HttpConnection connection, HttpServerOptions options) {
-        if (!(connection instanceof Http1xServerConnection http1)) {
-            // Only HTTP/1.x connections exist (no h2c, no ALPN); refuse to serve anything else.
-            connection.close();
-            return;
-        }
+    static void install(Http1xServerConnection http1, HttpServerOptions options, ConnectionDeadlines deadlines) {
         var pipeline = http1.channelHandlerContext().pipeline();
         if (!(pipeline.get(DECODER) instanceof VertxHttpRequestDecoder)) {
             // Fail closed: a connection that would be decoded leniently is not served at all.
             LOG.error("Vert.x's request decoder is not where this Vert.x version puts it; connection closed");
-            connection.close();
+            http1.close();
             return;
         }
-        pipeline.replace(DECODER, DECODER, new StrictRequestDecoder(options));
+        pipeline.replace(DECODER, DECODER, new StrictRequestDecoder(options, deadlines));
     }
 }

@@ -47,8 +47,11 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     /** A chunk line was refused: the rest of the connection is dropped unread. */
     private boolean refused;
 
-    StrictRequestDecoder(HttpServerOptions options) {
+    private final ConnectionDeadlines deadlines;
+
+    StrictRequestDecoder(HttpServerOptions options, ConnectionDeadlines deadlines) {
         super(options);
+        this.deadlines = deadlines;
     }
 
     @Override
@@ -126,7 +129,10 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
             lineStart = false;
             if (b != '\r') {
                 lineEmpty = false;
-                headStarted = true;
+                if (!headStarted) {
+                    headStarted = true;
+                    deadlines.headStarted();
+                }
             }
         }
     }

@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Upstreams {
     static final int CONNECT_TIMEOUT_MILLIS = 5_000;
-    private static final int REQUEST_CONNECTIONS = 64;
+    static final int REQUEST_CONNECTIONS = 64;
     /** Streams are bounded by the clients and the process's open-file limit, not by this pool. */
     private static final int STREAM_CONNECTIONS = 1_000_000;
 
