@@ -1,10 +1,10 @@
 package dev.klave.drills;
 
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingKlave;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
 /** What every drill needs first (a cluster, a person with a view grant on it, her credential), and waiting. */
@@ -20,13 +20,7 @@ final class Drills {
     }
 
     /** Waits for {@code condition}, failing with {@code what} when it does not come in time. */
-    static void await(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plus(limit);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("timed out after " + limit + " waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
+    static void await(String what, Duration limit, BooleanSupplier condition) {
+        Eventually.until(what, limit, condition);
     }
 }
