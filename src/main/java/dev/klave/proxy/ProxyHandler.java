@@ -94,7 +94,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         try {
             target = EarlyChecks.target(request, draining.getAsBoolean());
         } catch (Refusal refusal) {
-            // The answer closes the connection if the body is not read; nothing more to learn of it.
+            // The refusal's row stands whatever happens to the body afterwards.
             request.exceptionHandler(ignored -> { });
             refuse(request, auditId, client, authorization, refusal);
             return;

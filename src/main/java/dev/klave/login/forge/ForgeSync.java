@@ -91,21 +91,30 @@ public final class ForgeSync implements AutoCloseable {
 
     public Run runOnce() {
         Instant start = clock.instant();
-        Optional<SyncReport> last = reports.last();
-        if (last.isPresent() && start.isBefore(last.get().finishedAt().plus(FRESH))
-                && !start.isBefore(last.get().finishedAt())) {
+        if (recent(start)) {
             return Run.RECENT;
         }
         if (!leases.tryAcquire(LEASE_NAME, replica, start, LEASE)) {
             return Run.BUSY;
         }
         try {
+            // Asked again under the lease: another replica may have finished its pass, and let
+            // the lease go, between the first look and this one (seen as two passes at once).
+            if (recent(start)) {
+                return Run.RECENT;
+            }
             SyncReport report = pass(start);
             reports.save(report);
             return Run.RAN;
         } finally {
             leases.release(LEASE_NAME, replica);
         }
+    }
+
+    private boolean recent(Instant start) {
+        Optional<SyncReport> last = reports.last();
+        return last.isPresent() && start.isBefore(last.get().finishedAt().plus(FRESH))
+                && !start.isBefore(last.get().finishedAt());
     }
 
     private SyncReport pass(Instant start) {
