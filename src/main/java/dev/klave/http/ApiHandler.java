@@ -32,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * endpoint on a virtual thread and writes its answer.
  */
 final class ApiHandler implements Handler<HttpServerRequest> {
-    /** How much of an oversized body is read and dropped before the connection is cut. */
-    private static final long DRAIN_LIMIT = 1024 * 1024;
     private static final String FORM_TYPE = "application/x-www-form-urlencoded";
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
@@ -160,7 +158,7 @@ final class ApiHandler implements Handler<HttpServerRequest> {
 
     /**
      * Answers 413 and closes the connection. The rest of the body is read and dropped first (up to
-     * {@link #DRAIN_LIMIT}) so that a client still sending can read the answer instead of meeting
+     * {@link UnreadBodies#DRAIN_LIMIT}) so that a client still sending can read the answer instead of meeting
      * a reset; one that keeps sending past that is cut off.
      */
     private static void tooLarge(HttpServerRequest request, RoutePolicy policy) {
@@ -171,14 +169,7 @@ final class ApiHandler implements Handler<HttpServerRequest> {
             request.connection().close();
             return;
         }
-        long[] dropped = {0};
-        request.handler(chunk -> {
-            dropped[0] += chunk.length();
-            if (dropped[0] > DRAIN_LIMIT) {
-                request.connection().close();
-            }
-        });
-        request.endHandler(ignored -> request.connection().close());
+        UnreadBodies.drop(request, true);
     }
 
     private void dispatch(HttpServerRequest request, ApiRoutes.Found found, Buffer body) {

@@ -10,6 +10,7 @@ import dev.klave.credential.Credential;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.EdgeAudit;
 import dev.klave.http.KubeStatus;
+import dev.klave.http.UnreadBodies;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
@@ -42,8 +43,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProxyHandler implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
-    /** How much of a refused request's body is read and dropped to keep its connection. */
-    private static final long DRAIN_LIMIT = 1024 * 1024;
 
     private final ProxyAuthenticator authenticator;
     private final AuditWriter audit;
@@ -140,7 +139,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      * Sends a refusal as a Kubernetes Status. A refused upgrade also ends its connection: its
      * client may already be sending the bytes of the protocol it asked for, which are no request.
      * Any other refused request's body is read and dropped, so the connection can serve the next
-     * request — up to {@link #DRAIN_LIMIT}, past which it is closed instead.
+     * request ({@link UnreadBodies}).
      */
     private static void answerRefusal(HttpServerRequest request, Refusal refusal, boolean upgrade) {
         if (upgrade) {
@@ -151,14 +150,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             request.connection().close();
             return;
         }
-        long[] dropped = {0};
-        request.handler(chunk -> {
-            dropped[0] += chunk.length();
-            if (dropped[0] > DRAIN_LIMIT) {
-                request.connection().close();
-            }
-        });
-        request.resume();
+        UnreadBodies.drop(request, false);
     }
 
     private void proceed(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, RequestInfo info,

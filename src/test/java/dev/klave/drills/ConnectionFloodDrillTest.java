@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.RawExchange;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
@@ -47,8 +47,7 @@ class ConnectionFloodDrillTest {
     }
 
     private Socket connect(String from) throws IOException {
-        Socket socket = new Socket(InetAddress.getLoopbackAddress(), klave.port(), InetAddress.getByName(from), 0);
-        socket.setSoTimeout(10_000);
+        Socket socket = RawExchange.connect(klave.port(), from);
         sockets.add(socket);
         return socket;
     }

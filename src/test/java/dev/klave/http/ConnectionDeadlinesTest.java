@@ -3,6 +3,7 @@ package dev.klave.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.RawExchange;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
@@ -11,7 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -65,9 +65,7 @@ class ConnectionDeadlinesTest {
     }
 
     private Socket connect(String from) throws IOException {
-        Socket socket = new Socket(InetAddress.getLoopbackAddress(), klave.port(), InetAddress.getByName(from), 0);
-        socket.setSoTimeout(10_000);
-        return socket;
+        return RawExchange.connect(klave.port(), from);
     }
 
     /** Reads what comes until Klave closes; fails if it does not within 10 s. Returns how long that took. */
@@ -88,16 +86,7 @@ class ConnectionDeadlinesTest {
     }
 
     private static String head(Socket socket) throws IOException {
-        InputStream in = socket.getInputStream();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new AssertionError("closed before a whole head: " + head);
-            }
-            head.write(b);
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
+        return RawExchange.head(socket);
     }
 
     @Test

@@ -6,22 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.testing.Eventually;
+import dev.klave.testing.RawExchange;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,41 +56,11 @@ class BadBodiesTest {
                 + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
     }
 
-    /** Writes {@code parts} with a pause between them and reads until Klave closes (or 5 s pass). */
-    private String exchange(Duration pause, String... parts) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
-            socket.setSoTimeout(5_000);
-            OutputStream out = socket.getOutputStream();
-            for (int i = 0; i < parts.length; i++) {
-                if (i > 0) {
-                    Thread.sleep(pause.toMillis());
-                }
-                out.write(parts[i].getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-            }
-            return readUntilClosed(socket.getInputStream());
-        }
-    }
-
-    private static String readUntilClosed(InputStream in) throws IOException {
-        ByteArrayOutputStream received = new ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        try {
-            for (int read; (read = in.read(buffer)) >= 0; ) {
-                received.write(buffer, 0, read);
-            }
-        } catch (SocketTimeoutException stillOpen) {
-            throw new AssertionError("Klave kept the connection open after a bad body:\n" + received);
-        } catch (java.net.SocketException reset) {
-            // A reset after the answer is read is fine: the answer is what is checked.
-        }
-        return received.toString(StandardCharsets.UTF_8);
-    }
-
-    private static String auditId(String answer) {
-        Matcher matcher = Pattern.compile("(?mi)^audit-id: (\\S+)\\r?$").matcher(answer);
-        assertThat(matcher.find()).as("Audit-ID in%n%s", answer).isTrue();
-        return matcher.group(1);
+    /** Writes {@code parts} with a pause between them; what came back, once Klave closed the connection. */
+    private RawExchange exchange(Duration pause, String... parts) throws Exception {
+        RawExchange exchange = RawExchange.send(klave.port(), pause, parts);
+        assertThat(exchange.closedByKlave()).as("closed after a bad body:%n%s", exchange.text()).isTrue();
+        return exchange;
     }
 
     private JsonNode completedRow(String auditId) {
@@ -112,13 +75,13 @@ class BadBodiesTest {
         });
     }
 
-    private void assertRefused(String answer) throws IOException {
-        assertThat(answer).startsWith("HTTP/1.1 400 ");
-        JsonNode status = JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+    private void assertRefused(RawExchange answer) throws IOException {
+        assertThat(answer.text()).startsWith("HTTP/1.1 400 ");
+        JsonNode status = JSON.readTree(answer.body());
         assertThat(status.get("kind").asText()).isEqualTo("Status");
         assertThat(status.get("code").asInt()).isEqualTo(400);
         assertThat(status.get("message").asText()).startsWith("petición HTTP no válida");
-        JsonNode row = completedRow(auditId(answer));
+        JsonNode row = completedRow(answer.auditId());
         assertThat(row.get("status").asInt()).isEqualTo(400);
         assertThat(row.get("error").asText()).startsWith("petición HTTP no válida");
     }
@@ -132,7 +95,7 @@ class BadBodiesTest {
     void aChunkLineThatIsNotHexAfterTheRequestWasForwardedIs400AndResetUpstream() throws Exception {
         int before = cluster.openConnections();
 
-        String answer = exchange(Duration.ofMillis(500), head() + "2\r\n{\"\r\n", "0x5\r\nhello\r\n0\r\n\r\n");
+        RawExchange answer = exchange(Duration.ofMillis(500), head() + "2\r\n{\"\r\n", "0x5\r\nhello\r\n0\r\n\r\n");
 
         assertRefused(answer);
         Eventually.until("the cluster's connection closed", Duration.ofSeconds(5),

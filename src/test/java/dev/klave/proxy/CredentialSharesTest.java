@@ -6,14 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.testing.Eventually;
+import dev.klave.testing.RawExchange;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingSettings;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +60,7 @@ class CredentialSharesTest {
 
     /** A request whose body never ends: it holds a connection to the cluster for as long as it stays. */
     private Socket holdHalfSent(String token) throws IOException {
-        Socket socket = new Socket(InetAddress.getLoopbackAddress(), klave.port());
+        Socket socket = RawExchange.connect(klave.port(), "127.0.0.1");
         held.add(socket);
         socket.getOutputStream().write(("POST " + CONFIGMAPS + " HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
                 + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{\"\r\n")
@@ -73,9 +71,8 @@ class CredentialSharesTest {
 
     /** A watch, once its answer has begun. */
     private Socket watch(String token) throws IOException {
-        Socket socket = new Socket(InetAddress.getLoopbackAddress(), klave.port());
+        Socket socket = RawExchange.connect(klave.port(), "127.0.0.1");
         held.add(socket);
-        socket.setSoTimeout(5_000);
         socket.getOutputStream().write(("GET " + CONFIGMAPS + "?watch=true HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer "
                 + token + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
         socket.getOutputStream().flush();
@@ -83,16 +80,7 @@ class CredentialSharesTest {
     }
 
     private static String head(Socket socket) throws IOException {
-        InputStream in = socket.getInputStream();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).contains("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.write(b);
-        }
-        return head.toString(StandardCharsets.UTF_8);
+        return RawExchange.head(socket);
     }
 
     private HttpResponse<String> list(String token) {

@@ -30,7 +30,7 @@ public record RawExchange(String text, boolean closedByKlave) {
 
     /** As {@link #send(int, String)}, writing {@code parts} one after another with {@code pause} between. */
     public static RawExchange send(int port, Duration pause, String... parts) throws IOException {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+        try (Socket socket = connect(port, "127.0.0.1")) {
             socket.setSoTimeout(QUIET_MILLIS);
             OutputStream out = socket.getOutputStream();
             for (int i = 0; i < parts.length; i++) {
@@ -42,6 +42,30 @@ public record RawExchange(String text, boolean closedByKlave) {
             }
             return read(socket.getInputStream());
         }
+    }
+
+    /**
+     * A connection to Klave on {@code port} from the loopback address {@code from} (all of
+     * 127.0.0.0/8 is this machine's), so that a test can be several clients at once.
+     */
+    public static Socket connect(int port, String from) throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), port, InetAddress.getByName(from), 0);
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    /** The head of the next answer on {@code socket}; fails if the connection ends first. */
+    public static String head(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new AssertionError("closed before a whole head: " + head);
+            }
+            head.write(b);
+        }
+        return head.toString(StandardCharsets.UTF_8);
     }
 
     private static RawExchange read(InputStream in) throws IOException {
