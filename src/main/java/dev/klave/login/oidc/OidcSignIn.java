@@ -50,6 +50,8 @@ import dev.klave.login.SignInMethod;
 import dev.klave.login.SignInState;
 import dev.klave.messages.Untrusted;
 import java.net.URI;
+import java.time.Clock;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -61,7 +63,7 @@ import java.util.Optional;
  * authorization code with PKCE (S256), state and nonce; the code exchanged by a public client with
  * its id and verifier only, by a confidential one with its secret too; the ID token verified —
  * RS256 only, a token without key id only while the provider publishes one signing key, issuer,
- * audience, {@code azp}, expiry with a minute's skew, nonce, the subject claim present; the e-mail
+ * audience, {@code azp}, expiry and not-before with a minute's skew, nonce, the subject claim present; the e-mail
  * from the ID token or, failing that, from userinfo about the same {@code sub}; the verified claim
  * true; the domain allowed, with the hosted-domain rules. Provider tokens live only in this call.
  */
@@ -80,12 +82,14 @@ public final class OidcSignIn implements SignInMethod {
     private final OidcProvider provider;
     private final URI callback;
     private final EmailLinking linking;
+    private final Clock clock;
 
-    public OidcSignIn(OidcSettings settings, OidcProvider provider, URI callback, EmailLinking linking) {
+    public OidcSignIn(OidcSettings settings, OidcProvider provider, URI callback, EmailLinking linking, Clock clock) {
         this.settings = requireNonNull(settings, "settings is null");
         this.provider = requireNonNull(provider, "provider is null");
         this.callback = requireNonNull(callback, "callback is null");
         this.linking = requireNonNull(linking, "linking is null");
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     @Override
@@ -252,6 +256,12 @@ public final class OidcSignIn implements SignInMethod {
         }
         if (claims.getAuthorizedParty() != null && !settings.clientId().equals(claims.getAuthorizedParty().getValue())) {
             throw SignInFailure.of(TOKEN, "the ID token's azp is another client");
+        }
+        // RFC 7519 §4.1.5: not accepted before nbf. Nimbus's ID token checks skip nbf, so it is
+        // checked here, with the same skew as exp and iat (spec 2 §5 rule 2: "clock far off").
+        Date notBefore = claims.getDateClaim("nbf");
+        if (notBefore != null && notBefore.toInstant().isAfter(clock.instant().plusSeconds(CLOCK_SKEW_SECONDS))) {
+            throw SignInFailure.of(TOKEN, "the ID token is not valid before " + notBefore.toInstant());
         }
         return claims;
     }

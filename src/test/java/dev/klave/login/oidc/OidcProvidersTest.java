@@ -66,6 +66,24 @@ class OidcProvidersTest {
     }
 
     @Test
+    void aTokenNotValidYetBeyondTheMinutesSkewIsToken() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/nbf", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            person(klave, "ana");
+            long now = clock.instant().getEpochSecond();
+
+            provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
+                    "nbf", now + 3600), Map.of());
+            assertThat(signIn(provider, klave)).as("valid only an hour from now").isEqualTo("/login?error=token");
+            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("token");
+
+            provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
+                    "nbf", now + 30), Map.of());
+            assertThat(signIn(provider, klave)).as("half a minute ahead: within the skew").isEqualTo("/");
+        }
+    }
+
+    @Test
     void aTokenWithoutKeyIdPassesOnlyWhileOneSigningKeyIsPublished() {
         try (TestingOddProvider one = TestingOddProvider.start("/one", 1);
                 TestingKlave klave = klaveFor(one, false, settings -> settings)) {
