@@ -64,7 +64,8 @@ import java.util.Optional;
  * its id and verifier only, by a confidential one with its secret too; the ID token verified —
  * RS256 only, a token without key id only while the provider publishes one signing key, issuer,
  * audience, {@code azp}, expiry and not-before with a minute's skew, nonce, the subject claim present; the e-mail
- * from the ID token or, failing that, from userinfo about the same {@code sub}; the verified claim
+ * and its verification both from the ID token or, when it lacks either, both from userinfo about the
+ * same {@code sub}; the verified claim
  * true; the domain allowed, with the hosted-domain rules. Provider tokens live only in this call.
  */
 public final class OidcSignIn implements SignInMethod {
@@ -130,19 +131,26 @@ public final class OidcSignIn implements SignInMethod {
         String subject = subjectValue(claims);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("subject", subject);
-        Optional<String> email = Optional.ofNullable(claims.getStringClaim("email"));
+        Optional<String> tokenEmail = Optional.ofNullable(claims.getStringClaim("email"));
+        Optional<String> email = tokenEmail;
         Optional<Boolean> verified = verifiedIn(claims.getClaim(settings.verifiedClaim()));
         Optional<String> name = Optional.ofNullable(claims.getStringClaim("name"));
         if (email.isEmpty() || verified.isEmpty()) {
-            // Spec 2 §5 rule 3: what the ID token lacks, userinfo may say — about the same sub only.
+            // Spec 2 §5 rule 3: an ID token that lacks the e-mail or its verification gives neither;
+            // both come from userinfo about the same sub. Never one from each source: a verification
+            // vouches only for the address that came with it.
             Optional<UserInfo> info = userInfo(known, tokens.getOIDCTokens().getBearerAccessToken(), claims, details);
-            if (info.isPresent()) {
-                email = email.or(() -> Optional.ofNullable(info.get().getEmailAddress()));
-                verified = verified.or(() -> verifiedIn(info.get().getClaim(settings.verifiedClaim())));
-                name = name.or(() -> Optional.ofNullable(info.get().getName()));
-            }
+            email = info.map(UserInfo::getEmailAddress);
+            verified = info.flatMap(found -> verifiedIn(found.getClaim(settings.verifiedClaim())));
+            name = name.or(() -> info.map(UserInfo::getName));
         }
         if (email.isEmpty() || email.get().isBlank()) {
+            if (tokenEmail.isPresent() && !tokenEmail.get().isBlank()) {
+                // An address without a verification from the same source: nobody vouches for it.
+                details.put("email", tokenEmail.get());
+                throw SignInFailure.of(EMAIL_UNVERIFIED, "the ID token's e-mail comes without "
+                        + settings.verifiedClaim() + " and userinfo gives no e-mail").with(details);
+            }
             throw SignInFailure.of(NO_EMAIL, "neither the ID token nor userinfo carried an e-mail").with(details);
         }
         details.put("email", email.get());

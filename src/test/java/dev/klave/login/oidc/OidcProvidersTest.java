@@ -14,6 +14,7 @@ import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingOddProvider;
 import dev.klave.testing.TestingSettings;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -166,6 +167,68 @@ class OidcProvidersTest {
 
             provider.nextSignIn(Map.of("sub", "s-ana"), verified("someone-else", "ana@example.com"));
             assertThat(signIn(provider, klave)).as("userinfo about another sub").isEqualTo("/login?error=token");
+        }
+    }
+
+    /**
+     * Spec 2 §5 rule 3, every mix: the e-mail and its verification come both from the ID token or,
+     * when it lacks either, both from userinfo — never the address from one and the word that it is
+     * verified from the other. {@code A} is the address of an account; {@code B} is nobody's.
+     */
+    @Test
+    void theAddressAndItsVerificationComeFromOneSourceNeverOneFromEach() {
+        record Mix(String why, Map<String, Object> token, Map<String, Object> userInfo, String expected) {}
+        String a = "A";
+        String b = "B";
+        List<Mix> mixes = List.of(
+                new Mix("token vouches without an address, userinfo gives the address unverified",
+                        Map.of("email_verified", true), Map.of("email", a, "email_verified", false),
+                        "/login?error=email_unverified"),
+                new Mix("token vouches without an address, userinfo gives the address and no verification",
+                        Map.of("email_verified", true), Map.of("email", a), "/login?error=email_unverified"),
+                new Mix("token gives the address unverified, userinfo vouches for another one",
+                        Map.of("email", a), Map.of("email", b, "email_verified", true),
+                        "/login?error=unknown_account"),
+                new Mix("token gives the address unverified, userinfo vouches for no address",
+                        Map.of("email", a), Map.of("email_verified", true), "/login?error=email_unverified"),
+                new Mix("token gives the address unverified, userinfo says nothing",
+                        Map.of("email", a), Map.of(), "/login?error=email_unverified"),
+                new Mix("token vouches without an address, userinfo says nothing",
+                        Map.of("email_verified", true), Map.of(), "/login?error=no_email"),
+                new Mix("neither says anything", Map.of(), Map.of(), "/login?error=no_email"),
+                new Mix("token says it is not verified: userinfo is not asked",
+                        Map.of("email", a, "email_verified", false), Map.of("email", a, "email_verified", true),
+                        "/login?error=email_unverified"),
+                new Mix("token gives both: userinfo is not asked",
+                        Map.of("email", a, "email_verified", true), Map.of("email", b, "email_verified", false),
+                        "/"),
+                new Mix("token gives neither, userinfo both", Map.of(), Map.of("email", a, "email_verified", true),
+                        "/"));
+        try (TestingOddProvider provider = TestingOddProvider.start("/mixes", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            for (int i = 0; i < mixes.size(); i++) {
+                Mix mix = mixes.get(i);
+                String login = "mix" + i;
+                Subject account = person(klave, login);
+                String sub = "s-mix-" + i;
+                Map<String, String> addresses = Map.of(a, login + "@example.com", b, "nobody-" + i + "@example.com");
+                UnaryOperator<Map<String, Object>> filled = claims -> {
+                    Map<String, Object> values = new java.util.LinkedHashMap<>(Map.of("sub", sub));
+                    claims.forEach((name, value) -> values.put(name,
+                            value instanceof String text && addresses.containsKey(text) ? addresses.get(text) : value));
+                    return values;
+                };
+                provider.nextSignIn(filled.apply(mix.token()), filled.apply(mix.userInfo()));
+
+                assertThat(signIn(provider, klave)).as(mix.why()).isEqualTo(mix.expected());
+                Optional<ExternalIdentity.Key> linked = klave.klave().services().identities()
+                        .findFor(account.id(), IdentityProvider.OIDC).map(ExternalIdentity::key);
+                if (mix.expected().equals("/")) {
+                    assertThat(linked).as(mix.why()).contains(ExternalIdentity.Key.oidc(provider.issuer(), "sub", sub));
+                } else {
+                    assertThat(linked).as(mix.why() + ": the account with the address is not linked").isEmpty();
+                }
+            }
         }
     }
 
