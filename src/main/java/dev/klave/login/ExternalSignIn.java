@@ -421,8 +421,8 @@ public final class ExternalSignIn {
      */
     private static ControlEvents.Draft withEmailMismatch(ControlEvents.Draft event,
             SignInMethod.ProviderIdentity identity, Subject subject) {
-        identity.email().ifPresent(email -> event.detail("email_mismatch",
-                !subject.email().map(EmailKey::of).equals(Optional.of(EmailKey.of(email)))));
+        identity.email().ifPresent(email -> event.detail("email_mismatch", EmailKey.of(email).isEmpty()
+                || !subject.email().flatMap(EmailKey::of).equals(EmailKey.of(email))));
         return event;
     }
 

@@ -153,6 +153,13 @@ public final class OidcSignIn implements SignInMethod {
             }
             throw SignInFailure.of(NO_EMAIL, "neither the ID token nor userinfo carried an e-mail").with(details);
         }
+        if (!EmailKey.usable(email.get())) {
+            // Spec 2 §5 rule 7 trims spaces only: an address with a control character or other
+            // whitespace is no usable e-mail, not one to clean up into someone else's.
+            details.put("email", email.get());
+            throw SignInFailure.of(NO_EMAIL, "the e-mail holds a control character or whitespace other than spaces")
+                    .with(details);
+        }
         details.put("email", email.get());
         if (!verified.orElse(false)) {
             throw SignInFailure.of(EMAIL_UNVERIFIED, "the provider does not vouch for the e-mail (" +
@@ -352,7 +359,7 @@ public final class OidcSignIn implements SignInMethod {
         int at = email.lastIndexOf('@');
         // Spec 2 §8: case folding is A to Z only, for domains as for whole addresses (no Kelvin
         // sign or dotless i meets a look-alike).
-        String domain = at < 0 ? "" : EmailKey.of(email.substring(at + 1));
+        String domain = at < 0 ? "" : EmailKey.of(email.substring(at + 1)).orElse("");
         if (!settings.allowedDomains().contains(domain)) {
             throw SignInFailure.of(DOMAIN_NOT_ALLOWED, "the domain " + Untrusted.text(domain) + " is not allowed")
                     .with(details);
@@ -362,7 +369,9 @@ public final class OidcSignIn implements SignInMethod {
                 || (published != null && published.contains("hd"));
         if (hostedDomain) {
             String hd = claims.getStringClaim("hd");
-            if (hd == null || !settings.allowedDomains().contains(EmailKey.of(hd)) || !EmailKey.of(hd).equals(domain)) {
+            Optional<String> hostedIn = hd == null ? Optional.empty() : EmailKey.of(hd);
+            if (hostedIn.isEmpty() || !settings.allowedDomains().contains(hostedIn.get())
+                    || !hostedIn.get().equals(domain)) {
                 throw SignInFailure.of(DOMAIN_NOT_ALLOWED, hd == null ? "no hd claim: a personal account"
                         : "the hd claim " + Untrusted.text(hd) + " does not match the address's domain").with(details);
             }
