@@ -64,6 +64,7 @@ import dev.klave.login.LoginRoutes;
 import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
 import dev.klave.login.StateCookie;
+import dev.klave.login.UsedStateStore;
 import dev.klave.login.forge.ForgeClient;
 import dev.klave.login.forge.ForgeRoutes;
 import dev.klave.login.forge.ForgeSignIn;
@@ -93,6 +94,7 @@ import dev.klave.store.JdbiGrantStore;
 import dev.klave.store.JdbiLeaseStore;
 import dev.klave.store.JdbiLinkTokenStore;
 import dev.klave.store.JdbiLoginFailureStore;
+import dev.klave.store.JdbiUsedStateStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiSessionStore;
 import dev.klave.store.JdbiSubjectStore;
@@ -243,6 +245,7 @@ public final class Services {
         TrustRules trustRules = new TrustRules(database, trustRuleStore, subjects, events, clock);
 
         String replica = "replica-" + UUID.randomUUID();
+        UsedStateStore usedStates = new JdbiUsedStateStore(database);
         Optional<ForgeSync> forgeSync = Optional.empty();
         Optional<SyncReportStore> syncReports = Optional.empty();
         Optional<ForgeRoutes.Configured> forge = Optional.empty();
@@ -254,8 +257,8 @@ public final class Services {
                     new Hmac(keys.derive(KeyPurpose.SIGN_IN_STATE)), baseUrl.isHttps(), clock);
             ExternalSignIn signIn = new ExternalSignIn(new ForgeSignIn(client,
                     URI.create(baseUrl.resolve(ForgeRoutes.CALLBACK)), forgeSettings.requireOrgTwoFactor(), clock),
-                    stateCookie, database, subjects, identities, linkTokens, sessions, throttle, events, tokens,
-                    baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock);
+                    stateCookie, database, subjects, identities, linkTokens, sessions, throttle, usedStates, events,
+                    tokens, baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock);
             JdbiSyncReportStore reports = new JdbiSyncReportStore(database);
             syncReports = Optional.of(reports);
             forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
@@ -276,8 +279,8 @@ public final class Services {
                     linkTokens, clock);
             ExternalSignIn signIn = new ExternalSignIn(new OidcSignIn(oidcSettings, provider,
                     URI.create(baseUrl.resolve(OidcRoutes.CALLBACK)), linking, clock), stateCookie, database, subjects,
-                    identities, linkTokens, sessions, throttle, events, tokens, baseUrl.isHttps(), baseUrl.path(),
-                    Optional.of(baseUrl.hostAndPort()), clock);
+                    identities, linkTokens, sessions, throttle, usedStates, events, tokens, baseUrl.isHttps(),
+                    baseUrl.path(), Optional.of(baseUrl.hostAndPort()), clock);
             oidc = Optional.of(new OidcRoutes.Configured(oidcSettings, signIn, provider));
         }
 

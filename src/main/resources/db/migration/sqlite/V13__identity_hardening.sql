@@ -11,3 +11,13 @@ INSERT INTO login_lockouts (login, failures, locked_until)
     SELECT subjects.login, login_failures.failures, login_failures.locked_until
     FROM login_failures JOIN subjects ON subjects.id = login_failures.subject_id;
 DROP TABLE login_failures;
+
+-- Spec 2 §5 rule 1: an external sign-in's state serves one callback, on whichever replica it comes
+-- back to. The SHA-256 of each state taken is kept until its cookie expires (10 minutes); the
+-- primary key makes two replicas given the same callback at once let one of them through.
+CREATE TABLE used_sign_in_states (
+    state_hash   TEXT    PRIMARY KEY,
+    used_at      INTEGER NOT NULL,
+    forget_after INTEGER NOT NULL
+);
+CREATE INDEX used_sign_in_states_by_expiry ON used_sign_in_states (forget_after);

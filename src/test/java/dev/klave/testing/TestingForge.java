@@ -85,6 +85,7 @@ public final class TestingForge implements AutoCloseable {
     private final AtomicReference<Optional<Boolean>> twoFactor = new AtomicReference<>(Optional.of(true));
     private volatile boolean installed = true;
     private volatile boolean deny;
+    private volatile boolean codesReusable;
     private volatile int pageSize = 100;
     private volatile int failingPage;
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
@@ -255,6 +256,11 @@ public final class TestingForge implements AutoCloseable {
         return List.copyOf(requests);
     }
 
+    /** Whether a code may be exchanged more than once, as some providers allow (the forge does not). */
+    public void codesReusable(boolean value) {
+        codesReusable = value;
+    }
+
     /** A code as the authorization page would hand out, for tests that skip the browser. */
     public String issueCode(long id) {
         String code = token("code");
@@ -351,7 +357,8 @@ public final class TestingForge implements AutoCloseable {
             send(exchange, 200, Map.of("error", "incorrect_client_credentials"));
             return;
         }
-        Long user = codes.remove(form.getOrDefault("code", ""));
+        Long user = codesReusable ? codes.get(form.getOrDefault("code", ""))
+                : codes.remove(form.getOrDefault("code", ""));
         if (user == null) {
             // The forge answers a bad, spent or expired code with 200 and an error field.
             send(exchange, 200, Map.of("error", "bad_verification_code",

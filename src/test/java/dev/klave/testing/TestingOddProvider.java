@@ -46,7 +46,7 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
  * signed HS256, tokens without a key id (with one or two published keys), a hosted-domain
  * provider ({@code hd} in {@code claims_supported}), tenant-style claims ({@code oid},
  * {@code xms_edov}), an issuer with a trailing slash, an e-mail only in userinfo, a discovery
- * document that is down. Over HTTPS with its own CA ({@link #caFile()}, for {@code SSL_CERT_FILE}).
+ * document that is down, codes that can be exchanged twice. Over HTTPS with its own CA ({@link #caFile()}, for {@code SSL_CERT_FILE}).
  */
 public final class TestingOddProvider implements AutoCloseable {
     public static final String CLIENT_ID = "klave-odd";
@@ -72,6 +72,7 @@ public final class TestingOddProvider implements AutoCloseable {
     private volatile Map<String, Object> nextUserInfo = Map.of();
     private volatile boolean discoveryUp = true;
     private volatile boolean hostedDomain;
+    private volatile boolean codesReusable;
 
     private TestingOddProvider(HttpsServer server, Path caFile, String issuer, List<RSAKey> keys) {
         this.server = server;
@@ -149,6 +150,11 @@ public final class TestingOddProvider implements AutoCloseable {
         hostedDomain = value;
     }
 
+    /** Whether a code may be exchanged more than once (OAuth 2.0 says no; some providers allow it). */
+    public void codesReusable(boolean value) {
+        codesReusable = value;
+    }
+
     public void discoveryUp(boolean value) {
         discoveryUp = value;
     }
@@ -218,7 +224,8 @@ public final class TestingOddProvider implements AutoCloseable {
     private void token(HttpExchange exchange) throws IOException, JOSEException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         tokenRequests.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")) + " " + body);
-        String nonce = nonces.remove(form(body).getOrDefault("code", ""));
+        String code = form(body).getOrDefault("code", "");
+        String nonce = codesReusable ? nonces.get(code) : nonces.remove(code);
         if (nonce == null) {
             send(exchange, 400, Map.of("error", "invalid_grant"));
             return;

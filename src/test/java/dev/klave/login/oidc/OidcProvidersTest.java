@@ -40,9 +40,14 @@ class OidcProvidersTest {
     }
 
     private static String signIn(TestingOddProvider provider, TestingKlave klave) {
+        return browserFor(provider, klave).signInWithOidc();
+    }
+
+    /** A browser at an address of its own, trusting the provider's CA. */
+    private static SignInBrowser browserFor(TestingOddProvider provider, TestingKlave klave) {
         int n = ADDRESSES.incrementAndGet();
         return new SignInBrowser(ExtraCertificates.tlsContext(Optional.of(ExtraCertificates.read(provider.caFile()))),
-                klave.port(), "198.19." + (n / 250 % 250) + "." + (n % 250 + 1)).signInWithOidc();
+                klave.port(), "198.19." + (n / 250 % 250) + "." + (n % 250 + 1));
     }
 
     private static Subject person(TestingKlave klave, String login) {
@@ -229,6 +234,33 @@ class OidcProvidersTest {
                     assertThat(linked).as(mix.why() + ": the account with the address is not linked").isEmpty();
                 }
             }
+        }
+    }
+
+    /**
+     * Spec 2 §5 rule 1: a state serves one callback. At a provider that accepts a code twice, the
+     * callback replayed with its state cookie (from another address, as a thief would) is
+     * {@code state}, recorded, and opens no session.
+     */
+    @Test
+    void aCallbackReplayedWithItsStateCookieIsStateEvenWhereTheProviderTakesACodeTwice() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/replay", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            provider.codesReusable(true);
+            person(klave, "ana");
+            provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+            SignInBrowser browser = browserFor(provider, klave);
+            String atProvider = browser.get("/api/auth/oidc/login").headers().firstValue("Location").orElseThrow();
+            String callback = browser.get(atProvider).headers().firstValue("Location").orElseThrow();
+            String stateCookie = browser.cookie("service_oidc_state");
+            assertThat(browser.follow(callback)).isEqualTo("/");
+
+            SignInBrowser thief = browserFor(provider, klave);
+            thief.set("service_oidc_state", stateCookie, "/api/auth/oidc/callback");
+
+            assertThat(thief.follow(callback)).isEqualTo("/login?error=state");
+            assertThat(thief.has("service_session")).isFalse();
+            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("state");
         }
     }
 
