@@ -116,7 +116,6 @@ import javax.net.ssl.SSLContext;
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
 public final class Services {
     /** Bound on each request to the CI issuer (discovery, keys): a slow forge must not hold exchanges. */
-    private static final Duration ISSUER_TIMEOUT = Duration.ofSeconds(5);
 
     private final Accounts accounts;
     private final AccountLifecycle lifecycle;
@@ -170,7 +169,10 @@ public final class Services {
                 ExtraCertificates.tlsContext(settings.extraCertificates()));
     }
 
-    /** @param outboundTls what calls to the forge and the OIDC provider trust (tests: their simulators' CAs) */
+    /**
+     * @param outboundTls what calls to the forge, the OIDC provider and the CI issuer trust (tests:
+     *     their simulators' CAs)
+     */
     public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
             Clock clock, SecureRandom random, SSLContext outboundTls) {
         requireNonNull(database, "database is null");
@@ -236,7 +238,7 @@ public final class Services {
 
         CredentialRoutes credentialRoutes = new CredentialRoutes(credentials, subjects, clock);
         CiExchangeSettings ci = settings.ci();
-        IssuerKeys issuerKeys = new IssuerKeys(new DiscoveryKeyFetcher(ci.issuer(), ISSUER_TIMEOUT), clock);
+        IssuerKeys issuerKeys = new IssuerKeys(new DiscoveryKeyFetcher(ci.issuer(), outboundTls), clock);
         JdbiTrustRuleStore trustRuleStore = new JdbiTrustRuleStore(database);
         CiExchange exchange = new CiExchange(
                 new ActionsTokenVerifier(ci.issuer().toString(), baseUrl.toString(), issuerKeys, clock),

@@ -69,8 +69,14 @@ public final class TestingForge implements AutoCloseable {
         /** 502 from the forge. */
         SERVER_ERROR,
         /** No answer for longer than Klave waits (5 s). */
-        TIMEOUT
+        TIMEOUT,
+        /** The head at once, then a byte every 200 ms. */
+        TRICKLE,
+        /** The head at once, then a body without end. */
+        ENDLESS
     }
+
+    private final TestingBodies bodies = new TestingBodies();
 
     private final HttpsServer server;
     private final SSLContext clientTls;
@@ -259,6 +265,11 @@ public final class TestingForge implements AutoCloseable {
     /** Whether a code may be exchanged more than once, as some providers allow (the forge does not). */
     public void codesReusable(boolean value) {
         codesReusable = value;
+    }
+
+    /** The body bytes the last trickling or endless answer had written when Klave let go of it. */
+    public long lastMisbehavingBytes(Duration limit) {
+        return bodies.lastWritten(limit);
     }
 
     /** A code as the authorization page would hand out, for tests that skip the browser. */
@@ -503,6 +514,8 @@ public final class TestingForge implements AutoCloseable {
                 }
                 send(exchange, 502, Map.of("message", "too late"));
             }
+            case TRICKLE -> bodies.play(exchange, TestingBodies.Misbehaviour.TRICKLE);
+            case ENDLESS -> bodies.play(exchange, TestingBodies.Misbehaviour.ENDLESS);
         }
         return true;
     }

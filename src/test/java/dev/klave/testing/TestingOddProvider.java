@@ -46,7 +46,8 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
  * signed HS256, tokens without a key id (with one or two published keys), a hosted-domain
  * provider ({@code hd} in {@code claims_supported}), tenant-style claims ({@code oid},
  * {@code xms_edov}), an issuer with a trailing slash, an e-mail only in userinfo, a discovery
- * document that is down, codes that can be exchanged twice. Over HTTPS with its own CA ({@link #caFile()}, for {@code SSL_CERT_FILE}).
+ * document that is down, codes that can be exchanged twice, answers that trickle or never end
+ * ({@link #misbehave}). Over HTTPS with its own CA ({@link #caFile()}, for {@code SSL_CERT_FILE}).
  */
 public final class TestingOddProvider implements AutoCloseable {
     public static final String CLIENT_ID = "klave-odd";
@@ -73,6 +74,8 @@ public final class TestingOddProvider implements AutoCloseable {
     private volatile boolean discoveryUp = true;
     private volatile boolean hostedDomain;
     private volatile boolean codesReusable;
+    private final Map<String, TestingBodies.Misbehaviour> misbehaving = new ConcurrentHashMap<>();
+    private final TestingBodies bodies = new TestingBodies();
 
     private TestingOddProvider(HttpsServer server, Path caFile, String issuer, List<RSAKey> keys) {
         this.server = server;
@@ -165,6 +168,20 @@ public final class TestingOddProvider implements AutoCloseable {
         nextUserInfo = Map.copyOf(userInfo);
     }
 
+    /**
+     * From now on {@code endpoint} ({@code discovery}, {@code jwks}, {@code token} or
+     * {@code userinfo}) answers its head at once and then its body as {@code how} says; empty for
+     * answering well again.
+     */
+    public void misbehave(String endpoint, java.util.Optional<TestingBodies.Misbehaviour> how) {
+        how.ifPresentOrElse(value -> misbehaving.put(endpoint, value), () -> misbehaving.remove(endpoint));
+    }
+
+    /** The body bytes the last misbehaving answer had written when Klave let go of it. */
+    public long lastMisbehavingBytes(java.time.Duration limit) {
+        return bodies.lastWritten(limit);
+    }
+
     /** The bodies and Authorization headers of the token requests received, in order. */
     public List<String> tokenRequests() {
         return List.copyOf(tokenRequests);
@@ -179,6 +196,14 @@ public final class TestingOddProvider implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             String prefix = java.net.URI.create(base()).getPath();
             String local = path.startsWith(prefix) ? path.substring(prefix.length()) : path;
+            TestingBodies.Misbehaviour how = misbehaving.get(switch (local) {
+                case "/.well-known/openid-configuration" -> "discovery";
+                default -> local.substring(1);
+            });
+            if (how != null) {
+                bodies.play(exchange, how);
+                return;
+            }
             switch (local) {
                 case "/.well-known/openid-configuration" -> discovery(exchange);
                 case "/jwks" -> send(exchange, 200, new JWKSet(new ArrayList<>(keys.stream()

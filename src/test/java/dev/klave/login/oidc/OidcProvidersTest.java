@@ -11,8 +11,10 @@ import dev.klave.config.ExtraCertificates;
 import dev.klave.testing.SignInBrowser;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingBodies;
 import dev.klave.testing.TestingOddProvider;
 import dev.klave.testing.TestingSettings;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The providers spec 2 §5 "Provider behaviours" names, each from a real callback: HS256 tokens, no
@@ -275,6 +279,48 @@ class OidcProvidersTest {
             assertThat(provider.tokenRequests()).singleElement().asString().startsWith("null ")
                     .contains("client_id=" + TestingOddProvider.CLIENT_ID).contains("code_verifier=")
                     .doesNotContain("client_secret");
+        }
+    }
+
+    /**
+     * Spec 2 §7 {@code provider_unavailable}, RELIABILITY.md: every call to the provider ends within
+     * its 5 s deadline, however slowly its answer comes, and stops reading at 512 KiB, however much
+     * is sent. Discovery (and its keys) failing that way is recorded in the discovery status.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+            "discovery, TRICKLE, discovery document: no complete answer within 5 s",
+            "discovery, ENDLESS, discovery document: answer larger than 524288 bytes",
+            "discovery, HUGE, discovery document: answer larger than 524288 bytes",
+            "jwks, TRICKLE, signing keys: no complete answer within 5 s",
+            "token, TRICKLE, ",
+            "token, ENDLESS, ",
+            "userinfo, TRICKLE, "})
+    void aProviderThatTricklesOrNeverEndsIsProviderUnavailableWithinTheDeadline(String endpoint,
+            TestingBodies.Misbehaviour how, String discoveryError) {
+        try (TestingOddProvider provider = TestingOddProvider.start("/" + endpoint + "-" + how, 1)) {
+            provider.misbehave(endpoint, Optional.of(how));
+            try (TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+                person(klave, "ana");
+                provider.nextSignIn(endpoint.equals("userinfo") ? Map.of("sub", "s-ana")
+                        : verified("s-ana", "ana@example.com"), verified("s-ana", "ana@example.com"));
+                long start = System.nanoTime();
+
+                assertThat(signIn(provider, klave)).isEqualTo("/login?error=provider_unavailable");
+
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one call's deadline, and a margin")
+                        .isLessThan(Duration.ofSeconds(8));
+                if (discoveryError != null) {
+                    DiscoveryStatus status = klave.klave().services().oidcProvider().orElseThrow().status()
+                            .orElseThrow();
+                    assertThat(status.failing()).isTrue();
+                    assertThat(status.error()).hasValueSatisfying(error -> assertThat(error).contains(discoveryError));
+                }
+                if (how != TestingBodies.Misbehaviour.TRICKLE) {
+                    assertThat(provider.lastMisbehavingBytes(Duration.ofSeconds(10))).as("not read to the end")
+                            .isLessThan(32L * 1024 * 1024);
+                }
+            }
         }
     }
 
