@@ -280,7 +280,7 @@ public final class Services {
             EmailLinking linking = new EmailLinking(oidcSettings.autolink(), subjects, identities, sessionStore,
                     linkTokens, clock);
             ExternalSignIn signIn = new ExternalSignIn(new OidcSignIn(oidcSettings, provider,
-                    URI.create(baseUrl.resolve(OidcRoutes.CALLBACK)), linking, clock), stateCookie, database, subjects,
+                    URI.create(baseUrl.resolve(OidcRoutes.CALLBACK)), linking), stateCookie, database, subjects,
                     identities, linkTokens, sessions, throttle, usedStates, events, tokens, baseUrl.isHttps(),
                     baseUrl.path(), Optional.of(baseUrl.hostAndPort()), clock);
             oidc = Optional.of(new OidcRoutes.Configured(oidcSettings, signIn, provider));

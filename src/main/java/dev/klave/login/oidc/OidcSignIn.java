@@ -50,7 +50,7 @@ import dev.klave.login.SignInMethod;
 import dev.klave.login.SignInState;
 import dev.klave.messages.Untrusted;
 import java.net.URI;
-import java.time.Clock;
+import java.time.Instant;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,14 +83,12 @@ public final class OidcSignIn implements SignInMethod {
     private final OidcProvider provider;
     private final URI callback;
     private final EmailLinking linking;
-    private final Clock clock;
 
-    public OidcSignIn(OidcSettings settings, OidcProvider provider, URI callback, EmailLinking linking, Clock clock) {
+    public OidcSignIn(OidcSettings settings, OidcProvider provider, URI callback, EmailLinking linking) {
         this.settings = requireNonNull(settings, "settings is null");
         this.provider = requireNonNull(provider, "provider is null");
         this.callback = requireNonNull(callback, "callback is null");
         this.linking = requireNonNull(linking, "linking is null");
-        this.clock = requireNonNull(clock, "clock is null");
     }
 
     @Override
@@ -273,9 +271,10 @@ public final class OidcSignIn implements SignInMethod {
             throw SignInFailure.of(TOKEN, "the ID token's azp is another client");
         }
         // RFC 7519 §4.1.5: not accepted before nbf. Nimbus's ID token checks skip nbf, so it is
-        // checked here, with the same skew as exp and iat (spec 2 §5 rule 2: "clock far off").
+        // checked here with the same skew as exp and iat (spec 2 §5 rule 2: "clock far off") — and
+        // against the same clock as they are, the system's, so a token's times agree with each other.
         Date notBefore = claims.getDateClaim("nbf");
-        if (notBefore != null && notBefore.toInstant().isAfter(clock.instant().plusSeconds(CLOCK_SKEW_SECONDS))) {
+        if (notBefore != null && notBefore.toInstant().isAfter(Instant.now().plusSeconds(CLOCK_SKEW_SECONDS))) {
             throw SignInFailure.of(TOKEN, "the ID token is not valid before " + notBefore.toInstant());
         }
         return claims;
