@@ -64,6 +64,7 @@ import dev.klave.login.LoginRoutes;
 import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
 import dev.klave.login.StateCookie;
+import dev.klave.login.UsedStateStore;
 import dev.klave.login.forge.ForgeClient;
 import dev.klave.login.forge.ForgeRoutes;
 import dev.klave.login.forge.ForgeSignIn;
@@ -93,6 +94,7 @@ import dev.klave.store.JdbiGrantStore;
 import dev.klave.store.JdbiLeaseStore;
 import dev.klave.store.JdbiLinkTokenStore;
 import dev.klave.store.JdbiLoginFailureStore;
+import dev.klave.store.JdbiUsedStateStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiSessionStore;
 import dev.klave.store.JdbiSubjectStore;
@@ -114,7 +116,6 @@ import javax.net.ssl.SSLContext;
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
 public final class Services {
     /** Bound on each request to the CI issuer (discovery, keys): a slow forge must not hold exchanges. */
-    private static final Duration ISSUER_TIMEOUT = Duration.ofSeconds(5);
 
     private final Accounts accounts;
     private final AccountLifecycle lifecycle;
@@ -168,7 +169,10 @@ public final class Services {
                 ExtraCertificates.tlsContext(settings.extraCertificates()));
     }
 
-    /** @param outboundTls what calls to the forge and the OIDC provider trust (tests: their simulators' CAs) */
+    /**
+     * @param outboundTls what calls to the forge, the OIDC provider and the CI issuer trust (tests:
+     *     their simulators' CAs)
+     */
     public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
             Clock clock, SecureRandom random, SSLContext outboundTls) {
         requireNonNull(database, "database is null");
@@ -234,7 +238,7 @@ public final class Services {
 
         CredentialRoutes credentialRoutes = new CredentialRoutes(credentials, subjects, clock);
         CiExchangeSettings ci = settings.ci();
-        IssuerKeys issuerKeys = new IssuerKeys(new DiscoveryKeyFetcher(ci.issuer(), ISSUER_TIMEOUT), clock);
+        IssuerKeys issuerKeys = new IssuerKeys(new DiscoveryKeyFetcher(ci.issuer(), outboundTls), clock);
         JdbiTrustRuleStore trustRuleStore = new JdbiTrustRuleStore(database);
         CiExchange exchange = new CiExchange(
                 new ActionsTokenVerifier(ci.issuer().toString(), baseUrl.toString(), issuerKeys, clock),
@@ -243,6 +247,7 @@ public final class Services {
         TrustRules trustRules = new TrustRules(database, trustRuleStore, subjects, events, clock);
 
         String replica = "replica-" + UUID.randomUUID();
+        UsedStateStore usedStates = new JdbiUsedStateStore(database);
         Optional<ForgeSync> forgeSync = Optional.empty();
         Optional<SyncReportStore> syncReports = Optional.empty();
         Optional<ForgeRoutes.Configured> forge = Optional.empty();
@@ -254,8 +259,8 @@ public final class Services {
                     new Hmac(keys.derive(KeyPurpose.SIGN_IN_STATE)), baseUrl.isHttps(), clock);
             ExternalSignIn signIn = new ExternalSignIn(new ForgeSignIn(client,
                     URI.create(baseUrl.resolve(ForgeRoutes.CALLBACK)), forgeSettings.requireOrgTwoFactor(), clock),
-                    stateCookie, database, subjects, identities, linkTokens, sessions, throttle, events, tokens,
-                    baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock);
+                    stateCookie, database, subjects, identities, linkTokens, sessions, throttle, usedStates, events,
+                    tokens, baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock);
             JdbiSyncReportStore reports = new JdbiSyncReportStore(database);
             syncReports = Optional.of(reports);
             forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
@@ -276,8 +281,8 @@ public final class Services {
                     linkTokens, clock);
             ExternalSignIn signIn = new ExternalSignIn(new OidcSignIn(oidcSettings, provider,
                     URI.create(baseUrl.resolve(OidcRoutes.CALLBACK)), linking), stateCookie, database, subjects,
-                    identities, linkTokens, sessions, throttle, events, tokens, baseUrl.isHttps(), baseUrl.path(),
-                    Optional.of(baseUrl.hostAndPort()), clock);
+                    identities, linkTokens, sessions, throttle, usedStates, events, tokens, baseUrl.isHttps(),
+                    baseUrl.path(), Optional.of(baseUrl.hostAndPort()), clock);
             oidc = Optional.of(new OidcRoutes.Configured(oidcSettings, signIn, provider));
         }
 

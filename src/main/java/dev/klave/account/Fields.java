@@ -20,13 +20,17 @@ final class Fields {
         return trimmed;
     }
 
-    /** An address, or empty for "no address". */
+    /**
+     * An address, or empty for "no address". Only ASCII spaces are trimmed (spec 2 §5 rule 7); an
+     * address with a control character or other whitespace is refused, since it could never be
+     * found by e-mail ({@link EmailKey}).
+     */
     static Optional<String> email(String value) {
-        String trimmed = value.strip();
+        String trimmed = EmailKey.trimSpaces(value);
         if (trimmed.isEmpty()) {
             return Optional.empty();
         }
-        if (trimmed.length() > MAX_EMAIL || !EMAIL.matcher(trimmed).matches()) {
+        if (trimmed.length() > MAX_EMAIL || !EmailKey.usable(trimmed) || !EMAIL.matcher(trimmed).matches()) {
             throw Message.EMAIL_INVALID.refusal();
         }
         return Optional.of(trimmed);

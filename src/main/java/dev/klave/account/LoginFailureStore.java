@@ -2,16 +2,20 @@ package dev.klave.account;
 
 import java.time.Instant;
 
-/** Failed password attempts per account, shared by every replica (spec 1 §5, §8: 5 failures, 15 minutes). */
+/**
+ * Failed password attempts per login as typed, shared by every replica (spec 1 §5, §8: 5 failures,
+ * 15 minutes). Keyed by what was typed rather than by account, so a login that names no account is
+ * counted and locked like one that does, and nothing is created for it.
+ */
 public interface LoginFailureStore {
-    LockState state(SubjectId subjectId);
+    LockState state(String login);
 
     /**
-     * Counts one failure, atomically; the {@code maxFailures}-th locks the account until
+     * Counts one failure, atomically; the {@code maxFailures}-th locks the login until
      * {@code lockUntil} and starts the count again.
      */
-    LockState recordFailure(SubjectId subjectId, int maxFailures, Instant lockUntil);
+    LockState recordFailure(String login, int maxFailures, Instant lockUntil);
 
     /** Forgets the failures after a successful sign-in. */
-    void clear(SubjectId subjectId);
+    void clear(String login);
 }

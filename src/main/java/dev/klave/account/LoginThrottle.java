@@ -3,6 +3,7 @@ package dev.klave.account;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.config.AddressGroups;
+import dev.klave.crypto.SecretToken;
 import dev.klave.limits.PerAddressLimit;
 import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
@@ -11,8 +12,13 @@ import java.time.Duration;
 
 /**
  * The limits on password guessing (spec 1 §5, §8): 10 attempts per minute from one address, and
- * an account locked for 15 minutes after 5 failures. Both are counted in the database, so they
- * hold however many replicas share it.
+ * a login locked for 15 minutes after 5 failures. Both are counted in the database, so they hold
+ * however many replicas share it.
+ *
+ * <p>The lockout counts the login as typed, whether an account has it or not: were only accounts
+ * counted, five failures would answer {@code 429} for a login that exists and {@code 401} for one
+ * that does not, telling which logins exist. A text that cannot be a login is counted under its
+ * SHA-256, so the table holds no arbitrary text.
  */
 public final class LoginThrottle {
     public static final int ATTEMPTS_PER_MINUTE = 10;
@@ -38,16 +44,24 @@ public final class LoginThrottle {
         perAddress.count(client);
     }
 
-    public boolean locked(SubjectId subject) {
-        return failures.state(subject).lockedAt(clock.instant());
+    /** Whether {@code typedLogin} is locked, whether or not an account has it. */
+    public boolean locked(String typedLogin) {
+        return failures.state(key(typedLogin)).lockedAt(clock.instant());
     }
 
-    /** Counts a wrong password; returns whether the account is now locked. */
-    public boolean failed(SubjectId subject) {
-        return failures.recordFailure(subject, MAX_FAILURES, clock.instant().plus(LOCK)).lockedAt(clock.instant());
+    /** Counts a failed password sign-in of {@code typedLogin}; returns whether it is now locked. */
+    public boolean failed(String typedLogin) {
+        return failures.recordFailure(key(typedLogin), MAX_FAILURES, clock.instant().plus(LOCK))
+                .lockedAt(clock.instant());
     }
 
-    public void succeeded(SubjectId subject) {
-        failures.clear(subject);
+    public void succeeded(String typedLogin) {
+        failures.clear(key(typedLogin));
+    }
+
+    /** A login as it is; any other text as {@code sha256:<hex>}, which no login can be. */
+    static String key(String typedLogin) {
+        String text = typedLogin == null ? "" : typedLogin;
+        return Login.isValid(text) ? text : "sha256:" + SecretToken.sha256(text);
     }
 }

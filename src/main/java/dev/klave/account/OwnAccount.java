@@ -48,7 +48,7 @@ public final class OwnAccount {
         if (!mode.passwordAllowed(subject)) {
             throw mode.passwordNotUsed();
         }
-        if (throttle.locked(subject.id())) {
+        if (throttle.locked(subject.login().value())) {
             throw Message.TOO_MANY_ATTEMPTS.refusal();
         }
         boolean matches = subject.passwordHash()
@@ -56,7 +56,7 @@ public final class OwnAccount {
                 .orElseGet(() -> hasher.verifyNothing(""));
         if (!matches) {
             // Guessing the current password from a stolen session counts like guessing at sign-in.
-            throttle.failed(subject.id());
+            throttle.failed(subject.login().value());
             throw Message.CURRENT_PASSWORD_WRONG.refusal();
         }
         PasswordPolicy.check(newPassword, subject.login());
@@ -67,6 +67,6 @@ public final class OwnAccount {
             events.event("user.password_change").actor(caller).target(subject).from(client).record();
             return null;
         });
-        throttle.succeeded(subject.id());
+        throttle.succeeded(subject.login().value());
     }
 }

@@ -4,15 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.outbound.Answer;
+import dev.klave.outbound.OutboundFailure;
+import dev.klave.outbound.OutboundHttp;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -28,28 +28,27 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The control plane's client for one cluster and one service-account token: plain REST calls on
- * JSON trees, over TLS that trusts only the CA registered for the cluster.
+ * JSON trees, over TLS that trusts only the CA registered for the cluster. Each call is bounded by
+ * {@link OutboundHttp}: 15 s in all (connecting, the head and the whole body) and 32 MiB of answer
+ * (a page of 500 RBAC objects is a few), so an API server that trickles or answers without end
+ * fails the reconciler's call instead of holding it or filling Klave's memory.
  *
  * <p>A small client of our own rather than fabric8: the reconciler needs a handful of RBAC and
  * namespace calls, and fabric8 8.0 brings Jackson 3 and a second Vert.x version with it.
  */
 public final class KubernetesApi {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration DEADLINE = Duration.ofSeconds(15);
+    private static final long ANSWER_LIMIT = 32L * 1024 * 1024;
 
-    private final HttpClient client;
+    private final OutboundHttp http;
     private final URI server;
     private final String token;
 
     public KubernetesApi(URI server, List<X509Certificate> trustedCas, String token) {
         this.server = requireNonNull(server, "server is null");
         this.token = requireNonNull(token, "token is null");
-        this.client = HttpClient.newBuilder()
-                .sslContext(pinnedTo(trustedCas))
-                .connectTimeout(CONNECT_TIMEOUT)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        this.http = OutboundHttp.over(pinnedTo(trustedCas), DEADLINE, ANSWER_LIMIT);
     }
 
     /** An SSL context that trusts exactly {@code cas}: a certificate from anyone else fails the handshake. */
@@ -71,8 +70,8 @@ public final class KubernetesApi {
     }
 
     public Optional<JsonNode> get(String path) {
-        HttpResponse<String> response = send(request(path).GET());
-        if (response.statusCode() == 404) {
+        Answer response = send(request(path).GET());
+        if (response.status() == 404) {
             return Optional.empty();
         }
         return Optional.of(body(check(response)));
@@ -105,8 +104,8 @@ public final class KubernetesApi {
 
     /** Deletes; returns false when it was already gone. */
     public boolean delete(String path) {
-        HttpResponse<String> response = send(request(path).DELETE());
-        if (response.statusCode() == 404) {
+        Answer response = send(request(path).DELETE());
+        if (response.status() == 404) {
             return false;
         }
         check(response);
@@ -115,33 +114,25 @@ public final class KubernetesApi {
 
     private HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(URI.create(server + path))
-                .timeout(REQUEST_TIMEOUT)
                 .header("Authorization", "Bearer " + token)
                 .header("Accept", "application/json")
                 .header("User-Agent", "klave");
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder request) {
+    private Answer send(HttpRequest.Builder request) {
         try {
-            return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (HttpConnectTimeoutException e) {
-            throw ClusterCallFailed.connection(ClusterCallFailed.Kind.TIMEOUT, e);
-        } catch (HttpTimeoutException e) {
-            throw ClusterCallFailed.connection(ClusterCallFailed.Kind.TIMEOUT, e);
-        } catch (SSLHandshakeException e) {
-            throw ClusterCallFailed.connection(ClusterCallFailed.Kind.CERTIFICATE, e);
-        } catch (ConnectException | UnknownHostException e) {
-            throw ClusterCallFailed.connection(ClusterCallFailed.Kind.UNREACHABLE, e);
-        } catch (IOException e) {
-            throw ClusterCallFailed.connection(classify(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ClusterCallFailed.connection(ClusterCallFailed.Kind.CONNECTION, e);
+            return http.send(request.build());
+        } catch (OutboundFailure e) {
+            throw ClusterCallFailed.connection(switch (e.kind()) {
+                case DEADLINE -> ClusterCallFailed.Kind.TIMEOUT;
+                case TOO_LARGE -> ClusterCallFailed.Kind.CONNECTION;
+                case FAILED -> classify(e);
+            }, e);
         }
     }
 
     /** The JDK sometimes wraps the real cause; look for it along the chain. */
-    private static ClusterCallFailed.Kind classify(IOException failure) {
+    private static ClusterCallFailed.Kind classify(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause()) {
             if (e instanceof SSLHandshakeException || e instanceof java.security.cert.CertificateException) {
                 return ClusterCallFailed.Kind.CERTIFICATE;
@@ -157,11 +148,11 @@ public final class KubernetesApi {
         return ClusterCallFailed.Kind.CONNECTION;
     }
 
-    private static HttpResponse<String> check(HttpResponse<String> response) {
-        if (response.statusCode() / 100 == 2) {
+    private static Answer check(Answer response) {
+        if (response.status() / 100 == 2) {
             return response;
         }
-        String message = response.body();
+        String message = response.text();
         try {
             JsonNode status = MAPPER.readTree(response.body());
             if (status.hasNonNull("message")) {
@@ -173,14 +164,14 @@ public final class KubernetesApi {
         if (message.length() > 300) {
             message = message.substring(0, 300) + "…";
         }
-        throw ClusterCallFailed.answered(response.statusCode(), message);
+        throw ClusterCallFailed.answered(response.status(), message);
     }
 
-    private static JsonNode body(HttpResponse<String> response) {
+    private static JsonNode body(Answer response) {
         try {
             return MAPPER.readTree(response.body());
         } catch (IOException e) {
-            throw ClusterCallFailed.answered(response.statusCode(), "respuesta que no es JSON");
+            throw ClusterCallFailed.answered(response.status(), "respuesta que no es JSON");
         }
     }
 

@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * The sign-in flow every external provider shares (spec 1 §5 "Forge login checks" and
  * "Linking"; spec 2 §5). Three ways in — sign in, complete an invitation or linking link, link
  * one's own account — and one way out: a redirect to {@code /} (or {@code /mi-cuenta?forge=linked}),
- * or to the failure page with {@code ?error=<code>}. The state cookie is cleared on every answer.
+ * or to the failure page with {@code ?error=<code>}. The state cookie is cleared on every answer, and
+ * its state is recorded as used in the database before the provider is asked anything, so a
+ * replayed callback fails with {@code state} on any replica.
  */
 public final class ExternalSignIn {
     private static final Logger LOG = LoggerFactory.getLogger(ExternalSignIn.class);
@@ -64,6 +66,7 @@ public final class ExternalSignIn {
     private final LinkTokenStore links;
     private final Sessions sessions;
     private final LoginThrottle throttle;
+    private final UsedStateStore usedStates;
     private final ControlEvents events;
     private final SecretTokenGenerator random;
     private final boolean secureCookies;
@@ -78,8 +81,8 @@ public final class ExternalSignIn {
      */
     public ExternalSignIn(SignInMethod method, StateCookie cookie, Transactions transactions, SubjectStore subjects,
             ExternalIdentityStore identities, LinkTokenStore links, Sessions sessions, LoginThrottle throttle,
-            ControlEvents events, SecretTokenGenerator random, boolean secureCookies, String basePath,
-            Optional<String> expectedHost, Clock clock) {
+            UsedStateStore usedStates, ControlEvents events, SecretTokenGenerator random, boolean secureCookies,
+            String basePath, Optional<String> expectedHost, Clock clock) {
         this.basePath = requireNonNull(basePath, "basePath is null");
         this.expectedHost = requireNonNull(expectedHost, "expectedHost is null");
         this.method = requireNonNull(method, "method is null");
@@ -90,6 +93,7 @@ public final class ExternalSignIn {
         this.links = requireNonNull(links, "links is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.throttle = requireNonNull(throttle, "throttle is null");
+        this.usedStates = requireNonNull(usedStates, "usedStates is null");
         this.events = requireNonNull(events, "events is null");
         this.random = requireNonNull(random, "random is null");
         this.secureCookies = secureCookies;
@@ -216,6 +220,11 @@ public final class ExternalSignIn {
             Optional<Caller.Session> starter = Optional.empty();
             if (state.purpose() == SignInState.Purpose.LINK_OWN) {
                 starter = Optional.of(sameSession(callback, state));
+            }
+            // Spec 2 §5 rule 1: a state serves one callback, whichever replica it comes back to —
+            // not only because the provider refuses a code twice (some accept it again).
+            if (!usedStates.use(SecretToken.sha256(state.state()), clock.instant(), state.expiresAt())) {
+                throw SignInFailure.of(STATE, "this sign-in's state was used already: a replayed callback");
             }
             try {
                 throttle.countAttempt(callback.client());
@@ -421,8 +430,8 @@ public final class ExternalSignIn {
      */
     private static ControlEvents.Draft withEmailMismatch(ControlEvents.Draft event,
             SignInMethod.ProviderIdentity identity, Subject subject) {
-        identity.email().ifPresent(email -> event.detail("email_mismatch",
-                !subject.email().map(EmailKey::of).equals(Optional.of(EmailKey.of(email)))));
+        identity.email().ifPresent(email -> event.detail("email_mismatch", EmailKey.of(email).isEmpty()
+                || !subject.email().flatMap(EmailKey::of).equals(EmailKey.of(email))));
         return event;
     }
 

@@ -20,7 +20,9 @@ import java.util.Optional;
 /**
  * {@code POST /api/auth/login} (spec 1 §5 "Password login"). Every failure — unknown login, bot,
  * disabled account, no password yet, wrong password, password sign-in switched off — answers the
- * same 401 after the same Argon2 work; only the control event says which it was.
+ * same 401 after the same Argon2 work, and counts alike towards the lockout of the login typed
+ * (5 failures, then 429 for 15 minutes), so neither the status nor its order tells whether a login
+ * exists; only the control event says which it was.
  */
 public final class PasswordLogin {
     private final Transactions transactions;
@@ -53,36 +55,41 @@ public final class PasswordLogin {
                 ? subjects.findByLogin(new Login(loginText))
                 : Optional.empty();
         String given = password == null ? "" : password;
-        if (found.isPresent() && found.get().kind() == SubjectKind.PERSON && found.get().enabled()
-                && !mode.passwordAllowed(found.get())) {
-            // Spec 1 §5 "Password login" 3: with a provider on, a normal account's password login is
-            // `password_disabled` whether or not it ever had a password (most forge or OIDC accounts
-            // never do). Not counted towards the lockout: no password lets this person in.
-            hasher.verifyNothing(given);
-            throw failure(found, loginText, "password_disabled", client);
-        }
-        if (found.isEmpty() || found.get().kind() != SubjectKind.PERSON || found.get().passwordHash().isEmpty()) {
-            hasher.verifyNothing(given);
-            throw failure(found, loginText, found.isEmpty() ? "unknown_login" : "no_password", client);
-        }
-        Subject subject = found.get();
-        if (throttle.locked(subject.id())) {
+        if (throttle.locked(loginText)) {
             hasher.verifyNothing(given);
             failure(found, loginText, "locked", client);
             throw Message.TOO_MANY_ATTEMPTS.refusal();
         }
+        if (found.isPresent() && found.get().kind() == SubjectKind.PERSON && found.get().enabled()
+                && !mode.passwordAllowed(found.get())) {
+            // Spec 1 §5 "Password login" 3: with a provider on, a normal account's password login is
+            // `password_disabled` whether or not it ever had a password (most forge or OIDC accounts
+            // never do). Counted like any failure, so the answers stay alike; the lockout never stops
+            // the provider's own sign-in (spec 1 §5 rule 4).
+            hasher.verifyNothing(given);
+            throttle.failed(loginText);
+            throw failure(found, loginText, "password_disabled", client);
+        }
+        if (found.isEmpty() || found.get().kind() != SubjectKind.PERSON || found.get().passwordHash().isEmpty()) {
+            hasher.verifyNothing(given);
+            throttle.failed(loginText);
+            throw failure(found, loginText, found.isEmpty() ? "unknown_login" : "no_password", client);
+        }
+        Subject subject = found.get();
         boolean matches = hasher.verify(given, subject.passwordHash().get());
         if (!subject.enabled()) {
+            throttle.failed(loginText);
             throw failure(found, loginText, "disabled", client);
         }
         if (!mode.passwordAllowed(subject)) {
+            throttle.failed(loginText);
             throw failure(found, loginText, "password_disabled", client);
         }
         if (!matches) {
-            boolean nowLocked = throttle.failed(subject.id());
+            boolean nowLocked = throttle.failed(loginText);
             throw failure(found, loginText, nowLocked ? "wrong_password_locked" : "wrong_password", client);
         }
-        throttle.succeeded(subject.id());
+        throttle.succeeded(loginText);
         return transactions.inTransaction(() -> {
             OpenedSession opened = sessions.open(subject);
             events.event("login.success").target(subject).via("password").from(client).record();

@@ -2,7 +2,6 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.SubjectId;
 import dev.klave.account.LockState;
 import dev.klave.account.LoginFailureStore;
 import java.sql.ResultSet;
@@ -22,29 +21,29 @@ public final class JdbiLoginFailureStore implements LoginFailureStore {
     }
 
     @Override
-    public LockState state(SubjectId subjectId) {
+    public LockState state(String login) {
         return database.withHandle(handle -> handle.createQuery(
-                        "SELECT failures, locked_until FROM login_failures WHERE subject_id = :subject_id")
-                .bind("subject_id", subjectId.value())
+                        "SELECT failures, locked_until FROM login_lockouts WHERE login = :login")
+                .bind("login", login)
                 .map(JdbiLoginFailureStore::map)
                 .findOne()
                 .orElse(LockState.CLEAR));
     }
 
     @Override
-    public LockState recordFailure(SubjectId subjectId, int maxFailures, Instant lockUntil) {
+    public LockState recordFailure(String login, int maxFailures, Instant lockUntil) {
         if (maxFailures < 2) {
             throw new IllegalArgumentException("maxFailures must be at least 2");
         }
-        return database.withHandle(handle -> handle.createQuery("INSERT INTO login_failures "
-                        + "(subject_id, failures, locked_until) VALUES (:subject_id, 1, NULL) "
-                        + "ON CONFLICT (subject_id) DO UPDATE SET "
-                        + "failures = CASE WHEN login_failures.failures + 1 >= :max THEN 0 "
-                        + "ELSE login_failures.failures + 1 END, "
-                        + "locked_until = CASE WHEN login_failures.failures + 1 >= :max THEN :lock_until "
-                        + "ELSE login_failures.locked_until END "
+        return database.withHandle(handle -> handle.createQuery("INSERT INTO login_lockouts "
+                        + "(login, failures, locked_until) VALUES (:login, 1, NULL) "
+                        + "ON CONFLICT (login) DO UPDATE SET "
+                        + "failures = CASE WHEN login_lockouts.failures + 1 >= :max THEN 0 "
+                        + "ELSE login_lockouts.failures + 1 END, "
+                        + "locked_until = CASE WHEN login_lockouts.failures + 1 >= :max THEN :lock_until "
+                        + "ELSE login_lockouts.locked_until END "
                         + "RETURNING failures, locked_until")
-                .bind("subject_id", subjectId.value())
+                .bind("login", login)
                 .bind("max", maxFailures)
                 .bind("lock_until", lockUntil.toEpochMilli())
                 .map(JdbiLoginFailureStore::map)
@@ -52,9 +51,9 @@ public final class JdbiLoginFailureStore implements LoginFailureStore {
     }
 
     @Override
-    public void clear(SubjectId subjectId) {
-        database.withHandle(handle -> handle.createUpdate("DELETE FROM login_failures WHERE subject_id = :subject_id")
-                .bind("subject_id", subjectId.value())
+    public void clear(String login) {
+        database.withHandle(handle -> handle.createUpdate("DELETE FROM login_lockouts WHERE login = :login")
+                .bind("login", login)
                 .execute());
     }
 

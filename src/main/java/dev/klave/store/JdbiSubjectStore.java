@@ -63,9 +63,13 @@ public final class JdbiSubjectStore implements SubjectStore {
 
     @Override
     public List<Subject> findPeopleByEmail(String email) {
+        Optional<String> key = EmailKey.of(email);
+        if (key.isEmpty()) {
+            return List.of();
+        }
         return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM subjects "
                         + "WHERE email_key = :email_key AND kind = :kind ORDER BY login")
-                .bind("email_key", EmailKey.of(email))
+                .bind("email_key", key.get())
                 .bind("kind", SubjectKind.PERSON.code())
                 .map(JdbiSubjectStore::map)
                 .list());
@@ -120,7 +124,7 @@ public final class JdbiSubjectStore implements SubjectStore {
                 .bind("disabled_at", Times.toMillis(subject.disabledAt()))
                 .bind("password_hash", subject.passwordHash().orElse(null))
                 .bind("created_at", subject.createdAt().toEpochMilli())
-                .bind("email_key", subject.email().map(EmailKey::of).orElse(null));
+                .bind("email_key", subject.email().flatMap(EmailKey::of).orElse(null));
     }
 
     private static Subject map(ResultSet row, StatementContext context) throws SQLException {

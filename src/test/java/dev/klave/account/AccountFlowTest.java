@@ -348,6 +348,27 @@ abstract class AccountFlowTest {
         assertError(asAdmin("POST", "/api/subjects/not-an-id/disable", null), 404, "usuario no encontrado");
     }
 
+    /**
+     * Spec 2 §5 rule 7: spaces are trimmed, nothing else. An address with a control character (tab
+     * included) or other whitespace could never be found by e-mail, so it is refused, not cleaned.
+     */
+    @Test
+    void anAddressWithAControlCharacterOrOtherWhitespaceIsRefusedAndSpacesAreTrimmed() {
+        String login = login("spaces");
+        String id = createPerson(login, false);
+
+        for (String hostile : List.of("lin@example.com\\u3000", "\\u2003kim@example.com\\u001f",
+                "\\tana@example.com", "ana@example.com\\u00a0", "ana@exa\\u0085mple.com", "ana@example.com\\u007f")) {
+            assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"email\":\"" + hostile + "\"}"), 400,
+                    "e-mail no válido");
+            assertError(asAdmin("POST", "/api/subjects", "{\"login\":\"" + login("hostile") + "\",\"email\":\""
+                    + hostile + "\"}"), 400, "e-mail no válido");
+        }
+        HttpResponse<String> trimmed = asAdmin("PATCH", "/api/subjects/" + id, "{\"email\":\"  Ana@Example.com \"}");
+        assertThat(trimmed.statusCode()).as(trimmed.body()).isEqualTo(200);
+        assertThat(json(trimmed).get("email").asText()).isEqualTo("Ana@Example.com");
+    }
+
     @Test
     void loginsAreValidatedAndNeverReused() {
         String login = login("once");

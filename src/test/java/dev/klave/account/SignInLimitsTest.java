@@ -54,6 +54,40 @@ class SignInLimitsTest {
         assertThat(attempt(http, "ana", PASSWORD).statusCode()).isEqualTo(200);
     }
 
+    /**
+     * Spec 1 §5 "Password login" 1, 2: six wrong passwords answer the same statuses in the same order
+     * whether the login names an account with a password, one without, a disabled one, a bot, or
+     * nobody — else the lockout would tell which logins exist. Nobody's login creates no account.
+     */
+    @Test
+    void sixWrongPasswordsAnswerAlikeWhetherOrNotTheLoginExists() {
+        TestingHttp http = start();
+        TestingPeople.signUp(klave, "ana", false);
+        TestingPeople.invite(klave, "sin-clave", false);
+        TestingPeople.signUp(klave, "apagada", false);
+        String apagada = klave.klave().services().accounts().list().stream()
+                .filter(subject -> subject.login().value().equals("apagada")).findFirst().orElseThrow().id().value();
+        klave.klave().services().lifecycle().disable(new SubjectId(apagada), java.util.Optional.empty(),
+                java.util.Optional.empty());
+        int accounts = klave.klave().services().accounts().list().size();
+
+        java.util.Map<String, java.util.List<Integer>> answers = new java.util.LinkedHashMap<>();
+        for (String login : java.util.List.of("ana", "nadie", "sin-clave", "apagada", "Not A Login")) {
+            java.util.List<Integer> statuses = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                statuses.add(attempt(http, login, "not the password").statusCode());
+            }
+            answers.put(login, statuses);
+            clock.advance(Duration.ofMinutes(1)); // past the per-address minute, well within the lock
+        }
+
+        assertThat(answers).allSatisfy((login, statuses) -> assertThat(statuses).as(login)
+                .containsExactly(401, 401, 401, 401, 401, 429));
+        assertThat(klave.klave().services().accounts().list()).as("nothing created for nadie").hasSize(accounts);
+        clock.advance(Duration.ofMinutes(15));
+        assertError(attempt(http, "nadie", "not the password"), 401, "usuario o contraseña incorrectos");
+    }
+
     @Test
     void successClearsEarlierFailures() {
         TestingHttp http = start();

@@ -171,6 +171,10 @@ abstract class SubjectStoreConformance extends StoreConformance {
 
         assertThat(store.findPeopleByEmail(local.toLowerCase() + "@example.com")).containsExactly(upper);
         assertThat(store.findPeopleByEmail("i" + local + "@example.com")).as("İ is not i").isEmpty();
+        for (String hostile : java.util.List.of(local + "@example.com\u3000", "\u2003" + local + "@example.com\u001f",
+                "\t" + local + "@example.com", local + "@example.com\u00a0")) {
+            assertThat(store.findPeopleByEmail(hostile)).as("only spaces are trimmed").isEmpty();
+        }
 
         Subject changed = store.update(upper.id(), subject -> subject.withEmail(Optional.of("other-" + local
                 + "@example.com")));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.account.LockState;
 import dev.klave.account.LoginFailureStore;
-import dev.klave.account.SubjectId;
 import dev.klave.storage.RateWindowStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,13 +31,13 @@ abstract class ThrottleStoreConformance extends StoreConformance {
         windows = new JdbiRateWindowStore(database);
     }
 
-    private SubjectId person() {
-        return storedPerson("throttle");
+    private static String login() {
+        return "throttle-" + UUID.randomUUID();
     }
 
     @Test
     void fifthFailureLocksAndStartsCountingAgain() {
-        SubjectId ana = person();
+        String ana = login();
         for (int i = 1; i <= 4; i++) {
             assertThat(failures.recordFailure(ana, 5, LOCK_UNTIL)).isEqualTo(new LockState(i, Optional.empty()));
         }
@@ -51,8 +50,20 @@ abstract class ThrottleStoreConformance extends StoreConformance {
     }
 
     @Test
+    void aLoginThatNamesNoAccountIsCountedAndLockedAlike() {
+        String nobody = "nobody-" + UUID.randomUUID();
+        for (int i = 1; i <= 4; i++) {
+            failures.recordFailure(nobody, 5, LOCK_UNTIL);
+        }
+
+        assertThat(failures.recordFailure(nobody, 5, LOCK_UNTIL).lockedUntil()).contains(LOCK_UNTIL);
+        assertThat(failures.state(nobody).lockedAt(NOW)).isTrue();
+        assertThat(failures.state("someone-else-" + UUID.randomUUID())).isEqualTo(LockState.CLEAR);
+    }
+
+    @Test
     void clearingForgetsFailuresAndLock() {
-        SubjectId ana = person();
+        String ana = login();
         failures.recordFailure(ana, 5, LOCK_UNTIL);
 
         failures.clear(ana);
@@ -62,7 +73,7 @@ abstract class ThrottleStoreConformance extends StoreConformance {
 
     @Test
     void failuresRecordedAtOnceAreAllCounted() throws Exception {
-        SubjectId ana = person();
+        String ana = login();
         List<LockState> results = concurrently(4, () -> failures.recordFailure(ana, 5, LOCK_UNTIL));
 
         assertThat(results).extracting(LockState::failures).containsExactlyInAnyOrder(1, 2, 3, 4);

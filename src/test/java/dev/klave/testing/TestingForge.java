@@ -69,8 +69,14 @@ public final class TestingForge implements AutoCloseable {
         /** 502 from the forge. */
         SERVER_ERROR,
         /** No answer for longer than Klave waits (5 s). */
-        TIMEOUT
+        TIMEOUT,
+        /** The head at once, then a byte every 200 ms. */
+        TRICKLE,
+        /** The head at once, then a body without end. */
+        ENDLESS
     }
+
+    private final TestingBodies bodies = new TestingBodies();
 
     private final HttpsServer server;
     private final SSLContext clientTls;
@@ -85,6 +91,7 @@ public final class TestingForge implements AutoCloseable {
     private final AtomicReference<Optional<Boolean>> twoFactor = new AtomicReference<>(Optional.of(true));
     private volatile boolean installed = true;
     private volatile boolean deny;
+    private volatile boolean codesReusable;
     private volatile int pageSize = 100;
     private volatile int failingPage;
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
@@ -255,6 +262,16 @@ public final class TestingForge implements AutoCloseable {
         return List.copyOf(requests);
     }
 
+    /** Whether a code may be exchanged more than once, as some providers allow (the forge does not). */
+    public void codesReusable(boolean value) {
+        codesReusable = value;
+    }
+
+    /** The body bytes the last trickling or endless answer had written when Klave let go of it. */
+    public long lastMisbehavingBytes(Duration limit) {
+        return bodies.lastWritten(limit);
+    }
+
     /** A code as the authorization page would hand out, for tests that skip the browser. */
     public String issueCode(long id) {
         String code = token("code");
@@ -351,7 +368,8 @@ public final class TestingForge implements AutoCloseable {
             send(exchange, 200, Map.of("error", "incorrect_client_credentials"));
             return;
         }
-        Long user = codes.remove(form.getOrDefault("code", ""));
+        Long user = codesReusable ? codes.get(form.getOrDefault("code", ""))
+                : codes.remove(form.getOrDefault("code", ""));
         if (user == null) {
             // The forge answers a bad, spent or expired code with 200 and an error field.
             send(exchange, 200, Map.of("error", "bad_verification_code",
@@ -496,6 +514,8 @@ public final class TestingForge implements AutoCloseable {
                 }
                 send(exchange, 502, Map.of("message", "too late"));
             }
+            case TRICKLE -> bodies.play(exchange, TestingBodies.Misbehaviour.TRICKLE);
+            case ENDLESS -> bodies.play(exchange, TestingBodies.Misbehaviour.ENDLESS);
         }
         return true;
     }

@@ -46,7 +46,8 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
  * signed HS256, tokens without a key id (with one or two published keys), a hosted-domain
  * provider ({@code hd} in {@code claims_supported}), tenant-style claims ({@code oid},
  * {@code xms_edov}), an issuer with a trailing slash, an e-mail only in userinfo, a discovery
- * document that is down. Over HTTPS with its own CA ({@link #caFile()}, for {@code SSL_CERT_FILE}).
+ * document that is down, codes that can be exchanged twice, answers that trickle or never end
+ * ({@link #misbehave}). Over HTTPS with its own CA ({@link #caFile()}, for {@code SSL_CERT_FILE}).
  */
 public final class TestingOddProvider implements AutoCloseable {
     public static final String CLIENT_ID = "klave-odd";
@@ -72,6 +73,9 @@ public final class TestingOddProvider implements AutoCloseable {
     private volatile Map<String, Object> nextUserInfo = Map.of();
     private volatile boolean discoveryUp = true;
     private volatile boolean hostedDomain;
+    private volatile boolean codesReusable;
+    private final Map<String, TestingBodies.Misbehaviour> misbehaving = new ConcurrentHashMap<>();
+    private final TestingBodies bodies = new TestingBodies();
 
     private TestingOddProvider(HttpsServer server, Path caFile, String issuer, List<RSAKey> keys) {
         this.server = server;
@@ -149,6 +153,11 @@ public final class TestingOddProvider implements AutoCloseable {
         hostedDomain = value;
     }
 
+    /** Whether a code may be exchanged more than once (OAuth 2.0 says no; some providers allow it). */
+    public void codesReusable(boolean value) {
+        codesReusable = value;
+    }
+
     public void discoveryUp(boolean value) {
         discoveryUp = value;
     }
@@ -157,6 +166,20 @@ public final class TestingOddProvider implements AutoCloseable {
     public void nextSignIn(Map<String, Object> claims, Map<String, Object> userInfo) {
         nextClaims = Map.copyOf(claims);
         nextUserInfo = Map.copyOf(userInfo);
+    }
+
+    /**
+     * From now on {@code endpoint} ({@code discovery}, {@code jwks}, {@code token} or
+     * {@code userinfo}) answers its head at once and then its body as {@code how} says; empty for
+     * answering well again.
+     */
+    public void misbehave(String endpoint, java.util.Optional<TestingBodies.Misbehaviour> how) {
+        how.ifPresentOrElse(value -> misbehaving.put(endpoint, value), () -> misbehaving.remove(endpoint));
+    }
+
+    /** The body bytes the last misbehaving answer had written when Klave let go of it. */
+    public long lastMisbehavingBytes(java.time.Duration limit) {
+        return bodies.lastWritten(limit);
     }
 
     /** The bodies and Authorization headers of the token requests received, in order. */
@@ -173,6 +196,14 @@ public final class TestingOddProvider implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             String prefix = java.net.URI.create(base()).getPath();
             String local = path.startsWith(prefix) ? path.substring(prefix.length()) : path;
+            TestingBodies.Misbehaviour how = misbehaving.get(switch (local) {
+                case "/.well-known/openid-configuration" -> "discovery";
+                default -> local.substring(1);
+            });
+            if (how != null) {
+                bodies.play(exchange, how);
+                return;
+            }
             switch (local) {
                 case "/.well-known/openid-configuration" -> discovery(exchange);
                 case "/jwks" -> send(exchange, 200, new JWKSet(new ArrayList<>(keys.stream()
@@ -218,7 +249,8 @@ public final class TestingOddProvider implements AutoCloseable {
     private void token(HttpExchange exchange) throws IOException, JOSEException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         tokenRequests.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")) + " " + body);
-        String nonce = nonces.remove(form(body).getOrDefault("code", ""));
+        String code = form(body).getOrDefault("code", "");
+        String nonce = codesReusable ? nonces.get(code) : nonces.remove(code);
         if (nonce == null) {
             send(exchange, 400, Map.of("error", "invalid_grant"));
             return;

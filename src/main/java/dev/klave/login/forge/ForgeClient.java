@@ -6,12 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.config.ForgeSettings;
 import dev.klave.messages.Untrusted;
+import dev.klave.outbound.Answer;
+import dev.klave.outbound.OutboundFailure;
+import dev.klave.outbound.OutboundHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,12 +25,13 @@ import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 /**
- * {@link ForgeApi} over HTTPS with the JDK's client: JSON, 5 s to connect and 5 s per answer, and
- * no token in any message or log line. App calls use an installation token, fetched with the App
+ * {@link ForgeApi} over HTTPS ({@link OutboundHttp}): JSON, each call bounded to 5 s in all
+ * (connecting, the head and the whole body) and 4 MiB of answer counted while reading, and no
+ * token in any message or log line. App calls use an installation token, fetched with the App
  * JWT and reused until a few minutes before it expires.
  */
 public final class ForgeClient implements ForgeApi {
-    static final Duration TIMEOUT = Duration.ofSeconds(5);
+    static final Duration DEADLINE = Duration.ofSeconds(5);
     /** A page of members; the forge's maximum. */
     static final int PAGE_SIZE = 100;
     /** Installation tokens last an hour; a fresh one is fetched when less than this is left. */
@@ -41,7 +43,7 @@ public final class ForgeClient implements ForgeApi {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ForgeSettings settings;
-    private final HttpClient http;
+    private final OutboundHttp http;
     private final AppJwt appJwt;
     private final Clock clock;
     private final Object tokenLock = new Object();
@@ -50,11 +52,7 @@ public final class ForgeClient implements ForgeApi {
     public ForgeClient(ForgeSettings settings, SSLContext tls, Clock clock) {
         this.settings = requireNonNull(settings, "settings is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(TIMEOUT)
-                .sslContext(requireNonNull(tls, "tls is null"))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.http = OutboundHttp.over(requireNonNull(tls, "tls is null"), DEADLINE, ANSWER_LIMIT);
         this.appJwt = new AppJwt(settings.appId(), settings.privateKey(), clock);
     }
 
@@ -73,7 +71,6 @@ public final class ForgeClient implements ForgeApi {
                 + "&code=" + encode(code)
                 + "&redirect_uri=" + encode(redirectUri.toString());
         HttpRequest request = HttpRequest.newBuilder(URI.create(settings.webUrl() + "/login/oauth/access_token"))
-                .timeout(TIMEOUT)
                 .header("Accept", "application/json")
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form))
@@ -206,8 +203,7 @@ public final class ForgeClient implements ForgeApi {
             String create = "POST /app/installations/{id}/access_tokens";
             HttpRequest request = HttpRequest.newBuilder(URI.create(settings.apiUrl() + "/app/installations/" + id
                             + "/access_tokens"))
-                    .timeout(TIMEOUT)
-                    .header("Accept", "application/vnd.github+json")
+                        .header("Accept", "application/vnd.github+json")
                     .header("Authorization", "Bearer " + jwt)
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build();
@@ -237,7 +233,6 @@ public final class ForgeClient implements ForgeApi {
 
     private static HttpRequest apiRequest(URI uri, String bearer) {
         return HttpRequest.newBuilder(uri)
-                .timeout(TIMEOUT)
                 .header("Accept", "application/vnd.github+json")
                 .header("X-GitHub-Api-Version", "2022-11-28")
                 .header("Authorization", "Bearer " + bearer)
@@ -249,19 +244,10 @@ public final class ForgeClient implements ForgeApi {
 
     private Reply send(HttpRequest request, String what) throws ForgeUnavailableException {
         try {
-            HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            byte[] body = response.body();
-            if (body.length > ANSWER_LIMIT) {
-                throw new ForgeUnavailableException(what + ": answer larger than " + ANSWER_LIMIT + " bytes");
-            }
-            return new Reply(response.statusCode(), body, response.headers().allValues("Link"));
-        } catch (java.net.http.HttpTimeoutException e) {
-            throw new ForgeUnavailableException(what + ": no answer within " + TIMEOUT.toSeconds() + " s", e);
-        } catch (IOException e) {
-            throw new ForgeUnavailableException(what + ": " + Untrusted.failure(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ForgeUnavailableException(what + ": interrupted", e);
+            Answer answer = http.send(request);
+            return new Reply(answer.status(), answer.body(), answer.headers().allValues("Link"));
+        } catch (OutboundFailure e) {
+            throw new ForgeUnavailableException(what + ": " + e.getMessage(), e);
         }
     }
 

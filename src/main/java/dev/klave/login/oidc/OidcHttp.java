@@ -4,12 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
-import dev.klave.messages.Untrusted;
-import java.io.IOException;
+import dev.klave.outbound.Answer;
+import dev.klave.outbound.OutboundFailure;
+import dev.klave.outbound.OutboundHttp;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -17,29 +16,29 @@ import java.util.Map;
 import javax.net.ssl.SSLContext;
 
 /**
- * Every call to the provider, through the JDK's client: the TLS trust of {@code SSL_CERT_FILE}
- * added to the public CAs, 5 s to connect and 5 s for the answer, answers bounded in size, no
- * redirects. Requests are built by the Nimbus SDK ({@link HTTPRequest}) and answered as its
+ * Every call to the provider: the TLS trust of {@code SSL_CERT_FILE} added to the public CAs, no
+ * redirects, and each call bounded by {@link OutboundHttp} — 5 s for all of it (connecting, the
+ * head and the whole body) and 512 KiB of answer, counted while reading. A provider that trickles
+ * or sends without end is {@code provider_unavailable} at once after that, and a discovery fetch
+ * records why. Requests are built by the Nimbus SDK ({@link HTTPRequest}) and answered as its
  * {@link HTTPResponse}, so its parsers read them.
  */
 final class OidcHttp {
-    static final Duration TIMEOUT = Duration.ofSeconds(5);
-    private static final int ANSWER_LIMIT = 512 * 1024;
+    static final Duration DEADLINE = Duration.ofSeconds(5);
+    static final int ANSWER_LIMIT = 512 * 1024;
 
-    private final HttpClient client;
+    private final OutboundHttp http;
 
     OidcHttp(SSLContext tls) {
-        this.client = HttpClient.newBuilder()
-                .sslContext(requireNonNull(tls, "tls is null"))
-                .connectTimeout(TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        this(OutboundHttp.over(tls, DEADLINE, ANSWER_LIMIT));
+    }
+
+    OidcHttp(OutboundHttp http) {
+        this.http = requireNonNull(http, "http is null");
     }
 
     HTTPResponse send(HTTPRequest request, String what) throws ProviderUnavailableException {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(request.getURL().toString()))
-                .timeout(TIMEOUT);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(request.getURL().toString()));
         @SuppressWarnings("unchecked")
         Map<String, List<String>> headers = request.getHeaderMap();
         for (Map.Entry<String, List<String>> header : headers.entrySet()) {
@@ -50,21 +49,13 @@ final class OidcHttp {
         String body = request.getBody();
         builder.method(request.getMethod().name(), body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(body));
-        HttpResponse<byte[]> answer;
+        Answer answer;
         try {
-            answer = client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
-        } catch (java.net.http.HttpTimeoutException e) {
-            throw new ProviderUnavailableException(what + ": no answer within " + TIMEOUT.toSeconds() + " s", e);
-        } catch (IOException e) {
-            throw new ProviderUnavailableException(what + ": " + Untrusted.failure(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ProviderUnavailableException(what + ": interrupted", e);
+            answer = http.send(builder.build());
+        } catch (OutboundFailure e) {
+            throw new ProviderUnavailableException(what + ": " + e.getMessage(), e);
         }
-        if (answer.body().length > ANSWER_LIMIT) {
-            throw new ProviderUnavailableException(what + ": answer larger than " + ANSWER_LIMIT + " bytes");
-        }
-        HTTPResponse response = new HTTPResponse(answer.statusCode());
+        HTTPResponse response = new HTTPResponse(answer.status());
         answer.headers().map().forEach((name, values) -> {
             if (!values.isEmpty() && !name.startsWith(":")) {
                 response.setHeader(name, values.toArray(String[]::new));

@@ -32,6 +32,12 @@ public final class OidcProvider {
     private final DiscoveryStatusStore status;
     private final Clock clock;
     private final AtomicReference<Known> known = new AtomicReference<>();
+    /**
+     * Fetches ended so far (read without the lock, so a caller notes it before waiting), and how
+     * the last one failed: callers that waited share the fetch they waited for.
+     */
+    private volatile long fetchesEnded;
+    private ProviderUnavailableException lastFailure;
 
     OidcProvider(OidcSettings settings, OidcHttp http, DiscoveryStatusStore status, Clock clock) {
         this.settings = requireNonNull(settings, "settings is null");
@@ -66,7 +72,7 @@ public final class OidcProvider {
         if (current != null) {
             return current;
         }
-        return fetch();
+        return fetch(fetchesEnded);
     }
 
     /** Whether the document has been read by this replica. */
@@ -85,10 +91,18 @@ public final class OidcProvider {
         return keys;
     }
 
-    private synchronized Known fetch() throws ProviderUnavailableException {
+    /**
+     * One fetch at a time. A caller that waited while another fetch failed takes that failure
+     * rather than starting its own, so a sign-in during a slow fetch (the one at start, say) waits
+     * for one call's deadline at most (spec 2 §5 "Discovery": the button answers at once).
+     */
+    private synchronized Known fetch(long endedBefore) throws ProviderUnavailableException {
         Known current = known.get();
         if (current != null) {
             return current;
+        }
+        if (fetchesEnded != endedBefore && lastFailure != null) {
+            throw new ProviderUnavailableException(lastFailure.getMessage(), lastFailure);
         }
         String issuer = settings.issuer().toString();
         Instant now = clock.instant();
@@ -111,10 +125,14 @@ public final class OidcProvider {
             }
             Known fetched = new Known(metadata, keys(metadata), now);
             known.set(fetched);
+            lastFailure = null;
+            fetchesEnded++;
             status.fetched(issuer, now);
             LOG.info("OIDC discovery of {} fetched", issuer);
             return fetched;
         } catch (ProviderUnavailableException e) {
+            lastFailure = e;
+            fetchesEnded++;
             LOG.warn("OIDC discovery of {} failed: {}", issuer, e.getMessage());
             try {
                 status.failed(issuer, now, e.getMessage());

@@ -50,6 +50,8 @@ import dev.klave.login.SignInMethod;
 import dev.klave.login.SignInState;
 import dev.klave.messages.Untrusted;
 import java.net.URI;
+import java.time.Instant;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -61,8 +63,9 @@ import java.util.Optional;
  * authorization code with PKCE (S256), state and nonce; the code exchanged by a public client with
  * its id and verifier only, by a confidential one with its secret too; the ID token verified —
  * RS256 only, a token without key id only while the provider publishes one signing key, issuer,
- * audience, {@code azp}, expiry with a minute's skew, nonce, the subject claim present; the e-mail
- * from the ID token or, failing that, from userinfo about the same {@code sub}; the verified claim
+ * audience, {@code azp}, expiry and not-before with a minute's skew, nonce, the subject claim present; the e-mail
+ * and its verification both from the ID token or, when it lacks either, both from userinfo about the
+ * same {@code sub}; the verified claim
  * true; the domain allowed, with the hosted-domain rules. Provider tokens live only in this call.
  */
 public final class OidcSignIn implements SignInMethod {
@@ -126,20 +129,34 @@ public final class OidcSignIn implements SignInMethod {
         String subject = subjectValue(claims);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("subject", subject);
-        Optional<String> email = Optional.ofNullable(claims.getStringClaim("email"));
+        Optional<String> tokenEmail = Optional.ofNullable(claims.getStringClaim("email"));
+        Optional<String> email = tokenEmail;
         Optional<Boolean> verified = verifiedIn(claims.getClaim(settings.verifiedClaim()));
         Optional<String> name = Optional.ofNullable(claims.getStringClaim("name"));
         if (email.isEmpty() || verified.isEmpty()) {
-            // Spec 2 §5 rule 3: what the ID token lacks, userinfo may say — about the same sub only.
+            // Spec 2 §5 rule 3: an ID token that lacks the e-mail or its verification gives neither;
+            // both come from userinfo about the same sub. Never one from each source: a verification
+            // vouches only for the address that came with it.
             Optional<UserInfo> info = userInfo(known, tokens.getOIDCTokens().getBearerAccessToken(), claims, details);
-            if (info.isPresent()) {
-                email = email.or(() -> Optional.ofNullable(info.get().getEmailAddress()));
-                verified = verified.or(() -> verifiedIn(info.get().getClaim(settings.verifiedClaim())));
-                name = name.or(() -> Optional.ofNullable(info.get().getName()));
-            }
+            email = info.map(UserInfo::getEmailAddress);
+            verified = info.flatMap(found -> verifiedIn(found.getClaim(settings.verifiedClaim())));
+            name = name.or(() -> info.map(UserInfo::getName));
         }
         if (email.isEmpty() || email.get().isBlank()) {
+            if (tokenEmail.isPresent() && !tokenEmail.get().isBlank()) {
+                // An address without a verification from the same source: nobody vouches for it.
+                details.put("email", tokenEmail.get());
+                throw SignInFailure.of(EMAIL_UNVERIFIED, "the ID token's e-mail comes without "
+                        + settings.verifiedClaim() + " and userinfo gives no e-mail").with(details);
+            }
             throw SignInFailure.of(NO_EMAIL, "neither the ID token nor userinfo carried an e-mail").with(details);
+        }
+        if (!EmailKey.usable(email.get())) {
+            // Spec 2 §5 rule 7 trims spaces only: an address with a control character or other
+            // whitespace is no usable e-mail, not one to clean up into someone else's.
+            details.put("email", email.get());
+            throw SignInFailure.of(NO_EMAIL, "the e-mail holds a control character or whitespace other than spaces")
+                    .with(details);
         }
         details.put("email", email.get());
         if (!verified.orElse(false)) {
@@ -253,6 +270,13 @@ public final class OidcSignIn implements SignInMethod {
         if (claims.getAuthorizedParty() != null && !settings.clientId().equals(claims.getAuthorizedParty().getValue())) {
             throw SignInFailure.of(TOKEN, "the ID token's azp is another client");
         }
+        // RFC 7519 §4.1.5: not accepted before nbf. Nimbus's ID token checks skip nbf, so it is
+        // checked here with the same skew as exp and iat (spec 2 §5 rule 2: "clock far off") — and
+        // against the same clock as they are, the system's, so a token's times agree with each other.
+        Date notBefore = claims.getDateClaim("nbf");
+        if (notBefore != null && notBefore.toInstant().isAfter(Instant.now().plusSeconds(CLOCK_SKEW_SECONDS))) {
+            throw SignInFailure.of(TOKEN, "the ID token is not valid before " + notBefore.toInstant());
+        }
         return claims;
     }
 
@@ -334,7 +358,7 @@ public final class OidcSignIn implements SignInMethod {
         int at = email.lastIndexOf('@');
         // Spec 2 §8: case folding is A to Z only, for domains as for whole addresses (no Kelvin
         // sign or dotless i meets a look-alike).
-        String domain = at < 0 ? "" : EmailKey.of(email.substring(at + 1));
+        String domain = at < 0 ? "" : EmailKey.of(email.substring(at + 1)).orElse("");
         if (!settings.allowedDomains().contains(domain)) {
             throw SignInFailure.of(DOMAIN_NOT_ALLOWED, "the domain " + Untrusted.text(domain) + " is not allowed")
                     .with(details);
@@ -344,7 +368,9 @@ public final class OidcSignIn implements SignInMethod {
                 || (published != null && published.contains("hd"));
         if (hostedDomain) {
             String hd = claims.getStringClaim("hd");
-            if (hd == null || !settings.allowedDomains().contains(EmailKey.of(hd)) || !EmailKey.of(hd).equals(domain)) {
+            Optional<String> hostedIn = hd == null ? Optional.empty() : EmailKey.of(hd);
+            if (hostedIn.isEmpty() || !settings.allowedDomains().contains(hostedIn.get())
+                    || !hostedIn.get().equals(domain)) {
                 throw SignInFailure.of(DOMAIN_NOT_ALLOWED, hd == null ? "no hd claim: a personal account"
                         : "the hd claim " + Untrusted.text(hd) + " does not match the address's domain").with(details);
             }

@@ -21,7 +21,7 @@ public final class V12__EmailKeys extends BaseJavaMigration {
         try (Statement select = context.getConnection().createStatement();
                 ResultSet rows = select.executeQuery("SELECT id, email FROM subjects WHERE email IS NOT NULL")) {
             while (rows.next()) {
-                keys.put(rows.getString("id"), EmailKey.of(rows.getString("email")));
+                keys.put(rows.getString("id"), EmailKey.of(rows.getString("email")).orElse(null));
             }
         }
         try (PreparedStatement update = context.getConnection().prepareStatement(

@@ -466,6 +466,58 @@ class ForgeSignInTest {
         assertThat(browser().signIn()).isEqualTo("/");
     }
 
+    /**
+     * RELIABILITY.md: a forge call ends within its 5 s deadline however slowly the answer comes, and
+     * stops reading at 4 MiB however much is sent; the sign-in ends with {@code forge}.
+     */
+    @Test
+    void aForgeThatTricklesOrNeverEndsFailsWithForgeWithinTheDeadline() {
+        Linked ana = linkedMember("slow");
+        for (String family : List.of("token", "user")) {
+            for (TestingForge.Fault fault : List.of(TestingForge.Fault.TRICKLE, TestingForge.Fault.ENDLESS)) {
+                forge.fault(family, fault);
+                forge.consentAs(ana.forgeId());
+                long start = System.nanoTime();
+
+                assertThat(browser().signIn()).as(family + " " + fault).isEqualTo("/login?error=forge");
+
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as(family + " " + fault)
+                        .isLessThan(Duration.ofSeconds(8));
+                assertThat(forge.lastMisbehavingBytes(Duration.ofSeconds(10))).as("not read to the end")
+                        .isLessThan(32L * 1024 * 1024);
+                forge.fault(family, TestingForge.Fault.NONE);
+            }
+        }
+    }
+
+    /**
+     * The forge refuses a code twice, but the state must not rely on it (spec 1 §5 "Forge login
+     * checks" 2, spec 2 §5 rule 1): the callback replayed with its state cookie is {@code state}
+     * even where the code would be taken again, and opens no session.
+     */
+    @Test
+    void aCallbackReplayedWithItsStateCookieIsStateEvenWhereTheCodeWouldBeTakenTwice() {
+        Linked ana = linkedMember("replayed");
+        forge.consentAs(ana.forgeId());
+        forge.codesReusable(true);
+        try {
+            SignInBrowser browser = browser();
+            String atForge = browser.get("/api/auth/forge/login").headers().firstValue("Location").orElseThrow();
+            String callback = browser.get(atForge).headers().firstValue("Location").orElseThrow();
+            String stateCookie = browser.cookie("service_forge_state");
+            assertThat(browser.follow(callback)).isEqualTo("/");
+
+            SignInBrowser thief = browser();
+            thief.set("service_forge_state", stateCookie, "/api/auth/forge/callback");
+
+            assertThat(thief.follow(callback)).isEqualTo("/login?error=state");
+            assertThat(thief.has("service_session")).isFalse();
+            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("state");
+        } finally {
+            forge.codesReusable(false);
+        }
+    }
+
     @Test
     void aLinkingLinkMovesTheAccountToAnotherForgeAccount() {
         Linked ana = linkedMember("moving");

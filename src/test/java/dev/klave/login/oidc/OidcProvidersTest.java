@@ -11,14 +11,19 @@ import dev.klave.config.ExtraCertificates;
 import dev.klave.testing.SignInBrowser;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingBodies;
 import dev.klave.testing.TestingOddProvider;
 import dev.klave.testing.TestingSettings;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The providers spec 2 §5 "Provider behaviours" names, each from a real callback: HS256 tokens, no
@@ -39,9 +44,14 @@ class OidcProvidersTest {
     }
 
     private static String signIn(TestingOddProvider provider, TestingKlave klave) {
+        return browserFor(provider, klave).signInWithOidc();
+    }
+
+    /** A browser at an address of its own, trusting the provider's CA. */
+    private static SignInBrowser browserFor(TestingOddProvider provider, TestingKlave klave) {
         int n = ADDRESSES.incrementAndGet();
         return new SignInBrowser(ExtraCertificates.tlsContext(Optional.of(ExtraCertificates.read(provider.caFile()))),
-                klave.port(), "198.19." + (n / 250 % 250) + "." + (n % 250 + 1)).signInWithOidc();
+                klave.port(), "198.19." + (n / 250 % 250) + "." + (n % 250 + 1));
     }
 
     private static Subject person(TestingKlave klave, String login) {
@@ -62,6 +72,24 @@ class OidcProvidersTest {
             provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
 
             assertThat(signIn(provider, klave)).isEqualTo("/login?error=token");
+        }
+    }
+
+    @Test
+    void aTokenNotValidYetBeyondTheMinutesSkewIsToken() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/nbf", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            person(klave, "ana");
+            long now = Instant.now().getEpochSecond();
+
+            provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
+                    "nbf", now + 3600), Map.of());
+            assertThat(signIn(provider, klave)).as("valid only an hour from now").isEqualTo("/login?error=token");
+            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("token");
+
+            provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
+                    "nbf", now + 30), Map.of());
+            assertThat(signIn(provider, klave)).as("half a minute ahead: within the skew").isEqualTo("/");
         }
     }
 
@@ -151,6 +179,95 @@ class OidcProvidersTest {
         }
     }
 
+    /**
+     * Spec 2 §5 rule 3, every mix: the e-mail and its verification come both from the ID token or,
+     * when it lacks either, both from userinfo — never the address from one and the word that it is
+     * verified from the other. {@code A} is the address of an account; {@code B} is nobody's.
+     */
+    @Test
+    void theAddressAndItsVerificationComeFromOneSourceNeverOneFromEach() {
+        record Mix(String why, Map<String, Object> token, Map<String, Object> userInfo, String expected) {}
+        String a = "A";
+        String b = "B";
+        List<Mix> mixes = List.of(
+                new Mix("token vouches without an address, userinfo gives the address unverified",
+                        Map.of("email_verified", true), Map.of("email", a, "email_verified", false),
+                        "/login?error=email_unverified"),
+                new Mix("token vouches without an address, userinfo gives the address and no verification",
+                        Map.of("email_verified", true), Map.of("email", a), "/login?error=email_unverified"),
+                new Mix("token gives the address unverified, userinfo vouches for another one",
+                        Map.of("email", a), Map.of("email", b, "email_verified", true),
+                        "/login?error=unknown_account"),
+                new Mix("token gives the address unverified, userinfo vouches for no address",
+                        Map.of("email", a), Map.of("email_verified", true), "/login?error=email_unverified"),
+                new Mix("token gives the address unverified, userinfo says nothing",
+                        Map.of("email", a), Map.of(), "/login?error=email_unverified"),
+                new Mix("token vouches without an address, userinfo says nothing",
+                        Map.of("email_verified", true), Map.of(), "/login?error=no_email"),
+                new Mix("neither says anything", Map.of(), Map.of(), "/login?error=no_email"),
+                new Mix("token says it is not verified: userinfo is not asked",
+                        Map.of("email", a, "email_verified", false), Map.of("email", a, "email_verified", true),
+                        "/login?error=email_unverified"),
+                new Mix("token gives both: userinfo is not asked",
+                        Map.of("email", a, "email_verified", true), Map.of("email", b, "email_verified", false),
+                        "/"),
+                new Mix("token gives neither, userinfo both", Map.of(), Map.of("email", a, "email_verified", true),
+                        "/"));
+        try (TestingOddProvider provider = TestingOddProvider.start("/mixes", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            for (int i = 0; i < mixes.size(); i++) {
+                Mix mix = mixes.get(i);
+                String login = "mix" + i;
+                Subject account = person(klave, login);
+                String sub = "s-mix-" + i;
+                Map<String, String> addresses = Map.of(a, login + "@example.com", b, "nobody-" + i + "@example.com");
+                UnaryOperator<Map<String, Object>> filled = claims -> {
+                    Map<String, Object> values = new java.util.LinkedHashMap<>(Map.of("sub", sub));
+                    claims.forEach((name, value) -> values.put(name,
+                            value instanceof String text && addresses.containsKey(text) ? addresses.get(text) : value));
+                    return values;
+                };
+                provider.nextSignIn(filled.apply(mix.token()), filled.apply(mix.userInfo()));
+
+                assertThat(signIn(provider, klave)).as(mix.why()).isEqualTo(mix.expected());
+                Optional<ExternalIdentity.Key> linked = klave.klave().services().identities()
+                        .findFor(account.id(), IdentityProvider.OIDC).map(ExternalIdentity::key);
+                if (mix.expected().equals("/")) {
+                    assertThat(linked).as(mix.why()).contains(ExternalIdentity.Key.oidc(provider.issuer(), "sub", sub));
+                } else {
+                    assertThat(linked).as(mix.why() + ": the account with the address is not linked").isEmpty();
+                }
+            }
+        }
+    }
+
+    /**
+     * Spec 2 §5 rule 1: a state serves one callback. At a provider that accepts a code twice, the
+     * callback replayed with its state cookie (from another address, as a thief would) is
+     * {@code state}, recorded, and opens no session.
+     */
+    @Test
+    void aCallbackReplayedWithItsStateCookieIsStateEvenWhereTheProviderTakesACodeTwice() {
+        try (TestingOddProvider provider = TestingOddProvider.start("/replay", 1);
+                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+            provider.codesReusable(true);
+            person(klave, "ana");
+            provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
+            SignInBrowser browser = browserFor(provider, klave);
+            String atProvider = browser.get("/api/auth/oidc/login").headers().firstValue("Location").orElseThrow();
+            String callback = browser.get(atProvider).headers().firstValue("Location").orElseThrow();
+            String stateCookie = browser.cookie("service_oidc_state");
+            assertThat(browser.follow(callback)).isEqualTo("/");
+
+            SignInBrowser thief = browserFor(provider, klave);
+            thief.set("service_oidc_state", stateCookie, "/api/auth/oidc/callback");
+
+            assertThat(thief.follow(callback)).isEqualTo("/login?error=state");
+            assertThat(thief.has("service_session")).isFalse();
+            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("state");
+        }
+    }
+
     @Test
     void aPublicClientSendsItsIdAndTheVerifierOnly() {
         try (TestingOddProvider provider = TestingOddProvider.start("/public", 1);
@@ -162,6 +279,48 @@ class OidcProvidersTest {
             assertThat(provider.tokenRequests()).singleElement().asString().startsWith("null ")
                     .contains("client_id=" + TestingOddProvider.CLIENT_ID).contains("code_verifier=")
                     .doesNotContain("client_secret");
+        }
+    }
+
+    /**
+     * Spec 2 §7 {@code provider_unavailable}, RELIABILITY.md: every call to the provider ends within
+     * its 5 s deadline, however slowly its answer comes, and stops reading at 512 KiB, however much
+     * is sent. Discovery (and its keys) failing that way is recorded in the discovery status.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+            "discovery, TRICKLE, discovery document: no complete answer within 5 s",
+            "discovery, ENDLESS, discovery document: answer larger than 524288 bytes",
+            "discovery, HUGE, discovery document: answer larger than 524288 bytes",
+            "jwks, TRICKLE, signing keys: no complete answer within 5 s",
+            "token, TRICKLE, ",
+            "token, ENDLESS, ",
+            "userinfo, TRICKLE, "})
+    void aProviderThatTricklesOrNeverEndsIsProviderUnavailableWithinTheDeadline(String endpoint,
+            TestingBodies.Misbehaviour how, String discoveryError) {
+        try (TestingOddProvider provider = TestingOddProvider.start("/" + endpoint + "-" + how, 1)) {
+            provider.misbehave(endpoint, Optional.of(how));
+            try (TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+                person(klave, "ana");
+                provider.nextSignIn(endpoint.equals("userinfo") ? Map.of("sub", "s-ana")
+                        : verified("s-ana", "ana@example.com"), verified("s-ana", "ana@example.com"));
+                long start = System.nanoTime();
+
+                assertThat(signIn(provider, klave)).isEqualTo("/login?error=provider_unavailable");
+
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one call's deadline, and a margin")
+                        .isLessThan(Duration.ofSeconds(8));
+                if (discoveryError != null) {
+                    DiscoveryStatus status = klave.klave().services().oidcProvider().orElseThrow().status()
+                            .orElseThrow();
+                    assertThat(status.failing()).isTrue();
+                    assertThat(status.error()).hasValueSatisfying(error -> assertThat(error).contains(discoveryError));
+                }
+                if (how != TestingBodies.Misbehaviour.TRICKLE) {
+                    assertThat(provider.lastMisbehavingBytes(Duration.ofSeconds(10))).as("not read to the end")
+                            .isLessThan(32L * 1024 * 1024);
+                }
+            }
         }
     }
 

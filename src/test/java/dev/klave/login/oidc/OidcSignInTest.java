@@ -184,6 +184,31 @@ class OidcSignInTest {
         assertThat(browser().signInWithOidc()).isEqualTo("/login?error=no_email");
     }
 
+    /**
+     * Spec 2 §5 rule 7: spaces are trimmed and the rest compared exactly. An address with other
+     * whitespace or a control character is no usable e-mail: it links nobody.
+     */
+    @Test
+    void anAddressWithAControlCharacterOrOtherWhitespaceIsNoEmailAndLinksNobody() {
+        String lin = unique("lin");
+        String kim = unique("kim");
+        Subject linAccount = person(klave, lin, lin + "@example.com");
+        Subject kimAccount = person(klave, kim, kim + "@example.com");
+
+        for (String hostile : List.of(lin + "@example.com\u3000", "\u2003" + kim + "@example.com\u001f",
+                "\t" + lin + "@example.com", lin + "@example.com\u0085")) {
+            provider.nextSignIn(unique("sub"), hostile);
+            assertThat(browser().signInWithOidc()).as(hostile).isEqualTo("/login?error=no_email");
+            assertThat(last(klave, "login.failure").reason()).contains("no_email");
+        }
+        assertThat(identityOf(klave, linAccount)).isEmpty();
+        assertThat(identityOf(klave, kimAccount)).isEmpty();
+
+        provider.nextSignIn("sub-" + lin, "  " + lin + "@example.com ");
+        assertThat(browser().signInWithOidc()).as("ASCII spaces are trimmed").isEqualTo("/");
+        assertThat(identityOf(klave, linAccount)).isPresent();
+    }
+
     @Test
     void anotherDomainIsDomainNotAllowed() {
         provider.nextSignIn(unique("sub"), unique("ana") + "@example.org");
