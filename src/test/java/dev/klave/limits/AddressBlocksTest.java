@@ -30,9 +30,11 @@ class AddressBlocksTest {
         return klave.http();
     }
 
+    /** A failed sign-in under a login of its own (five failures of one login would lock it). */
     private static int signIn(TestingHttp http, String forwardedFor) {
-        HttpResponse<String> answer = http.send("POST", "/api/auth/login", "{\"login\":\"nobody\",\"password\":\""
-                + PASSWORD + "\"}", "X-Forwarded-For", forwardedFor);
+        HttpResponse<String> answer = http.send("POST", "/api/auth/login", "{\"login\":\"nobody-"
+                + Integer.toHexString(forwardedFor.hashCode()) + "\",\"password\":\"" + PASSWORD + "\"}",
+                "X-Forwarded-For", forwardedFor);
         return answer.statusCode();
     }
 
