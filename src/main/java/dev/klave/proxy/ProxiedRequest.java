@@ -33,6 +33,8 @@ final class ProxiedRequest {
     private final HttpServerRequest request;
     private final Ending ending;
     private Phase phase = Phase.ADMISSION;
+    /** The client left while admission ran: admitted() records it once the row is the request's. */
+    private boolean leftDuringAdmission;
     private HttpClientRequest upstream;
 
     ProxiedRequest(HttpServerRequest request, Ending ending) {
@@ -53,6 +55,10 @@ final class ProxiedRequest {
     boolean admitted() {
         if (phase == Phase.ADMISSION && request.response().closed()) {
             phase = Phase.GONE;
+            leftDuringAdmission = true;
+        }
+        if (leftDuringAdmission) {
+            leftDuringAdmission = false;
             ending.end(Message.AUDIT_CLIENT_GONE.status(), Optional.of(Message.AUDIT_CLIENT_GONE.text()));
         }
         if (phase != Phase.ADMISSION) {
@@ -101,9 +107,12 @@ final class ProxiedRequest {
         HttpServerResponse response = request.response();
         if (failure instanceof HttpClosedException || response.closed()) {
             phase = Phase.GONE;
-            // While admission runs, the row is not the request's to complete yet: admitted() does it.
+            // While admission runs, the row is not the request's to complete yet: admitted() does
+            // it (a refusal's row keeps its own status).
             if (admitted) {
                 ending.end(Message.AUDIT_CLIENT_GONE.status(), Optional.of(Message.AUDIT_CLIENT_GONE.text()));
+            } else {
+                leftDuringAdmission = true;
             }
         } else {
             phase = Phase.FAILED;

@@ -11,7 +11,14 @@ import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;
+import dev.klave.config.DatabaseUrl;
 import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
@@ -100,6 +107,34 @@ class BadBodiesTest {
         assertRefused(answer);
         Eventually.until("the cluster's connection closed", Duration.ofSeconds(5),
                 () -> cluster.openConnections() <= before);
+    }
+
+    /**
+     * A client that leaves while its row is being written (the database slow: another process
+     * holds SQLite's lock) is not forwarded, and its row says so (499) — every row is either a
+     * request the cluster saw or one whose end it names (the benchmark's audit check).
+     */
+    @Test
+    void aClientThatLeavesWhileItsRowIsWrittenIsRecorded499AndNeverReachesTheCluster() throws Exception {
+        assertThat(http.get(CONFIGMAPS, "Authorization", "Bearer " + ana.token()).statusCode()).isEqualTo(200);
+        Path file = ((DatabaseUrl.Sqlite) klave.klave().settings().database()).file();
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement lock = other.createStatement()) {
+            lock.execute("BEGIN EXCLUSIVE");
+            try (Socket socket = RawExchange.connect(klave.port(), "127.0.0.1")) {
+                socket.getOutputStream().write(("GET " + CONFIGMAPS + "/gone-marker HTTP/1.1\r\nHost: k\r\n"
+                        + "Authorization: Bearer " + ana.token() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                Thread.sleep(300);
+            }
+            Thread.sleep(300);
+            lock.execute("ROLLBACK");
+        }
+
+        String id = Eventually.value("the row of the request whose client left", Duration.ofSeconds(10), () ->
+                klave.klave().database().withHandle(handle -> handle.select(
+                        "SELECT id FROM audit WHERE path LIKE '%gone-marker'").mapTo(String.class).findOne()));
+        assertThat(completedRow(id).get("status").asInt()).isEqualTo(499);
+        assertThat(cluster.requests()).noneMatch(request -> request.path().contains("gone-marker"));
     }
 
     @Test
