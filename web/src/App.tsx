@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, get, whenSessionLost, type Me } from "./api";
-import { navigate, Redirect, useLocation } from "./router";
+import { navigateNow, Redirect, useLocation } from "./router";
 import { leaveNotice } from "./session";
 import { ConfirmHost } from "./ui/confirm";
 import { Layout } from "./ui/Layout";
@@ -33,7 +33,7 @@ export function App() {
         leaveNotice(`Tu sesión ha terminado: ${text}. Vuelve a entrar.`);
       }
       if (!PUBLIC.has(location.pathname)) {
-        navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, true);
+        navigateNow(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, true);
       }
     });
   }, []);

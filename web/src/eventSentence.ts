@@ -1,73 +1,193 @@
-// Control events as Spanish sentences (what happened, who did it, to whom), not type codes.
+// Control events as Spanish sentences (what happened, who did it, to whom), never type or reason
+// codes: every event type and reason of spec 1 §6-7 and spec 2 §6-7 has its words here, and a
+// browser test walks the whole list (EventSentencesBrowserTest).
 import type { ControlEvent } from "./api";
 
-const VIA: Record<string, string> = {
-  password: "con contraseña",
-  forge: "con Forge",
-  oidc: "con OIDC",
-  email: "por su correo",
-  cli: "desde la línea de órdenes",
-  api: "desde la web o la API",
-  "forge-sync": "la sincronización con Forge",
-  "forge-webhook": "el webhook de Forge",
-};
+/**
+ * How providers are named on this installation: the forge, and OIDC by its display name; null
+ * for one that is off (an event from when it was on still reads with its generic name).
+ */
+export interface ProviderNames { forge: string | null; oidc: string | null }
 
-const PURPOSE: Record<string, string> = { invitation: "su invitación", reset: "su enlace de restablecimiento" };
+interface Names { forge: string; oidc: string; on: string }
+
+function named(names: ProviderNames): Names {
+  const forge = names.forge ?? "Forge";
+  const oidc = names.oidc ?? "OIDC";
+  return { forge, oidc, on: names.oidc ?? names.forge ?? "su proveedor de identidad" };
+}
+
+/** Why a sign-in failed: password reasons (spec 1 §5), forge codes (spec 1 §7), OIDC codes (spec 2 §7). */
+function failureReason(reason: string, names: Names, via: string): string {
+  const provider = via === "oidc" ? names.oidc : via === "forge" ? names.forge : "el proveedor";
+  const reasons: Record<string, string> = {
+    unknown_login: "no hay ninguna cuenta con ese usuario",
+    wrong_password: "contraseña incorrecta",
+    wrong_password_locked: "contraseña incorrecta, y la cuenta queda bloqueada 15 minutos",
+    locked: "la cuenta estaba bloqueada por demasiados fallos",
+    password_disabled: `la contraseña está desactivada para esta cuenta: entra con ${names.on}`,
+    no_password: "la cuenta no tiene contraseña todavía",
+    disabled: "la cuenta está deshabilitada",
+    rate_limited: "demasiados intentos desde la misma dirección",
+    state: "la sesión de inicio había caducado o no era válida",
+    denied: `la persona canceló el acceso en ${provider} o ${provider} la rechazó`,
+    forge: `${names.forge} no respondió como se esperaba`,
+    oidc: `${names.oidc} no respondió como se esperaba`,
+    provider_unavailable: `no se pudo contactar con ${names.oidc}`,
+    token: `no se pudo verificar la respuesta de ${names.oidc}`,
+    not_member: "no es miembro activo de la organización",
+    no_2fa: "la organización no exige doble factor",
+    unknown_account: `esa cuenta de ${provider} no corresponde a ninguna cuenta de Klave`,
+    ambiguous_account: "varias cuentas tienen ese correo",
+    no_email: `${names.oidc} no compartió el correo`,
+    email_unverified: `${names.oidc} no garantiza el correo`,
+    domain_not_allowed: "el correo no es de un dominio aceptado",
+    identity_mismatch: `la cuenta ya está vinculada a otra identidad de ${provider}`,
+    oidc_taken: `esa identidad de ${names.oidc} ya abre otra cuenta`,
+    forge_taken: `esa cuenta de ${names.forge} ya está vinculada a otra cuenta`,
+    already_linked: `la cuenta ya tenía otra identidad de ${provider}`,
+    link_gone: "el enlace había caducado o ya se había usado",
+    server: "error interno",
+  };
+  return reasons[reason] ?? "motivo no reconocido";
+}
+
+/** How someone signed in or used a link. */
+function by(via: string | null | undefined, names: Names): string {
+  switch (via) {
+    case "password": return "con contraseña";
+    case "forge": return `con ${names.forge}`;
+    case "oidc": return `con ${names.oidc}`;
+    default: return "";
+  }
+}
+
+/** Who acted when no person did: the command line, the forge's sync or webhook, Klave. */
+function automatic(via: string | null | undefined): string {
+  switch (via) {
+    case "cli": return "Un administrador, desde la línea de órdenes,";
+    case "forge-sync": return "La sincronización con Forge";
+    case "forge-webhook": return "El aviso (webhook) de Forge";
+    default: return "Klave";
+  }
+}
 
 function text(value: unknown): string {
   return Array.isArray(value) ? value.join(", ") : value === true ? "sí" : value === false ? "no" : String(value ?? "");
 }
 
-/** The sentence for one event; unknown types fall back to their code, never to nothing. */
-export function sentence(event: ControlEvent): string {
+const PURPOSE: Record<string, string> = {
+  invitation: "su invitación",
+  reset: "un enlace nuevo",
+  account_page: "su página de cuenta",
+};
+
+const TIERS: Record<string, string> = {
+  view: "ver", edit: "editar", admin: "administrar", "cluster-view": "ver todo el cluster",
+  "cluster-admin": "administrar el cluster",
+};
+
+function where(d: Record<string, unknown>): string {
+  const scope = d.scope ? text(d.scope) : "";
+  return `${text(d.cluster)}${scope ? scope === "*" ? " (todo el cluster)" : `, namespace ${scope}` : ""}`;
+}
+
+/** The reason of a refused CI exchange: the specification's Spanish ones as they are, token checks in words. */
+export function ciReason(reason: string | null | undefined): string {
+  const value = reason ?? "";
+  if (/^(ninguna trust rule|el bot )/.test(value)) {
+    return value;
+  }
+  if (/already exchanged|exchanged by a concurrent/.test(value)) {
+    return "ese token ya se había canjeado (cada ejecución de un job solo puede canjearlo una vez)";
+  }
+  if (/no token/.test(value)) {
+    return "la petición no traía token";
+  }
+  if (/expir|\bexp\b/i.test(value)) {
+    return "el token había caducado";
+  }
+  if (/audience|\baud\b/i.test(value)) {
+    return "el token era para otra audiencia, no para la URL de Klave";
+  }
+  if (/issuer|\biss\b/i.test(value)) {
+    return "el token no lo emitió el emisor aceptado";
+  }
+  return "el token no es válido";
+}
+
+/** The sentence for one event; an unknown type still reads as a sentence, never as nothing. */
+export function sentence(event: ControlEvent, providers: ProviderNames = { forge: null, oidc: null }): string {
+  const names = named(providers);
   const actor = event.actor?.login;
   const target = event.target?.login ?? "alguien";
-  const who = actor ?? (event.via && VIA[event.via] ? VIA[event.via] : "Klave");
-  const d = event.details ?? {};
+  const self = actor !== undefined && actor === event.target?.login;
+  const who = actor ?? automatic(event.via);
+  const d = (event.details ?? {}) as Record<string, unknown>;
+  const how = by(event.via, names);
   switch (event.type) {
     case "login.success":
-      return `${target} entró ${VIA[event.via ?? ""] ?? ""}`.trim();
-    case "login.failure":
-      return `Entrada fallida${event.target ? ` de ${target}` : d.login ? ` como «${text(d.login)}»` : ""} ${VIA[event.via ?? ""] ?? ""}: ${event.reason ?? "motivo desconocido"}`.replace(/ +:/, ":");
-    case "link.complete":
-      return `${target} usó ${PURPOSE[event.reason ?? ""] ?? "su enlace"} ${VIA[event.via ?? ""] ?? ""}`.trim();
+      return `${target} entró ${how}`.trim();
+    case "login.failure": {
+      const as = event.target ? ` de ${target}` : d.login ? ` como «${text(d.login)}»` : d.email ? ` de ${text(d.email)}` : "";
+      const email = event.target && d.email ? ` (${text(d.email)})` : "";
+      const candidates = d.candidates ? `; cuentas con ese correo: ${text(d.candidates)}` : "";
+      return `Entrada fallida${as}${email} ${how}: ${failureReason(event.reason ?? "", names, event.via ?? "")}${candidates}`
+        .replace(/ +:/, ":");
+    }
+    case "link.complete": {
+      const mismatch = d.email_mismatch === true || d.email_mismatch === "true"
+        ? ` (el correo de ${event.via === "oidc" ? names.oidc : "su proveedor"} no es el de la cuenta)` : "";
+      if (event.reason === "account_page") {
+        return `${target} vinculó su cuenta ${how} desde su página de cuenta${mismatch}`;
+      }
+      return `${target} activó ${PURPOSE[event.reason ?? ""] ?? "un enlace"} y entró ${how}${mismatch}`.replace(/ +\(/, " (");
+    }
     case "user.create":
-      return `${who} dio de alta a ${target}`;
+      return actor ? `${actor} dio de alta a ${target}` : `${target} fue dado de alta desde la línea de órdenes`;
     case "bot.create":
       return `${who} creó el bot ${target}`;
     case "user.update":
-      return `${who} cambió los datos de ${target}${d.is_admin === "true" || d.is_admin === true ? " (ahora es administrador)"
-        : d.is_admin === "false" || d.is_admin === false ? " (ya no es administrador)" : ""}`;
+      return `${who} cambió los datos de ${target}${d.is_admin === "true" || d.is_admin === true ? " (es administrador)"
+        : d.is_admin === "false" || d.is_admin === false ? " (no es administrador)" : ""}`;
     case "user.reset_link":
       return `${who} generó un enlace nuevo para ${target}`;
     case "user.break_glass":
-      return `${target} quedó marcada como cuenta de emergencia ${VIA[event.via ?? ""] ?? ""}`.trim();
+      return `${target} quedó marcada como cuenta de emergencia desde la línea de órdenes`;
     case "user.break_glass_removed":
-      return `${target} dejó de ser cuenta de emergencia ${VIA[event.via ?? ""] ?? ""}`.trim();
+      return `${target} dejó de ser cuenta de emergencia desde la línea de órdenes`;
     case "user.disable":
-      return `${actor ?? (event.via ? VIA[event.via] ?? event.via : "Klave")} deshabilitó a ${target}`;
+      return `${who} deshabilitó a ${target}`;
     case "user.enable":
       return `${who} habilitó a ${target}`;
     case "user.logout":
-      return `${who} cerró las sesiones de ${target}`;
+      return self ? `${target} cerró todas sus sesiones` : `${who} cerró las sesiones de ${target}`;
     case "user.password_change":
       return `${target} cambió su contraseña`;
     case "user.forge_unlink":
-      return `${who} desvinculó a ${target} de Forge`;
+      return `${who} desvinculó a ${target} de ${names.forge}`;
     case "user.oidc_unlink":
-      return `${who} desvinculó a ${target} de OIDC`;
+      return `${who} desvinculó a ${target} de ${names.oidc}`;
     case "oidc.link":
-      return `${target} quedó vinculada con OIDC por su correo${d.invites_revoked ? ` (enlaces pendientes anulados: ${text(d.invites_revoked)})` : ""}`;
+    case "forge.link":
+      return `${target} quedó vinculada con ${event.type === "oidc.link" ? names.oidc : names.forge} por su correo${
+        d.invites_revoked ? ` (enlaces pendientes anulados: ${text(d.invites_revoked)})` : ""}${
+        d.replaced_issuer || d.replaced_claim ? "; sustituye a una identidad de otra configuración del proveedor" : ""}`;
     case "oidc.email_changed":
-      return `El correo de ${target} en OIDC cambió de ${text(d.from)} a ${text(d.to)}`;
+    case "forge.email_changed":
+      return `El correo de ${target} en ${event.type === "oidc.email_changed" ? names.oidc : names.forge} cambió de ${
+        text(d.from)} a ${text(d.to)}`;
     case "grant.create":
-      return `${who} concedió ${text(d.tier)} en ${text(d.cluster)}${d.scope ? `/${text(d.scope)}` : ""} a ${target}`;
+      return `${who} concedió a ${target} el permiso «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${where(d)}`;
     case "grant.revoke":
-      return `${who} retiró un permiso de ${target} en ${text(d.cluster)}`;
+      return d.tier
+        ? `${who} retiró a ${target} el permiso «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${where(d)}`
+        : `${who} retiró un permiso de ${target} en ${text(d.cluster)}`;
     case "credential.issue":
-      return actor && actor === event.target?.login ? `${target} emitió una credencial` : `${who} emitió una credencial para ${target}`;
+      return self ? `${target} emitió una credencial para sí` : `${who} emitió una credencial para ${target}`;
     case "credential.revoke":
-      return `${who} revocó una credencial de ${target}${d.reason ? `: ${text(d.reason)}` : ""}`;
+      return `${self ? `${target} revocó una de sus credenciales` : `${who} revocó una credencial de ${target}`}${
+        d.reason ? `: «${text(d.reason)}»` : ""}`;
     case "cluster.create":
       return `${who} registró el cluster ${text(d.cluster)}`;
     case "cluster.tokens":
@@ -79,21 +199,23 @@ export function sentence(event: ControlEvent): string {
     case "ci.trust_rule.delete":
       return `${who} borró la trust rule «${text(d.name)}»`;
     case "ci.exchange.failure":
-      return `Intercambio de CI rechazado: ${event.reason ?? "motivo desconocido"}`;
+      return `Intercambio de CI rechazado: ${ciReason(event.reason)}`;
     default:
-      return event.type;
+      return `Evento sin descripción (${event.type})`;
   }
 }
 
-/** The event types a person may filter by, with their names. */
-export const EVENT_TYPES: { value: string; label: string }[] = [
-  { value: "login.", label: "Entradas" },
-  { value: "link.complete", label: "Enlaces usados" },
-  { value: "user.", label: "Cuentas" },
-  { value: "bot.create", label: "Bots creados" },
-  { value: "oidc.", label: "OIDC" },
-  { value: "grant.", label: "Permisos" },
-  { value: "credential.", label: "Credenciales" },
-  { value: "cluster.", label: "Clusters" },
-  { value: "ci.", label: "CI" },
-];
+/** The event types a person may filter by, with their names (OIDC's only while it is on). */
+export function eventTypes(providers: ProviderNames): { value: string; label: string }[] {
+  return [
+    { value: "login.", label: "Entradas" },
+    { value: "link.complete", label: "Enlaces usados" },
+    { value: "user.", label: "Cuentas" },
+    { value: "bot.create", label: "Bots creados" },
+    ...(providers.oidc ? [{ value: "oidc.", label: `Vinculaciones con ${providers.oidc}` }] : []),
+    { value: "grant.", label: "Permisos" },
+    { value: "credential.", label: "Credenciales" },
+    { value: "cluster.", label: "Clusters" },
+    { value: "ci.", label: "CI" },
+  ];
+}

@@ -19,6 +19,35 @@ export function rfc3339(local: string): string {
   return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
+const ZONED = /Z$|[+-]\d\d:\d\d$/;
+
+/** A filter's time for the address: RFC 3339 as it is, a datetime-local value converted. */
+export function toRfc3339(value: string): string {
+  return !value || ZONED.test(value) ? value : rfc3339(value);
+}
+
+/**
+ * A filter's time as a datetime-local input shows it: the person's local time, so that filtering
+ * "Desde 13:50" in Madrid still reads 13:50 afterwards (the address holds UTC).
+ */
+export function toLocalInput(value: string): string {
+  if (!value || !ZONED.test(value)) {
+    return value;
+  }
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    return "";
+  }
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+}
+
+/** "Hasta" before "Desde" matches nothing: the screens say so instead of listing nothing. */
+export function rangeProblem(from: string, to: string): string | null {
+  const start = from ? new Date(toRfc3339(from)).getTime() : NaN;
+  const end = to ? new Date(toRfc3339(to)).getTime() : NaN;
+  return start > end ? "«Hasta» es anterior a «Desde»: ningún registro puede estar entre las dos. Corrige una de las fechas." : null;
+}
+
 export const CREDENTIAL_STATUS: Record<string, string> = {
   active: "activa",
   revoked: "revocada",

@@ -1,19 +1,54 @@
-// A tiny history router: the path is state; links and code call navigate().
+// A tiny history router: the path is state; links and code call navigate(). While a secret shown
+// once is on screen (ui/leaveGuard), every way out — a link, navigate(), Back or Forward — asks first.
 import { useEffect, useState } from "preact/hooks";
+import { guarded, mayLeave } from "./ui/leaveGuard";
 
 const listeners = new Set<() => void>();
+let here = location.pathname + location.search + location.hash;
 
-export function navigate(to: string, replace = false) {
+function go(to: string, replace: boolean) {
   if (replace) {
     history.replaceState(null, "", to);
   } else {
     history.pushState(null, "", to);
   }
+  here = location.pathname + location.search + location.hash;
   listeners.forEach((listener) => listener());
   window.scrollTo(0, 0);
 }
 
-window.addEventListener("popstate", () => listeners.forEach((listener) => listener()));
+export function navigate(to: string, replace = false) {
+  if (!guarded()) {
+    go(to, replace);
+    return;
+  }
+  void mayLeave().then((leave) => {
+    if (leave) {
+      go(to, replace);
+    }
+  });
+}
+
+/** Goes at once, asking nobody: the session is gone, and with it whatever was on screen. */
+export function navigateNow(to: string, replace = false) {
+  go(to, replace);
+}
+
+window.addEventListener("popstate", () => {
+  if (!guarded()) {
+    here = location.pathname + location.search + location.hash;
+    listeners.forEach((listener) => listener());
+    return;
+  }
+  // The address has already changed: put this screen's back, then ask; leaving goes back again,
+  // with nothing guarded any more.
+  history.pushState(null, "", here);
+  void mayLeave().then((leave) => {
+    if (leave) {
+      history.back();
+    }
+  });
+});
 
 /** The current location; re-renders on every navigation. */
 export function useLocation(): { path: string; search: URLSearchParams } {

@@ -16,6 +16,31 @@ export function rememberProvider(provider: Provider) {
   }
 }
 
+const LINKING_KEY = "klave.linking";
+
+/**
+ * Called by the link screen's buttons: the provider sends the person back to "/" once the link is
+ * made (spec 1 §4), so the app says so on arrival ({@link takeLinked}).
+ */
+export function rememberLinking(provider: Provider) {
+  try {
+    sessionStorage.setItem(LINKING_KEY, provider);
+  } catch {
+    // Storage off: no confirmation, the account page still shows the link.
+  }
+}
+
+/** The provider a link was just made with, once; null when none (or it failed: see forgetLinking). */
+export function takeLinked(): Provider | null {
+  try {
+    const value = sessionStorage.getItem(LINKING_KEY);
+    sessionStorage.removeItem(LINKING_KEY);
+    return value === "forge" || value === "oidc" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 function rememberedProvider(): Provider | null {
   try {
     const value = sessionStorage.getItem(PROVIDER_KEY);
@@ -76,30 +101,39 @@ export interface SignInError {
   showContact: boolean;
 }
 
+/** Texts that name no provider, for a failure code that reaches a Klave with neither provider on. */
+const WITHOUT_PROVIDER: Record<string, string> = {
+  state: FORGE_ERRORS.state, disabled: FORGE_ERRORS.disabled, link_gone: FORGE_ERRORS.link_gone,
+  rate_limited: FORGE_ERRORS.rate_limited, server: FORGE_ERRORS.server,
+};
+
 /**
- * The message for {@code code}. Which provider failed: the one named by a code of its own, else the
- * one that is on, else (both on) the one this tab last went to, OIDC when it went nowhere; with
- * neither on, the forge's (the texts the login screen has always had).
+ * The message for {@code code}. Which provider failed: the one that is on; with both on, the one
+ * named by a code of its own, else the one this tab last went to (OIDC when it went nowhere). With
+ * neither on (an old link) no provider is named at all: only the providers that are on are ever
+ * named, and by their display names.
  */
 export function signInError(code: string, on: { forge: boolean; oidc: boolean; oidcName: string }): SignInError {
   const oidc = oidcErrors(on.oidcName || "OIDC");
   const ownedByForge = Object.hasOwn(FORGE_ERRORS, code) && !Object.hasOwn(oidc, code);
   const ownedByOidc = Object.hasOwn(oidc, code) && !Object.hasOwn(FORGE_ERRORS, code);
-  let provider: Provider;
-  if (ownedByForge || (!on.oidc && !ownedByOidc)) {
+  let provider: Provider | null;
+  if (on.forge && !on.oidc) {
     provider = "forge";
-  } else if (ownedByOidc || (on.oidc && !on.forge)) {
+  } else if (on.oidc && !on.forge) {
     provider = "oidc";
+  } else if (on.forge && on.oidc) {
+    provider = ownedByForge ? "forge" : ownedByOidc ? "oidc" : rememberedProvider() ?? "oidc";
   } else {
-    provider = rememberedProvider() ?? "oidc";
+    provider = null;
   }
-  const table = provider === "forge" ? FORGE_ERRORS : oidc;
+  const table = provider === "forge" ? FORGE_ERRORS : provider === "oidc" ? oidc : WITHOUT_PROVIDER;
   const known = Object.hasOwn(table, code) ? table[code] : null;
   const safe = /^[a-z0-9_]{1,40}$/.test(code);
   return {
-    anchor: safe ? `${provider}-${code}` : null,
+    anchor: safe ? `${provider ?? "sign-in"}-${code}` : null,
     text: known ?? (provider === "forge" ? FORGE_UNKNOWN : SIGN_IN_UNKNOWN),
-    provider,
+    provider: provider ?? "forge",
     tryAnotherAccount: provider === "oidc" && (code === "domain_not_allowed" || code === "unknown_account"),
     showContact: provider === "oidc" && code === "unknown_account",
   };

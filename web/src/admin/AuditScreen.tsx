@@ -1,7 +1,8 @@
 // Audit browser: every filter of GET /api/audit, kept in the address so a view can be shared.
 import { useEffect, useState } from "preact/hooks";
 import { get, query, type AuditRow, type Cluster, type Page, type Subject } from "../api";
-import { rfc3339 } from "../format";
+import { rangeProblem, toLocalInput, toRfc3339 } from "../format";
+import { FilterPanel } from "../ui/FilterPanel";
 import { navigate, useLocation } from "../router";
 import { AuditTable } from "../ui/AuditTable";
 import { useLoad } from "../ui/load";
@@ -40,9 +41,13 @@ function Requests({ search }: { search: URLSearchParams }) {
   const set = (field: keyof Filters) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
     setDraft({ ...draft, [field]: event.currentTarget.value });
 
+  const problem = rangeProblem(draft.from, draft.to);
+  const appliedProblem = rangeProblem(applied.from, applied.to);
   const apply = (event: Event) => {
     event.preventDefault();
-    navigate(`/admin/auditoria${query({ ...draft, from: draft.from && toRfc(draft.from), to: draft.to && toRfc(draft.to) })}`);
+    if (!problem) {
+      navigate(`/admin/auditoria${query({ ...draft, from: toRfc3339(draft.from), to: toRfc3339(draft.to) })}`);
+    }
   };
   const goTo = (target: number) => {
     const next = new URLSearchParams(search);
@@ -52,8 +57,7 @@ function Requests({ search }: { search: URLSearchParams }) {
 
   return (
     <>
-      <section class="card" aria-labelledby="filters-title">
-        <h2 id="filters-title">Filtros</h2>
+      <FilterPanel id="filters-title" active={FIELDS.filter((field) => applied[field]).length}>
         <form class="filters" onSubmit={apply}>
           <label class="field"><span>Usuario</span>
             <select name="subject" value={draft.subject} onChange={set("subject")}>
@@ -71,8 +75,11 @@ function Requests({ search }: { search: URLSearchParams }) {
           <label class="field"><span>Verbo</span><input name="verb" value={draft.verb} placeholder="get, list, create…" onInput={set("verb")} /></label>
           <label class="field"><span>Recurso</span><input name="resource" value={draft.resource} placeholder="pods, pods/exec…" onInput={set("resource")} /></label>
           <label class="field"><span>Credencial</span><input name="credential" value={draft.credential} onInput={set("credential")} /></label>
-          <label class="field"><span>Desde</span><input type="datetime-local" name="from" value={toLocal(draft.from)} onInput={set("from")} /></label>
-          <label class="field"><span>Hasta</span><input type="datetime-local" name="to" value={toLocal(draft.to)} onInput={set("to")} /></label>
+          <label class="field"><span>Desde</span><input type="datetime-local" name="from" value={toLocalInput(draft.from)}
+            aria-describedby={problem ? "range-problem" : undefined} onInput={set("from")} /></label>
+          <label class="field"><span>Hasta</span><input type="datetime-local" name="to" value={toLocalInput(draft.to)}
+            aria-describedby={problem ? "range-problem" : undefined} onInput={set("to")} /></label>
+          {problem && <div class="alert alert-error span-all" role="alert" id="range-problem">{problem}</div>}
           <label class="check">
             <input type="checkbox" name="include_discovery" checked={draft.include_discovery === "true"}
               onChange={(event) => setDraft({ ...draft, include_discovery: event.currentTarget.checked ? "true" : "" })} />
@@ -83,10 +90,11 @@ function Requests({ search }: { search: URLSearchParams }) {
             <a class="button" href="/admin/auditoria">Quitar filtros</a>
           </div>
         </form>
-      </section>
+      </FilterPanel>
       <section class="card" aria-labelledby="rows-title">
         <h2 id="rows-title">Peticiones</h2>
-        <Loads loaded={rows}>
+        <Loads loaded={rows} labels={{ page: "Página", from: "Desde", to: "Hasta", subject: "Usuario", cluster: "Cluster",
+          namespace: "Namespace", verb: "Verbo", resource: "Recurso", credential: "Credencial" }}>
           {(result) => (
             <>
               <div class="actions">
@@ -97,7 +105,7 @@ function Requests({ search }: { search: URLSearchParams }) {
                   download="klave-audit.jsonl">Exportar JSON lines</a>
               </div>
               {result.events.length === 0
-                ? <p class="state state-empty">Ninguna petición coincide con estos filtros.</p>
+                ? <p class="state state-empty">{appliedProblem ?? "Ninguna petición coincide con estos filtros."}</p>
                 : <AuditTable rows={result.events} linkDetails />}
               <Pager page={result.page} hasMore={result.has_more} onPage={goTo} />
             </>
@@ -106,21 +114,4 @@ function Requests({ search }: { search: URLSearchParams }) {
       </section>
     </>
   );
-}
-
-/** Filters in the address are RFC 3339; the inputs show local time. */
-function toRfc(value: string): string {
-  return /Z$|[+-]\d\d:\d\d$/.test(value) ? value : rfc3339(value);
-}
-
-function toLocal(value: string): string {
-  if (!value || !/Z$|[+-]\d\d:\d\d$/.test(value)) {
-    return value;
-  }
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) {
-    return "";
-  }
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60000);
-  return local.toISOString().slice(0, 16);
 }

@@ -65,7 +65,7 @@ export function BootstrapSteps({ cluster, onConnected }: { cluster: Cluster; onC
         </li>
         <li>
           <h3>Pega el JSON</h3>
-          <form onSubmit={submit} class="stack">
+          <form onSubmit={submit} class="stack" onInvalidCapture={() => setFailure(null)}>
             <label class="field">
               <span>JSON de arranque (<code>server</code>, <code>ca</code>, <code>proxyToken</code>, <code>reconcilerToken</code>)</span>
               <textarea name="bootstrap" rows={5} required value={json} spellcheck={false}

@@ -174,7 +174,7 @@ function ClusterAccess({ id }: { id: string }) {
       <p><a href={`/admin/auditoria${query({ cluster: id })}`}>Ver la auditoría de este cluster</a></p>
       <h3>Permisos</h3>
       <Loads loaded={grants} empty="Nadie tiene permisos en este cluster.">
-        {(list) => <GrantsTable grants={list} showSubject />}
+        {(list) => <GrantsTable grants={list} showSubject label="Permisos en este cluster" />}
       </Loads>
       <h3>Credenciales restringidas a este cluster</h3>
       <Loads loaded={{ ...credentials, data: restricted }} empty="Ninguna credencial activa restringida a este cluster.">

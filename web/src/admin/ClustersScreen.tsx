@@ -3,6 +3,7 @@ import { get, post, type Cluster } from "../api";
 import { when } from "../format";
 import { navigate } from "../router";
 import { message, useLoad } from "../ui/load";
+import { CardTable } from "../ui/CardTable";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { ClusterStatus } from "./ClusterStatus";
@@ -37,8 +38,7 @@ export function ClustersScreen() {
         <h2 id="clusters-title">Registrados</h2>
         <Loads loaded={clusters} empty="Todavía no hay ningún cluster. Registra el primero abajo.">
           {(list) => (
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
-              <table>
+            <CardTable label="Clusters registrados">
                 <thead>
                   <tr>
                     <th scope="col">Cluster</th>
@@ -58,14 +58,13 @@ export function ClustersScreen() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
-            </div>
+            </CardTable>
           )}
         </Loads>
       </section>
       <section class="card" aria-labelledby="register-title">
         <h2 id="register-title">Registrar un cluster</h2>
-        <form onSubmit={register} class="form-grid">
+        <form onSubmit={register} class="form-grid" onInvalidCapture={() => setFailure(null)}>
           <label class="field">
             <span>Identificador</span>
             <input name="id" required value={id} spellcheck={false} autoComplete="off" placeholder="prod-1"

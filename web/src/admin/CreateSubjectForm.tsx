@@ -34,7 +34,7 @@ export function CreateSubjectForm({ onCreated }: { onCreated: (created: Partial<
   return (
     <section class="card" aria-labelledby="create-title">
       <h2 id="create-title">Dar de alta</h2>
-      <form onSubmit={submit} class="form-grid">
+      <form onSubmit={submit} class="form-grid" onInvalidCapture={() => setFailure(null)}>
         <fieldset class="span-all segmented">
           <legend>Tipo</legend>
           <label><input type="radio" name="kind" checked={kind === "person"} onChange={() => setKind("person")} /> Persona</label>

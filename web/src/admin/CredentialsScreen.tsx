@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { get, type Credential, type Issued, type Me, type Subject } from "../api";
 import { navigate, useLocation } from "../router";
 import { IssuedOnce } from "../screens/IssuedOnce";
@@ -25,7 +25,13 @@ export function CredentialsScreen({ me }: { me: Me }) {
   const state = search.get("state") ?? "";
   const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
   const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
-  const [issuing, setIssuing] = useState("");
+  // Arriving from a person's "Credenciales (n)" (?owner=…): issuing is for that person already.
+  const [issuing, setIssuing] = useState(owner);
+  useEffect(() => {
+    if (owner) {
+      setIssuing(owner);
+    }
+  }, [owner]);
   const [issued, setIssued] = useState<Issued | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -59,9 +65,9 @@ export function CredentialsScreen({ me }: { me: Me }) {
       <h1 tabIndex={-1}>Credenciales</h1>
       <p class="lead">Todas las credenciales, de personas y de bots. Un bot solo entra con credenciales: emítele una aquí.</p>
       <section class="card" aria-labelledby="issue-title">
-        <h2 id="issue-title">Emitir para otra cuenta</h2>
+        <h2 id="issue-title" tabIndex={-1}>Emitir para otra cuenta</h2>
         {issued ? (
-          <IssuedOnce issued={issued} onDone={() => setIssued(null)} />
+          <IssuedOnce issued={issued} onDone={() => setIssued(null)} returnFocusTo="issue-title" />
         ) : (
           <>
             <label class="field">
@@ -75,7 +81,8 @@ export function CredentialsScreen({ me }: { me: Me }) {
                 ))}
               </select>
             </label>
-            {issuing && <IssueForm me={me} subjectId={issuing} onIssued={(value) => {
+            {issuing && <IssueForm me={me} subjectId={issuing}
+              forBot={people.find((subject) => subject.id === issuing)?.kind === "bot"} onIssued={(value) => {
               setIssued(value);
               credentials.reload();
             }} />}
@@ -101,7 +108,7 @@ export function CredentialsScreen({ me }: { me: Me }) {
         </div>
         {failure && <div class="alert alert-error" role="alert">{failure}</div>}
         <Loads loaded={{ ...credentials, data: shown }} empty="Ninguna credencial con estos filtros.">
-          {(list) => <CredentialsTable credentials={list} showOwner onRevoke={revoke} testId="all-credentials"
+          {(list) => <CredentialsTable credentials={list} showOwner onRevoke={revoke} testId="all-credentials" label="Todas las credenciales"
             rowTestId={(credential) => `credential-${credential.id}`} />}
         </Loads>
       </section>

@@ -29,7 +29,7 @@ export function EditSubjectForm({ subject, onDone }: { subject: Subject; onDone:
   return (
     <section class="card card-highlight" aria-labelledby="edit-title">
       <h2 id="edit-title" ref={heading} tabIndex={-1}>Editar {subject.login}</h2>
-      <form onSubmit={submit} class="form-grid">
+      <form onSubmit={submit} class="form-grid" onInvalidCapture={() => setFailure(null)}>
         <label class="field">
           <span>Nombre visible</span>
           <input name="display_name" value={displayName} onInput={(event) => setDisplayName(event.currentTarget.value)} />

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { get, post, type Catalogue, type Cluster, type Namespace, type Subject } from "../api";
-import { rfc3339 } from "../format";
+import { rfc3339, TIER_NAMES } from "../format";
 import { message, useLoad } from "../ui/load";
 
 const SAFE_LEVELS = new Set(["baseline", "restricted"]);
@@ -41,7 +41,8 @@ export function GrantForm({ subjects, clusters, onCreated }: {
       setExpires("");
       onCreated();
     } catch (error) {
-      setFailure(message(error));
+      setFailure(message(error, { expires_at: "Caduca", subject_id: "Usuario", cluster_id: "Cluster", tier: "Nivel",
+        scope: "Ámbito", note: "Nota" }));
     } finally {
       setBusy(false);
     }
@@ -50,7 +51,7 @@ export function GrantForm({ subjects, clusters, onCreated }: {
   return (
     <section class="card" aria-labelledby="grant-title">
       <h2 id="grant-title">Conceder un permiso</h2>
-      <form onSubmit={submit} class="form-grid">
+      <form onSubmit={submit} class="form-grid" onInvalidCapture={() => setFailure(null)}>
         <label class="field">
           <span>Usuario</span>
           <select name="subject" required value={subject} onChange={(event) => setSubject(event.currentTarget.value)}>
@@ -78,7 +79,7 @@ export function GrantForm({ subjects, clusters, onCreated }: {
               setScope("*");
             }
           }}>
-            {tiers.map((item) => <option key={item.name} value={item.name}>{item.name}</option>)}
+            {tiers.map((item) => <option key={item.name} value={item.name}>{TIER_NAMES[item.name] ?? item.name} ({item.name})</option>)}
           </select>
         </label>
         <label class="field">
@@ -108,9 +109,10 @@ export function GrantForm({ subjects, clusters, onCreated }: {
             onInput={(event) => setNote(event.currentTarget.value)} />
         </label>
         <div class="span-all muted small">
-          {chosen && <p><strong>{chosen.name}</strong>: {chosen.description}</p>}
+          {chosen && <p data-testid="tier-description"><strong>{chosen.name}</strong> — {chosen.description}</p>}
           {catalogue.data && (
-            <p>Namespaces protegidos (no se conceden por namespace): {[...protectedNamespaces].map((name) => <code key={name}>{name} </code>)}.
+            <p>Namespaces protegidos (no se conceden por namespace): {[...protectedNamespaces].map((name, index) => (
+              <span key={name}>{index > 0 && ", "}<code>{name}</code></span>))}.
               {podSecurity && " Los niveles que escriben solo se conceden en namespaces con psa_enforce baseline o restricted."}</p>
           )}
           {cluster && namespaces.error && <p class="alert alert-error" role="alert">{namespaces.error.message}</p>}

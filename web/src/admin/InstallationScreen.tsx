@@ -1,5 +1,6 @@
 import { get, type InstallationHealth, type Notice } from "../api";
 import { useLoad } from "../ui/load";
+import { CardTable } from "../ui/CardTable";
 import { Loads } from "../ui/states";
 
 const CHECK_NAMES: Record<string, string> = {
@@ -35,8 +36,7 @@ export function InstallationScreen() {
         <h2 id="health-title">Comprobaciones</h2>
         <Loads loaded={health}>
           {(view) => (
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
-              <table data-testid="health">
+            <CardTable label="Comprobaciones" testId="health">
                 <thead>
                   <tr><th scope="col">Comprobación</th><th scope="col">Estado</th><th scope="col">Detalle</th></tr>
                 </thead>
@@ -53,8 +53,7 @@ export function InstallationScreen() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
-            </div>
+            </CardTable>
           )}
         </Loads>
       </section>

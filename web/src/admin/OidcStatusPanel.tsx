@@ -1,4 +1,4 @@
-import { get, type OidcStatus } from "../api";
+import { get, type InstallationHealth, type OidcStatus } from "../api";
 import { when } from "../format";
 import { useLoad } from "../ui/load";
 
@@ -9,6 +9,10 @@ import { useLoad } from "../ui/load";
  */
 export function OidcStatusPanel() {
   const status = useLoad(() => get<OidcStatus>("/api/oidc/status"), []);
+  // The failure in Spanish comes from the installation's health check (one wording, the server's).
+  const health = useLoad(() => get<InstallationHealth>("/api/installation/health"), []);
+  const explained = health.data?.checks.find((check) => check.name === "oidc_discovery" && check.state === "failing")
+    ?.detail;
   const oidc = status.data;
   if (!oidc || !oidc.configured) {
     return null;
@@ -28,7 +32,10 @@ export function OidcStatusPanel() {
           {discovery === null || (discovery.fetched_at === null && discovery.failed_at === null)
             ? "todavía sin leer"
             : discovery.error
-              ? <div class="alert alert-error" role="alert">Falló {when(discovery.failed_at)}: {discovery.error}</div>
+              ? <div class="alert alert-error alert-stack" role="alert">
+                <p>Falló el {when(discovery.failed_at)}: {explained ?? "no se pudo leer el documento de descubrimiento"}.</p>
+                <p class="small">Detalle técnico: <code>{discovery.error}</code></p>
+              </div>
               : `leído ${when(discovery.fetched_at)}`}
         </dd>
       </dl>

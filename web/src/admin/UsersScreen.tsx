@@ -4,7 +4,9 @@ import { del, get, post, type Credential, type Me, type Subject } from "../api";
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
-import { SecretValue } from "../ui/secret";
+import { oidcName, useMethods } from "../ui/methods";
+import { OneTimeLink, type OneTimeLinkValue } from "../ui/OneTimeLink";
+import { CardTable } from "../ui/CardTable";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { CreateSubjectForm } from "./CreateSubjectForm";
@@ -12,14 +14,23 @@ import { EditSubjectForm } from "./EditSubjectForm";
 import { ForgeStatusPanel } from "./ForgeStatusPanel";
 import { OidcStatusPanel } from "./OidcStatusPanel";
 
-interface OneTimeLink { title: string; login: string; link: string; expires: string }
+/** Whether the person has never been able to sign in: a new link is their first, not a reset. */
+function neverActivated(subject: Subject): boolean {
+  return subject.kind === "person" && !subject.has_password && !subject.forge && !subject.oidc && !subject.last_sign_in_at;
+}
 
 export function UsersScreen({ me }: { me: Me }) {
   const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
   const activeCredentials = (id: string) =>
     (credentials.data ?? []).filter((credential) => credential.subject_id === id && credential.status === "active").length;
-  const [link, setLink] = useState<OneTimeLink | null>(null);
+  const [link, setLink] = useState<OneTimeLinkValue | null>(null);
+  const methods = useMethods();
+  const oidc = oidcName(methods);
+  const provider = methods?.forge || methods?.oidc;
+  /** What a new link is for this person: activation (never signed in), linking (a provider is on) or a reset. */
+  const linkKind = (subject: Subject) => neverActivated(subject) ? "Enlace de activación"
+    : provider && !subject.break_glass ? "Enlace de vinculación" : "Enlace de restablecimiento";
   const [editing, setEditing] = useState<Subject | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [search, setSearch] = useState("");
@@ -41,8 +52,12 @@ export function UsersScreen({ me }: { me: Me }) {
         confirmLabel: "Habilitar",
       },
       "reset-link": {
-        title: `Enlace de restablecimiento para ${subject.login}`,
-        body: <p>Se cerrarán ya todas las sesiones de {who} y se anularán sus enlaces pendientes. El enlace nuevo vale 24 horas y solo se muestra una vez.</p>,
+        title: `${linkKind(subject)} para ${subject.login}`,
+        body: neverActivated(subject)
+          ? <p>{who} todavía no ha entrado nunca: el enlace nuevo le sirve para activar su cuenta y anula la invitación
+            anterior. Vale 24 horas y solo se muestra una vez.</p>
+          : <p>Se cerrarán ya todas las sesiones de {who} y se anularán sus enlaces pendientes. El enlace nuevo vale 24
+            horas y solo se muestra una vez.</p>,
         confirmLabel: "Generar enlace", danger: true,
       },
       logout: {
@@ -59,12 +74,12 @@ export function UsersScreen({ me }: { me: Me }) {
       const answer = await post<{ reset_link?: string; expires_at?: string }>(
         `/api/subjects/${encodeURIComponent(subject.id)}/${action}`);
       if (action === "reset-link" && answer?.reset_link) {
-        setLink({ title: "Enlace de restablecimiento", login: subject.login, link: answer.reset_link, expires: answer.expires_at ?? "" });
+        setLink({ title: linkKind(subject), login: subject.login, link: answer.reset_link, expires: answer.expires_at ?? "" });
       }
       toast({
         disable: `${subject.login} deshabilitado.`,
         enable: `${subject.login} habilitado.`,
-        "reset-link": `Enlace de restablecimiento creado para ${subject.login}.`,
+        "reset-link": `${linkKind(subject)} creado para ${subject.login}.`,
         logout: `Sesiones de ${subject.login} cerradas.`,
       }[action]);
       subjects.reload();
@@ -75,9 +90,9 @@ export function UsersScreen({ me }: { me: Me }) {
 
   const unlink = async (subject: Subject, provider: "forge" | "oidc") => {
     const identity = provider === "forge" ? `La cuenta de Forge ${subject.forge?.login}`
-      : `La identidad OIDC ${subject.oidc?.email ?? subject.oidc?.subject}`;
+      : `La identidad de ${oidc} ${subject.oidc?.email ?? subject.oidc?.subject}`;
     const answer = await confirmAction({
-      title: `Desvincular a ${subject.login} de ${provider === "forge" ? "Forge" : "OIDC"}`,
+      title: `Desvincular a ${subject.login} de ${provider === "forge" ? "Forge" : oidc}`,
       body: <p>{identity} dejará de abrir la cuenta {subject.login}, y se cerrarán ya sus sesiones.</p>,
       confirmLabel: "Desvincular", danger: true,
     });
@@ -87,7 +102,7 @@ export function UsersScreen({ me }: { me: Me }) {
     setFailure(null);
     try {
       await del(`/api/subjects/${encodeURIComponent(subject.id)}/${provider}`);
-      toast(`${subject.login} desvinculado de ${provider === "forge" ? "Forge" : "OIDC"}.`);
+      toast(`${subject.login} desvinculado de ${provider === "forge" ? "Forge" : oidc}.`);
       subjects.reload();
     } catch (error) {
       setFailure(message(error));
@@ -98,16 +113,10 @@ export function UsersScreen({ me }: { me: Me }) {
     <>
       <h1 tabIndex={-1}>Usuarios</h1>
       <p class="lead">Personas y bots que pueden tener permisos en los clusters.</p>
-      {link && (
-        <section class="card" aria-labelledby="link-title" data-testid="one-time-link">
-          <h2 id="link-title" tabIndex={-1}>{link.title} de {link.login}</h2>
-          <div class="alert alert-warning" role="alert">
-            Este enlace solo se muestra ahora. Cópialo y envíaselo a {link.login} por un canal de confianza. Caduca el {link.expires ? new Date(link.expires).toLocaleString("es-ES") : "—"}.
-          </div>
-          <SecretValue label="Enlace" value={link.link} testId="one-time-link-value" />
-          <button type="button" class="button" onClick={() => setLink(null)}>Hecho</button>
-        </section>
-      )}
+      {link && <OneTimeLink value={link} onDone={() => {
+        setLink(null);
+        document.querySelector<HTMLElement>("main h1")?.focus();
+      }} />}
       <CreateSubjectForm onCreated={(created) => {
         if (created.invite_link) {
           setLink({ title: "Invitación", login: created.login, link: created.invite_link, expires: created.invite_expires_at ?? "" });
@@ -143,8 +152,7 @@ export function UsersScreen({ me }: { me: Me }) {
             && (!adminsOnly || subject.is_admin);
         }) }} empty="Ningún usuario coincide.">
           {(list) => (
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
-              <table>
+            <CardTable label="Usuarios">
                 <thead>
                   <tr>
                     <th scope="col">Usuario</th>
@@ -176,10 +184,13 @@ export function UsersScreen({ me }: { me: Me }) {
                           ? <span class="pill pill-ok">habilitado</span>
                           : <span class="pill pill-off">deshabilitado</span>}
                         {subject.forge && <div class="muted small" data-testid={`forge-${subject.login}`}>Forge: {subject.forge.login}</div>}
-                        {subject.oidc && <div class="muted small" data-testid={`oidc-${subject.login}`}>OIDC: {subject.oidc.email ?? subject.oidc.subject}</div>}
-                        {subject.kind === "person" && !subject.has_password && !subject.forge && !subject.oidc && subject.enabled &&
+                        {subject.oidc && <div class="muted small" data-testid={`oidc-${subject.login}`}>{oidc}: {subject.oidc.email ?? subject.oidc.subject}</div>}
+                        {neverActivated(subject) && subject.enabled &&
                           <div class="muted small">invitación pendiente{subject.invitation_expires_at
-                            ? ` (caduca ${when(subject.invitation_expires_at)})` : ""}</div>}
+                            ? ` (caduca el ${when(subject.invitation_expires_at)})` : ""}</div>}
+                        {subject.kind === "person" && subject.enabled && !neverActivated(subject) && !subject.has_password
+                          && !subject.forge && !subject.oidc &&
+                          <div class="muted small" data-testid={`no-way-in-${subject.login}`}>sin forma de entrar: necesita un enlace nuevo</div>}
                       </td>
                       <td>{when(subject.created_at)}</td>
                       <td>{subject.last_sign_in_at ? when(subject.last_sign_in_at) : <span class="muted">nunca</span>}</td>
@@ -193,7 +204,7 @@ export function UsersScreen({ me }: { me: Me }) {
                             setFailure(null);
                             setEditing(subject);
                           }}
-                            aria-label={`Editar ${subject.login}`}>Editar</button>
+                            aria-label={`Editar ${subject.login}`} data-edit={subject.login}>Editar</button>
                         )}
                         {subject.enabled && subject.last_admin ? (
                           <span class="muted small" data-testid={`last-admin-${subject.login}`}>
@@ -215,7 +226,7 @@ export function UsersScreen({ me }: { me: Me }) {
                             )}
                             {subject.oidc && !subject.last_admin && (
                               <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "oidc")}
-                                aria-label={`Desvincular OIDC de ${subject.login}`}>Desvincular OIDC</button>
+                                aria-label={`Desvincular ${oidc} de ${subject.login}`}>Desvincular {oidc}</button>
                             )}
                             {subject.id !== me.id && (
                               <button type="button" class="button button-small" onClick={() => act(subject, "logout")}
@@ -228,7 +239,11 @@ export function UsersScreen({ me }: { me: Me }) {
                     {editing?.id === subject.id && (
                       <tr class="row-editor"><td colSpan={8}>
                         <EditSubjectForm subject={editing} onDone={(changed) => {
+                          const login = editing.login;
                           setEditing(null);
+                          // Back to the row's own button, not to the page's body.
+                          requestAnimationFrame(() => document.querySelector<HTMLElement>(
+                            `[data-edit="${CSS.escape(login)}"]`)?.focus());
                           if (changed) {
                             toast(`${changed.login} actualizado.`);
                             subjects.reload();
@@ -239,8 +254,7 @@ export function UsersScreen({ me }: { me: Me }) {
                     </Fragment>
                   ))}
                 </tbody>
-              </table>
-            </div>
+            </CardTable>
           )}
         </Loads>
       </section>

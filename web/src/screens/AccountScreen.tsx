@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
-import { get, getAnonymous, post, query, type AuditRow, type Grant, type Me, type Methods, type Page } from "../api";
-import { rememberProvider, signInError } from "../signInErrors";
+import { get, post, query, type AuditRow, type Grant, type Me, type Page } from "../api";
+import { rememberProvider, signInError, takeLinked } from "../signInErrors";
 import { when } from "../format";
 import { useLocation } from "../router";
 import { AuditTable } from "../ui/AuditTable";
 import { GrantsTable } from "../ui/GrantsTable";
 import { message, useLoad } from "../ui/load";
+import { forgeName, oidcName, useMethods } from "../ui/methods";
 import { Loads } from "../ui/states";
 import { CredentialsPanel } from "./CredentialsPanel";
 import { PasswordForm } from "./PasswordForm";
@@ -14,11 +15,17 @@ import { Pager } from "../admin/Pager";
 export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void }) {
   const { search } = useLocation();
   const code = search.get("error");
-  const methods = useLoad(() => getAnonymous<Methods>("/api/auth/methods"), []);
-  const on = methods.data;
-  const failed = code === null ? null : signInError(code, {
-    forge: on?.forge ?? false, oidc: on?.oidc ?? false, oidcName: on?.oidc_name ?? "",
+  const on = useMethods();
+  // Arriving from a link that linked a provider (the provider sends people to "/"): say so, once.
+  const [justLinked] = useState(() => code === null ? takeLinked() : null);
+  const linkedWith = search.get("oidc") === "linked" || justLinked === "oidc" ? "oidc"
+    : search.get("forge") === "linked" || justLinked === "forge" ? "forge" : null;
+  const failed = code === null || on === undefined ? null : signInError(code, {
+    forge: on.forge, oidc: on.oidc, oidcName: on.oidc_name,
   });
+  // Which provider this account signs in with: the one it is linked to, else the one that is on.
+  const signsInWith = me.oidc ? oidcName(on) : me.forge ? "Forge"
+    : on?.oidc ? oidcName(on) : on?.forge ? "Forge" : "su proveedor de identidad";
   const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject: me.id })}`), [me.id]);
   const current = useLoad(() => get<Me>("/api/me"), []);
   const [activityPage, setActivityPage] = useState(1);
@@ -29,9 +36,8 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
     <>
       <h1 tabIndex={-1}>Mi cuenta</h1>
       {failed && <div class="alert alert-error" role="alert" id={failed.anchor ?? undefined}>{failed.text}</div>}
-      {search.get("forge") === "linked" && <div class="alert alert-ok" role="status">Cuenta de Forge vinculada.</div>}
-      {search.get("oidc") === "linked" &&
-        <div class="alert alert-ok" role="status">Cuenta de {on?.oidc_name || "OIDC"} vinculada.</div>}
+      {linkedWith && <div class="alert alert-ok" role="status" data-testid="provider-linked">
+        Cuenta de {linkedWith === "oidc" ? oidcName(on) : "Forge"} vinculada: desde ahora entras con ella.</div>}
       <CredentialsPanel me={me} />
       <div class="grid-2">
         <section class="card" aria-labelledby="profile-title">
@@ -41,11 +47,15 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
             <dt>Nombre</dt><dd>{me.display_name || "—"}</dd>
             <dt>Correo</dt><dd>{me.email || "—"}</dd>
             <dt>Rol</dt><dd>{me.is_admin ? "administrador" : "usuario"}</dd>
-            <dt>Forge</dt>
-            <dd data-testid="me-forge">
-              {me.forge ? `vinculada (${me.forge.login})` : "sin vincular"}
-              {!me.forge && <LinkForge />}
-            </dd>
+            {(on?.forge || me.forge) && (
+              <>
+                <dt>Forge</dt>
+                <dd data-testid="me-forge">
+                  {me.forge ? `vinculada (${me.forge.login})` : "sin vincular"}
+                  {!me.forge && on?.forge && <LinkProvider provider="forge" name={forgeName(on)} />}
+                </dd>
+              </>
+            )}
             {on?.oidc && (
               <>
                 <dt>{on.oidc_name}</dt>
@@ -64,13 +74,13 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
           <h2 id="password-title">Contraseña</h2>
           {me.can_use_password
             ? <PasswordForm login={me.login} />
-            : <p>Esta cuenta entra con Forge: no usa contraseña.</p>}
+            : <p data-testid="no-password">Esta cuenta entra con {signsInWith}: no usa contraseña.</p>}
         </section>
       </div>
       <section class="card" aria-labelledby="grants-title">
         <h2 id="grants-title">Mis permisos</h2>
         <Loads loaded={grants} empty="Todavía no tienes permisos en ningún cluster. Pídeselos a un administrador.">
-          {(list) => <GrantsTable grants={list} showSubject={false} />}
+          {(list) => <GrantsTable grants={list} showSubject={false} label="Mis permisos" />}
         </Loads>
       </section>
       <section class="card" aria-labelledby="audit-title">
@@ -79,23 +89,13 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
           {(page) => page.events.length === 0
             ? <p class="state state-empty">Ninguna petición tuya a los clusters todavía.</p>
             : <>
-              <AuditTable rows={page.events} linkDetails={me.is_admin} />
+              <AuditTable rows={page.events} linkDetails={me.is_admin} label="Mi actividad reciente" />
               <Pager page={page.page} hasMore={page.has_more} onPage={setActivityPage} />
             </>}
         </Loads>
       </section>
     </>
   );
-}
-
-/** Linking one's own account through the forge, shown only when the forge is configured. */
-function LinkForge() {
-  const methods = useLoad(() => getAnonymous<Methods>("/api/auth/methods"), []);
-  const on = methods.data;
-  if (!on || !on.forge) {
-    return null;
-  }
-  return <LinkProvider provider="forge" name={on.org ? `Forge (${on.org})` : "Forge"} />;
 }
 
 /**

@@ -25,10 +25,10 @@ export function CredentialsPanel({ me }: { me: Me }) {
 
   return (
     <section class="card" aria-labelledby="credentials-title">
-      <h2 id="credentials-title">Mis credenciales</h2>
+      <h2 id="credentials-title" tabIndex={-1}>Mis credenciales</h2>
       <p class="muted">Una credencial es un token <code>klt_</code> con un kubeconfig para usar <code>kubectl</code> a través de Klave.</p>
       {issued ? (
-        <IssuedOnce issued={issued} onDone={() => setIssued(null)} />
+        <IssuedOnce issued={issued} onDone={() => setIssued(null)} returnFocusTo="credentials-title" />
       ) : (
         <IssueForm me={me} onIssued={(value) => {
           setIssued(value);
@@ -38,7 +38,7 @@ export function CredentialsPanel({ me }: { me: Me }) {
       {failure && <div class="alert alert-error" role="alert">{failure}</div>}
       <h3>Emitidas</h3>
       <Loads loaded={{ ...credentials, data: own }} empty="Todavía no has emitido ninguna credencial.">
-        {(list) => <CredentialsTable credentials={list} showOwner={false} onRevoke={revoke} />}
+        {(list) => <CredentialsTable credentials={list} showOwner={false} onRevoke={revoke} label="Mis credenciales emitidas" />}
       </Loads>
     </section>
   );

@@ -8,15 +8,18 @@ const TTLS = [
   { value: "1d", label: "1 día" },
   { value: "7d", label: "7 días" },
   { value: "30d", label: "30 días" },
-  { value: "90d", label: "90 días (solo bots)" },
 ];
+/** Spec 1 §8: people's credentials last 30 days at most by default; bots' have no limit. */
+const BOT_TTLS = [...TTLS, { value: "90d", label: "90 días" }];
 
 /**
  * Issues a credential for {@code me}, or, for an administrator, for the subject given (a person or a
  * bot: spec 1 §2 "Credential", {@code subject_id}).
  */
-export function IssueForm({ me, onIssued, subjectId }: {
+export function IssueForm({ me, onIssued, subjectId, forBot = false }: {
   me: Me; onIssued: (issued: Issued) => void; subjectId?: string;
+  /** The owner is a bot: longer lifetimes are offered. */
+  forBot?: boolean;
 }) {
   const owner = subjectId ?? me.id;
   const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject: owner })}`), [owner]);
@@ -42,18 +45,18 @@ export function IssueForm({ me, onIssued, subjectId }: {
       setName("");
       setNote("");
     } catch (error) {
-      setFailure(message(error));
+      setFailure(message(error, { ttl: "Duración", cluster_id: "Cluster", name: "Nombre", note: "Nota" }));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <form onSubmit={submit} class="form-grid" aria-label="Emitir credencial">
+    <form onSubmit={submit} class="form-grid" aria-label="Emitir credencial" onInvalidCapture={() => setFailure(null)}>
       <label class="field">
         <span>Duración</span>
         <select value={ttl} onChange={(event) => setTtl(event.currentTarget.value)} name="ttl">
-          {TTLS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          {(forBot ? BOT_TTLS : TTLS).map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
         </select>
       </label>
       <label class="field">

@@ -1,23 +1,20 @@
 import { useEffect, useRef } from "preact/hooks";
 import type { Issued } from "../api";
 import { when } from "../format";
+import { useLeaveGuard } from "../ui/leaveGuard";
 import { SecretValue } from "../ui/secret";
 
 /** The token and kubeconfig of a credential just issued: Klave shows them this once only. */
-export function IssuedOnce({ issued, onDone }: { issued: Issued; onDone: () => void }) {
+export function IssuedOnce({ issued, onDone, returnFocusTo }: {
+  issued: Issued;
+  onDone: () => void;
+  /** The heading focus goes back to once the panel is gone (it must not fall to the page's body). */
+  returnFocusTo: string;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  // Leaving while the token is on screen loses it for good: the browser asks first.
-  useEffect(() => {
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      // Older browsers ask only when a text is set; none shows it any more.
-      event.returnValue = "El token no se volverá a mostrar.";
-      return event.returnValue;
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, []);
+  // Leaving while the token is on screen loses it for good: the person is asked first.
+  useLeaveGuard("un token y un kubeconfig");
   // Letters with accents stay (portátil, not port-til); only what a file name cannot hold goes.
   const file = `klave-${(issued.name || issued.id).replace(/[^\p{L}\p{N}._-]/gu, "-")}.kubeconfig`;
   return (
@@ -34,7 +31,10 @@ export function IssuedOnce({ issued, onDone }: { issued: Issued; onDone: () => v
       <pre class="commands"><code>{`export KUBECONFIG=$PWD/${file}
 kubectl get namespaces
 kubectl get pods -n <namespace>`}</code></pre>
-      <button type="button" class="button button-primary" onClick={onDone}>Ya lo he guardado</button>
+      <button type="button" class="button button-primary" onClick={() => {
+        onDone();
+        requestAnimationFrame(() => document.getElementById(returnFocusTo)?.focus());
+      }}>Ya lo he guardado</button>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, getAnonymous, postAnonymous, type LinkInfo, type Me, type Methods } from "../api";
 import { PURPOSE, when } from "../format";
 import { navigate } from "../router";
-import { rememberProvider } from "../signInErrors";
+import { rememberLinking, rememberProvider } from "../signInErrors";
 import { clearNotice } from "../session";
 import { message } from "../ui/load";
 import { ErrorBox, Loading } from "../ui/states";
@@ -130,7 +130,7 @@ function CompleteLink({ token, info, onSignedIn }: { token: string; info: LinkIn
       {info.forge_required ? (
         <ExternalOnly token={token} />
       ) : (
-        <form onSubmit={submit} class="stack">
+        <form onSubmit={submit} class="stack" onInvalidCapture={() => setFailure(null)}>
           <p>Elige tu contraseña: al menos 12 caracteres y distinta de tu usuario.</p>
           <input type="text" name="username" autoComplete="username" value={info.login} hidden readOnly />
           <label class="field">
@@ -167,6 +167,7 @@ function ExternalOnly({ token }: { token: string }) {
     try {
       const { url } = await postAnonymous<{ url: string }>(`/api/auth/${provider}/link`, { token });
       rememberProvider(provider);
+      rememberLinking(provider);
       location.assign(url);
     } catch (error) {
       setFailure(message(error));

@@ -1,27 +1,30 @@
 import { useEffect, useState } from "preact/hooks";
-import { getAnonymous, postAnonymous, type Me, type Methods } from "../api";
-import { rememberProvider, signInError } from "../signInErrors";
+import { ApiError, getAnonymous, postAnonymous, type Me } from "../api";
+import { rememberProvider, signInError, takeLinked } from "../signInErrors";
 import { navigate, useLocation } from "../router";
 import { clearNotice, currentNotice, safeNext } from "../session";
 import { message } from "../ui/load";
+import { forgeName, oidcName, useMethods } from "../ui/methods";
 
 export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const { search } = useLocation();
-  const [methods, setMethods] = useState<Methods | null>(null);
+  const methods = useMethods();
   const [login, setLogin] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ text: string; locked: boolean } | null>(null);
   const [contact, setContact] = useState<string | null>(null);
   const notice = currentNotice();
   const code = search.get("error");
-  const failed = code === null ? null : signInError(code, {
-    forge: methods?.forge ?? false, oidc: methods?.oidc ?? false, oidcName: methods?.oidc_name ?? "",
+  // Shown once the providers that are on are known: a message names only those.
+  const failed = code === null || methods === undefined ? null : signInError(code, {
+    forge: methods.forge, oidc: methods.oidc, oidcName: methods.oidc_name,
   });
 
   useEffect(() => {
     document.title = "Entrar · Klave";
-    getAnonymous<Methods>("/api/auth/methods").then(setMethods).catch(() => setMethods(null));
+    // A link that failed comes back here: nothing was linked.
+    takeLinked();
     getAnonymous<{ contact: string | null }>("/api/auth/help").then((help) => setContact(help.contact))
       .catch(() => setContact(null));
   }, []);
@@ -43,7 +46,7 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
       onSignedIn(me);
       navigate(safeNext(search.get("next")), true);
     } catch (error) {
-      setFailure(message(error));
+      setFailure({ text: message(error), locked: error instanceof ApiError && error.status === 429 });
       setPassword("");
     } finally {
       setBusy(false);
@@ -72,19 +75,20 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
             {methods.oidc && (
               <a class="button button-primary button-block" href="/api/auth/oidc/login"
                 onClick={() => rememberProvider("oidc")}>
-                Entrar con {methods.oidc_name || "OIDC"}
+                Entrar con {oidcName(methods)}
               </a>
             )}
             {methods.forge && (
               <a class="button button-primary button-block" href="/api/auth/forge/login"
                 onClick={() => rememberProvider("forge")}>
-                Entrar con Forge{methods.org ? ` (${methods.org})` : ""}
+                Entrar con {forgeName(methods)}
               </a>
             )}
             <p class="muted divider">o con contraseña (solo cuentas de emergencia)</p>
           </div>
         )}
-        <form onSubmit={submit} class="stack" aria-describedby={failure ? "login-failure" : undefined}>
+        <form onSubmit={submit} class="stack" aria-describedby={failure ? "login-failure" : undefined}
+          onInvalidCapture={() => setFailure(null)}>
           <label class="field">
             <span>Usuario</span>
             <input name="login" autoComplete="username" required value={login} autoFocus
@@ -95,7 +99,14 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
             <input name="password" type="password" autoComplete="current-password" required value={password}
               onInput={(event) => setPassword(event.currentTarget.value)} />
           </label>
-          {failure && <div class="alert alert-error" role="alert" id="login-failure">{failure}</div>}
+          {failure && (
+            <div class="alert alert-error alert-stack" role="alert" id="login-failure">
+              <p>{failure.text}</p>
+              {/* The same words whether the account exists or not (spec 1 §5: the lockout must not tell). */}
+              {failure.locked && <p data-testid="lockout-help">Espera unos minutos (hasta 15) antes de volver a intentarlo.
+                Si no recuerdas la contraseña, pide a un administrador un enlace nuevo.</p>}
+            </div>
+          )}
           <button type="submit" class="button button-primary button-block" disabled={busy}>
             {busy ? "Entrando…" : "Entrar"}
           </button>

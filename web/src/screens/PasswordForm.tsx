@@ -32,7 +32,7 @@ export function PasswordForm({ login }: { login: string }) {
   };
 
   return (
-    <form onSubmit={submit} class="stack">
+    <form onSubmit={submit} class="stack" onInvalidCapture={() => setFailure(null)}>
       <input type="text" name="username" autoComplete="username" value={login} hidden readOnly />
       <label class="field">
         <span>Contraseña actual</span>

@@ -1,10 +1,24 @@
-import type { AuditRow } from "../api";
+import { get, type AuditRow, type Credential } from "../api";
+import { useLoad } from "./load";
 import { when } from "../format";
+import { CardTable } from "./CardTable";
 
-export function AuditTable({ rows, linkDetails }: { rows: AuditRow[]; linkDetails: boolean }) {
+export function AuditTable({ rows, linkDetails, label = "Peticiones" }: {
+  rows: AuditRow[]; linkDetails: boolean; label?: string;
+}) {
+  // Credentials by their names (and owners), not their ids: the id stays one click away, in the
+  // filter link's title and on the row's own page. A person sees their own; administrators all.
+  const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
+  const named = new Map((credentials.data ?? []).map((credential) => [credential.id, credential]));
+  const credentialName = (id: string) => {
+    const found = named.get(id);
+    if (!found) {
+      return <code class="id">{id}</code>;
+    }
+    return <>{found.name || "sin nombre"}{linkDetails && <span class="muted small"> · {found.subject_login}</span>}</>;
+  };
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
-      <table class="audit">
+    <CardTable label={label} className="audit">
         <thead>
           <tr>
             <th scope="col">Hora</th>
@@ -30,16 +44,15 @@ export function AuditTable({ rows, linkDetails }: { rows: AuditRow[]; linkDetail
               <td><Status row={row} /></td>
               <td>{row.credential
                 ? (linkDetails
-                  ? <a href={`/admin/auditoria?credential=${encodeURIComponent(row.credential)}`}
-                      title="Ver solo las peticiones de esta credencial"><code class="id">{row.credential}</code></a>
-                  : <code class="id">{row.credential}</code>)
+                  ? <a href={`/admin/auditoria?credential=${encodeURIComponent(row.credential)}`} data-testid="audit-credential"
+                      title={`Ver solo las peticiones de esta credencial (${row.credential})`}>{credentialName(row.credential)}</a>
+                  : <span title={row.credential}>{credentialName(row.credential)}</span>)
                 : "—"}</td>
               <td><code class="id">{linkDetails ? <a href={`/admin/auditoria/${encodeURIComponent(row.id)}`}>{row.id}</a> : row.id}</code></td>
             </tr>
           ))}
         </tbody>
-      </table>
-    </div>
+    </CardTable>
   );
 }
 

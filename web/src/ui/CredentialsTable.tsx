@@ -1,5 +1,6 @@
 import { post, type Credential } from "../api";
 import { CREDENTIAL_STATUS, when } from "../format";
+import { CardTable } from "./CardTable";
 import { confirmAction } from "./confirm";
 import { toast } from "./toasts";
 
@@ -22,16 +23,16 @@ export async function revokeCredential(credential: Credential, owner?: string): 
 }
 
 /** Credentials with their state and why they were revoked; the owner column for administrators. */
-export function CredentialsTable({ credentials, showOwner, onRevoke, testId, rowTestId }: {
+export function CredentialsTable({ credentials, showOwner, onRevoke, testId, rowTestId, label = "Credenciales" }: {
   credentials: Credential[];
+  label?: string;
   showOwner: boolean;
   onRevoke: (credential: Credential) => void;
   testId?: string;
   rowTestId?: (credential: Credential) => string;
 }) {
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label="Credenciales (desplaza para ver todas las columnas)">
-      <table data-testid={testId}>
+    <CardTable label={label} testId={testId}>
         <thead>
           <tr>
             {showOwner && <th scope="col">Titular</th>}
@@ -68,7 +69,6 @@ export function CredentialsTable({ credentials, showOwner, onRevoke, testId, row
             </tr>
           ))}
         </tbody>
-      </table>
-    </div>
+    </CardTable>
   );
 }

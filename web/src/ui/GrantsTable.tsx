@@ -1,15 +1,38 @@
 import { TIER_NAMES } from "../format";
 import type { Grant } from "../api";
+import { CardTable } from "./CardTable";
 import { when } from "../format";
 
-export function GrantsTable({ grants, showSubject, onRevoke }: {
+/**
+ * Revoked, expired, in force — or kept without counting: spec 1 §3, a disabled account's grants
+ * are kept but do not count (the API gives them as not active, neither revoked nor expired).
+ */
+function GrantState({ grant }: { grant: Grant }) {
+  if (grant.revoked_at) {
+    return <span class="pill pill-off">revocado</span>;
+  }
+  if (grant.active) {
+    return <span class="pill pill-ok">activo</span>;
+  }
+  if (grant.expires_at && new Date(grant.expires_at).getTime() <= Date.now()) {
+    return <span class="pill pill-off">caducado</span>;
+  }
+  return (
+    <>
+      <span class="pill pill-off" data-testid="grant-kept">sin efecto</span>
+      <div class="muted small">la cuenta está deshabilitada: el permiso se conserva, pero no cuenta</div>
+    </>
+  );
+}
+
+export function GrantsTable({ grants, showSubject, onRevoke, label = "Permisos" }: {
   grants: Grant[];
+  label?: string;
   showSubject: boolean;
   onRevoke?: (grant: Grant) => void;
 }) {
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabla (desplázala si no cabe en la pantalla)">
-      <table>
+    <CardTable label={label}>
         <thead>
           <tr>
             {showSubject && <th scope="col">Usuario</th>}
@@ -32,9 +55,7 @@ export function GrantsTable({ grants, showSubject, onRevoke }: {
               <td><code>{grant.scope === "*" ? "* (todo el cluster)" : grant.scope}</code></td>
               <td>{grant.expires_at ? when(grant.expires_at) : "no caduca"}</td>
               <td>{grant.note || "—"}</td>
-              <td>{grant.revoked_at
-                ? <span class="pill pill-off">revocado</span>
-                : grant.active ? <span class="pill pill-ok">activo</span> : <span class="pill pill-off">caducado</span>}</td>
+              <td><GrantState grant={grant} /></td>
               {onRevoke && (
                 <td>{!grant.revoked_at && (
                   <button type="button" class="button button-small button-danger"
@@ -46,7 +67,6 @@ export function GrantsTable({ grants, showSubject, onRevoke }: {
             </tr>
           ))}
         </tbody>
-      </table>
-    </div>
+    </CardTable>
   );
 }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 import { post, type Me } from "../api";
 import { navigate, useLocation } from "../router";
+import { mayLeave } from "./leaveGuard";
 import { toast } from "./toasts";
 
 const ADMIN_LINKS = [
@@ -34,6 +35,9 @@ export function Layout({ me, onSignedOut, children }: {
   }, [path]);
 
   const signOut = async () => {
+    if (!(await mayLeave())) {
+      return;
+    }
     try {
       await post("/api/auth/logout");
     } catch {

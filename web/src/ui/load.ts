@@ -43,6 +43,20 @@ export function useLoad<T>(fetcher: () => Promise<T>, key: unknown[] = []): Load
   return { data, error, loading, reload };
 }
 
-export function message(failure: unknown): string {
-  return failure instanceof Error ? failure.message : String(failure);
+/**
+ * A failure's text for the screen. The API names its fields as the API does ("ttl no válido",
+ * "expires_at no válido", "page …"); a screen passes {@code labels} to name them as its own
+ * labels do instead («Duración» no válido).
+ */
+export function message(failure: unknown, labels: Record<string, string> = {}): string {
+  const text = failure instanceof Error ? failure.message : String(failure);
+  return relabel(text, labels);
+}
+
+export function relabel(text: string, labels: Record<string, string>): string {
+  let result = text;
+  for (const [field, label] of Object.entries(labels)) {
+    result = result.replace(new RegExp(`(^|[\\s(])${field}(?=[\\s=:]|$)`, "g"), `$1«${label}»`);
+  }
+  return result;
 }

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import type { Loaded } from "./load";
+import { relabel, type Loaded } from "./load";
 
 export function Loading({ label = "Cargando…" }: { label?: string }) {
   return (
@@ -26,14 +26,23 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="state state-empty">{children}</p>;
 }
 
-/** Loading, error or the content drawn from the data; an empty list shows {@code empty}. */
-export function Loads<T>({ loaded, empty, children }: {
+/**
+ * Loading, error or the content drawn from the data; an empty list shows {@code empty}. Trying
+ * again is offered only when it may help: a request the API refused (400, 403, 404) is refused
+ * again, so an unknown Audit-ID says so without a "Reintentar".
+ */
+export function Loads<T>({ loaded, empty, labels, children }: {
   loaded: Loaded<T>;
   empty?: ComponentChildren;
+  /** The screen's names for the API's fields, for the error's text (see {@link relabel}). */
+  labels?: Record<string, string>;
   children: (data: T) => ComponentChildren;
 }) {
   if (loaded.error && loaded.data === undefined) {
-    return <ErrorBox text={`No se pudo cargar: ${loaded.error.message}`} onRetry={loaded.reload} />;
+    const status = loaded.error.status;
+    const retry = status === 0 || status === 429 || status >= 500;
+    return <ErrorBox text={`No se pudo cargar: ${relabel(loaded.error.message, labels ?? {})}`}
+      onRetry={retry ? loaded.reload : undefined} />;
   }
   if (loaded.data === undefined) {
     return <Loading />;

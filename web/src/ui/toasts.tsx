@@ -27,7 +27,8 @@ export function Toasts() {
   }, []);
   return (
     <div class="toasts" role="status" aria-live="polite">
-      {all.map((item) => (
+      {/* Two at most, the newest: more would climb over the screen's last rows. */}
+      {all.slice(-2).map((item) => (
         <div class="toast" key={item.id}>{item.text}</div>
       ))}
     </div>

@@ -124,8 +124,10 @@ public final class Grants {
         transactions.inTransaction(() -> {
             if (grants.revoke(id, clock.instant(), actor.subjectId().value())) {
                 Subject subject = subjects.findById(grant.subjectId()).orElseThrow();
+                // The tier and scope too: the event must say which permission went, not only where.
                 events.event("grant.revoke").actor(actor).target(subject)
-                        .details(Map.of("grant", id, "cluster", grant.clusterId().value())).record();
+                        .details(Map.of("grant", id, "cluster", grant.clusterId().value(), "tier", grant.tier().code(),
+                                "scope", grant.scope().value())).record();
             }
             return null;
         });

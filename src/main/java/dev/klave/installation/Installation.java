@@ -46,9 +46,9 @@ public final class Installation {
     public List<Notice> notices() {
         List<Notice> notices = new ArrayList<>();
         discovery().filter(DiscoveryStatus::failing).ifPresent(status -> notices.add(new Notice(
-                "oidc_discovery_failing", "warning", "No se puede leer el documento de descubrimiento del proveedor "
-                        + "OIDC: " + status.error().orElse("error desconocido")
-                        + ". Nadie puede entrar con OIDC hasta que se pueda.")));
+                "oidc_discovery_failing", "warning", "Klave no puede leer el documento de descubrimiento de "
+                        + oidcName() + ": " + status.explanation().orElse("error desconocido")
+                        + ". Nadie puede entrar con " + oidcName() + " hasta que se pueda.")));
         if (oidc.isPresent()) {
             int linked = events.count("oidc.link", Optional.of("email"), clock.instant().minus(WEEK));
             if (linked > 0) {
@@ -78,7 +78,8 @@ public final class Installation {
                         + "como cuenta de emergencia (klave user set-break-glass)")));
         checks.add(oidc.isEmpty() ? new HealthCheck("oidc_discovery", HealthCheck.OFF, Optional.empty())
                 : discovery().map(status -> status.failing()
-                        ? new HealthCheck("oidc_discovery", HealthCheck.FAILING, status.error())
+                        // In Spanish; the technical error is in /api/oidc/status.
+                        ? new HealthCheck("oidc_discovery", HealthCheck.FAILING, status.explanation())
                         : new HealthCheck("oidc_discovery", HealthCheck.OK, Optional.empty()))
                 // Spec 2 §5 "Discovery": "not fetched yet" is its own state; only a failed fetch fails.
                 .orElse(new HealthCheck("oidc_discovery", HealthCheck.OK,
@@ -89,6 +90,11 @@ public final class Installation {
                         : new HealthCheck("forge_sync", HealthCheck.OK, Optional.empty()))
                 .orElse(new HealthCheck("forge_sync", HealthCheck.OK, Optional.of("ninguna sincronización todavía"))));
         return List.copyOf(checks);
+    }
+
+    /** OIDC as people read it: the provider's display name (spec 2 §7 {name}). */
+    private String oidcName() {
+        return oidc.map(OidcProvider::displayName).orElse("OIDC");
     }
 
     private Optional<DiscoveryStatus> discovery() {

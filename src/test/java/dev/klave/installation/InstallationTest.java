@@ -49,7 +49,10 @@ class InstallationTest {
             HttpResponse<String> notices = klave.http().get("/api/notices", "Cookie", admin);
             HttpResponse<String> health = klave.http().get("/api/installation/health", "Cookie", admin);
 
-            assertThat(notices.body()).contains("\"code\":\"oidc_discovery_failing\"").contains("\"level\":\"warning\"");
+            assertThat(notices.body()).contains("\"code\":\"oidc_discovery_failing\"").contains("\"level\":\"warning\"")
+                    .as("in Spanish, naming the provider as people read it, not its exception")
+                    .contains("Klave no puede leer el documento de descubrimiento de Acme SSO"
+                            + ": el proveedor no acepta conexiones").doesNotContain("ConnectException");
             assertThat(health.body()).startsWith("{\"healthy\":false,").contains(
                     "{\"name\":\"oidc_discovery\",\"state\":\"failing\"").contains(
                     "{\"name\":\"database\",\"state\":\"ok\",\"detail\":null}").contains(

@@ -58,6 +58,7 @@ class AdminJourneyBrowserTest extends BrowserTestBase {
         assertThat(page.getByTestId("subject-bea")).containsText("Bea Ruiz");
         assertThat(page.getByTestId("subject-bea")).containsText("invitación pendiente");
         TestingBrowser.screenshot(page, "admin-usuarios");
+        button(page, "Ya lo he enviado").click();
         HttpResponse<String> completed = web.http.send("POST", "/api/auth/link/complete", "{\"token\":\""
                 + TestingPeople.tokenOf(link) + "\",\"password\":\"" + TestingPeople.PASSWORD + "\"}");
         assertThat(completed.statusCode()).as(completed.body()).isEqualTo(200);

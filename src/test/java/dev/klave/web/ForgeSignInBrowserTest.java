@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Sign-in through the forge in Chromium (spec 1 §5 "Forge login checks"): the login page's
@@ -47,6 +49,26 @@ class ForgeSignInBrowserTest {
         }
         if (forge != null) {
             forge.close();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "not_member|Tu cuenta de Forge no es miembro activo de la organización.",
+        "no_2fa|La organización no exige doble factor, así que Klave no deja entrar con Forge.",
+        "denied|Has cancelado el acceso en Forge.",
+        "rate_limited|Demasiados intentos; espera un minuto.",
+        "algo_raro|No se pudo entrar con Forge."})
+    void aForgeFailureCodeShowsItsMessageUnderItsAnchor(String code, String text) {
+        Page page = browser.open(web.baseUrl);
+
+        page.navigate("/login?error=" + code + "#forge-" + code);
+
+        Locator message = page.locator("#forge-" + code);
+        assertThat(message).hasText(text);
+        assertThat(message).hasAttribute("role", "alert");
+        if (code.equals("not_member")) {
+            TestingBrowser.screenshot(page, "login-error-forge");
         }
     }
 
@@ -150,7 +172,7 @@ class ForgeSignInBrowserTest {
 
         assertThat(page).hasURL(web.baseUrl + "/mi-cuenta?forge=linked");
         assertThat(page.getByRole(AriaRole.STATUS).filter(new Locator.FilterOptions()
-                .setHasText("Cuenta de Forge vinculada."))).isVisible();
+                .setHasText("Cuenta de Forge vinculada"))).isVisible();
         assertThat(page.getByTestId("me-forge")).containsText("vinculada (lia-on-forge)");
         TestingBrowser.screenshot(page, "mi-cuenta-forge-vinculada");
     }

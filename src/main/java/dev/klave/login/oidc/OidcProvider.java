@@ -168,6 +168,11 @@ public final class OidcProvider {
         return http;
     }
 
+    /** The provider's name as people read it ({@code OIDC_DISPLAY_NAME}). */
+    public String displayName() {
+        return settings.displayName();
+    }
+
     OidcSettings settings() {
         return settings;
     }
