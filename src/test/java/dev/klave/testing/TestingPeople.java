@@ -15,8 +15,13 @@ public final class TestingPeople {
 
     /** Creates a person and returns their invitation link token ({@code kli_…}). */
     public static String invite(TestingKlave klave, String login, boolean admin) {
+        return invite(klave, login, admin, false);
+    }
+
+    /** As {@link #invite(TestingKlave, String, boolean)}, marked break-glass (a password that works under a provider). */
+    public static String invite(TestingKlave klave, String login, boolean admin, boolean breakGlass) {
         IssuedLink invitation = klave.klave().services().accounts().createPerson(
-                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, false), Optional.empty());
+                new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, breakGlass), Optional.empty());
         return tokenOf(invitation.link());
     }
 
@@ -26,7 +31,12 @@ public final class TestingPeople {
 
     /** Creates a person, completes their invitation with {@link #PASSWORD}; returns the session's Cookie header. */
     public static String signUp(TestingKlave klave, String login, boolean admin) {
-        String token = invite(klave, login, admin);
+        return signUp(klave, login, admin, false);
+    }
+
+    /** As {@link #signUp(TestingKlave, String, boolean)}, break-glass when asked (needed while a provider is on). */
+    public static String signUp(TestingKlave klave, String login, boolean admin, boolean breakGlass) {
+        String token = invite(klave, login, admin, breakGlass);
         HttpResponse<String> completed = klave.http().send("POST", "/api/auth/link/complete",
                 "{\"token\":\"" + token + "\",\"password\":\"" + PASSWORD + "\"}");
         if (completed.statusCode() != 200) {

@@ -1,0 +1,241 @@
+package dev.klave.web;
+
+import static dev.klave.web.AdminJourneyBrowserTest.signIn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Page;
+import dev.klave.account.Subject;
+import dev.klave.audit.ControlEvents;
+import dev.klave.testing.TestingOidcProvider;
+import dev.klave.testing.TestingPeople;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every control-event type of spec 1 §6 and spec 2 §6, with every reason of a failed sign-in
+ * (password reasons, the forge's codes of spec 1 §7, OIDC's of spec 2 §7) and of a refused CI
+ * exchange, reads as a Spanish sentence on the events screen — the provider named as it is
+ * configured (OIDC on here, as "Acme SSO") — never as a type or reason code.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EventSentencesBrowserTest {
+    /** What no sentence may show: a type code, a snake_case reason, the fallbacks for unknown ones. */
+    private static final Pattern RAW = Pattern.compile(
+            "\\b(login|link|user|bot|oidc|forge|grant|credential|cluster|ci)\\.[a-z_.]+|\\b[a-z]+_[a-z_]+\\b"
+                    + "|sin descripción|motivo no reconocido");
+
+    private TestingOidcProvider provider;
+    private WebKlave web;
+    private TestingBrowser browser;
+    private String admin;
+    /** Each event recorded, with the sentence the screen must show for it. */
+    private final Map<String, Consumer<ControlEvents>> recorded = new LinkedHashMap<>();
+
+    @BeforeAll
+    void start() {
+        provider = TestingOidcProvider.start();
+        Map<String, String> settings = new HashMap<>(provider.settings("example.com"));
+        web = WebKlave.start(Optional.empty(), settings);
+        browser = TestingBrowser.launch();
+        admin = TestingPeople.signUp(web.klave, "root", true, true);
+        TestingPeople.invite(web.klave, "ana", false);
+        web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"despliegues\"}", admin);
+        record();
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (web != null) {
+            web.close();
+        }
+        if (provider != null) {
+            provider.close();
+        }
+    }
+
+    private Subject subject(String login) {
+        return web.klave.klave().services().accounts().list().stream()
+                .filter(found -> found.login().value().equals(login)).findFirst().orElseThrow();
+    }
+
+    private void expect(String sentence, Consumer<ControlEvents> event) {
+        recorded.put(sentence, event);
+    }
+
+    /** The whole list: each line one event and what it must read. */
+    private void record() {
+        Subject root = subject("root");
+        Subject ana = subject("ana");
+        Subject bot = subject("despliegues");
+        expect("ana entró con contraseña", e -> e.event("login.success").target(ana).via("password").record());
+        expect("ana entró con Acme SSO", e -> e.event("login.success").target(ana).via("oidc").record());
+        expect("ana entró con Forge", e -> e.event("login.success").target(ana).via("forge").record());
+        Map<String, String> passwordReasons = Map.of(
+                "unknown_login", "no hay ninguna cuenta con ese usuario",
+                "wrong_password", "contraseña incorrecta",
+                "wrong_password_locked", "contraseña incorrecta, y la cuenta queda bloqueada 15 minutos",
+                "locked", "la cuenta estaba bloqueada por demasiados fallos",
+                "password_disabled", "la contraseña está desactivada para esta cuenta: entra con Acme SSO",
+                "no_password", "la cuenta no tiene contraseña todavía",
+                "disabled", "la cuenta está deshabilitada",
+                "rate_limited", "demasiados intentos desde la misma dirección");
+        passwordReasons.forEach((reason, text) -> expect("Entrada fallida de ana con contraseña: " + text,
+                e -> e.event("login.failure").target(ana).via("password").reason(reason).record()));
+        expect("Entrada fallida como «nadie» con contraseña: no hay ninguna cuenta con ese usuario",
+                e -> e.event("login.failure").via("password").reason("unknown_login")
+                        .details(Map.of("login", "nadie")).record());
+        Map<String, String> forgeCodes = new LinkedHashMap<>();
+        forgeCodes.put("state", "la sesión de inicio había caducado o no era válida");
+        forgeCodes.put("denied", "la persona canceló el acceso en Forge o Forge la rechazó");
+        forgeCodes.put("forge", "Forge no respondió como se esperaba");
+        forgeCodes.put("not_member", "no es miembro activo de la organización");
+        forgeCodes.put("no_2fa", "la organización no exige doble factor");
+        forgeCodes.put("unknown_account", "esa cuenta de Forge no corresponde a ninguna cuenta de Klave");
+        forgeCodes.put("disabled", "la cuenta está deshabilitada");
+        forgeCodes.put("link_gone", "el enlace había caducado o ya se había usado");
+        forgeCodes.put("forge_taken", "esa cuenta de Forge ya está vinculada a otra cuenta");
+        forgeCodes.put("already_linked", "la cuenta ya tenía otra identidad de Forge");
+        forgeCodes.put("rate_limited", "demasiados intentos desde la misma dirección");
+        forgeCodes.put("server", "error interno");
+        forgeCodes.forEach((code, text) -> expect("Entrada fallida de ana con Forge: " + text,
+                e -> e.event("login.failure").target(ana).via("forge").reason(code).record()));
+        Map<String, String> oidcCodes = new LinkedHashMap<>();
+        oidcCodes.put("rate_limited", "demasiados intentos desde la misma dirección");
+        oidcCodes.put("state", "la sesión de inicio había caducado o no era válida");
+        oidcCodes.put("denied", "la persona canceló el acceso en Acme SSO o Acme SSO la rechazó");
+        oidcCodes.put("oidc", "Acme SSO no respondió como se esperaba");
+        oidcCodes.put("provider_unavailable", "no se pudo contactar con Acme SSO");
+        oidcCodes.put("token", "no se pudo verificar la respuesta de Acme SSO");
+        oidcCodes.put("no_email", "Acme SSO no compartió el correo");
+        oidcCodes.put("email_unverified", "Acme SSO no garantiza el correo");
+        oidcCodes.put("domain_not_allowed", "el correo no es de un dominio aceptado");
+        oidcCodes.put("unknown_account", "esa cuenta de Acme SSO no corresponde a ninguna cuenta de Klave");
+        oidcCodes.put("disabled", "la cuenta está deshabilitada");
+        oidcCodes.put("identity_mismatch", "la cuenta ya está vinculada a otra identidad de Acme SSO");
+        oidcCodes.put("oidc_taken", "esa identidad de Acme SSO ya abre otra cuenta");
+        oidcCodes.put("already_linked", "la cuenta ya tenía otra identidad de Acme SSO");
+        oidcCodes.put("link_gone", "el enlace había caducado o ya se había usado");
+        oidcCodes.put("server", "error interno");
+        oidcCodes.forEach((code, text) -> expect("Entrada fallida de ana (ana@example.com) con Acme SSO: " + text,
+                e -> e.event("login.failure").target(ana).via("oidc").reason(code)
+                        .details(Map.of("email", "ana@example.com", "subject", "s-1")).record()));
+        expect("Entrada fallida de quien@example.com con Acme SSO: esa cuenta de Acme SSO no corresponde a ninguna "
+                + "cuenta de Klave", e -> e.event("login.failure").via("oidc").reason("unknown_account")
+                        .details(Map.of("email", "quien@example.com")).record());
+        expect("Entrada fallida de ana (ana@example.com) con Acme SSO: varias cuentas tienen ese correo; cuentas con "
+                + "ese correo: ana, ana2", e -> e.event("login.failure").target(ana).via("oidc")
+                        .reason("ambiguous_account").details(Map.of("email", "ana@example.com",
+                                "candidates", List.of("ana", "ana2"))).record());
+        expect("ana activó su invitación y entró con contraseña",
+                e -> e.event("link.complete").target(ana).via("password").reason("invitation").record());
+        expect("ana activó un enlace nuevo y entró con contraseña",
+                e -> e.event("link.complete").target(ana).via("password").reason("reset").record());
+        expect("ana activó su invitación y entró con Acme SSO (el correo de Acme SSO no es el de la cuenta)",
+                e -> e.event("link.complete").target(ana).via("oidc").reason("invitation")
+                        .details(Map.of("email_mismatch", true)).record());
+        expect("ana vinculó su cuenta con Forge desde su página de cuenta",
+                e -> e.event("link.complete").actor(ana).target(ana).via("forge").reason("account_page").record());
+        expect("root dio de alta a ana", e -> e.event("user.create").actor(root).target(ana).via("api").record());
+        expect("ana fue dado de alta desde la línea de órdenes",
+                e -> e.event("user.create").target(ana).via("cli").record());
+        expect("root creó el bot despliegues", e -> e.event("bot.create").actor(root).target(bot).record());
+        expect("root cambió los datos de ana (es administrador)",
+                e -> e.event("user.update").actor(root).target(ana).details(Map.of("is_admin", "true")).record());
+        expect("root generó un enlace nuevo para ana", e -> e.event("user.reset_link").actor(root).target(ana).record());
+        expect("ana quedó marcada como cuenta de emergencia desde la línea de órdenes",
+                e -> e.event("user.break_glass").target(ana).via("cli").record());
+        expect("ana dejó de ser cuenta de emergencia desde la línea de órdenes",
+                e -> e.event("user.break_glass_removed").target(ana).via("cli").record());
+        expect("root deshabilitó a ana", e -> e.event("user.disable").actor(root).target(ana).record());
+        expect("La sincronización con Forge deshabilitó a ana",
+                e -> e.event("user.disable").target(ana).via("forge-sync").record());
+        expect("El aviso (webhook) de Forge deshabilitó a ana",
+                e -> e.event("user.disable").target(ana).via("forge-webhook").record());
+        expect("root habilitó a ana", e -> e.event("user.enable").actor(root).target(ana).record());
+        expect("root cerró las sesiones de ana", e -> e.event("user.logout").actor(root).target(ana).record());
+        expect("ana cerró todas sus sesiones", e -> e.event("user.logout").actor(ana).target(ana).record());
+        expect("ana cambió su contraseña", e -> e.event("user.password_change").actor(ana).target(ana).record());
+        expect("root desvinculó a ana de Forge", e -> e.event("user.forge_unlink").actor(root).target(ana).record());
+        expect("root desvinculó a ana de Acme SSO", e -> e.event("user.oidc_unlink").actor(root).target(ana).record());
+        expect("ana quedó vinculada con Acme SSO por su correo (enlaces pendientes anulados: 1)",
+                e -> e.event("oidc.link").target(ana).via("email").details(Map.of("invites_revoked", 1)).record());
+        expect("El correo de ana en Acme SSO cambió de ana@example.com a ana@example.org",
+                e -> e.event("oidc.email_changed").target(ana).via("oidc")
+                        .details(Map.of("from", "ana@example.com", "to", "ana@example.org")).record());
+        expect("root concedió a ana el permiso «editar» en prod-1, namespace team-a",
+                e -> e.event("grant.create").actor(root).target(ana)
+                        .details(Map.of("cluster", "prod-1", "tier", "edit", "scope", "team-a")).record());
+        expect("root retiró a ana el permiso «ver» en prod-1 (todo el cluster)",
+                e -> e.event("grant.revoke").actor(root).target(ana)
+                        .details(Map.of("cluster", "prod-1", "tier", "view", "scope", "*")).record());
+        expect("ana emitió una credencial para sí", e -> e.event("credential.issue").actor(ana).target(ana).record());
+        expect("root emitió una credencial para despliegues",
+                e -> e.event("credential.issue").actor(root).target(bot).record());
+        expect("ana revocó una de sus credenciales: «portátil perdido»", e -> e.event("credential.revoke").actor(ana)
+                .target(ana).details(Map.of("reason", "portátil perdido")).record());
+        expect("root revocó una credencial de ana", e -> e.event("credential.revoke").actor(root).target(ana)
+                .details(Map.of("reason", "")).record());
+        expect("root registró el cluster prod-9",
+                e -> e.event("cluster.create").actor(root).details(Map.of("cluster", "prod-9")).record());
+        expect("root guardó los tokens del cluster prod-9",
+                e -> e.event("cluster.tokens").actor(root).details(Map.of("cluster", "prod-9")).record());
+        expect("root borró el cluster prod-9",
+                e -> e.event("cluster.delete").actor(root).details(Map.of("cluster", "prod-9")).record());
+        expect("root creó la trust rule «deploy» para despliegues", e -> e.event("ci.trust_rule.create").actor(root)
+                .target(bot).details(Map.of("name", "deploy")).record());
+        expect("root borró la trust rule «deploy»",
+                e -> e.event("ci.trust_rule.delete").actor(root).details(Map.of("name", "deploy")).record());
+        expect("Intercambio de CI rechazado: ese token ya se había canjeado (cada ejecución de un job solo puede "
+                + "canjearlo una vez)", e -> e.event("ci.exchange.failure").reason("jti abc was already exchanged")
+                        .record());
+        expect("Intercambio de CI rechazado: el token había caducado",
+                e -> e.event("ci.exchange.failure").reason("Expired JWT").record());
+        expect("Intercambio de CI rechazado: el bot despliegues de la trust rule «deploy» está deshabilitado",
+                e -> e.event("ci.exchange.failure")
+                        .reason("el bot despliegues de la trust rule «deploy» está deshabilitado").record());
+        ControlEvents events = web.klave.klave().services().events();
+        recorded.values().forEach(event -> event.accept(events));
+    }
+
+    /** Every sentence of every page of the events screen. */
+    private List<String> sentences(Page page) {
+        List<String> all = new ArrayList<>();
+        for (int number = 1; number < 20; number++) {
+            page.navigate("/admin/auditoria?vista=eventos" + (number > 1 ? "&page=" + number : ""));
+            page.getByTestId("control-events").waitFor();
+            all.addAll(page.locator("[data-testid=control-event] .event-sentence").allTextContents());
+            if (page.getByRole(com.microsoft.playwright.options.AriaRole.BUTTON,
+                    new Page.GetByRoleOptions().setName("Siguiente →")).isDisabled()) {
+                return all;
+            }
+        }
+        throw new AssertionError("more than 19 pages of events");
+    }
+
+    @Test
+    void everyEventTypeAndReasonReadsAsASpanishSentence() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+
+        List<String> shown = sentences(page);
+
+        assertThat(shown).containsAll(recorded.keySet());
+        assertThat(shown).allSatisfy(sentence -> assertThat(RAW.matcher(sentence).find())
+                .as("a code or fallback in «%s»", sentence).isFalse());
+        assertThat(shown).noneMatch(sentence -> sentence.contains("OIDC"));
+        TestingBrowser.screenshot(page, "eventos-frases");
+    }
+}
