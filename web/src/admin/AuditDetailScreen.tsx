@@ -1,7 +1,7 @@
 import { get, type AuditRow } from "../api";
 import { when } from "../format";
 import { useLoad } from "../ui/load";
-import { ErrorBox, Loading } from "../ui/states";
+import { ErrorBox, Loading, retryable } from "../ui/states";
 
 export function AuditDetailScreen({ id }: { id: string }) {
   const row = useLoad(() => get<AuditRow>(`/api/audit/${encodeURIComponent(id)}`), [id]);
@@ -9,7 +9,8 @@ export function AuditDetailScreen({ id }: { id: string }) {
     <>
       <p class="breadcrumb"><a href="/admin/auditoria">Auditoría</a> / {id}</p>
       <h1 tabIndex={-1}>Petición {id}</h1>
-      {row.error ? <ErrorBox text={row.error.message} onRetry={row.reload} /> : !row.data ? <Loading /> : (
+      {row.error ? <ErrorBox text={row.error.message} onRetry={retryable(row.error) ? row.reload : undefined} />
+        : !row.data ? <Loading /> : (
         <section class="card" data-testid="audit-detail">
           <dl class="facts">
             <dt>Audit-ID</dt><dd><code>{row.data.id}</code></dd>

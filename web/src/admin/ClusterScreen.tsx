@@ -3,7 +3,7 @@ import { del, get, post, query, type Cluster, type Credential, type Deleted, typ
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
-import { ErrorBox, Loads, Loading } from "../ui/states";
+import { ErrorBox, Loads, Loading, retryable } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { BootstrapSteps } from "./BootstrapSteps";
 import { ClusterStatus } from "./ClusterStatus";
@@ -32,7 +32,7 @@ export function ClusterScreen({ id }: { id: string }) {
     return (
       <>
         <h1 tabIndex={-1}>Cluster {id}</h1>
-        <ErrorBox text={cluster.error.message} onRetry={cluster.reload} />
+        <ErrorBox text={cluster.error.message} onRetry={retryable(cluster.error) ? cluster.reload : undefined} />
         <p><a href="/admin/clusters">Volver a los clusters</a></p>
       </>
     );

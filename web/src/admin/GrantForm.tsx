@@ -109,7 +109,8 @@ export function GrantForm({ subjects, clusters, onCreated }: {
             onInput={(event) => setNote(event.currentTarget.value)} />
         </label>
         <div class="span-all muted small">
-          {chosen && <p data-testid="tier-description"><strong>{chosen.name}</strong> — {chosen.description}</p>}
+          {chosen && <p data-testid="tier-description"><strong>{TIER_NAMES[chosen.name] ?? chosen.name}</strong>
+            {" "}({chosen.name}): {chosen.description}.</p>}
           {catalogue.data && (
             <p>Namespaces protegidos (no se conceden por namespace): {[...protectedNamespaces].map((name, index) => (
               <span key={name}>{index > 0 && ", "}<code>{name}</code></span>))}.

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from "preact";
+import type { ApiError } from "../api";
 import { relabel, type Loaded } from "./load";
 
 export function Loading({ label = "Cargando…" }: { label?: string }) {
@@ -22,6 +23,11 @@ export function ErrorBox({ text, onRetry }: { text: string; onRetry?: () => void
   );
 }
 
+/** Whether trying again may help: the network or the server failed, not the request itself. */
+export function retryable(error: ApiError): boolean {
+  return error.status === 0 || error.status === 429 || error.status >= 500;
+}
+
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="state state-empty">{children}</p>;
 }
@@ -39,10 +45,8 @@ export function Loads<T>({ loaded, empty, labels, children }: {
   children: (data: T) => ComponentChildren;
 }) {
   if (loaded.error && loaded.data === undefined) {
-    const status = loaded.error.status;
-    const retry = status === 0 || status === 429 || status >= 500;
     return <ErrorBox text={`No se pudo cargar: ${relabel(loaded.error.message, labels ?? {})}`}
-      onRetry={retry ? loaded.reload : undefined} />;
+      onRetry={retryable(loaded.error) ? loaded.reload : undefined} />;
   }
   if (loaded.data === undefined) {
     return <Loading />;

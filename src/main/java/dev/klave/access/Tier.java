@@ -7,9 +7,9 @@ import java.util.Optional;
  * ClusterRole of the same name, so what a tier allows is what that role allows.
  */
 public enum Tier {
-    VIEW("view", false, true, "ver: leer casi todo en el ámbito (no los Secrets), sin cambiar nada"),
-    EDIT("edit", true, true, "editar: crear, cambiar y borrar cargas de trabajo, ConfigMaps y Secrets; sin tocar permisos"),
-    ADMIN("admin", true, true, "administrar el namespace: todo lo de editar más Roles y RoleBindings del namespace"),
+    VIEW("view", false, true, "leer casi todo en el ámbito (no los Secrets), sin cambiar nada"),
+    EDIT("edit", true, true, "crear, cambiar y borrar cargas de trabajo, ConfigMaps y Secrets; sin tocar permisos"),
+    ADMIN("admin", true, true, "todo lo de editar más Roles y RoleBindings del namespace"),
     CLUSTER_ADMIN("cluster-admin", true, false, "control total del cluster; solo sobre *");
 
     private final String code;

@@ -7,6 +7,7 @@ import com.microsoft.playwright.options.AriaRole;
 import dev.klave.account.Login;
 import dev.klave.account.NewPerson;
 import dev.klave.testing.TestingOidcProvider;
+import dev.klave.testing.TestingPeople;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,5 +84,51 @@ class OidcSignInBrowserTest {
         assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Probar con otra cuenta")))
                 .hasAttribute("href", "/api/auth/oidc/login?prompt=select_account");
         TestingBrowser.screenshot(page, "oidc-unknown-account");
+
+        // The request that reaches the provider asks for its account picker.
+        com.microsoft.playwright.Request authorize = page.waitForRequest(
+                request -> request.url().startsWith(provider.issuer()) && request.url().contains("/authorize"),
+                () -> page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Probar con otra cuenta")).click());
+        org.assertj.core.api.Assertions.assertThat(authorize.url()).contains("prompt=select_account");
+    }
+
+    /** Spec 2 §7: {name} is OIDC_DISPLAY_NAME, and a provider that is off is never named. */
+    @Test
+    void onlyTheProviderThatIsOnIsNamedByItsDisplayName() {
+        web.klave.klave().services().accounts().createPerson(new NewPerson(new Login("nora"), Optional.empty(),
+                Optional.of("nora@example.com"), false, false), Optional.empty());
+        TestingPeople.signUp(web.klave, "jefa", true, true);
+        Page page = browser.open(web.baseUrl);
+        page.navigate("/login?error=denied");
+        assertThat(page.locator("#oidc-denied")).hasText("Has cancelado el acceso con Acme SSO.");
+        assertThat(page.locator("main")).not().containsText("Forge");
+
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Entrar con Acme SSO")).click();
+        atTheProvider(page, "nora-at-acme", "nora@example.com");
+        page.navigate("/mi-cuenta");
+        assertThat(page.getByTestId("no-password")).hasText("Esta cuenta entra con Acme SSO: no usa contraseña.");
+        assertThat(page.locator("main")).not().containsText("Forge");
+        assertThat(page.locator("main")).not().containsText("OIDC");
+
+        Page admin = browser.open(web.baseUrl);
+        AdminJourneyBrowserTest.signIn(admin, "jefa");
+        admin.navigate("/admin/usuarios");
+        assertThat(admin.getByTestId("oidc-nora")).hasText("Acme SSO: nora@example.com");
+        assertThat(admin.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Desvincular Acme SSO de nora")))
+                .isVisible();
+        assertThat(admin.locator("main")).not().containsText("OIDC:");
+    }
+
+    @Test
+    void anInvitationLinkedThroughTheProviderSaysSoOnArrival() {
+        String token = TestingPeople.invite(web.klave, "olga", false);
+        Page page = browser.open(web.baseUrl);
+        page.navigate("/cuenta#" + token);
+
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Vincular con Acme SSO y entrar")).click();
+        atTheProvider(page, "olga-at-acme", "olga@example.com");
+
+        assertThat(page.getByTestId("provider-linked")).hasText("Cuenta de Acme SSO vinculada: desde ahora entras con ella.");
+        TestingBrowser.screenshot(page, "oidc-invitacion-vinculada");
     }
 }
