@@ -97,6 +97,9 @@ public enum Message {
     TRUST_RULE_ID_INVALID(400, "%s no válido: usa el id numérico del propietario o del repositorio en Forge, "
             + "no su nombre"),
     TRUST_RULE_TEXT_INVALID(400, "%s no válido: como mucho 255 caracteres"),
+    // Not in the specification: Actions' ref claim is always a full ref (refs/heads/…), so a rule
+    // with a short one could never match (spec 1 §4 "CI exchange rules" 2). %s: the full form.
+    TRUST_RULE_REF_NOT_FULL(400, "ref no válido: usa la forma completa, p. ej. %s"),
     CLUSTER_TAKEN(409, "ese cluster ya existe"),
     SESSION_MISSING(401, "sesión no iniciada"),
     SESSION_INVALID(401, "sesión caducada o no válida"),
@@ -117,6 +120,9 @@ public enum Message {
     OIDC_NOT_CONFIGURED(404, "el acceso con OIDC no está configurado"),
     METHOD_NOT_ALLOWED(405, "método no permitido"),
     GRANT_EXISTS(409, "ese permiso ya existe"),
+    // Not in the specification: a second rule with the same bot, repository, ref and environment
+    // changes nothing (a job matching one matches both, for the same bot). %s: the existing rule's name.
+    TRUST_RULE_EXISTS(409, "ya hay una trust rule igual: «%s»"),
     LOGIN_TAKEN(409, "ese login ya existe (los logins no se reutilizan)"),
     ACCOUNT_DISABLED_CONFLICT(409, "la cuenta está deshabilitada"),
     NOT_A_PERSON(409, "los bots no entran en la interfaz: no tienen contraseña ni enlaces"),
