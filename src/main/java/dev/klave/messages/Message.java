@@ -66,6 +66,8 @@ public enum Message {
 
     // API errors, returned as {"error": text} (spec 1 §7 "API errors").
     INVALID_JSON(400, "cuerpo JSON no válido"),
+    // The specification's text, then which field (spec 1 §4: unknown fields are rejected with 400).
+    INVALID_JSON_UNKNOWN_FIELD(400, "cuerpo JSON no válido: campo desconocido «%s»"),
     NAMESPACE_PROTECTED(400, "el namespace %s está protegido: %s"),
     TTL_INVALID(400, "ttl no válido: usa por ejemplo 7d o 12h"),
     TTL_TOO_LONG(400, "ttl demasiado largo: como mucho %s"),

@@ -338,7 +338,8 @@ abstract class AccountFlowTest {
     void badPatchesAreRefused() {
         String id = createPerson(login("patch"), false);
 
-        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"login\":\"renamed\"}"), 400, "cuerpo JSON no válido");
+        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"login\":\"renamed\"}"), 400,
+                "cuerpo JSON no válido: campo desconocido «login»");
         assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"is_admin\":\"yes\"}"), 400, "cuerpo JSON no válido");
         assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"email\":\"not-an-address\"}"), 400, "e-mail no válido");
         assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"display_name\":\"   \"}"), 400,
@@ -383,7 +384,8 @@ abstract class AccountFlowTest {
                 "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', empezando y acabando en letra o dígito");
         assertError(asAdmin("POST", "/api/subjects", "{\"display_name\":\"Sin login\"}"), 400,
                 "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', empezando y acabando en letra o dígito");
-        assertError(asAdmin("POST", "/api/subjects", "{\"login\":\"x\",\"password\":\"p\"}"), 400, "cuerpo JSON no válido");
+        assertError(asAdmin("POST", "/api/subjects", "{\"login\":\"x\",\"password\":\"p\"}"), 400,
+                "cuerpo JSON no válido: campo desconocido «password»");
     }
 
     @Test
