@@ -77,6 +77,9 @@ public enum Message {
     PASSWORD_TOO_SHORT(400, "la contraseña debe tener al menos 12 caracteres"),
     PASSWORD_TOO_LONG(400, "la contraseña no puede tener más de 1024 caracteres"),
     PASSWORD_IS_LOGIN(400, "la contraseña no puede ser igual al login"),
+    // Not in the specification, like the rest of the password policy: "anaanaanaana" for ana.
+    PASSWORD_IS_LOGIN_REPEATED(400, "la contraseña no puede ser el login repetido"),
+    PASSWORD_UNCHANGED(400, "la contraseña nueva debe ser distinta de la actual"),
     PASSWORD_REQUIRED(400, "falta la contraseña"),
     EMAIL_INVALID(400, "e-mail no válido"),
     DISPLAY_NAME_INVALID(400, "nombre no válido: de 1 a 200 caracteres"),

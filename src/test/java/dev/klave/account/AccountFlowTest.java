@@ -182,6 +182,48 @@ abstract class AccountFlowTest {
     }
 
     @Test
+    void passwordThatIsTheLoginRepeatedIsRefusedAndSpendsNothing() {
+        String login = "ana-" + SEQUENCE.incrementAndGet();
+        String token = TestingPeople.invite(klave, login, false);
+
+        assertError(http.send("POST", "/api/auth/link/complete", "{\"token\":\"" + token + "\",\"password\":\""
+                + login.toUpperCase() + login + login + "\"}"), 400, "la contraseña no puede ser el login repetido");
+
+        String session = complete(token, PASSWORD);
+        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
+                + "\",\"new_password\":\"" + login.repeat(3) + "\"}", "Cookie", session), 400,
+                "la contraseña no puede ser el login repetido");
+        TestingPeople.signIn(http, login, PASSWORD);
+    }
+
+    @Test
+    void newPasswordEqualToTheCurrentOneIsRefused() {
+        String login = login("same");
+        String current = signUpViaApi(login, false);
+        String other = TestingPeople.signIn(http, login, PASSWORD);
+
+        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
+                + "\",\"new_password\":\"" + PASSWORD + "\"}", "Cookie", current), 400,
+                "la contraseña nueva debe ser distinta de la actual");
+
+        assertThat(http.get("/api/me", "Cookie", other).statusCode()).as("no session closed").isEqualTo(200);
+        TestingPeople.signIn(http, login, PASSWORD);
+    }
+
+    @Test
+    void aResetLinkMaySetThePasswordItReplaces() {
+        // Whoever holds a reset link does not know the old password; refusing it there would tell
+        // them what it was, so the rule applies only to a change made with the current password.
+        String login = login("forgot");
+        signUpViaApi(login, false);
+        HttpResponse<String> reset = asAdmin("POST", "/api/subjects/" + idOf(login) + "/reset-link", null);
+
+        complete(TestingPeople.tokenOf(json(reset).get("reset_link").asText()), PASSWORD);
+
+        TestingPeople.signIn(http, login, PASSWORD);
+    }
+
+    @Test
     void everySignInFailureLooksTheSame() {
         String login = login("eva");
         signUpViaApi(login, false);
