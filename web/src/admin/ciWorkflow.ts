@@ -44,11 +44,13 @@ function refCondition(ref: string): string {
 
 /** The workflow's job: environment and ref as the rule requires them, then the exchange and kubectl. */
 export function workflow(rules: TrustRules, needs: JobNeeds): string {
-  const ref = needs.ref.startsWith("refs/") ? needs.ref : "";
+  // As the server stores them: trimmed, and a ref only in full (fullRefs offers the rest).
+  const ref = needs.ref.trim().startsWith("refs/") ? needs.ref.trim() : "";
+  const environmentName = needs.environment.trim();
   const condition = ref
     ? `    # La trust rule solo admite este ref: en cualquier otro el trabajo no se ejecuta.\n    if: ${refCondition(ref)}\n`
     : "";
-  const environment = needs.environment ? `    environment: ${yamlScalar(needs.environment)}\n` : "";
+  const environment = environmentName ? `    environment: ${yamlScalar(environmentName)}\n` : "";
   return `jobs:
   deploy:
 ${condition}    runs-on: ubuntu-latest

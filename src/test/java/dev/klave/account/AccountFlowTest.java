@@ -83,6 +83,11 @@ abstract class AccountFlowTest {
         return TestingPeople.cookieOf(completed);
     }
 
+    private HttpResponse<String> changePassword(String cookie, String current, String next) {
+        return http.send("POST", "/api/me/password", "{\"current_password\":\"" + current + "\",\"new_password\":\""
+                + next + "\"}", "Cookie", cookie);
+    }
+
     private String signUpViaApi(String login, boolean isAdmin) {
         HttpResponse<String> created = asAdmin("POST", "/api/subjects",
                 "{\"login\":\"" + login + "\",\"is_admin\":" + isAdmin + "}");
@@ -190,8 +195,7 @@ abstract class AccountFlowTest {
                 + login.toUpperCase() + login + login + "\"}"), 400, "la contraseña no puede ser el login repetido");
 
         String session = complete(token, PASSWORD);
-        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
-                + "\",\"new_password\":\"" + login.repeat(3) + "\"}", "Cookie", session), 400,
+        assertError(changePassword(session, PASSWORD, login.repeat(3)), 400,
                 "la contraseña no puede ser el login repetido");
         TestingPeople.signIn(http, login, PASSWORD);
     }
@@ -202,8 +206,7 @@ abstract class AccountFlowTest {
         String current = signUpViaApi(login, false);
         String other = TestingPeople.signIn(http, login, PASSWORD);
 
-        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
-                + "\",\"new_password\":\"" + PASSWORD + "\"}", "Cookie", current), 400,
+        assertError(changePassword(current, PASSWORD, PASSWORD), 400,
                 "la contraseña nueva debe ser distinta de la actual");
 
         assertThat(http.get("/api/me", "Cookie", other).statusCode()).as("no session closed").isEqualTo(200);
@@ -286,12 +289,10 @@ abstract class AccountFlowTest {
         String current = signUpViaApi(login, false);
         String other = TestingPeople.signIn(http, login, PASSWORD);
 
-        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"not it at all\",\"new_password\":\""
-                + "a brand new passphrase\"}", "Cookie", current), 400, "la contraseña actual no es correcta");
-        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
-                + "\",\"new_password\":\"short\"}", "Cookie", current), 400, "la contraseña debe tener al menos 12 caracteres");
-        HttpResponse<String> changed = http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
-                + "\",\"new_password\":\"a brand new passphrase\"}", "Cookie", current);
+        assertError(changePassword(current, "not it at all", "a brand new passphrase"), 400,
+                "la contraseña actual no es correcta");
+        assertError(changePassword(current, PASSWORD, "short"), 400, "la contraseña debe tener al menos 12 caracteres");
+        HttpResponse<String> changed = changePassword(current, PASSWORD, "a brand new passphrase");
 
         assertThat(changed.statusCode()).isEqualTo(204);
         assertThat(http.get("/api/me", "Cookie", current).statusCode()).isEqualTo(200);

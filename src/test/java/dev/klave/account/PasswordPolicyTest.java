@@ -26,8 +26,7 @@ class PasswordPolicyTest {
     void isRefused(String login, String password, String reason) {
         assertThatThrownBy(() -> PasswordPolicy.check(password, new Login(login)))
                 .isInstanceOf(Refusal.class).hasMessage(reason)
-                .satisfies(refusal -> org.assertj.core.api.Assertions.assertThat(((Refusal) refusal).status())
-                        .isEqualTo(400));
+                .extracting(refusal -> ((Refusal) refusal).status()).isEqualTo(400);
     }
 
     @ParameterizedTest(name = "{0} / «{1}»")
