@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { del, get, post, type Subject, type TrustRule, type TrustRules } from "../api";
 import { when } from "../format";
@@ -6,35 +7,12 @@ import { message, useLoad } from "../ui/load";
 import { SecretValue } from "../ui/secret";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
-
-/** The workflow a job needs, with what this Klave expects filled in (README "CI jobs"). */
-function workflow(rules: TrustRules, environment: string): string {
-  return `jobs:
-  deploy:
-    runs-on: ubuntu-latest
-${environment ? `    environment: ${environment}\n` : ""}    permissions:
-      id-token: write
-      contents: read
-    steps:
-      - name: Credencial de Klave
-        run: |
-          KLAVE=${rules.audience}
-          ID_TOKEN=$(curl -sfS -H "Authorization: bearer $ACTIONS_ID_TOKEN_REQUEST_TOKEN" \\
-            "$ACTIONS_ID_TOKEN_REQUEST_URL&audience=$KLAVE" | jq -r .value)
-          curl -sfS -X POST "${rules.exchange_url}" \\
-            -H 'Content-Type: application/json' \\
-            -d "{\\"token\\": \\"$ID_TOKEN\\"}" > klave.json
-          jq -r .kubeconfig klave.json > "$RUNNER_TEMP/kubeconfig"
-          echo "::add-mask::$(jq -r .token klave.json)"
-          echo "KUBECONFIG=$RUNNER_TEMP/kubeconfig" >> "$GITHUB_ENV"
-          rm klave.json
-      - run: kubectl get pods
-`;
-}
+import { fullRefs, workflow } from "./ciWorkflow";
 
 /**
  * CI trust rules (spec 1 §2, §4 "CI and forge"): which repository, ref and environment may trade
- * its job's ID token for a credential of which bot; what a workflow must use; a copyable workflow.
+ * its job's ID token for a credential of which bot; what a workflow must use; a copyable workflow
+ * for the rule being written, and each rule's own behind "Ver workflow".
  */
 export function CiScreen() {
   const rules = useLoad(() => get<TrustRules>("/api/ci/trust-rules"), []);
@@ -42,6 +20,7 @@ export function CiScreen() {
   const [failure, setFailure] = useState<string | null>(null);
   const [draft, setDraft] = useState({ name: "", bot: "", owner: "", repository: "", ref: "", environment: "" });
   const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const bots = (subjects.data ?? []).filter((subject) => subject.kind === "bot" && subject.enabled);
 
   const create = async (event: Event) => {
@@ -83,6 +62,15 @@ export function CiScreen() {
 
   const field = (key: keyof typeof draft) => (event: Event) =>
     setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement | HTMLSelectElement).value });
+  const refSuggestions = fullRefs(draft.ref);
+
+  const toggleWorkflow = (rule: TrustRule) => {
+    const next = new Set(shown);
+    if (!next.delete(rule.id)) {
+      next.add(rule.id);
+    }
+    setShown(next);
+  };
 
   return (
     <>
@@ -98,7 +86,8 @@ export function CiScreen() {
               <dt>Duración de la credencial</dt><dd>{view.token_lifetime}</dd>
               <dt>Intercambio</dt><dd><code data-testid="ci-exchange-url">{view.exchange_url}</code></dd>
             </dl>
-            <SecretValue label="Workflow" value={workflow(view, draft.environment)} multiline testId="ci-workflow" />
+            <p class="muted small">Este workflow es para la trust rule que escribes abajo; el de cada trust rule creada está en su fila («Ver workflow»).</p>
+            <SecretValue label="Workflow" value={workflow(view, draft)} multiline testId="ci-workflow" />
           </section>
         )}
       </Loads>
@@ -120,9 +109,21 @@ export function CiScreen() {
             <input name="repository" required inputMode="numeric" pattern="[0-9]+" value={draft.repository}
               onInput={field("repository")} /></label>
           <label class="field"><span>Ref (vacío: cualquiera)</span>
-            <input name="ref" placeholder="refs/heads/main" value={draft.ref} onInput={field("ref")} /></label>
+            <input name="ref" placeholder="refs/heads/main" value={draft.ref} onInput={field("ref")}
+              aria-describedby={refSuggestions.length ? "ref-hint" : undefined} /></label>
           <label class="field"><span>Entorno (vacío: cualquiera)</span>
             <input name="environment" placeholder="production" value={draft.environment} onInput={field("environment")} /></label>
+          {refSuggestions.length > 0 && (
+            <div class="span-all muted small" id="ref-hint" data-testid="ref-hint">
+              Un trabajo de Actions siempre lleva el ref completo, así que «{draft.ref.trim()}» no coincidiría nunca.{" "}
+              <span class="row-actions">
+                {refSuggestions.map((ref) => (
+                  <button key={ref} type="button" class="button button-small"
+                    onClick={() => setDraft({ ...draft, ref })}>Usar {ref}</button>
+                ))}
+              </span>
+            </div>
+          )}
           {failure && <div class="alert alert-error span-all" role="alert">{failure}</div>}
           <div class="span-all">
             <button type="submit" class="button button-primary" disabled={busy}>{busy ? "Creando…" : "Crear trust rule"}</button>
@@ -144,16 +145,33 @@ export function CiScreen() {
                 </thead>
                 <tbody>
                   {list.map((rule) => (
-                    <tr key={rule.id} data-testid={`rule-${rule.name}`}>
-                      <td>{rule.name}</td>
-                      <td>{rule.bot_login}</td>
-                      <td><code>{rule.repository_owner_id}/{rule.repository_id}</code></td>
-                      <td>{rule.ref || <span class="muted">cualquiera</span>}</td>
-                      <td>{rule.environment || <span class="muted">cualquiera</span>}</td>
-                      <td>{when(rule.created_at)}</td>
-                      <td><button type="button" class="button button-small button-danger" onClick={() => remove(rule)}
-                        aria-label={`Borrar la trust rule ${rule.name}`}>Borrar</button></td>
-                    </tr>
+                    <Fragment key={rule.id}>
+                      <tr data-testid={`rule-${rule.name}`}>
+                        <td>{rule.name}</td>
+                        <td>{rule.bot_login}</td>
+                        <td><code>{rule.repository_owner_id}/{rule.repository_id}</code></td>
+                        <td>{rule.ref || <span class="muted">cualquiera</span>}</td>
+                        <td>{rule.environment || <span class="muted">cualquiera</span>}</td>
+                        <td>{when(rule.created_at)}</td>
+                        <td>
+                          <div class="row-actions">
+                            <button type="button" class="button button-small" onClick={() => toggleWorkflow(rule)}
+                              aria-expanded={shown.has(rule.id)} aria-controls={`workflow-${rule.id}`}
+                              aria-label={`Ver workflow de la trust rule ${rule.name}`}>Ver workflow</button>
+                            <button type="button" class="button button-small button-danger" onClick={() => remove(rule)}
+                              aria-label={`Borrar la trust rule ${rule.name}`}>Borrar</button>
+                          </div>
+                        </td>
+                      </tr>
+                      {shown.has(rule.id) && rules.data && (
+                        <tr id={`workflow-${rule.id}`}>
+                          <td colSpan={7}>
+                            <SecretValue label={`Workflow de ${rule.name}`} value={workflow(rules.data, rule)} multiline
+                              rows={14} testId={`rule-workflow-${rule.name}`} />
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
                   ))}
                 </tbody>
               </table>

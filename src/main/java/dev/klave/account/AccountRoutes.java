@@ -11,7 +11,6 @@ import dev.klave.http.ApiRoutes;
 import dev.klave.http.Json;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
-import java.util.Iterator;
 import java.util.Optional;
 import java.util.Set;
 
@@ -127,11 +126,7 @@ public final class AccountRoutes implements RouteProvider {
 
     /** A PATCH body: only the three fields, each of its own type; {@code "email": null} removes it. */
     private static SubjectChanges changes(ObjectNode body) {
-        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-            if (!PATCHABLE.contains(names.next())) {
-                throw Message.INVALID_JSON.refusal();
-            }
-        }
+        Json.refuseUnknownFields(body, PATCHABLE);
         Optional<String> displayName = optionalText(body.get("display_name"), false);
         Optional<String> email = optionalText(body.get("email"), true);
         JsonNode admin = body.get("is_admin");

@@ -50,7 +50,11 @@ public final class Links {
                 usable.link.expiresAt(), forgeRequired(usable.subject));
     }
 
-    /** Sets the password the link was sent for and signs the person in. */
+    /**
+     * Sets the password the link was sent for and signs the person in. The new password may be
+     * the one it replaces: whoever holds the link does not know that one (it was forgotten, or an
+     * administrator reset it), and refusing it would tell them what it was.
+     */
     public OpenedSession complete(String tokenText, String password, InetAddress client) {
         Usable usable = usable(tokenText, clock.instant());
         if (forgeRequired(usable.subject)) {

@@ -40,8 +40,9 @@ public final class OwnAccount {
     }
 
     /**
-     * Replaces the password after checking the current one; every other session of the person is
-     * closed, the one making the request stays open (spec 1 §3 "Web session").
+     * Replaces the password after checking the current one; the new one must differ from it and
+     * pass {@link PasswordPolicy}. Every other session of the person is closed, the one making the
+     * request stays open (spec 1 §3 "Web session").
      */
     public void changePassword(Principal caller, String currentPassword, String newPassword, InetAddress client) {
         Subject subject = me(caller);
@@ -58,6 +59,12 @@ public final class OwnAccount {
             // Guessing the current password from a stolen session counts like guessing at sign-in.
             throttle.failed(subject.login().value());
             throw Message.CURRENT_PASSWORD_WRONG.refusal();
+        }
+        // The current password was just verified against the stored hash, so comparing the new
+        // one with it tells whether the new one would leave the hash as it is, with no second
+        // Argon2id run. A reset link has no such check: see Links#complete.
+        if (newPassword != null && newPassword.equals(currentPassword)) {
+            throw Message.PASSWORD_UNCHANGED.refusal();
         }
         PasswordPolicy.check(newPassword, subject.login());
         String hash = hasher.hash(newPassword);

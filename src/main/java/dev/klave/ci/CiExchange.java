@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,11 +107,7 @@ public final class CiExchange {
      */
     private static Optional<String> tokenOf(byte[] body) {
         ObjectNode object = Json.readObject(body);
-        for (var names = object.fieldNames(); names.hasNext(); ) {
-            if (!names.next().equals("token")) {
-                throw Message.INVALID_JSON.refusal();
-            }
-        }
+        Json.refuseUnknownFields(object, Set.of("token"));
         JsonNode token = object.get("token");
         if (token == null || token.isNull()) {
             return Optional.empty();

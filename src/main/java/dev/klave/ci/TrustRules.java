@@ -10,6 +10,8 @@ import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
 import dev.klave.messages.Message;
+import dev.klave.messages.Untrusted;
+import dev.klave.storage.AlreadyExistsException;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.util.List;
@@ -21,6 +23,10 @@ import java.util.UUID;
 public final class TrustRules {
     private static final int MAX_NAME = 200;
     private static final int MAX_TEXT = 255;
+    private static final String FULL_REF = "refs/";
+    /** What a ref written without {@code refs/} may still start with. */
+    private static final List<String> SHORT_KINDS = List.of("heads/", "tags/", "pull/");
+    private static final int MAX_SUGGESTION = 100;
 
     private final Transactions transactions;
     private final TrustRuleStore rules;
@@ -52,19 +58,35 @@ public final class TrustRules {
         Subject bot = bot(draft.botSubjectId());
         long ownerId = numericId("repository_owner_id", draft.repositoryOwnerId());
         long repositoryId = numericId("repository_id", draft.repositoryId());
-        String ref = text("ref", draft.ref());
+        String ref = ref(draft.ref());
         String environment = text("environment", draft.environment());
         TrustRule rule = new TrustRule(UUID.randomUUID().toString(), name, bot.id(), ownerId, repositoryId, ref,
                 environment, clock.instant(), Optional.of(caller.subjectId().value()));
-        transactions.inTransaction(() -> {
-            rules.create(rule);
-            events.event("ci.trust_rule.create").actor(caller).target(bot)
-                    .details(Map.of("rule", rule.id(), "name", name, "repository_owner_id", Long.toString(ownerId),
-                            "repository_id", Long.toString(repositoryId), "ref", ref, "environment", environment))
-                    .record();
-            return null;
-        });
+        store(rule, bot, caller);
         return rule;
+    }
+
+    /** Stores the rule unless one the same but for its name exists (409, naming it). */
+    private void store(TrustRule rule, Subject bot, Principal caller) {
+        try {
+            transactions.inTransaction(() -> {
+                rules.findSame(rule).ifPresent(same -> {
+                    throw Message.TRUST_RULE_EXISTS.refusal(same.name());
+                });
+                rules.create(rule);
+                events.event("ci.trust_rule.create").actor(caller).target(bot)
+                        .details(Map.of("rule", rule.id(), "name", rule.name(), "repository_owner_id",
+                                Long.toString(rule.repositoryOwnerId()), "repository_id",
+                                Long.toString(rule.repositoryId()), "ref", rule.ref(), "environment",
+                                rule.environment()))
+                        .record();
+                return null;
+            });
+        } catch (AlreadyExistsException e) {
+            // The same rule was stored meanwhile by another request (PostgreSQL reads committed
+            // rows only), and the unique index refused this one: name the one that won.
+            throw rules.findSame(rule).map(same -> Message.TRUST_RULE_EXISTS.refusal(same.name())).orElseThrow(() -> e);
+        }
     }
 
     public List<TrustRule> list() {
@@ -113,6 +135,22 @@ public final class TrustRules {
             throw Message.TRUST_RULE_ID_INVALID.refusal(field);
         }
         return Long.parseLong(digits);
+    }
+
+    /**
+     * The ref a rule requires, empty for any. Actions' {@code ref} claim is always a full ref
+     * ({@code refs/heads/<branch>}, {@code refs/tags/<tag>}, {@code refs/pull/<n>/merge}), so a
+     * short one ({@code main}) could never match (spec 1 §4 "CI exchange rules" 2): it is refused
+     * with the full form it most likely means.
+     */
+    private static String ref(Optional<String> value) {
+        String ref = text("ref", value);
+        if (ref.isEmpty() || ref.startsWith(FULL_REF)) {
+            return ref;
+        }
+        boolean kindGiven = SHORT_KINDS.stream().anyMatch(ref::startsWith);
+        String full = FULL_REF + (kindGiven ? "" : "heads/") + ref;
+        throw Message.TRUST_RULE_REF_NOT_FULL.refusal(Untrusted.text(full, MAX_SUGGESTION));
     }
 
     private static String text(String field, Optional<String> value) {

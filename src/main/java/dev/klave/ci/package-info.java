@@ -9,6 +9,8 @@
  * than {@code SERVICE_BASE_URL} character for character, an expired token, a token already
  * exchanged on any replica (its {@code jti} is kept in the database until it expires), a bot
  * that is disabled or holds no active grant. A policy refusal (403) leaves the token unspent so
- * the job can retry once the configuration is fixed.
+ * the job can retry once the configuration is fixed. Rules that could never change an outcome are
+ * refused when written: a ref not written in full (the claim always is), and a rule that repeats
+ * another's bot, repository, ref and environment (a unique index holds this across replicas).
  */
 package dev.klave.ci;

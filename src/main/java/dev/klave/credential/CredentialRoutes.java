@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@code /api/credentials} (spec 1 §4 "Credentials"). */
 public final class CredentialRoutes implements RouteProvider {
@@ -56,11 +57,7 @@ public final class CredentialRoutes implements RouteProvider {
                     Optional<String> reason = Optional.empty();
                     if (request.body().length > 0) {
                         ObjectNode body = Json.readObject(request.body());
-                        for (var names = body.fieldNames(); names.hasNext(); ) {
-                            if (!names.next().equals("reason")) {
-                                throw Message.INVALID_JSON.refusal();
-                            }
-                        }
+                        Json.refuseUnknownFields(body, Set.of("reason"));
                         JsonNode value = body.get("reason");
                         if (value != null && !value.isNull() && !value.isTextual()) {
                             throw Message.INVALID_JSON.refusal();

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
@@ -17,12 +18,16 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.messages.Untrusted;
 import java.io.IOException;
+import java.util.Iterator;
+import java.util.Set;
 
 /**
  * The one JSON mapper of the API. Reading is strict (spec 1 §4): unknown fields, duplicate keys,
  * trailing data, nulls for primitives and scalars of the wrong type are all refused with 400
- * {@code cuerpo JSON no válido}. Field names are snake_case, times are RFC 3339 strings.
+ * {@code cuerpo JSON no válido}; an unknown field is named after it, so a client sees which one.
+ * Field names are snake_case, times are RFC 3339 strings.
  */
 public final class Json {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -47,6 +52,9 @@ public final class Json {
                     .setCoercion(CoercionInputShape.Array, CoercionAction.Fail))
             .build();
 
+    /** Longest part of an unknown field's name repeated back; the name is the client's. */
+    static final int MAX_FIELD_NAME = 64;
+
     private Json() {}
 
     /**
@@ -66,6 +74,8 @@ public final class Json {
                 throw Message.INVALID_JSON.refusal();
             }
             return value;
+        } catch (UnrecognizedPropertyException e) {
+            throw unknownField(e.getPropertyName());
         } catch (JsonProcessingException e) {
             if (e.getCause() instanceof Refusal refusal) {
                 throw refusal;
@@ -86,6 +96,24 @@ public final class Json {
             throw Message.INVALID_JSON.refusal();
         }
         return object;
+    }
+
+    /**
+     * Refuses an object read with {@link #readObject} that has a field other than {@code known},
+     * naming it as {@link #read} does.
+     */
+    public static void refuseUnknownFields(ObjectNode object, Set<String> known) {
+        for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!known.contains(name)) {
+                throw unknownField(name);
+            }
+        }
+    }
+
+    /** 400 naming the field, escaped and cut: its name is whatever the client sent. */
+    private static Refusal unknownField(String name) {
+        return Message.INVALID_JSON_UNKNOWN_FIELD.refusal(Untrusted.text(name, MAX_FIELD_NAME));
     }
 
     public static byte[] write(Object value) {

@@ -66,6 +66,8 @@ public enum Message {
 
     // API errors, returned as {"error": text} (spec 1 §7 "API errors").
     INVALID_JSON(400, "cuerpo JSON no válido"),
+    // The specification's text, then which field (spec 1 §4: unknown fields are rejected with 400).
+    INVALID_JSON_UNKNOWN_FIELD(400, "cuerpo JSON no válido: campo desconocido «%s»"),
     NAMESPACE_PROTECTED(400, "el namespace %s está protegido: %s"),
     TTL_INVALID(400, "ttl no válido: usa por ejemplo 7d o 12h"),
     TTL_TOO_LONG(400, "ttl demasiado largo: como mucho %s"),
@@ -75,6 +77,9 @@ public enum Message {
     PASSWORD_TOO_SHORT(400, "la contraseña debe tener al menos 12 caracteres"),
     PASSWORD_TOO_LONG(400, "la contraseña no puede tener más de 1024 caracteres"),
     PASSWORD_IS_LOGIN(400, "la contraseña no puede ser igual al login"),
+    // Not in the specification, like the rest of the password policy: "anaanaanaana" for ana.
+    PASSWORD_IS_LOGIN_REPEATED(400, "la contraseña no puede ser el login repetido"),
+    PASSWORD_UNCHANGED(400, "la contraseña nueva debe ser distinta de la actual"),
     PASSWORD_REQUIRED(400, "falta la contraseña"),
     EMAIL_INVALID(400, "e-mail no válido"),
     DISPLAY_NAME_INVALID(400, "nombre no válido: de 1 a 200 caracteres"),
@@ -97,6 +102,9 @@ public enum Message {
     TRUST_RULE_ID_INVALID(400, "%s no válido: usa el id numérico del propietario o del repositorio en Forge, "
             + "no su nombre"),
     TRUST_RULE_TEXT_INVALID(400, "%s no válido: como mucho 255 caracteres"),
+    // Not in the specification: Actions' ref claim is always a full ref (refs/heads/…), so a rule
+    // with a short one could never match (spec 1 §4 "CI exchange rules" 2). %s: the full form.
+    TRUST_RULE_REF_NOT_FULL(400, "ref no válido: usa la forma completa, p. ej. %s"),
     CLUSTER_TAKEN(409, "ese cluster ya existe"),
     SESSION_MISSING(401, "sesión no iniciada"),
     SESSION_INVALID(401, "sesión caducada o no válida"),
@@ -117,6 +125,9 @@ public enum Message {
     OIDC_NOT_CONFIGURED(404, "el acceso con OIDC no está configurado"),
     METHOD_NOT_ALLOWED(405, "método no permitido"),
     GRANT_EXISTS(409, "ese permiso ya existe"),
+    // Not in the specification: a second rule with the same bot, repository, ref and environment
+    // changes nothing (a job matching one matches both, for the same bot). %s: the existing rule's name.
+    TRUST_RULE_EXISTS(409, "ya hay una trust rule igual: «%s»"),
     LOGIN_TAKEN(409, "ese login ya existe (los logins no se reutilizan)"),
     ACCOUNT_DISABLED_CONFLICT(409, "la cuenta está deshabilitada"),
     NOT_A_PERSON(409, "los bots no entran en la interfaz: no tienen contraseña ni enlaces"),

@@ -40,6 +40,21 @@ public final class JdbiTrustRuleStore implements TrustRuleStore {
     }
 
     @Override
+    public Optional<TrustRule> findSame(TrustRule rule) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM ci_trust_rules "
+                        + "WHERE bot_subject_id = :bot_subject_id AND repository_owner_id = :repository_owner_id "
+                        + "AND repository_id = :repository_id AND ref = :ref AND environment = :environment "
+                        + "ORDER BY created_at, id LIMIT 1")
+                .bind("bot_subject_id", rule.botSubjectId().value())
+                .bind("repository_owner_id", rule.repositoryOwnerId())
+                .bind("repository_id", rule.repositoryId())
+                .bind("ref", rule.ref())
+                .bind("environment", rule.environment())
+                .map(JdbiTrustRuleStore::map)
+                .findOne());
+    }
+
+    @Override
     public List<TrustRule> list() {
         return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM ci_trust_rules "
                         + "ORDER BY created_at, id")

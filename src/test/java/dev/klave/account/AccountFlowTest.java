@@ -83,6 +83,11 @@ abstract class AccountFlowTest {
         return TestingPeople.cookieOf(completed);
     }
 
+    private HttpResponse<String> changePassword(String cookie, String current, String next) {
+        return http.send("POST", "/api/me/password", "{\"current_password\":\"" + current + "\",\"new_password\":\""
+                + next + "\"}", "Cookie", cookie);
+    }
+
     private String signUpViaApi(String login, boolean isAdmin) {
         HttpResponse<String> created = asAdmin("POST", "/api/subjects",
                 "{\"login\":\"" + login + "\",\"is_admin\":" + isAdmin + "}");
@@ -182,6 +187,46 @@ abstract class AccountFlowTest {
     }
 
     @Test
+    void passwordThatIsTheLoginRepeatedIsRefusedAndSpendsNothing() {
+        String login = "ana-" + SEQUENCE.incrementAndGet();
+        String token = TestingPeople.invite(klave, login, false);
+
+        assertError(http.send("POST", "/api/auth/link/complete", "{\"token\":\"" + token + "\",\"password\":\""
+                + login.toUpperCase() + login + login + "\"}"), 400, "la contraseña no puede ser el login repetido");
+
+        String session = complete(token, PASSWORD);
+        assertError(changePassword(session, PASSWORD, login.repeat(3)), 400,
+                "la contraseña no puede ser el login repetido");
+        TestingPeople.signIn(http, login, PASSWORD);
+    }
+
+    @Test
+    void newPasswordEqualToTheCurrentOneIsRefused() {
+        String login = login("same");
+        String current = signUpViaApi(login, false);
+        String other = TestingPeople.signIn(http, login, PASSWORD);
+
+        assertError(changePassword(current, PASSWORD, PASSWORD), 400,
+                "la contraseña nueva debe ser distinta de la actual");
+
+        assertThat(http.get("/api/me", "Cookie", other).statusCode()).as("no session closed").isEqualTo(200);
+        TestingPeople.signIn(http, login, PASSWORD);
+    }
+
+    @Test
+    void aResetLinkMaySetThePasswordItReplaces() {
+        // Whoever holds a reset link does not know the old password; refusing it there would tell
+        // them what it was, so the rule applies only to a change made with the current password.
+        String login = login("forgot");
+        signUpViaApi(login, false);
+        HttpResponse<String> reset = asAdmin("POST", "/api/subjects/" + idOf(login) + "/reset-link", null);
+
+        complete(TestingPeople.tokenOf(json(reset).get("reset_link").asText()), PASSWORD);
+
+        TestingPeople.signIn(http, login, PASSWORD);
+    }
+
+    @Test
     void everySignInFailureLooksTheSame() {
         String login = login("eva");
         signUpViaApi(login, false);
@@ -244,12 +289,10 @@ abstract class AccountFlowTest {
         String current = signUpViaApi(login, false);
         String other = TestingPeople.signIn(http, login, PASSWORD);
 
-        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"not it at all\",\"new_password\":\""
-                + "a brand new passphrase\"}", "Cookie", current), 400, "la contraseña actual no es correcta");
-        assertError(http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
-                + "\",\"new_password\":\"short\"}", "Cookie", current), 400, "la contraseña debe tener al menos 12 caracteres");
-        HttpResponse<String> changed = http.send("POST", "/api/me/password", "{\"current_password\":\"" + PASSWORD
-                + "\",\"new_password\":\"a brand new passphrase\"}", "Cookie", current);
+        assertError(changePassword(current, "not it at all", "a brand new passphrase"), 400,
+                "la contraseña actual no es correcta");
+        assertError(changePassword(current, PASSWORD, "short"), 400, "la contraseña debe tener al menos 12 caracteres");
+        HttpResponse<String> changed = changePassword(current, PASSWORD, "a brand new passphrase");
 
         assertThat(changed.statusCode()).isEqualTo(204);
         assertThat(http.get("/api/me", "Cookie", current).statusCode()).isEqualTo(200);
@@ -338,7 +381,8 @@ abstract class AccountFlowTest {
     void badPatchesAreRefused() {
         String id = createPerson(login("patch"), false);
 
-        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"login\":\"renamed\"}"), 400, "cuerpo JSON no válido");
+        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"login\":\"renamed\"}"), 400,
+                "cuerpo JSON no válido: campo desconocido «login»");
         assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"is_admin\":\"yes\"}"), 400, "cuerpo JSON no válido");
         assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"email\":\"not-an-address\"}"), 400, "e-mail no válido");
         assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"display_name\":\"   \"}"), 400,
@@ -383,7 +427,8 @@ abstract class AccountFlowTest {
                 "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', empezando y acabando en letra o dígito");
         assertError(asAdmin("POST", "/api/subjects", "{\"display_name\":\"Sin login\"}"), 400,
                 "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', empezando y acabando en letra o dígito");
-        assertError(asAdmin("POST", "/api/subjects", "{\"login\":\"x\",\"password\":\"p\"}"), 400, "cuerpo JSON no válido");
+        assertError(asAdmin("POST", "/api/subjects", "{\"login\":\"x\",\"password\":\"p\"}"), 400,
+                "cuerpo JSON no válido: campo desconocido «password»");
     }
 
     @Test

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Two replicas on one PostgreSQL: an ID token exchanged on one is refused on the other, and two
- * replicas racing on one token issue one credential (spec 1 §4 "CI exchange rules" 1).
+ * replicas racing on one token issue one credential (spec 1 §4 "CI exchange rules" 1); racing on
+ * one trust rule, they store it once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CiExchangeReplicasTest {
@@ -42,6 +43,7 @@ class CiExchangeReplicasTest {
     private TestingKlave first;
     private TestingKlave second;
     private String admin;
+    private String botId;
 
     @BeforeAll
     void start() throws Exception {
@@ -58,7 +60,7 @@ class CiExchangeReplicasTest {
         TestingClusters.bootstrap(first, admin, cluster, "shared-1");
         HttpResponse<String> bot = first.http().send("POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"ci\"}",
                 "Cookie", admin);
-        String botId = JSON.readTree(bot.body()).get("id").asText();
+        botId = JSON.readTree(bot.body()).get("id").asText();
         assertThat(first.http().send("POST", "/api/grants", "{\"subject_id\":\"" + botId
                 + "\",\"cluster_id\":\"shared-1\",\"tier\":\"view\",\"scope\":\"team-a\"}", "Cookie", admin)
                 .statusCode()).isEqualTo(201);
@@ -108,6 +110,36 @@ class CiExchangeReplicasTest {
             }
             assertThat(statuses).as("round " + round).containsOnly(201, 401);
             assertThat(statuses.stream().filter(status -> status == 201).count()).as("round " + round).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void replicasRacingOnOneTrustRuleStoreItOnce() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            List<Callable<HttpResponse<String>>> attempts = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                TestingKlave replica = i % 2 == 0 ? first : second;
+                String body = "{\"name\":\"race " + round + "-" + i + "\",\"bot_subject_id\":\"" + botId
+                        + "\",\"repository_owner_id\":1,\"repository_id\":" + (8_100_000 + round)
+                        + ",\"ref\":\"refs/heads/main\"}";
+                attempts.add(() -> replica.http().send("POST", "/api/ci/trust-rules", body, "Cookie", admin));
+            }
+            List<HttpResponse<String>> answers = new ArrayList<>();
+            try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+                for (Future<HttpResponse<String>> answer : pool.invokeAll(attempts)) {
+                    answers.add(answer.get());
+                }
+            }
+            List<HttpResponse<String>> stored = answers.stream().filter(answer -> answer.statusCode() == 201).toList();
+            assertThat(stored).as("round " + round).hasSize(1);
+            String winner = JSON.readTree(stored.getFirst().body()).get("name").asText();
+            for (HttpResponse<String> answer : answers) {
+                if (answer != stored.getFirst()) {
+                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(409);
+                    assertThat(JSON.readTree(answer.body()).get("error").asText())
+                            .isEqualTo("ya hay una trust rule igual: «" + winner + "»");
+                }
+            }
         }
     }
 }

@@ -345,11 +345,16 @@ class CiExchangeTest {
 
     @Test
     void malformedBodiesAreBadRequests() throws Exception {
-        for (String body : new String[] {"not json", "[]", "{\"token\":1}", "{\"token\":\"x\",\"extra\":true}"}) {
+        for (String body : new String[] {"not json", "[]", "{\"token\":1}"}) {
             HttpResponse<String> refused = http.send("POST", ROUTE, body, "X-Forwarded-For", "10.9.4.1");
             assertThat(refused.statusCode()).as(body).isEqualTo(400);
             assertThat(JSON.readTree(refused.body()).get("error").asText()).isEqualTo("cuerpo JSON no válido");
         }
+        HttpResponse<String> extra = http.send("POST", ROUTE, "{\"token\":\"x\",\"extra\":true}",
+                "X-Forwarded-For", "10.9.4.1");
+        assertThat(extra.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(extra.body()).get("error").asText())
+                .isEqualTo("cuerpo JSON no válido: campo desconocido «extra»");
     }
 
     @Test
@@ -401,10 +406,44 @@ class CiExchangeTest {
                 + "\"repository_id\":2}", "falta bot_subject_id o no existe ese usuario");
     }
 
+    @Test
+    void aRefThatIsNotFullIsRefusedWithItsFullForm() throws Exception {
+        String rule = "{\"name\":\"short ref\",\"bot_subject_id\":\"" + deployerId
+                + "\",\"repository_owner_id\":1,\"repository_id\":2,\"ref\":\"%s\"}";
+
+        // Spec 1 §4 "CI exchange rules" 2: the ref claim is always refs/…, so "main" could never match.
+        assertRuleRefused(rule.formatted("main"), "ref no válido: usa la forma completa, p. ej. refs/heads/main");
+        assertRuleRefused(rule.formatted("heads/release"),
+                "ref no válido: usa la forma completa, p. ej. refs/heads/release");
+        assertRuleRefused(rule.formatted("tags/v1.2"), "ref no válido: usa la forma completa, p. ej. refs/tags/v1.2");
+        assertRuleRefused(rule.formatted("main\\n\\u001b[31m"),
+                "ref no válido: usa la forma completa, p. ej. refs/heads/main\\n\\u001b[31m");
+    }
+
+    @Test
+    void anIdenticalRuleIsRefusedNamingTheOneThatExists() throws Exception {
+        String botId = bot("twin-deployer");
+        rule("original", botId, 7_300_006L, "refs/heads/main", "production");
+
+        // Same bot, repository, ref and environment under another name: it could never be the one used.
+        assertRuleRefused(409, "{\"name\":\"copia\",\"bot_subject_id\":\"" + botId
+                + "\",\"repository_owner_id\":\"" + TestingActionsIssuer.OWNER_ID
+                + "\",\"repository_id\":7300006,\"ref\":\" refs/heads/main \",\"environment\":\"production\"}",
+                "ya hay una trust rule igual: «original»");
+
+        rule("other environment", botId, 7_300_006L, "refs/heads/main", "staging");
+        rule("any environment", botId, 7_300_006L, "refs/heads/main", "");
+        rule("other ref", botId, 7_300_006L, "refs/tags/v1", "production");
+    }
+
     private void assertRuleRefused(String body, String message) throws Exception {
+        assertRuleRefused(400, body, message);
+    }
+
+    private void assertRuleRefused(int status, String body, String message) throws Exception {
         int before = JSON.readTree(http.get("/api/ci/trust-rules", "Cookie", admin).body()).get("rules").size();
         HttpResponse<String> refused = http.send("POST", "/api/ci/trust-rules", body, "Cookie", admin);
-        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(status);
         assertThat(JSON.readTree(refused.body()).get("error").asText()).isEqualTo(message);
         assertThat(JSON.readTree(http.get("/api/ci/trust-rules", "Cookie", admin).body()).get("rules").size())
                 .isEqualTo(before);

@@ -141,6 +141,8 @@ class CredentialsApiTest {
 
         assertError(http.send("POST", "/api/credentials/" + id + "/revoke", "{}", "Cookie", eva), 403,
                 "solo un administrador puede operar sobre credenciales de otros");
+        assertError(http.send("POST", "/api/credentials/" + id + "/revoke", "{\"motivo\":\"perdido\"}", "Cookie",
+                ana), 400, "cuerpo JSON no válido: campo desconocido «motivo»");
         HttpResponse<String> revoked = http.send("POST", "/api/credentials/" + id + "/revoke",
                 "{\"reason\":\"portátil perdido\"}", "Cookie", ana);
 

@@ -158,7 +158,6 @@ class ApiConventionsTest {
     @ValueSource(strings = {
         "",
         "not json",
-        "{\"display_name\":\"Ana\",\"count\":1,\"admin\":true}",
         "{\"display_name\":\"Ana\",\"count\":1} {}",
         "{\"display_name\":\"Ana\",\"count\":1}x",
         "{\"display_name\":\"Ana\",\"display_name\":\"Eva\",\"count\":1}",
@@ -174,8 +173,28 @@ class ApiConventionsTest {
         "[]",
         "null",
     })
-    void malformedUnknownOrTrailingJsonIs400(String body) {
+    void malformedOrTrailingJsonIs400(String body) {
         assertError(http.send("POST", "/api/probe/echo", body), 400, "cuerpo JSON no válido");
+    }
+
+    @Test
+    void anUnknownFieldIsNamed() {
+        assertError(http.send("POST", "/api/probe/echo", "{\"display_name\":\"Ana\",\"count\":1,\"admin\":true}"),
+                400, "cuerpo JSON no válido: campo desconocido «admin»");
+        assertError(http.send("POST", "/api/probe/echo", "{\"displayName\":\"Ana\",\"count\":1}"),
+                400, "cuerpo JSON no válido: campo desconocido «displayName»");
+    }
+
+    @Test
+    void anUnknownFieldsNameIsEscapedAndCut() {
+        // The name is the client's: its control characters are written as escapes, and a long one cut.
+        HttpResponse<String> escaped = http.send("POST", "/api/probe/echo",
+                "{\"display_name\":\"Ana\",\"count\":1,\"a\\u001b[2J\\nb\":1}");
+        assertError(escaped, 400, "cuerpo JSON no válido: campo desconocido «a\\\\u001b[2J\\\\nb»");
+
+        HttpResponse<String> cut = http.send("POST", "/api/probe/echo",
+                "{\"display_name\":\"Ana\",\"count\":1,\"" + "x".repeat(1000) + "\":1}");
+        assertError(cut, 400, "cuerpo JSON no válido: campo desconocido «" + "x".repeat(64) + "…(+936)»");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.klave.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
@@ -9,6 +10,7 @@ import dev.klave.account.SubjectKind;
 import dev.klave.ci.ExchangedTokenStore;
 import dev.klave.ci.TrustRule;
 import dev.klave.ci.TrustRuleStore;
+import dev.klave.storage.AlreadyExistsException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +60,35 @@ abstract class CiStoreConformance extends StoreConformance {
         assertThat(rules.delete(older.id())).isTrue();
         assertThat(rules.delete(older.id())).isFalse();
         assertThat(rules.findById(older.id())).isEmpty();
+    }
+
+    @Test
+    void theSameRuleUnderAnotherNameIsFoundAndCannotBeStoredTwice() {
+        SubjectId bot = storedBot();
+        TrustRule original = new TrustRule(UUID.randomUUID().toString(), "deploy", bot, 11L, 12L, "refs/heads/main",
+                "production", NOW, Optional.empty());
+        rules.create(original);
+        TrustRule same = new TrustRule(UUID.randomUUID().toString(), "another name", bot, 11L, 12L,
+                "refs/heads/main", "production", NOW.plusSeconds(1), Optional.empty());
+
+        assertThat(rules.findSame(same)).contains(original);
+        assertThatThrownBy(() -> rules.create(same)).isInstanceOf(AlreadyExistsException.class);
+        assertThat(rules.findById(same.id())).isEmpty();
+
+        for (TrustRule differing : List.of(
+                new TrustRule(UUID.randomUUID().toString(), "d", storedBot(), 11L, 12L, "refs/heads/main",
+                        "production", NOW, Optional.empty()),
+                new TrustRule(UUID.randomUUID().toString(), "d", bot, 13L, 12L, "refs/heads/main", "production",
+                        NOW, Optional.empty()),
+                new TrustRule(UUID.randomUUID().toString(), "d", bot, 11L, 13L, "refs/heads/main", "production",
+                        NOW, Optional.empty()),
+                new TrustRule(UUID.randomUUID().toString(), "d", bot, 11L, 12L, "refs/heads/Main", "production",
+                        NOW, Optional.empty()),
+                new TrustRule(UUID.randomUUID().toString(), "d", bot, 11L, 12L, "refs/heads/main", "",
+                        NOW, Optional.empty()))) {
+            assertThat(rules.findSame(differing)).as(differing.toString()).isEmpty();
+            rules.create(differing);
+        }
     }
 
     @Test

@@ -1,15 +1,21 @@
 package dev.klave.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.account.ExternalIdentity;
 import dev.klave.account.IdentityProvider;
 import dev.klave.account.SubjectId;
+import dev.klave.ci.TrustRule;
 import dev.klave.config.DatabaseUrl;
+import dev.klave.storage.AlreadyExistsException;
+import dev.klave.testing.TestingPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Instant;
+import java.util.Optional;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,9 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An installation upgraded from before external identities and e-mail keys keeps what it had: its
  * forge links move to the identity store (V9), its people are found by e-mail (V11, V12) and its
- * locked accounts stay locked (V13).
+ * locked accounts stay locked (V13), and trust rules that repeat another stay (V14).
  */
 class UpgradeMigrationsTest {
+    private static final String BOT = "0b3c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e94";
+
     @Test
     void anOlderSqliteDatabaseKeepsItsForgeLinksAndFindsItsPeopleByEmail(@TempDir Path directory) throws Exception {
         Path file = directory.resolve("klave.db");
@@ -44,5 +52,64 @@ class UpgradeMigrationsTest {
             assertThat(new JdbiLoginFailureStore(database).state("ana").lockedUntil()).as("the lock moved to the login (V13)")
                     .contains(java.time.Instant.ofEpochMilli(4102444800000L));
         }
+    }
+
+    @Test
+    void identicalTrustRulesOfAnOlderSqliteDatabaseAreKept(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("klave.db");
+        String jdbcUrl = "jdbc:sqlite:" + file;
+        Flyway.configure().dataSource(jdbcUrl, null, null)
+                .locations("classpath:db/migration/sqlite").target("11").load().migrate();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
+            insertIdenticalRules(connection);
+        }
+
+        try (Database database = Database.open(new DatabaseUrl.Sqlite(file))) {
+            assertIdenticalRulesKept(database);
+        }
+    }
+
+    @Test
+    void identicalTrustRulesOfAnOlderPostgresDatabaseAreKept() throws Exception {
+        DatabaseUrl.Postgres url = TestingPostgres.freshDatabase();
+        try {
+            String password = url.password().orElse(null);
+            Flyway.configure().dataSource(url.jdbcUrl(), url.user(), password)
+                    .locations("classpath:db/migration/postgres").target("11").load().migrate();
+            try (Connection connection = DriverManager.getConnection(url.jdbcUrl(), url.user(), password)) {
+                insertIdenticalRules(connection);
+            }
+
+            try (Database database = Database.open(url)) {
+                assertIdenticalRulesKept(database);
+            }
+        } finally {
+            TestingPostgres.drop(url);
+        }
+    }
+
+    /** Three rules alike but for their names (as Klave allowed before V14), and one for another environment. */
+    private static void insertIdenticalRules(Connection connection) throws Exception {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO subjects (id, login, kind, display_name, created_at) VALUES ('"
+                    + BOT + "', 'deployer', 'bot', 'deployer', 1764000000000)");
+            String rule = "INSERT INTO ci_trust_rules (id, name, bot_subject_id, repository_owner_id, repository_id, "
+                    + "ref, environment, created_at) VALUES ('%s', '%s', '" + BOT + "', 11, 12, 'refs/heads/main', "
+                    + "'%s', %d)";
+            statement.execute(rule.formatted("rule-b", "copy", "production", 1764000000002L));
+            statement.execute(rule.formatted("rule-a", "original", "production", 1764000000001L));
+            statement.execute(rule.formatted("rule-c", "another copy", "production", 1764000000002L));
+            statement.execute(rule.formatted("rule-d", "staging", "staging", 1764000000003L));
+        }
+    }
+
+    private static void assertIdenticalRulesKept(Database database) {
+        JdbiTrustRuleStore rules = new JdbiTrustRuleStore(database);
+        assertThat(rules.list()).extracting(TrustRule::id).containsExactly("rule-a", "rule-b", "rule-c", "rule-d");
+        TrustRule another = new TrustRule("rule-e", "new", new SubjectId(BOT), 11, 12, "refs/heads/main",
+                "production", Instant.ofEpochMilli(1764000000004L), Optional.empty());
+        assertThat(rules.findSame(another).map(TrustRule::name)).contains("original");
+        assertThatThrownBy(() -> rules.create(another)).as("the index covers the oldest of the kept ones")
+                .isInstanceOf(AlreadyExistsException.class);
     }
 }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * A bot and its CI job set up from the web, end to end: the bot, its grant, a trust rule, the
  * job's exchange with the CI issuer of the tests, the bot's credential in the administrators'
- * credentials view, revoked there with a reason; and a credential issued for the bot by hand.
+ * credentials view, revoked there with a reason; a credential issued for the bot by hand; and the
+ * trust rule form's guidance (full refs, no twin rules, each rule's own workflow).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BotsAndCiBrowserTest {
@@ -115,6 +116,63 @@ class BotsAndCiBrowserTest {
                 org.assertj.core.api.Assertions.assertThat(credential.get("status").asText()).isEqualTo("revoked");
             }
         }
+    }
+
+    @Test
+    void theTrustRuleFormGuidesTheRefRefusesATwinAndEachRuleShowsItsOwnWorkflow() {
+        web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"releaser\"}", admin);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        nav(page, "CI");
+        Locator ref = page.getByLabel("Ref (vacío: cualquiera)");
+        Locator failure = page.getByRole(AriaRole.ALERT);
+
+        // A short ref could never match the job's claim (spec 1 §4 "CI exchange rules" 2): the form
+        // offers the full form, and the server refuses it if sent anyway.
+        fillRule(page, "release", "main", "production");
+        assertThat(page.getByTestId("ref-hint")).containsText("«main» no coincidiría nunca");
+        org.assertj.core.api.Assertions.assertThat(Accessibility.seriousViolations(page)).isEmpty();
+        button(page, "Crear trust rule").click();
+        assertThat(failure).hasText("ref no válido: usa la forma completa, p. ej. refs/heads/main");
+        TestingBrowser.screenshot(page, "admin-ci-ref-hint");
+        assertThat(page.getByTestId("rule-release")).hasCount(0);
+        button(page, "Usar refs/heads/main").click();
+        assertThat(ref).hasValue("refs/heads/main");
+        assertThat(page.getByTestId("ref-hint")).hasCount(0);
+        button(page, "Crear trust rule").click();
+        assertThat(page.getByTestId("rule-release")).containsText("refs/heads/main");
+        assertThat(page.getByTestId("rule-release")).containsText("production");
+
+        // The rule's own workflow keeps its environment and ref after the form is cleared.
+        org.assertj.core.api.Assertions.assertThat(page.getByTestId("ci-workflow").inputValue())
+                .doesNotContain("environment:");
+        Locator show = page.getByRole(AriaRole.BUTTON,
+                new Page.GetByRoleOptions().setName("Ver workflow de la trust rule release"));
+        assertThat(show).hasAttribute("aria-expanded", "false");
+        show.click();
+        assertThat(show).hasAttribute("aria-expanded", "true");
+        String own = page.getByTestId("rule-workflow-release").inputValue();
+        org.assertj.core.api.Assertions.assertThat(own)
+                .contains("    if: github.ref == 'refs/heads/main'\n    runs-on: ubuntu-latest\n"
+                        + "    environment: production\n")
+                .contains("KLAVE=" + web.baseUrl).contains(web.baseUrl + "/v1/ci/forge-actions/token");
+        org.assertj.core.api.Assertions.assertThat(Accessibility.seriousViolations(page)).isEmpty();
+        TestingBrowser.screenshot(page, "admin-ci-rule-workflow");
+
+        // The same rule under another name changes nothing: refused, naming the one that exists.
+        fillRule(page, "release again", "refs/heads/main", "production");
+        button(page, "Crear trust rule").click();
+        assertThat(failure).hasText("ya hay una trust rule igual: «release»");
+        assertThat(page.getByTestId("rule-release again")).hasCount(0);
+    }
+
+    private static void fillRule(Page page, String name, String ref, String environment) {
+        page.getByLabel("Nombre", new Page.GetByLabelOptions().setExact(true)).fill(name);
+        page.getByLabel("Bot").selectOption(new SelectOption().setLabel("releaser"));
+        page.getByLabel("Id del propietario").fill("4242");
+        page.getByLabel("Id del repositorio").fill("777");
+        page.getByLabel("Ref (vacío: cualquiera)").fill(ref);
+        page.getByLabel("Entorno (vacío: cualquiera)").fill(environment);
     }
 
     @Test
