@@ -5,6 +5,7 @@ import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
 import { SecretValue } from "../ui/secret";
+import { CardTable } from "../ui/CardTable";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { fullRefs, workflow } from "./ciWorkflow";
@@ -36,7 +37,8 @@ export function CiScreen() {
       setDraft({ name: "", bot: "", owner: "", repository: "", ref: "", environment: "" });
       rules.reload();
     } catch (error) {
-      setFailure(message(error));
+      setFailure(message(error, { repository_owner_id: "Id del propietario", repository_id: "Id del repositorio",
+        bot_subject_id: "Bot", ref: "Ref", environment: "Entorno", name: "Nombre" }));
     } finally {
       setBusy(false);
     }
@@ -134,8 +136,7 @@ export function CiScreen() {
         <h2 id="ci-rules-title">Trust rules</h2>
         <Loads loaded={{ ...rules, data: rules.data?.rules }} empty="Ninguna trust rule todavía.">
           {(list) => (
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Trust rules (desplaza para ver todas las columnas)">
-              <table data-testid="trust-rules">
+            <CardTable label="Trust rules" testId="trust-rules">
                 <thead>
                   <tr>
                     <th scope="col">Nombre</th><th scope="col">Bot</th><th scope="col">Repositorio</th>
@@ -174,8 +175,7 @@ export function CiScreen() {
                     </Fragment>
                   ))}
                 </tbody>
-              </table>
-            </div>
+            </CardTable>
           )}
         </Loads>
       </section>

@@ -8,7 +8,7 @@ import { useLayoutEffect, useRef } from "preact/hooks";
 const UNLABELLED = new Set(["Acciones"]);
 
 export function CardTable({ label, className, testId, children }: {
-  /** The region's name; unique on its page (axe: landmark-unique). */
+  /** What the table lists; its region is named "<label> (tabla)", apart from its section's heading (axe: landmark-unique). */
   label: string;
   className?: string;
   testId?: string;
@@ -32,7 +32,7 @@ export function CardTable({ label, className, testId, children }: {
     });
   });
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={`${label} (tabla)`}>
       <table ref={table} class={`cards${className ? ` ${className}` : ""}`} data-testid={testId}>{children}</table>
     </div>
   );

@@ -1,5 +1,5 @@
 // A secret shown once (token, kubeconfig, invitation link): copy and download buttons.
-import { useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 
 async function copyText(text: string, fallback: HTMLTextAreaElement | HTMLInputElement | null): Promise<boolean> {
   try {
@@ -35,7 +35,8 @@ export function SecretValue({ label, value, multiline = false, rows = 10, filena
   testId?: string;
 }) {
   const [copied, setCopied] = useState(false);
-  const id = `secret-${label.replace(/[^a-z]/gi, "-").toLowerCase()}`;
+  // One id per instance: two secrets whose labels differ only in digits or symbols stay apart.
+  const id = `secret-${useId()}`;
   return (
     <div class="secret">
       <label for={id}>{label}</label>

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * axe-core (from npm, pinned in {@code web/package.json}) run inside the page under test: the
- * serious and critical violations of WCAG rules it finds, as readable lines.
+ * axe-core (from npm, pinned in {@code web/package.json}) run inside the page under test: every
+ * violation it finds, of any impact (minor to critical), as readable lines.
  */
 final class Accessibility {
     /** The Maven build runs {@code npm ci} in {@code web/}, so the script is there for every test run. */
@@ -15,7 +15,7 @@ final class Accessibility {
 
     private Accessibility() {}
 
-    static List<String> seriousViolations(Page page) {
+    static List<String> violations(Page page) {
         if (!Files.isReadable(AXE)) {
             throw new IllegalStateException("axe-core is missing at " + AXE.toAbsolutePath()
                     + ": build web/ first (npm ci, which ./mvnw verify runs)");
@@ -34,7 +34,6 @@ final class Accessibility {
                 async () => {
                   const result = await axe.run(document, { resultTypes: ['violations'] });
                   return result.violations
-                    .filter(v => v.impact === 'serious' || v.impact === 'critical')
                     .map(v => v.impact + ' ' + v.id + ': ' + v.help + ' — '
                       + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
                 }""");

@@ -131,7 +131,7 @@ class BotsAndCiBrowserTest {
         // offers the full form, and the server refuses it if sent anyway.
         fillRule(page, "release", "main", "production");
         assertThat(page.getByTestId("ref-hint")).containsText("«main» no coincidiría nunca");
-        org.assertj.core.api.Assertions.assertThat(Accessibility.seriousViolations(page)).isEmpty();
+        org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page)).isEmpty();
         button(page, "Crear trust rule").click();
         assertThat(failure).hasText("ref no válido: usa la forma completa, p. ej. refs/heads/main");
         TestingBrowser.screenshot(page, "admin-ci-ref-hint");
@@ -156,7 +156,7 @@ class BotsAndCiBrowserTest {
                 .contains("    if: github.ref == 'refs/heads/main'\n    runs-on: ubuntu-latest\n"
                         + "    environment: production\n")
                 .contains("KLAVE=" + web.baseUrl).contains(web.baseUrl + "/v1/ci/forge-actions/token");
-        org.assertj.core.api.Assertions.assertThat(Accessibility.seriousViolations(page)).isEmpty();
+        org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page)).isEmpty();
         TestingBrowser.screenshot(page, "admin-ci-rule-workflow");
 
         // The same rule under another name changes nothing: refused, naming the one that exists.
