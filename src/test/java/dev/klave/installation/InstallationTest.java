@@ -51,8 +51,8 @@ class InstallationTest {
 
             assertThat(notices.body()).contains("\"code\":\"oidc_discovery_failing\"").contains("\"level\":\"warning\"")
                     .as("in Spanish, naming the provider as people read it, not its exception")
-                    .contains("Klave no puede leer el documento de descubrimiento de Acme SSO"
-                            + ": el proveedor no acepta conexiones").doesNotContain("ConnectException");
+                    .contains("Klave no puede leer el documento de descubrimiento de Acme SSO: ")
+                    .contains("Nadie puede entrar con Acme SSO hasta que se pueda.").doesNotContain("Exception");
             assertThat(health.body()).startsWith("{\"healthy\":false,").contains(
                     "{\"name\":\"oidc_discovery\",\"state\":\"failing\"").contains(
                     "{\"name\":\"database\",\"state\":\"ok\",\"detail\":null}").contains(

@@ -133,7 +133,8 @@ class BotsAndCiBrowserTest {
         assertThat(page.getByTestId("ref-hint")).containsText("«main» no coincidiría nunca");
         org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page)).isEmpty();
         button(page, "Crear trust rule").click();
-        assertThat(failure).hasText("ref no válido: usa la forma completa, p. ej. refs/heads/main");
+        // The server's words, with its field named as the form's label.
+        assertThat(failure).hasText("«Ref» no válido: usa la forma completa, p. ej. refs/heads/main");
         TestingBrowser.screenshot(page, "admin-ci-ref-hint");
         assertThat(page.getByTestId("rule-release")).hasCount(0);
         button(page, "Usar refs/heads/main").click();

@@ -69,6 +69,7 @@ class ReadingRightBrowserTest extends BrowserTestBase {
         page.locator("select[name=cluster]").selectOption("prod-1");
         page.locator("select[name=scope]").selectOption("*");
         page.locator("select[name=tier]").selectOption("edit");
+        assertThat(page.locator("select[name=tier] option[value=edit]")).hasText("editar (lectura y escritura) (edit)");
         page.getByLabel("Caduca (opcional)").fill("2020-01-01T10:00");
         button(page, "Conceder permiso").click();
         assertThat(page.getByRole(AriaRole.ALERT)).hasText("«Caduca» no válido: debe ser una fecha futura");
