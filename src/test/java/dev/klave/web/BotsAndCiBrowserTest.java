@@ -46,15 +46,7 @@ class BotsAndCiBrowserTest {
 
     @AfterAll
     void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
-        if (issuer != null) {
-            issuer.close();
-        }
+        TestingBrowser.closeAll(browser, web, issuer);
     }
 
     @Test

@@ -25,11 +25,6 @@ abstract class BrowserTestBase {
 
     @AfterAll
     final void stopKlaveAndBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
+        TestingBrowser.closeAll(browser, web);
     }
 }

@@ -55,15 +55,7 @@ class EventSentencesBrowserTest {
 
     @AfterAll
     void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
-        if (provider != null) {
-            provider.close();
-        }
+        TestingBrowser.closeAll(browser, web, provider);
     }
 
     private Subject subject(String login) {

@@ -41,15 +41,7 @@ class ForgeSignInBrowserTest {
 
     @AfterAll
     void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
-        if (forge != null) {
-            forge.close();
-        }
+        TestingBrowser.closeAll(browser, web, forge);
     }
 
     @ParameterizedTest

@@ -36,15 +36,7 @@ class OidcSignInBrowserTest {
 
     @AfterAll
     void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (web != null) {
-            web.close();
-        }
-        if (provider != null) {
-            provider.close();
-        }
+        TestingBrowser.closeAll(browser, web, provider);
     }
 
     private static void atTheProvider(Page page, String subject, String email) {

@@ -67,6 +67,29 @@ final class TestingBrowser implements AutoCloseable {
         return context.newPage();
     }
 
+    /**
+     * Closes what a browser test started, in the order given, skipping what never started (a
+     * failed start leaves later parts null); the first failure is thrown once all are closed.
+     */
+    static void closeAll(AutoCloseable... parts) {
+        RuntimeException first = null;
+        for (AutoCloseable part : parts) {
+            if (part == null) {
+                continue;
+            }
+            try {
+                part.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = new IllegalStateException("closing " + part.getClass().getSimpleName(), e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
     /** Saves a full-page screenshot as target/screenshots/{@code name}.png for reviewers. */
     static void screenshot(Page page, String name) {
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve(name + ".png")).setFullPage(true));
