@@ -82,6 +82,7 @@ public final class Klave implements AutoCloseable {
             KlaveHttpServer server = KlaveHttpServer.start(settings, routes, services.authenticator(),
                     new ReplicaReadiness(database::answersWithin, services.auditWriter()), assets, services.proxy(),
                     services.network());
+            services.openStreams().start();
             services.reconciliations().start();
             services.forgeSync().ifPresent(ForgeSync::start);
             // Never waits for the provider (spec 2 §5 "Discovery"): fetched in the background.

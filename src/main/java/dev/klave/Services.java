@@ -75,8 +75,10 @@ import dev.klave.login.oidc.EmailLinking;
 import dev.klave.login.oidc.OidcProvider;
 import dev.klave.login.oidc.OidcRoutes;
 import dev.klave.login.oidc.OidcSignIn;
-import dev.klave.proxy.OpenStreams;
-import dev.klave.proxy.ProxyAuthenticator;
+import dev.klave.gateway.Bearers;
+import dev.klave.gateway.CredentialChecks;
+import dev.klave.gateway.Gateway;
+import dev.klave.gateway.OpenStreams;
 import dev.klave.proxy.ProxyHandler;
 import dev.klave.proxy.RefusalAudit;
 import dev.klave.reconcile.Reconciler;
@@ -111,6 +113,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
@@ -126,7 +129,7 @@ public final class Services {
     private final ControlEvents events;
     private final Reconciliations reconciliations;
     private final AuditWriter auditWriter;
-    private final ProxyAuthenticator proxyAuthenticator;
+    private final Gateway gateway;
     private final OpenStreams openStreams;
     private final ProxyFactory proxy;
     private final NetworkEngine network;
@@ -139,7 +142,7 @@ public final class Services {
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
             PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
-            ProxyAuthenticator proxyAuthenticator, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
+            Gateway gateway, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
             List<RouteProvider> routes, Optional<ForgeSync> forgeSync, LastAdminRule lastAdmin, SignInMode mode,
             ExternalIdentityStore identities, Optional<OidcProvider> oidcProvider) {
         this.oidcProvider = oidcProvider;
@@ -156,7 +159,7 @@ public final class Services {
         this.events = events;
         this.reconciliations = reconciliations;
         this.auditWriter = auditWriter;
-        this.proxyAuthenticator = proxyAuthenticator;
+        this.gateway = gateway;
         this.openStreams = openStreams;
         this.proxy = proxy;
         this.network = network;
@@ -214,16 +217,18 @@ public final class Services {
         JdbiAuditStore auditStore = new JdbiAuditStore(database);
         JdbiAccessChanges accessChanges = new JdbiAccessChanges(database);
         AuditWriter auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
-        ProxyAuthenticator proxyAuthenticator = new ProxyAuthenticator(credentialStore, subjects, clusterStore,
-                grantStore, connections, accessChanges, clock);
+        CredentialChecks credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), subjects,
+                clusterStore, grantStore, connections, accessChanges, clock);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         NetworkEngine network = new NetworkEngine(settings.tlsEngine());
-        OpenStreams openStreams = new OpenStreams(proxyAuthenticator, clock);
+        OpenStreams openStreams = new OpenStreams(credentialChecks, clock);
+        Gateway gateway = new Gateway(credentialChecks, auditWriter, openStreams,
+                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory()), clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> {
-            RefusalAudit refusals = new RefusalAudit(proxyAuthenticator, auditWriter, blocking,
+            RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking,
                     settings.auditTimeout(), clock);
-            return new ProxyFactory.Proxy(new ProxyHandler(vertx, proxyAuthenticator, auditWriter, clientAddresses,
-                    blocking, draining, openStreams, settings.proxy(), clock, network.tls(), refusals), refusals);
+            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining,
+                    settings.proxy(), clock, network.tls(), refusals), refusals);
         };
 
         Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
@@ -302,7 +307,7 @@ public final class Services {
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                auditWriter, proxyAuthenticator, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
+                auditWriter, gateway, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
                 identities, oidc.map(OidcRoutes.Configured::provider));
     }
 
@@ -391,9 +396,9 @@ public final class Services {
         return auditWriter;
     }
 
-    /** The proxy's credential checks (spec 1 §5 "Credentials at the proxy"). */
-    public ProxyAuthenticator proxyAuthenticator() {
-        return proxyAuthenticator;
+    /** Admission of calls to clusters, shared by every way in. */
+    public Gateway gateway() {
+        return gateway;
     }
 
     /** Watches and followed logs held open by this replica, cut when their credential ends. */

@@ -3,6 +3,12 @@ package dev.klave.cluster;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.messages.Message;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.security.cert.CertificateException;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
 
 /**
  * A call to a cluster's API server failed. {@link #summary()} is the Spanish text shown to
@@ -27,6 +33,32 @@ public final class ClusterCallFailed extends RuntimeException {
 
         public Message message() {
             return message;
+        }
+
+        /**
+         * Which of spec 1 §7's four a failure to reach a cluster is, by its cause — the one rule for
+         * the proxy (Netty's and Vert.x's exceptions) and the JDK client (the reconciler, the
+         * gateway's exchange): a TLS or certificate failure, a time-out (any exception named so:
+         * Netty's and the JDK's share no type), no route or connection refused, or else a broken
+         * connection. The chain is walked, since both wrap the real cause.
+         */
+        public static Kind of(Throwable failure) {
+            for (Throwable e = failure; e != null; e = e.getCause()) {
+                if (e instanceof SSLException || e instanceof CertificateException) {
+                    return CERTIFICATE;
+                }
+                if (e instanceof TimeoutException || e.getClass().getSimpleName().contains("Timeout")) {
+                    return TIMEOUT;
+                }
+                if (e instanceof ConnectException || e instanceof UnknownHostException
+                        || e instanceof NoRouteToHostException) {
+                    return UNREACHABLE;
+                }
+                if (e.getCause() == e) {
+                    break;
+                }
+            }
+            return CONNECTION;
         }
     }
 

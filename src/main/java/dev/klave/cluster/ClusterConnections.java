@@ -13,10 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ClusterConnections {
     private final ClusterStore clusters;
     private final TokenVault vault;
-    private final Map<String, KubernetesApi> clients = new ConcurrentHashMap<>();
-    // Keyed by the sealed text itself: new tokens are a new key, and opening (AES-GCM, PEM
-    // parsing) happens once per bootstrap instead of once per proxied request.
-    private final Map<String, BootstrapSecrets> opened = new ConcurrentHashMap<>();
+    /** The reconciler's client of each cluster, for the secrets it was built from. */
+    private final Map<ClusterId, Reconciler> clients = new ConcurrentHashMap<>();
+    /**
+     * The opened secrets of each cluster, with the sealed text they came from: opening (AES-GCM,
+     * PEM parsing) happens once per bootstrap instead of once per proxied request, and new tokens
+     * replace the old entry rather than sit beside it.
+     */
+    private final Map<ClusterId, Opened> opened = new ConcurrentHashMap<>();
+
+    private record Opened(String sealed, BootstrapSecrets secrets) {}
+
+    private record Reconciler(BootstrapSecrets secrets, KubernetesApi api) {}
 
     public ClusterConnections(ClusterStore clusters, TokenVault vault) {
         this.clusters = requireNonNull(clusters, "clusters is null");
@@ -35,13 +43,13 @@ public final class ClusterConnections {
     public BootstrapSecrets secrets(Cluster cluster) {
         String sealed = cluster.sealedSecrets().orElseThrow(() -> Message.CLUSTER_WITHOUT_TOKENS.refusal(
                 "descarga bootstrap.yaml, aplícalo y pega el JSON que imprime"));
-        BootstrapSecrets cached = opened.get(sealed);
-        if (cached != null) {
-            return cached;
+        Opened cached = opened.get(cluster.id());
+        if (cached != null && cached.sealed().equals(sealed)) {
+            return cached.secrets();
         }
         try {
             BootstrapSecrets secrets = vault.open(cluster.id(), sealed);
-            opened.put(sealed, secrets);
+            opened.put(cluster.id(), new Opened(sealed, secrets));
             return secrets;
         } catch (TokenVault.SealedSecretsUnreadable e) {
             throw Message.DATABASE_UNAVAILABLE.refusal();
@@ -51,14 +59,15 @@ public final class ClusterConnections {
     /** A client acting as the cluster's reconciler service account. */
     public KubernetesApi reconciler(ClusterId id) {
         BootstrapSecrets secrets = secrets(id);
-        // Keyed by the token too, so pasting new secrets takes effect at once.
-        return clients.computeIfAbsent(id.value() + "\n" + secrets.server() + "\n" + secrets.reconcilerToken(),
-                ignored -> new KubernetesApi(secrets.server(), secrets.caCertificates(), secrets.reconcilerToken()));
+        // Built again when the secrets are new ones, so pasting new secrets takes effect at once.
+        return clients.compute(id, (ignored, kept) -> kept != null && kept.secrets() == secrets ? kept
+                : new Reconciler(secrets, new KubernetesApi(secrets.server(), secrets.caCertificates(),
+                        secrets.reconcilerToken()))).api();
     }
 
-    /** Forgets the clients of a deleted cluster. */
+    /** Forgets the secrets and client of a deleted cluster. */
     public void forget(ClusterId id) {
-        clients.keySet().removeIf(key -> key.startsWith(id.value() + "\n"));
-        opened.clear();
+        clients.remove(id);
+        opened.remove(id);
     }
 }

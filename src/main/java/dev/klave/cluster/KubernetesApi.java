@@ -8,12 +8,9 @@ import dev.klave.outbound.Answer;
 import dev.klave.outbound.OutboundFailure;
 import dev.klave.outbound.OutboundHttp;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.UnknownHostException;
 import java.net.http.HttpRequest;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -23,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
@@ -126,26 +122,9 @@ public final class KubernetesApi {
             throw ClusterCallFailed.connection(switch (e.kind()) {
                 case DEADLINE -> ClusterCallFailed.Kind.TIMEOUT;
                 case TOO_LARGE -> ClusterCallFailed.Kind.CONNECTION;
-                case FAILED -> classify(e);
+                case FAILED -> ClusterCallFailed.Kind.of(e);
             }, e);
         }
-    }
-
-    /** The JDK sometimes wraps the real cause; look for it along the chain. */
-    private static ClusterCallFailed.Kind classify(Throwable failure) {
-        for (Throwable e = failure; e != null; e = e.getCause()) {
-            if (e instanceof SSLHandshakeException || e instanceof java.security.cert.CertificateException) {
-                return ClusterCallFailed.Kind.CERTIFICATE;
-            }
-            if (e instanceof ConnectException || e instanceof UnknownHostException
-                    || e instanceof java.net.NoRouteToHostException) {
-                return ClusterCallFailed.Kind.UNREACHABLE;
-            }
-            if (e instanceof HttpTimeoutException || e instanceof java.net.SocketTimeoutException) {
-                return ClusterCallFailed.Kind.TIMEOUT;
-            }
-        }
-        return ClusterCallFailed.Kind.CONNECTION;
     }
 
     private static Answer check(Answer response) {

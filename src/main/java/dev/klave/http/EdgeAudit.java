@@ -2,6 +2,8 @@ package dev.klave.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.crypto.TokenHash;
+import dev.klave.crypto.TokenKind;
 import java.net.InetAddress;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -28,16 +30,22 @@ public interface EdgeAudit {
      * What is known of a refused request.
      *
      * @param target the request target as received (the decoder's placeholder when it could not read one)
-     * @param authorization its {@code Authorization} header, so that a known credential is named in the row
+     * @param bearer the hash of the bearer token it carried, so that a known credential is named in
+     *     the row — the hash and not the header, so that nothing printing this record prints a token
      */
-    record Refused(String method, String target, InetAddress client, Optional<String> authorization, int status,
+    record Refused(String method, String target, InetAddress client, Optional<TokenHash> bearer, int status,
             String error) {
         public Refused {
             requireNonNull(method, "method is null");
             requireNonNull(target, "target is null");
             requireNonNull(client, "client is null");
-            requireNonNull(authorization, "authorization is null");
+            requireNonNull(bearer, "bearer is null");
             requireNonNull(error, "error is null");
+        }
+
+        /** The bearer of an {@code Authorization} header shaped like {@code Bearer klt_…}; empty otherwise. */
+        public static Optional<TokenHash> bearerOf(Optional<String> authorization) {
+            return TokenHash.ofBearer(authorization, TokenKind.CREDENTIAL);
         }
     }
 }

@@ -56,7 +56,7 @@ final class EdgeRefusals {
         InetAddress client = clients.resolve(peer, request.headers().getAll("X-Forwarded-For"));
         String method = request.method() == null ? "" : request.method().name();
         EdgeAudit.Recorded recorded = audit.record(new EdgeAudit.Refused(method, request.uri(), client,
-                Optional.ofNullable(request.getHeader("Authorization")), status, text));
+                EdgeAudit.Refused.bearerOf(Optional.ofNullable(request.getHeader("Authorization"))), status, text));
         response.putHeader("Audit-ID", recorded.auditId());
         Context context = Vertx.currentContext();
         recorded.durable().whenComplete((written, failure) -> {

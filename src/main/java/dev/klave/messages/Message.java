@@ -63,6 +63,9 @@ public enum Message {
     AUDIT_STREAM_CUT_CHECK_FAILED(101, "stream cortado: error interno al comprobar la credencial"),
     AUDIT_CLIENT_GONE(499, "cliente desconectado"),
     AUDIT_RESTARTING(503, "Klave reiniciando"),
+    // Not in the specification's table: spec 3 §8 discards a cluster answer over 8 MiB, and the
+    // row of the call says so.
+    AUDIT_ANSWER_TOO_LARGE(502, "respuesta del cluster descartada: más de %s"),
 
     // API errors, returned as {"error": text} (spec 1 §7 "API errors").
     INVALID_JSON(400, "cuerpo JSON no válido"),

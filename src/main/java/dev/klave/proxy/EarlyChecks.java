@@ -1,10 +1,10 @@
 package dev.klave.proxy;
 
+import dev.klave.gateway.Call;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * What the proxy refuses before it looks at the credential, in this order: a replica shutting down
@@ -14,8 +14,6 @@ import java.util.Set;
 final class EarlyChecks {
     /** What the Kubernetes API serves; sent in {@code Allow} with a 405. */
     static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
-    /** Method names are case-sensitive (RFC 9110 §9.1): {@code get} is another method, and refused. */
-    private static final Set<String> FORWARDED = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
     private EarlyChecks() {}
 
@@ -29,7 +27,8 @@ final class EarlyChecks {
         // Only what the Kubernetes API serves. CONNECT would make Klave a tunnel and TRACE echo the
         // request with its credential back (RFC 9110 §9.3.6, §9.3.8); any other name (WebDAV's,
         // made-up ones, lower case) reaches code paths in front ends and API servers nobody meant.
-        if (!FORWARDED.contains(request.method().name())) {
+        // Method names are case-sensitive (RFC 9110 §9.1): {@code get} is another method, and refused.
+        if (!Call.METHODS.contains(request.method().name())) {
             throw Message.METHOD_NOT_ALLOWED.refusal();
         }
         ProxyTarget target = ProxyTarget.parse(request.uri());

@@ -1,9 +1,12 @@
 package dev.klave.proxy;
 
+import dev.klave.gateway.Caller;
+import dev.klave.gateway.Impersonation;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /** The headers Klave sends the cluster for a client's request. */
@@ -23,7 +26,7 @@ final class ForwardedHeaders {
     private ForwardedHeaders() {}
 
     /** Client headers, minus hop-by-hop ones and those named in Connection, plus Klave's own. */
-    static MultiMap of(MultiMap incoming, ProxyCaller caller) {
+    static MultiMap of(MultiMap incoming, Caller caller) {
         Set<String> named = new HashSet<>();
         for (String connection : incoming.getAll(HttpHeaders.CONNECTION)) {
             for (String token : connection.split(",")) {
@@ -39,12 +42,10 @@ final class ForwardedHeaders {
             }
             outgoing.add(name, incoming.getAll(name));
         }
-        // Set after the removals, so nothing a client writes in Connection can take them away.
-        outgoing.set(HttpHeaders.AUTHORIZATION, "Bearer " + caller.cluster().proxyToken());
-        outgoing.set("Impersonate-User", caller.userName());
-        outgoing.set("Impersonate-Uid", caller.subject().id().value());
-        for (String group : caller.groups()) {
-            outgoing.add("Impersonate-Group", group);
+        // Added after the removals, so nothing a client writes in Connection can take them away;
+        // none of these names survived the removals (authorization, impersonate-*).
+        for (Map.Entry<String, String> header : Impersonation.headers(caller)) {
+            outgoing.add(header.getKey(), header.getValue());
         }
         return outgoing;
     }

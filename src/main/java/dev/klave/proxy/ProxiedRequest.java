@@ -2,6 +2,7 @@ package dev.klave.proxy;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.gateway.Ending;
 import dev.klave.http.KubeStatus;
 import dev.klave.messages.Message;
 import io.vertx.core.http.HttpClientRequest;

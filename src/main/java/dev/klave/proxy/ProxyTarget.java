@@ -2,9 +2,14 @@ package dev.klave.proxy;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
+import dev.klave.gateway.Call;
+import dev.klave.gateway.ClusterPath;
+import dev.klave.gateway.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import java.net.InetAddress;
 
 /**
  * Where a proxy request goes, read from the raw request target as the client sent it (spec 1 §4
@@ -12,7 +17,7 @@ import dev.klave.messages.Refusal;
  * {@code .}, {@code ..}, any {@code %} escape, backslashes and {@code ;} are refused. The query
  * is passed through untouched.
  */
-public record ProxyTarget(ClusterId cluster, String path, String query) {
+public record ProxyTarget(ClusterId cluster, ClusterPath path, Query query) {
     public ProxyTarget {
         requireNonNull(cluster, "cluster is null");
         requireNonNull(path, "path is null");
@@ -21,7 +26,12 @@ public record ProxyTarget(ClusterId cluster, String path, String query) {
 
     /** The request target for the cluster: the checked path and the query, byte for byte. */
     public String upstreamUri() {
-        return query.isEmpty() ? path : path + "?" + query;
+        return path.value() + query.suffix();
+    }
+
+    /** The call this request makes, for the gateway. */
+    public Call call(String method, InetAddress client) {
+        return new Call(cluster, method, path, query, client, Channel.PROXY);
     }
 
     /**
@@ -45,29 +55,6 @@ public record ProxyTarget(ClusterId cluster, String path, String query) {
             }
             throw Message.CLUSTER_ID_INVALID.refusal(id.length() > 80 ? id.substring(0, 80) + "…" : id);
         }
-        checkPath(path);
-        return new ProxyTarget(new ClusterId(id), path, query);
-    }
-
-    private static void checkPath(String path) {
-        if (path.equals("/")) {
-            return;
-        }
-        if (path.indexOf('%') >= 0 || path.indexOf('\\') >= 0 || path.indexOf(';') >= 0) {
-            throw Message.PATH_INVALID.refusal();
-        }
-        // "/a/b/" keeps a trailing empty segment, which Kubernetes never needs.
-        String[] segments = path.substring(1).split("/", -1);
-        for (String segment : segments) {
-            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-                throw Message.PATH_INVALID.refusal();
-            }
-            for (int i = 0; i < segment.length(); i++) {
-                char c = segment.charAt(i);
-                if (c < 0x21 || c > 0x7e) {
-                    throw Message.PATH_INVALID.refusal();
-                }
-            }
-        }
+        return new ProxyTarget(new ClusterId(id), new ClusterPath(path), Query.parse(query));
     }
 }

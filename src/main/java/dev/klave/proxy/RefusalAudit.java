@@ -7,6 +7,7 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
+import dev.klave.gateway.CredentialChecks;
 import dev.klave.http.EdgeAudit;
 import dev.klave.messages.Untrusted;
 import java.time.Clock;
@@ -29,17 +30,17 @@ public final class RefusalAudit implements EdgeAudit {
     /** The part of a refused target kept in its row. */
     private static final int PATH_KEPT = 2048;
 
-    private final ProxyAuthenticator authenticator;
+    private final CredentialChecks checks;
     private final AuditWriter audit;
     private final Executor blocking;
     private final Clock clock;
     private final AuditIds ids;
     private final Duration recordWait;
 
-    public RefusalAudit(ProxyAuthenticator authenticator, AuditWriter audit, Executor blocking, Duration recordWait,
+    public RefusalAudit(CredentialChecks checks, AuditWriter audit, Executor blocking, Duration recordWait,
             Clock clock) {
         this.recordWait = requireNonNull(recordWait, "recordWait is null");
-        this.authenticator = requireNonNull(authenticator, "authenticator is null");
+        this.checks = requireNonNull(checks, "checks is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.blocking = requireNonNull(blocking, "blocking is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -59,10 +60,10 @@ public final class RefusalAudit implements EdgeAudit {
      * since nothing is forwarded.
      */
     CompletableFuture<Void> record(String auditId, Refused refused) {
-        CompletableFuture<Owned> credential = ProxyAuthenticator.carriesToken(refused.authorization())
+        CompletableFuture<Owned> credential = refused.bearer().isPresent()
                 ? CompletableFuture.supplyAsync(() -> {
-                    Optional<Credential> found = authenticator.identify(refused.authorization());
-                    return new Owned(found, found.flatMap(authenticator::ownerLogin));
+                    Optional<Credential> found = checks.identify(refused.bearer().get());
+                    return new Owned(found, found.flatMap(checks::ownerLogin));
                 }, blocking)
                 : CompletableFuture.completedFuture(new Owned(Optional.empty(), Optional.empty()));
         return credential

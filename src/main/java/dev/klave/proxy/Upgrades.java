@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
+import dev.klave.gateway.Caller;
+import dev.klave.gateway.Ending;
+import dev.klave.gateway.OpenStreams;
 import dev.klave.http.KubeStatus;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
@@ -64,7 +67,7 @@ final class Upgrades {
      * headers go back to the client, then bytes flow both ways until either side closes. Any
      * other answer is returned as it is and the connection closed, never reused.
      */
-    void serve(HttpServerRequest request, ProxyTarget target, ProxyCaller caller, String auditId, Ending ending) {
+    void serve(HttpServerRequest request, ProxyTarget target, Caller caller, String auditId, Ending ending) {
         HttpServerResponse response = request.response();
         MultiMap headers = ForwardedHeaders.of(request.headers(), caller);
         headers.set(HttpHeaders.CONNECTION, "Upgrade");
@@ -115,17 +118,17 @@ final class Upgrades {
                 });
     }
 
-    private void splice(NetSocket client, Answer answer, Ending ending, ProxyTarget target, ProxyCaller caller,
+    private void splice(NetSocket client, Answer answer, Ending ending, ProxyTarget target, Caller caller,
             String auditId) {
         NetSocket cluster = answer.socket();
         if (answer.rest().length() > 0) {
             client.write(answer.rest());
         }
-        streams.open(new OpenStreams.Stream(auditId, caller, target.cluster(), reason -> {
+        streams.open(auditId, caller, target.cluster(), reason -> {
             ending.end(101, Optional.of(reason));
             client.close();
             cluster.close();
-        }));
+        });
         Runnable finished = () -> {
             ending.end(101, Optional.empty());
             client.close();

@@ -1,12 +1,10 @@
 package dev.klave.proxy;
 
+import dev.klave.cluster.ClusterCallFailed;
 import dev.klave.messages.Message;
-import java.net.ConnectException;
-import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
-import javax.net.ssl.SSLException;
 
-/** Which of the four 502 texts of spec 1 §7 a failed call to a cluster gets, by its cause. */
+/** Which answer a failed call to a cluster gets: spec 1 §7's four 502 texts, or 503 when the pool is full. */
 final class UpstreamFailures {
     private UpstreamFailures() {}
 
@@ -21,25 +19,8 @@ final class UpstreamFailures {
         return classify(failure);
     }
 
-    /** The four connection failures of spec 1 §7, by cause. */
+    /** The four connection failures of spec 1 §7, by cause (one rule with the JDK client's). */
     static Message classify(Throwable failure) {
-        for (Throwable e = failure; e != null; e = e.getCause()) {
-            if (e instanceof SSLException || e instanceof java.security.cert.CertificateException) {
-                return Message.UPSTREAM_CERTIFICATE;
-            }
-            if (e instanceof TimeoutException || e instanceof io.netty.channel.ConnectTimeoutException
-                    || e.getClass().getSimpleName().contains("Timeout")) {
-                return Message.UPSTREAM_TIMEOUT;
-            }
-            if (e instanceof ConnectException || e instanceof UnknownHostException
-                    || e instanceof java.net.NoRouteToHostException) {
-                return Message.UPSTREAM_UNREACHABLE;
-            }
-            if (e.getCause() == e) {
-                break;
-            }
-        }
-        return Message.UPSTREAM_CONNECTION;
+        return ClusterCallFailed.Kind.of(failure).message();
     }
-
 }

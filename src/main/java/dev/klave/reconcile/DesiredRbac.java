@@ -3,10 +3,10 @@ package dev.klave.reconcile;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.Grant;
+import dev.klave.access.KubernetesIdentity;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.Subject;
-import dev.klave.account.SubjectKind;
 import java.util.Collection;
 import java.util.Map;
 import java.util.SortedSet;
@@ -40,9 +40,9 @@ public record DesiredRbac(SortedSet<String> users, SortedSet<String> uids, Sorte
         }
     }
 
-    /** The impersonated user name of a subject (spec 1 §1.3): {@code user:<login>} or {@code bot:<login>}. */
+    /** The impersonated user name of a subject (spec 1 §1.3); see {@link KubernetesIdentity}. */
     public static String userName(Subject subject) {
-        return (subject.kind() == SubjectKind.BOT ? "bot:" : "user:") + subject.login().value();
+        return KubernetesIdentity.userName(subject);
     }
 
     /** From the active grants of enabled subjects, with each grant's subject. */

@@ -2,7 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.proxy.AccessChanges;
+import dev.klave.access.AccessChanges;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.jdbi.v3.core.Handle;

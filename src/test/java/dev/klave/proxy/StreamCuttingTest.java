@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.cluster.ClusterId;
+import dev.klave.gateway.Bearers;
+import dev.klave.gateway.CredentialChecks;
+import dev.klave.gateway.OpenStreams;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.ManualTicker;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingKlave;
@@ -91,23 +95,25 @@ class StreamCuttingTest {
             String[] ana = prepare(klave, cluster);
             String kept = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
                     ana[0]).body()).get("token").asText();
-            ProxyAuthenticator checks = klave.klave().services().proxyAuthenticator();
+            CredentialChecks checks = klave.klave().services().gateway().checks();
             ClusterId prod = new ClusterId("prod-1");
-            // A guard whose own tick would come only in an hour: whatever cuts here is the recheck.
-            try (OpenStreams guard = new OpenStreams(checks, Clock.systemUTC(), Duration.ofHours(1))) {
+            // A guard whose ticks never come: whatever cuts here is the recheck.
+            ManualTicker ticker = new ManualTicker();
+            try (OpenStreams guard = new OpenStreams(checks, Clock.systemUTC(), ticker, Duration.ofSeconds(1))) {
+                guard.start();
                 CompletableFuture<String> revokedCut = new CompletableFuture<>();
                 CompletableFuture<String> keptCut = new CompletableFuture<>();
-                guard.open(new OpenStreams.Stream("revoked", checks.admit(Optional.of("Bearer " + ana[2]), prod,
-                        credential -> {}), prod, revokedCut::complete));
-                guard.open(new OpenStreams.Stream("kept", checks.admit(Optional.of("Bearer " + kept), prod,
-                        credential -> {}), prod, keptCut::complete));
+                guard.open("revoked", checks.admit(Bearers.token(Optional.of("Bearer " + ana[2])), prod,
+                        credential -> {}), prod, revokedCut::complete);
+                guard.open("kept", checks.admit(Bearers.token(Optional.of("Bearer " + kept)), prod,
+                        credential -> {}), prod, keptCut::complete);
 
                 klave.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
                 guard.recheckNow();
 
-                assertThat(revokedCut.get(10, TimeUnit.SECONDS)).isEqualTo("stream cortado: la credencial ya no es válida");
-                // The same pass checks the other stream, whose credential still holds; let it finish.
-                Thread.sleep(300);
+                assertThat(ticker.runQueued()).as("one recheck queued").isEqualTo(1);
+                assertThat(revokedCut.getNow("not cut")).isEqualTo("stream cortado: la credencial ya no es válida");
+                // The same pass checked the other stream, whose credential still holds.
                 assertThat(keptCut).isNotDone();
             }
         }

@@ -9,7 +9,7 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
-import dev.klave.proxy.AccessChanges;
+import dev.klave.access.AccessChanges;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;

@@ -1,4 +1,4 @@
-package dev.klave.proxy;
+package dev.klave.access;
 
 /**
  * A counter shared by every replica that moves forward whenever something that gives proxy access

@@ -1,4 +1,4 @@
-package dev.klave.proxy;
+package dev.klave.gateway;
 
 import java.util.Optional;
 
@@ -8,7 +8,8 @@ import java.util.Optional;
  * other non-resource paths have no resource.
  */
 public record RequestInfo(String verb, Optional<String> resource, Optional<String> namespace, Optional<String> name) {
-    public static RequestInfo of(String method, String path, String query) {
+    public static RequestInfo of(String method, ClusterPath clusterPath, Query query) {
+        String path = clusterPath.value();
         String[] parts = path.substring(1).split("/");
         int index;
         if (parts.length >= 2 && parts[0].equals("api")) {
@@ -35,7 +36,7 @@ public record RequestInfo(String verb, Optional<String> resource, Optional<Strin
         if (parts.length > index + 2) {
             resource = resource + "/" + parts[index + 2];
         }
-        boolean watch = query.contains("watch=true") || query.contains("watch=1");
+        boolean watch = query.watch();
         String verb = switch (method) {
             case "GET", "HEAD" -> watch ? "watch" : name.isPresent() ? "get" : "list";
             case "POST" -> "create";

@@ -1,4 +1,4 @@
-package dev.klave.proxy;
+package dev.klave.gateway;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,21 +12,19 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The long-lived streams this replica holds open (watches, followed logs, upgraded connections,
- * and requests still waiting for the cluster's answer): a stream whose credential was revoked or
- * expired, whose owner was disabled, or whose grant ended is cut (spec 1 §3: within 10 s).
+ * The calls this replica holds open, whichever way they came in (watches, followed logs, upgraded
+ * connections, requests still waiting for the cluster's answer, a tool's call waiting for a
+ * person's approval): a call whose credential was revoked or expired, whose owner was disabled,
+ * or whose grant ended is cut (spec 1 §3: within 10 s), and every call is cut at shutdown.
  *
- * <p>Every second the guard reads the shared {@link AccessChanges} counter — one query, however
+ * <p>Every second the guard reads the shared {@link dev.klave.access.AccessChanges} counter — one query, however
  * many streams are open. Only when it moved (a change on any replica) or a stream's check expired
  * are streams checked again in full, once per credential and cluster rather than once per stream.
  * Ten thousand idle watches so cost one query a second instead of thousands.
@@ -54,12 +52,13 @@ public final class OpenStreams implements AutoCloseable {
     private final StreamChecks checks;
     private final Clock clock;
     private final Map<String, Stream> streams = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService scheduler;
+    private final Ticker ticker;
+    private final Duration checkEvery;
     /** A recheck is queued on the guard's thread and has not started: more requests join it. */
     private final AtomicBoolean recheckQueued = new AtomicBoolean();
 
-    /** One open stream; {@code cut} closes it and says why in its audit row. */
-    static final class Stream {
+    /** One open call; {@code cut} ends it and says why in its audit row. */
+    private static final class Stream {
         private final String auditId;
         private final String credentialId;
         private final ClusterId cluster;
@@ -70,7 +69,7 @@ public final class OpenStreams implements AutoCloseable {
         /** Since when its check could not be made (the database away); null while it could. */
         private volatile Instant uncheckedSince;
 
-        Stream(String auditId, ProxyCaller caller, ClusterId cluster, Consumer<String> cut) {
+        Stream(String auditId, Caller caller, ClusterId cluster, Consumer<String> cut) {
             this.auditId = requireNonNull(auditId, "auditId is null");
             this.credentialId = caller.credential().id();
             this.cluster = requireNonNull(cluster, "cluster is null");
@@ -82,7 +81,7 @@ public final class OpenStreams implements AutoCloseable {
 
     /** What a check of one credential on one cluster found. */
     private sealed interface Verdict {
-        record Holds(ProxyCaller caller) implements Verdict {}
+        record Holds(Caller caller) implements Verdict {}
 
         /** Cut, with {@code auditText} in the stream's row and {@code why} in the log. */
         record Fails(Message auditText, String why) implements Verdict {}
@@ -95,17 +94,22 @@ public final class OpenStreams implements AutoCloseable {
 
     private record Cuts(String credentialId, ClusterId cluster, String why) {}
 
-    public OpenStreams(ProxyAuthenticator authenticator, Clock clock) {
-        this(authenticator, clock, CHECK_EVERY);
+    /** The guard of a replica: its own thread, one tick a second, from {@link #start()}. */
+    public OpenStreams(StreamChecks checks, Clock clock) {
+        this(checks, clock, Ticker.thread("klave-stream-guard"), CHECK_EVERY);
     }
 
-    OpenStreams(StreamChecks checks, Clock clock, Duration checkEvery) {
+    /** @param ticker the thread the checks run on; tests pass one whose ticks they drive */
+    public OpenStreams(StreamChecks checks, Clock clock, Ticker ticker, Duration checkEvery) {
         this.checks = requireNonNull(checks, "checks is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("klave-stream-guard").factory());
-        scheduler.scheduleWithFixedDelay(this::checkSafely, checkEvery.toMillis(), checkEvery.toMillis(),
-                TimeUnit.MILLISECONDS);
+        this.ticker = requireNonNull(ticker, "ticker is null");
+        this.checkEvery = requireNonNull(checkEvery, "checkEvery is null");
+    }
+
+    /** Starts the ticks; until then, nothing is checked. */
+    public void start() {
+        ticker.start(this::checkSafely, checkEvery);
     }
 
     /**
@@ -118,7 +122,7 @@ public final class OpenStreams implements AutoCloseable {
             return;
         }
         try {
-            scheduler.execute(() -> {
+            ticker.execute(() -> {
                 // Cleared before the check reads the counter: a change committed after that read
                 // queues a check of its own.
                 recheckQueued.set(false);
@@ -129,12 +133,26 @@ public final class OpenStreams implements AutoCloseable {
         }
     }
 
-    void open(Stream stream) {
+    /**
+     * Holds a call open under its caller's check until {@link #closed} (or a cut): the guard
+     * checks it again whenever access changes and cuts it, once, through {@code cut} with the
+     * text its audit row gets. Opening again under the same Audit-ID replaces the call's cut.
+     *
+     * @param cut ends the call; called at most once, from the guard's thread or at shutdown
+     */
+    public void open(String auditId, Caller caller, ClusterId cluster, Consumer<String> cut) {
+        Stream stream = new Stream(auditId, caller, cluster, cut);
         streams.put(stream.auditId, stream);
     }
 
-    void closed(String auditId) {
+    /** The call ended by itself: it is no longer checked. */
+    public void closed(String auditId) {
         streams.remove(auditId);
+    }
+
+    /** How many calls are held open; for metrics and tests. */
+    public int size() {
+        return streams.size();
     }
 
     /** A scheduled task that throws is never run again: the guard must outlive any one pass. */
@@ -250,6 +268,6 @@ public final class OpenStreams implements AutoCloseable {
 
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        ticker.close();
     }
 }

@@ -1,17 +1,17 @@
-package dev.klave.proxy;
+package dev.klave.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.cluster.ClusterId;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.storage.DatabaseUnavailableException;
+import dev.klave.testing.ManualTicker;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,25 +21,24 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The stream guard fails closed: only the database being away may keep a stream open without a
  * check, and only for {@link OpenStreams#OUTAGE_GRACE}; a failing check of any other kind (a
- * defect) cuts at once. Each stream's audit text says which.
+ * defect) cuts at once. Each stream's audit text says which. The test drives the guard's ticks.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StreamGuardFailsClosedTest {
     private static final ClusterId PROD = new ClusterId("prod-1");
-    private static final Duration TICK = Duration.ofMillis(50);
 
     private final TestingClock clock = new TestingClock();
     private ClusterSimulator cluster;
     private TestingKlave klave;
-    private ProxyCaller caller;
+    private Caller caller;
 
     @BeforeAll
     void start() throws Exception {
         cluster = ClusterSimulator.builder().start();
         klave = TestingKlave.start(clock, settings -> settings);
         TestingAccess.Viewer ana = TestingAccess.viewer(klave, cluster);
-        caller = klave.klave().services().proxyAuthenticator().admit(Optional.of("Bearer " + ana.token()), PROD,
-                credential -> {});
+        caller = klave.klave().services().gateway().checks().admit(Bearers.token(Optional.of("Bearer " + ana.token())),
+                PROD, credential -> {});
     }
 
     @AfterAll
@@ -51,9 +50,9 @@ class StreamGuardFailsClosedTest {
     /** Checks whose counter always moved (so every tick checks in full), each answer given by the test. */
     private final class ScriptedChecks implements StreamChecks {
         private final Supplier<Long> generation;
-        private final Supplier<ProxyCaller> recheck;
+        private final Supplier<Caller> recheck;
 
-        ScriptedChecks(Supplier<Long> generation, Supplier<ProxyCaller> recheck) {
+        ScriptedChecks(Supplier<Long> generation, Supplier<Caller> recheck) {
             this.generation = generation;
             this.recheck = recheck;
         }
@@ -64,7 +63,7 @@ class StreamGuardFailsClosedTest {
         }
 
         @Override
-        public ProxyCaller recheck(String credentialId, ClusterId cluster, long generation) {
+        public Caller recheck(String credentialId, ClusterId cluster, long generation) {
             return recheck.get();
         }
     }
@@ -78,11 +77,15 @@ class StreamGuardFailsClosedTest {
         StreamChecks broken = new ScriptedChecks(() -> caller.generation() + 1, () -> {
             throw new NullPointerException("a defect in the check");
         });
-        try (OpenStreams guard = new OpenStreams(broken, clock, TICK)) {
+        ManualTicker ticker = new ManualTicker();
+        try (OpenStreams guard = new OpenStreams(broken, clock, ticker, Duration.ofSeconds(1))) {
+            guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open(new OpenStreams.Stream("defect", caller, PROD, cut::complete));
+            guard.open("defect", caller, PROD, cut::complete);
 
-            assertThat(cut.get(5, TimeUnit.SECONDS)).isEqualTo("stream cortado: error interno al comprobar la credencial");
+            ticker.tick();
+
+            assertThat(cut.getNow("not cut")).isEqualTo("stream cortado: error interno al comprobar la credencial");
         }
     }
 
@@ -91,14 +94,18 @@ class StreamGuardFailsClosedTest {
         StreamChecks broken = new ScriptedChecks(() -> {
             throw new IllegalStateException("a defect reading the counter");
         }, () -> caller);
-        try (OpenStreams guard = new OpenStreams(broken, clock, TICK)) {
+        ManualTicker ticker = new ManualTicker();
+        try (OpenStreams guard = new OpenStreams(broken, clock, ticker, Duration.ofSeconds(1))) {
+            guard.start();
             CompletableFuture<String> first = new CompletableFuture<>();
             CompletableFuture<String> second = new CompletableFuture<>();
-            guard.open(new OpenStreams.Stream("first", caller, PROD, first::complete));
-            guard.open(new OpenStreams.Stream("second", caller, PROD, second::complete));
+            guard.open("first", caller, PROD, first::complete);
+            guard.open("second", caller, PROD, second::complete);
 
-            assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("stream cortado: error interno al comprobar la credencial");
-            assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo(first.get());
+            ticker.tick();
+
+            assertThat(first.getNow("not cut")).isEqualTo("stream cortado: error interno al comprobar la credencial");
+            assertThat(second.getNow("not cut")).isEqualTo(first.get());
         }
     }
 
@@ -107,15 +114,18 @@ class StreamGuardFailsClosedTest {
         StreamChecks away = new ScriptedChecks(() -> caller.generation() + 1, () -> {
             throw outage();
         });
-        try (OpenStreams guard = new OpenStreams(away, clock, TICK)) {
+        ManualTicker ticker = new ManualTicker();
+        try (OpenStreams guard = new OpenStreams(away, clock, ticker, Duration.ofSeconds(1))) {
+            guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open(new OpenStreams.Stream("outage", caller, PROD, cut::complete));
-            Thread.sleep(TICK.toMillis() * 6);
+            guard.open("outage", caller, PROD, cut::complete);
+            ticker.tick(3);
             assertThat(cut).as("kept while the database is away for less than the grace").isNotDone();
 
             clock.advance(OpenStreams.OUTAGE_GRACE);
+            ticker.tick();
 
-            assertThat(cut.get(5, TimeUnit.SECONDS))
+            assertThat(cut.getNow("not cut"))
                     .isEqualTo("stream cortado: Klave no puede consultar su base de datos para comprobar la credencial");
         }
     }
@@ -125,15 +135,18 @@ class StreamGuardFailsClosedTest {
         StreamChecks away = new ScriptedChecks(() -> {
             throw outage();
         }, () -> caller);
-        try (OpenStreams guard = new OpenStreams(away, clock, TICK)) {
+        ManualTicker ticker = new ManualTicker();
+        try (OpenStreams guard = new OpenStreams(away, clock, ticker, Duration.ofSeconds(1))) {
+            guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open(new OpenStreams.Stream("counter", caller, PROD, cut::complete));
-            Thread.sleep(TICK.toMillis() * 6);
+            guard.open("counter", caller, PROD, cut::complete);
+            ticker.tick(3);
             assertThat(cut).isNotDone();
 
             clock.advance(OpenStreams.OUTAGE_GRACE);
+            ticker.tick();
 
-            assertThat(cut.get(5, TimeUnit.SECONDS)).startsWith("stream cortado: Klave no puede consultar");
+            assertThat(cut.getNow("not cut")).startsWith("stream cortado: Klave no puede consultar");
         }
     }
 
@@ -147,18 +160,19 @@ class StreamGuardFailsClosedTest {
             }
             return caller;
         });
-        try (OpenStreams guard = new OpenStreams(flaky, clock, TICK)) {
+        ManualTicker ticker = new ManualTicker();
+        try (OpenStreams guard = new OpenStreams(flaky, clock, ticker, Duration.ofSeconds(1))) {
+            guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open(new OpenStreams.Stream("flaky", caller, PROD, cut::complete));
-            Thread.sleep(TICK.toMillis() * 4);
+            guard.open("flaky", caller, PROD, cut::complete);
+            ticker.tick(2);
             clock.advance(OpenStreams.OUTAGE_GRACE.minusSeconds(1));
             down.set(false);
-            // Several ticks, so that one of them surely checks while the database answers.
-            Thread.sleep(TICK.toMillis() * 10);
+            ticker.tick();
             down.set(true);
-            Thread.sleep(TICK.toMillis() * 10);
+            ticker.tick();
             clock.advance(Duration.ofSeconds(2));
-            Thread.sleep(TICK.toMillis() * 10);
+            ticker.tick(3);
 
             assertThat(cut).as("the second outage has lasted 2 s, not 9").isNotDone();
         }

@@ -1,4 +1,4 @@
-package dev.klave.proxy;
+package dev.klave.gateway;
 
 import static java.util.Objects.requireNonNull;
 
@@ -10,12 +10,12 @@ import java.util.List;
 
 /**
  * A request that passed every credential check: who it acts as, and how to reach the cluster.
- * The check holds while {@link AccessChanges} still has {@code generation} and until
+ * The check holds while {@link dev.klave.access.AccessChanges} still has {@code generation} and until
  * {@code validUntil}, when the credential or one of the grants behind the groups expires.
  */
-public record ProxyCaller(Subject subject, Credential credential, String userName, List<String> groups,
+public record Caller(Subject subject, Credential credential, String userName, List<String> groups,
         BootstrapSecrets cluster, long generation, Instant validUntil) {
-    public ProxyCaller {
+    public Caller {
         requireNonNull(subject, "subject is null");
         requireNonNull(credential, "credential is null");
         requireNonNull(userName, "userName is null");

@@ -1,9 +1,11 @@
-package dev.klave.proxy;
+package dev.klave.gateway;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.AccessChanges;
 import dev.klave.access.Grant;
 import dev.klave.access.GrantStore;
+import dev.klave.access.KubernetesIdentity;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.cluster.Cluster;
@@ -11,11 +13,8 @@ import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.credential.Credential;
-import dev.klave.credential.CredentialStore;
-import dev.klave.crypto.SecretToken;
-import dev.klave.crypto.TokenKind;
+import dev.klave.crypto.TokenHash;
 import dev.klave.messages.Message;
-import dev.klave.reconcile.DesiredRbac;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -27,33 +26,39 @@ import java.util.function.Consumer;
 
 /**
  * The credential checks of spec 1 §5 "Credentials at the proxy", in the specification's order:
- * a well-formed bearer token, known, not revoked, not expired; its owner enabled; the cluster
- * known; the credential not restricted to another cluster; an active grant there; tokens stored.
+ * a well-formed bearer token, known (to the way in's {@link Bearers}), not revoked, not expired;
+ * its owner enabled; the cluster known; the credential not restricted to another cluster; an
+ * active grant there; tokens stored.
  *
  * <p>A passed check is kept and reused while the shared {@link AccessChanges} counter has not
- * moved and nothing in it has expired. The proxy takes a kept check from memory
+ * moved and nothing in it has expired. The gateway takes a kept check from memory
  * ({@link #remembered}) and confirms it with the counter value the audit writer reads after the
  * request's row commits: a revocation committed on any replica before that moment refuses the
- * request, as a full check would, and a request costs no query of its own.
+ * request, as a full check would, and a request costs no query of its own. When the counter moves,
+ * every check made before is dropped at once — a cluster's replaced tokens or a deleted cluster
+ * move it too, so no kept check outlives the secrets it holds.
  */
-public final class ProxyAuthenticator implements StreamChecks {
+public final class CredentialChecks implements StreamChecks {
     /** A bound on remembered checks, not an LRU: forgetting costs only a full check. */
     private static final int REMEMBERED_LIMIT = 10_000;
 
-    private final CredentialStore credentials;
+    private final Bearers bearers;
     private final SubjectStore subjects;
     private final ClusterStore clusters;
     private final GrantStore grants;
     private final ClusterConnections connections;
     private final AccessChanges changes;
     private final Clock clock;
-    private final Map<String, ProxyCaller> remembered = new ConcurrentHashMap<>();
+    private final Map<Key, Caller> remembered = new ConcurrentHashMap<>();
     /** The highest counter value seen; a kept check made before it is known to be stale. */
     private final AtomicLong latest = new AtomicLong(Long.MIN_VALUE);
 
-    public ProxyAuthenticator(CredentialStore credentials, SubjectStore subjects, ClusterStore clusters,
-            GrantStore grants, ClusterConnections connections, AccessChanges changes, Clock clock) {
-        this.credentials = requireNonNull(credentials, "credentials is null");
+    /** A kept check's key: a token's hash and a cluster, never a string built from them. */
+    private record Key(TokenHash token, ClusterId cluster) {}
+
+    public CredentialChecks(Bearers bearers, SubjectStore subjects, ClusterStore clusters, GrantStore grants,
+            ClusterConnections connections, AccessChanges changes, Clock clock) {
+        this.bearers = requireNonNull(bearers, "bearers is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.grants = requireNonNull(grants, "grants is null");
@@ -63,27 +68,26 @@ public final class ProxyAuthenticator implements StreamChecks {
     }
 
     /**
-     * Checks a request's credential for a cluster, or reuses the check of an earlier request with
-     * the same token when no access changed since and nothing in it expired.
+     * Checks a token for a cluster, or reuses the check of an earlier request with the same token
+     * when no access changed since and nothing in it expired.
      *
      * @param found told the credential as soon as it is known, for the audit row of a refusal
      * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
      */
-    public ProxyCaller admit(Optional<String> authorization, ClusterId cluster, Consumer<Credential> found) {
-        String hash = tokenHash(authorization);
+    public Caller admit(TokenHash token, ClusterId cluster, Consumer<Credential> found) {
         // Read before any check, so a change committed during the check moves it past what is remembered.
         long generation = changes.generation();
         observed(generation);
-        String key = hash + "\n" + cluster.value();
-        ProxyCaller known = remembered.get(key);
+        Key key = new Key(token, cluster);
+        Caller known = remembered.get(key);
         if (known != null && known.generation() == generation && clock.instant().isBefore(known.validUntil())) {
             found.accept(known.credential());
             return known;
         }
         remembered.remove(key);
-        Credential credential = credentials.findByTokenHash(hash).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        Credential credential = bearers.find(token).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
         found.accept(credential);
-        ProxyCaller caller = authenticate(credential, cluster, generation);
+        Caller caller = authenticate(credential, cluster, generation);
         if (remembered.size() >= REMEMBERED_LIMIT) {
             remembered.clear();
         }
@@ -93,18 +97,11 @@ public final class ProxyAuthenticator implements StreamChecks {
 
     /**
      * A kept check for this token and cluster that may still hold, from memory alone; the caller
-     * must confirm it against the counter ({@link ProxyCaller#generation()}) before forwarding.
-     * Empty when there is none, it is known to be stale or expired, or the header is malformed
-     * (the full check then gives the refusal).
+     * must confirm it against the counter ({@link Caller#generation()}) before forwarding. Empty
+     * when there is none, or it is known to be stale or expired (the full check then decides).
      */
-    public Optional<ProxyCaller> remembered(Optional<String> authorization, ClusterId cluster) {
-        String hash;
-        try {
-            hash = tokenHash(authorization);
-        } catch (dev.klave.messages.Refusal malformed) {
-            return Optional.empty();
-        }
-        ProxyCaller known = remembered.get(hash + "\n" + cluster.value());
+    public Optional<Caller> remembered(TokenHash token, ClusterId cluster) {
+        Caller known = remembered.get(new Key(token, cluster));
         if (known == null || known.generation() < latest.get() || !clock.instant().isBefore(known.validUntil())) {
             return Optional.empty();
         }
@@ -112,19 +109,13 @@ public final class ProxyAuthenticator implements StreamChecks {
     }
 
     /**
-     * The credential a request's token names, whatever its state, for the audit row of a request
-     * refused before its credential was checked (spec 1 §1.3). Empty without a well-formed token,
-     * for an unknown one, and when the database cannot say.
+     * The credential a token names, whatever its state, for the audit row of a request refused
+     * before its credential was checked (spec 1 §1.3). Empty for an unknown one, and when the
+     * database cannot say.
      */
-    public Optional<Credential> identify(Optional<String> authorization) {
-        String hash;
+    public Optional<Credential> identify(TokenHash token) {
         try {
-            hash = tokenHash(authorization);
-        } catch (dev.klave.messages.Refusal malformed) {
-            return Optional.empty();
-        }
-        try {
-            return credentials.findByTokenHash(hash);
+            return bearers.find(token);
         } catch (RuntimeException unavailable) {
             return Optional.empty();
         }
@@ -142,29 +133,15 @@ public final class ProxyAuthenticator implements StreamChecks {
         }
     }
 
-    /** Whether the header carries a well-formed {@code klt_} bearer token (nothing is looked up). */
-    public static boolean carriesToken(Optional<String> authorization) {
-        try {
-            tokenHash(authorization);
-            return true;
-        } catch (dev.klave.messages.Refusal malformed) {
-            return false;
-        }
-    }
-
-    /** Notes a counter value read elsewhere (after an audit commit), so stale checks are skipped at once. */
+    /**
+     * Notes a counter value read elsewhere (after an audit commit), so stale checks are skipped at
+     * once; when it moves forward, the checks made before it are dropped (rare: access changed).
+     */
     public void observed(long generation) {
-        latest.accumulateAndGet(generation, Math::max);
-    }
-
-    private static String tokenHash(Optional<String> authorization) {
-        String header = authorization.orElseThrow(Message.TOKEN_MISSING::refusal).strip();
-        if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw Message.TOKEN_MISSING.refusal();
+        long before = latest.getAndAccumulate(generation, Math::max);
+        if (generation > before && before != Long.MIN_VALUE) {
+            remembered.values().removeIf(kept -> kept.generation() < generation);
         }
-        SecretToken token = SecretToken.parse(TokenKind.CREDENTIAL, header.substring(7).strip())
-                .orElseThrow(Message.TOKEN_MISSING::refusal);
-        return token.hash();
     }
 
     /** The current value of the shared access counter (see {@link AccessChanges}). */
@@ -180,9 +157,13 @@ public final class ProxyAuthenticator implements StreamChecks {
      * @throws dev.klave.messages.Refusal when the credential is gone or fails any check
      */
     @Override
-    public ProxyCaller recheck(String credentialId, ClusterId cluster, long generation) {
-        Credential credential = credentials.findById(credentialId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+    public Caller recheck(String credentialId, ClusterId cluster, long generation) {
+        Credential credential = credentialsById(credentialId);
         return authenticate(credential, cluster, generation);
+    }
+
+    private Credential credentialsById(String credentialId) {
+        return bearers.findById(credentialId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
     }
 
     /**
@@ -191,7 +172,7 @@ public final class ProxyAuthenticator implements StreamChecks {
      * @param generation the access counter read before the check began
      * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
      */
-    public ProxyCaller authenticate(Credential credential, ClusterId cluster, long generation) {
+    public Caller authenticate(Credential credential, ClusterId cluster, long generation) {
         Instant now = clock.instant();
         if (credential.revoked()) {
             throw Message.CREDENTIAL_REVOKED.refusal();
@@ -207,7 +188,7 @@ public final class ProxyAuthenticator implements StreamChecks {
         if (credential.clusterId().isPresent() && !credential.clusterId().get().equals(cluster)) {
             throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(credential.clusterId().get().value());
         }
-        String userName = DesiredRbac.userName(owner);
+        String userName = KubernetesIdentity.userName(owner);
         List<Grant> active = grants.find(Optional.of(owner.id()), Optional.of(cluster), false).stream()
                 .filter(grant -> grant.activeAt(now))
                 .toList();
@@ -222,7 +203,7 @@ public final class ProxyAuthenticator implements StreamChecks {
         Instant validUntil = active.stream()
                 .flatMap(grant -> grant.expiresAt().stream())
                 .reduce(credential.expiresAt(), (first, second) -> first.isBefore(second) ? first : second);
-        return new ProxyCaller(owner, credential, userName, groups, connections.secrets(registered), generation,
+        return new Caller(owner, credential, userName, groups, connections.secrets(registered), generation,
                 validUntil);
     }
 }

@@ -1,10 +1,10 @@
-package dev.klave.proxy;
+package dev.klave.gateway;
 
 import dev.klave.cluster.ClusterId;
 
-/** What the stream guard asks of the credential checks; {@link ProxyAuthenticator} answers it. */
+/** What the stream guard asks of the credential checks; {@link CredentialChecks} answers it. */
 interface StreamChecks {
-    /** The shared access counter (see {@link AccessChanges}). */
+    /** The shared access counter (see {@link dev.klave.access.AccessChanges}). */
     long generation();
 
     /**
@@ -13,5 +13,5 @@ interface StreamChecks {
      * @throws dev.klave.messages.Refusal when the credential no longer passes
      * @throws dev.klave.storage.DatabaseUnavailableException when the database cannot say
      */
-    ProxyCaller recheck(String credentialId, ClusterId cluster, long generation);
+    Caller recheck(String credentialId, ClusterId cluster, long generation);
 }

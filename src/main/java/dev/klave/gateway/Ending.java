@@ -1,4 +1,4 @@
-package dev.klave.proxy;
+package dev.klave.gateway;
 
 import static java.util.Objects.requireNonNull;
 
@@ -10,11 +10,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Completes one request's audit row once: the first ending (the answer, a cut, the client
- * hanging up) is the one recorded, the request leaves the open streams, and the place it held
- * among its credential's requests or streams is given up.
+ * The handle that ends one call: completes its audit row once — the first ending (the answer, a
+ * cut, the client hanging up) is the one recorded — takes the call out of the open calls, and gives
+ * up the place it held among its credential's requests or streams. Made by
+ * {@link Gateway#ending(String)} when the call arrives, before it is admitted, so that a client
+ * leaving during admission ends it as well.
  */
-final class Ending {
+public final class Ending {
     private final String auditId;
     private final OpenStreams streams;
     private final AuditWriter audit;
@@ -22,14 +24,15 @@ final class Ending {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicReference<Runnable> release = new AtomicReference<>();
 
-    Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock) {
+    public Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock) {
         this.auditId = requireNonNull(auditId, "auditId is null");
         this.streams = requireNonNull(streams, "streams is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    void end(int status, Optional<String> error) {
+    /** Records how the call ended, unless it ended already. */
+    public void end(int status, Optional<String> error) {
         if (ended.compareAndSet(false, true)) {
             streams.closed(auditId);
             audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
@@ -38,7 +41,7 @@ final class Ending {
     }
 
     /** Gives {@code place} up when the request ends, or at once if it has ended already. */
-    void holding(Runnable place) {
+    public void holding(Runnable place) {
         if (!release.compareAndSet(null, requireNonNull(place, "place is null"))) {
             // Ended already (its slot holds the no-op end() left): nothing to hold it for.
             place.run();
@@ -47,6 +50,16 @@ final class Ending {
         if (ended.get()) {
             releaseHeld();
         }
+    }
+
+    /** The call's Audit-ID. */
+    public String auditId() {
+        return auditId;
+    }
+
+    /** Whether the call has ended. */
+    public boolean ended() {
+        return ended.get();
     }
 
     private void releaseHeld() {

@@ -1,0 +1,85 @@
+package dev.klave.gateway;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.audit.Channel;
+import dev.klave.cluster.ClusterId;
+import java.net.InetAddress;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * One request to a cluster, whichever way it came in: the cluster, the method, a checked path,
+ * the query, the client's address and the channel (the proxy, or a tool). What the audit row
+ * says of the request is read from it once ({@link #info()}).
+ */
+public final class Call {
+    /** What the Kubernetes API serves; anything else never reaches a cluster (RFC 9110 §9.3.6, §9.3.8). */
+    public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+
+    private final ClusterId cluster;
+    private final String method;
+    private final ClusterPath path;
+    private final Query query;
+    private final InetAddress client;
+    private final Channel channel;
+    private final RequestInfo info;
+
+    public Call(ClusterId cluster, String method, ClusterPath path, Query query, InetAddress client, Channel channel) {
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.method = requireNonNull(method, "method is null");
+        this.path = requireNonNull(path, "path is null");
+        this.query = requireNonNull(query, "query is null");
+        this.client = requireNonNull(client, "client is null");
+        this.channel = requireNonNull(channel, "channel is null");
+        if (!METHODS.contains(method)) {
+            throw new IllegalArgumentException("not a method the Kubernetes API serves: "
+                    + method.toLowerCase(Locale.ROOT));
+        }
+        this.info = RequestInfo.of(method, path, query);
+    }
+
+    public ClusterId cluster() {
+        return cluster;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    public ClusterPath path() {
+        return path;
+    }
+
+    public Query query() {
+        return query;
+    }
+
+    public InetAddress client() {
+        return client;
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    /** Verb, resource, namespace and name, as the API server reads them. */
+    public RequestInfo info() {
+        return info;
+    }
+
+    /** A watch or a followed log: it may stay open for hours. */
+    public boolean stream() {
+        return info.verb().equals("watch") || query.follow();
+    }
+
+    /** The request target for the cluster: the checked path and the query, byte for byte. */
+    public String target() {
+        return path.value() + query.suffix();
+    }
+
+    @Override
+    public String toString() {
+        return method + " " + cluster.value() + path.value();
+    }
+}

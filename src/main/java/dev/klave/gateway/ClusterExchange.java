@@ -1,0 +1,159 @@
+package dev.klave.gateway;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.audit.AuditIds;
+import dev.klave.cluster.BootstrapSecrets;
+import dev.klave.cluster.ClusterCallFailed;
+import dev.klave.cluster.ClusterId;
+import dev.klave.cluster.KubernetesApi;
+import dev.klave.messages.Message;
+import dev.klave.messages.Untrusted;
+import dev.klave.outbound.Answer;
+import dev.klave.outbound.OutboundFailure;
+import dev.klave.outbound.OutboundHttp;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Calls to clusters for callers inside Klave (an agent's tools, spec 3 §4), under exactly the
+ * proxy's rules: the same admission and audit row before anything is sent ({@link Gateway}), the
+ * proxy token and the caller's impersonation — never the reconciler's identity — over TLS pinned
+ * to the cluster's CA, and the call held open among the replica's calls, so that a revocation,
+ * the owner's disable or shutdown cuts it. Spec 3 §8: 30 s per call and answers over 8 MiB
+ * discarded. Blocking: call it from a virtual thread.
+ */
+public final class ClusterExchange {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterExchange.class);
+    public static final Duration DEADLINE = Duration.ofSeconds(30);
+    public static final long ANSWER_LIMIT = 8L * 1024 * 1024;
+
+    private final Gateway gateway;
+    private final AuditIds ids;
+    private final Duration deadline;
+    private final long answerLimit;
+    private final Map<ClusterId, Pinned> clients = new ConcurrentHashMap<>();
+
+    /** A client trusting one cluster's CA, kept while the cluster's secrets are the same ones. */
+    private record Pinned(BootstrapSecrets secrets, OutboundHttp http) {}
+
+    /** What to send besides the call itself: a body and its type, and the type of answer wanted. */
+    public record Outgoing(Optional<byte[]> body, Optional<String> contentType, String accept) {
+        public static final Outgoing NONE = new Outgoing(Optional.empty(), Optional.empty(), "application/json");
+
+        public Outgoing {
+            requireNonNull(body, "body is null");
+            requireNonNull(contentType, "contentType is null");
+            requireNonNull(accept, "accept is null");
+        }
+
+        public static Outgoing json(byte[] body, String contentType) {
+            return new Outgoing(Optional.of(body), Optional.of(contentType), "application/json");
+        }
+    }
+
+    public ClusterExchange(Gateway gateway, Clock clock) {
+        this(gateway, clock, DEADLINE, ANSWER_LIMIT);
+    }
+
+    ClusterExchange(Gateway gateway, Clock clock, Duration deadline, long answerLimit) {
+        this.gateway = requireNonNull(gateway, "gateway is null");
+        this.ids = new AuditIds(clock);
+        this.deadline = requireNonNull(deadline, "deadline is null");
+        this.answerLimit = answerLimit;
+    }
+
+    /**
+     * Admits the call with {@code authorization}, sends it and reads the whole answer. Never
+     * throws for what the cluster or the caller did: each outcome is an {@link Exchanged}, and its
+     * audit row is complete when this returns.
+     */
+    public Exchanged exchange(Optional<String> authorization, Call call, Outgoing outgoing) {
+        String auditId = ids.next();
+        Ending ending = gateway.ending(auditId);
+        Admission admission = gateway.admit(auditId, authorization, call).join();
+        return switch (admission) {
+            case Admission.Refused refused -> new Exchanged.Refused(auditId, refused.refusal());
+            case Admission.Admitted admitted -> send(auditId, ending, admitted.caller(), call, outgoing);
+        };
+    }
+
+    private Exchanged send(String auditId, Ending ending, Caller caller, Call call, Outgoing outgoing) {
+        AtomicReference<String> cut = new AtomicReference<>();
+        Thread sending = Thread.currentThread();
+        gateway.streams().open(auditId, caller, call.cluster(), reason -> {
+            cut.set(reason);
+            sending.interrupt();
+        });
+        Answer answer;
+        try {
+            answer = http(call.cluster(), caller.cluster()).send(request(caller, call, outgoing));
+        } catch (OutboundFailure failure) {
+            gateway.streams().closed(auditId);
+            if (cut.get() != null) {
+                return cut(auditId, ending, cut.get());
+            }
+            return failed(auditId, ending, call, failure);
+        }
+        gateway.streams().closed(auditId);
+        if (cut.get() != null) {
+            return cut(auditId, ending, cut.get());
+        }
+        ending.end(answer.status(), Optional.empty());
+        return new Exchanged.Answered(auditId, answer.status(), answer.headers(), answer.body());
+    }
+
+    /** Cut before its answer was whole: refused as the proxy refuses a request cut in flight. */
+    private Exchanged cut(String auditId, Ending ending, String reason) {
+        // The interrupt was ours, and is spent.
+        Thread.interrupted();
+        Message refused = reason.equals(Message.AUDIT_RESTARTING.text()) ? Message.RESTARTING
+                : Message.CREDENTIAL_NO_LONGER_VALID;
+        ending.end(refused.status(), Optional.of(refused == Message.RESTARTING ? reason : refused.text()));
+        return new Exchanged.Refused(auditId, refused.refusal());
+    }
+
+    private Exchanged failed(String auditId, Ending ending, Call call, OutboundFailure failure) {
+        LOG.warn("call {} to cluster {} failed: {}", auditId, call.cluster(), Untrusted.text(failure.toString()));
+        if (failure.kind() == OutboundFailure.Kind.TOO_LARGE) {
+            String text = Message.AUDIT_ANSWER_TOO_LARGE.text(answerLimit / (1024 * 1024) + " MiB");
+            ending.end(Message.AUDIT_ANSWER_TOO_LARGE.status(), Optional.of(text));
+            return new Exchanged.Failed(auditId, Message.AUDIT_ANSWER_TOO_LARGE, text);
+        }
+        Message message = failure.kind() == OutboundFailure.Kind.DEADLINE ? Message.UPSTREAM_TIMEOUT
+                : ClusterCallFailed.Kind.of(failure).message();
+        ending.end(message.status(), Optional.of(message.text()));
+        return new Exchanged.Failed(auditId, message, message.text());
+    }
+
+    private HttpRequest request(Caller caller, Call call, Outgoing outgoing) {
+        URI server = caller.cluster().server();
+        String base = server.toString().endsWith("/") ? server.toString().substring(0, server.toString().length() - 1)
+                : server.toString();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + call.target()))
+                .method(call.method(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
+                        .orElse(HttpRequest.BodyPublishers.noBody()))
+                .header("Accept", outgoing.accept())
+                .header("User-Agent", "klave");
+        outgoing.contentType().ifPresent(type -> request.header("Content-Type", type));
+        for (Map.Entry<String, String> header : Impersonation.headers(caller)) {
+            request.header(header.getKey(), header.getValue());
+        }
+        return request.build();
+    }
+
+    private OutboundHttp http(ClusterId cluster, BootstrapSecrets secrets) {
+        Pinned pinned = clients.compute(cluster, (id, kept) -> kept != null && kept.secrets() == secrets ? kept
+                : new Pinned(secrets, OutboundHttp.over(KubernetesApi.pinnedTo(secrets.caCertificates()), deadline,
+                        answerLimit)));
+        return pinned.http();
+    }
+}

@@ -1,0 +1,201 @@
+package dev.klave.gateway;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.audit.AuditRow;
+import dev.klave.audit.AuditWriter;
+import dev.klave.credential.Credential;
+import dev.klave.crypto.TokenHash;
+import dev.klave.crypto.TokenKind;
+import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
+import dev.klave.storage.DatabaseUnavailableException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Admission of a call to a cluster, for every way in (spec 1 §5 "Credentials at the proxy",
+ * §1.3): the bearer token is checked (credential → owner → cluster → grant), the audit row is
+ * durable, and only then is the call admitted. A refused call whose credential is known leaves a
+ * completed row naming it, so its owner sees it too.
+ *
+ * <p>The remembered fast path: when a check of this token on this cluster is kept in memory
+ * ({@link CredentialChecks#remembered}), nothing is queried and no thread is woken for it. The
+ * row is written first, and the access counter as of its commit (AuditStore.write) says whether
+ * the kept check still held at that moment on every replica; if access changed, the full check
+ * decides on a virtual thread, and a refusal completes the row already written. Either way the
+ * call is admitted only after both.
+ */
+public final class Gateway {
+    private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+    private final CredentialChecks checks;
+    private final AuditWriter audit;
+    private final OpenStreams streams;
+    private final Executor blocking;
+    private final Clock clock;
+
+    /** @param blocking runs the full checks (virtual threads) */
+    public Gateway(CredentialChecks checks, AuditWriter audit, OpenStreams streams, Executor blocking, Clock clock) {
+        this.checks = requireNonNull(checks, "checks is null");
+        this.audit = requireNonNull(audit, "audit is null");
+        this.streams = requireNonNull(streams, "streams is null");
+        this.blocking = requireNonNull(blocking, "blocking is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** The handle that will end the call under {@code auditId}, made before it is admitted. */
+    public Ending ending(String auditId) {
+        return new Ending(auditId, streams, audit, clock);
+    }
+
+    /** The open calls of this replica, cut on revocation and at shutdown. */
+    public OpenStreams streams() {
+        return streams;
+    }
+
+    /** The credential checks (for the rows of calls refused before admission). */
+    public CredentialChecks checks() {
+        return checks;
+    }
+
+    /**
+     * Admits a call or refuses it; completes once its row is durable (or could not be, which
+     * refuses it). Completes on the audit writer's thread for a remembered check, on a virtual
+     * thread otherwise; never exceptionally.
+     */
+    public CompletableFuture<Admission> admit(String auditId, Optional<String> authorization, Call call) {
+        Optional<TokenHash> token = TokenHash.ofBearer(authorization, TokenKind.CREDENTIAL);
+        if (token.isPresent()) {
+            Optional<Caller> remembered = checks.remembered(token.get(), call.cluster());
+            if (remembered.isPresent()) {
+                return admitRemembered(auditId, call, token.get(), remembered.get());
+            }
+        }
+        return CompletableFuture.supplyAsync(() -> admitChecked(auditId, call, token), blocking);
+    }
+
+    private CompletableFuture<Admission> admitRemembered(String auditId, Call call, TokenHash token, Caller caller) {
+        return audit.record(admittedRow(auditId, call, caller)).handle((generation, failure) -> {
+            if (failure != null) {
+                auditFailed(auditId, failure);
+                return CompletableFuture.<Admission>completedFuture(refused(Message.AUDIT_UNAVAILABLE.refusal()));
+            }
+            checks.observed(generation);
+            if (generation == caller.generation()) {
+                return CompletableFuture.<Admission>completedFuture(new Admission.Admitted(caller));
+            }
+            return CompletableFuture.supplyAsync(() -> recheck(auditId, call, token), blocking);
+        }).thenCompose(admission -> admission);
+    }
+
+    /** The full check of a call whose row is already written; a refusal completes that row. */
+    private Admission recheck(String auditId, Call call, TokenHash token) {
+        Refusal refusal;
+        try {
+            return new Admission.Admitted(checks.admit(token, call.cluster(), ignored -> { }));
+        } catch (Refusal refused) {
+            refusal = refused;
+        } catch (RuntimeException e) {
+            refusal = unexpected(auditId, e);
+        }
+        audit.complete(new AuditRow.Completion(auditId, refusal.status(), Optional.of(refusal.getMessage()),
+                clock.instant(), true));
+        return refused(refusal);
+    }
+
+    /**
+     * Checks the credential and writes the audit row before anything is forwarded. A refused call
+     * leaves a completed row when its credential is known, so an owner sees it too.
+     */
+    private Admission admitChecked(String auditId, Call call, Optional<TokenHash> token) {
+        AtomicReference<Credential> known = new AtomicReference<>();
+        try {
+            Caller caller = checks.admit(token.orElseThrow(Message.TOKEN_MISSING::refusal), call.cluster(), known::set);
+            try {
+                checks.observed(awaitRow(admittedRow(auditId, call, caller)));
+            } catch (Exception e) {
+                auditFailed(auditId, e);
+                return refused(Message.AUDIT_UNAVAILABLE.refusal());
+            }
+            return new Admission.Admitted(caller);
+        } catch (Refusal refusal) {
+            Optional<Credential> credential = Optional.ofNullable(known.get());
+            // Authentication failures are recorded too; they have no resource, like discovery. The
+            // answer waits for the row, so the Audit-ID it carries is found (spec 1 §1.3).
+            RequestInfo info = call.info();
+            try {
+                awaitRow(row(auditId, call, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
+                        info.name()), credential, credential.map(found -> found.subjectId().value()),
+                        credential.flatMap(checks::ownerLogin), Optional.of(refusal.status()),
+                        Optional.of(refusal.getMessage())));
+            } catch (Exception e) {
+                LOG.warn("audit row {} of a refused request not written: {}", auditId, e.toString());
+            }
+            return refused(refusal);
+        } catch (RuntimeException e) {
+            return refused(unexpected(auditId, e));
+        }
+    }
+
+    private static Admission refused(Refusal refusal) {
+        return new Admission.Refused(refusal);
+    }
+
+    /**
+     * Waits, on a virtual thread, for a row to be durable ({@link AuditWriter#record} bounds the
+     * wait); an interrupt (the replica stopping) ends the wait and is kept for the caller's thread.
+     */
+    private long awaitRow(AuditRow row) throws Exception {
+        try {
+            return audit.record(row).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw e;
+        }
+    }
+
+    /**
+     * The row of an admitted call was not durable in time, or failed: the call is refused (503)
+     * and not forwarded. Its completion is queued too, so that a row written late still says what
+     * the client got.
+     */
+    private void auditFailed(String auditId, Throwable failure) {
+        Throwable cause = failure instanceof ExecutionException ? failure.getCause() : failure;
+        LOG.error("audit row {} not written; request refused: {}", auditId, String.valueOf(cause));
+        Message refused = Message.AUDIT_UNAVAILABLE;
+        audit.complete(new AuditRow.Completion(auditId, refused.status(), Optional.of(refused.text()),
+                clock.instant()));
+    }
+
+    /** A check that could not be made: the database is down (spec 1 §7: 503), or anything else (500). */
+    private static Refusal unexpected(String auditId, RuntimeException e) {
+        if (e instanceof DatabaseUnavailableException) {
+            LOG.warn("admission of {}: {}", auditId, e.getMessage());
+            return Message.DATABASE_UNAVAILABLE.refusal();
+        }
+        LOG.error("admission failed for {}", auditId, e);
+        return Message.INTERNAL_ERROR.refusal();
+    }
+
+    /** The row of a call whose credential passed, written before it is forwarded. */
+    private AuditRow admittedRow(String auditId, Call call, Caller caller) {
+        return row(auditId, call, call.info(), Optional.of(caller.credential()),
+                Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
+                Optional.empty(), Optional.empty());
+    }
+
+    private AuditRow row(String auditId, Call call, RequestInfo info, Optional<Credential> credential,
+            Optional<String> subjectId, Optional<String> login, Optional<Integer> status, Optional<String> error) {
+        return new AuditRow(auditId, clock.instant(), subjectId, login, credential.map(Credential::id),
+                call.cluster().value(), info.namespace(), info.verb(), info.resource(), info.name(),
+                call.path().value(), Optional.of(call.client().getHostAddress()), status, error,
+                status.isPresent() ? Optional.of(clock.instant()) : Optional.empty());
+    }
+}
