@@ -150,6 +150,8 @@ export interface AuditRow {
   id: string; at: string; subject_id: string | null; subject: string | null; credential: string | null;
   cluster: string; namespace: string | null; verb: string; resource: string | null; name: string | null;
   path: string; status: number | null; error: string | null; client_ip: string | null; completed_at: string | null;
+  /** How the request came: through the proxy, or from an agent's tool (with the agent's session, if delegated). */
+  channel: "proxy" | "tool"; tool: string | null; session: string | null;
 }
 
 export interface ControlEvent {

@@ -1,6 +1,7 @@
 import { get, type AuditRow } from "../api";
 import { when } from "../format";
 import { useLoad } from "../ui/load";
+import { channelText } from "../ui/AuditTable";
 import { ErrorBox, Loading, retryable } from "../ui/states";
 
 export function AuditDetailScreen({ id }: { id: string }) {
@@ -18,6 +19,13 @@ export function AuditDetailScreen({ id }: { id: string }) {
             <dt>Terminó</dt><dd>{when(row.data.completed_at, true)}</dd>
             <dt>Usuario</dt><dd>{row.data.subject ?? "—"}</dd>
             <dt>Credencial</dt><dd><code>{row.data.credential ?? "—"}</code></dd>
+            <dt>Canal</dt><dd data-testid="audit-channel">{channelText(row.data)}</dd>
+            {row.data.channel === "tool" && <>
+              <dt>Sesión del agente</dt>
+              <dd data-testid="audit-session">{row.data.session
+                ? <code class="wrap">{row.data.session}</code>
+                : "ninguna: la herramienta se llamó con la credencial de un bot"}</dd>
+            </>}
             <dt>Cluster</dt><dd>{row.data.cluster}</dd>
             <dt>Namespace</dt><dd>{row.data.namespace ?? "—"}</dd>
             <dt>Verbo</dt><dd>{row.data.verb}</dd>

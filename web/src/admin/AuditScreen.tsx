@@ -10,7 +10,8 @@ import { Loads } from "../ui/states";
 import { ControlEvents } from "./ControlEvents";
 import { Pager } from "./Pager";
 
-const FIELDS = ["subject", "cluster", "namespace", "verb", "resource", "credential", "from", "to", "include_discovery"] as const;
+const FIELDS = ["subject", "cluster", "namespace", "verb", "resource", "credential", "channel", "tool", "session",
+  "from", "to", "include_discovery"] as const;
 type Filters = Record<(typeof FIELDS)[number], string>;
 
 export function AuditScreen() {
@@ -75,6 +76,15 @@ function Requests({ search }: { search: URLSearchParams }) {
           <label class="field"><span>Verbo</span><input name="verb" value={draft.verb} placeholder="get, list, create…" onInput={set("verb")} /></label>
           <label class="field"><span>Recurso</span><input name="resource" value={draft.resource} placeholder="pods, pods/exec…" onInput={set("resource")} /></label>
           <label class="field"><span>Credencial</span><input name="credential" value={draft.credential} onInput={set("credential")} /></label>
+          <label class="field"><span>Canal</span>
+            <select name="channel" value={draft.channel} onChange={set("channel")}>
+              <option value="">Todos</option>
+              <option value="proxy">Proxy</option>
+              <option value="tool">Herramientas de agentes</option>
+            </select>
+          </label>
+          <label class="field"><span>Herramienta</span><input name="tool" value={draft.tool} placeholder="list_resources, get_logs…" onInput={set("tool")} /></label>
+          <label class="field"><span>Sesión del agente</span><input name="session" value={draft.session} onInput={set("session")} /></label>
           <label class="field"><span>Desde</span><input type="datetime-local" name="from" value={toLocalInput(draft.from)}
             aria-describedby={problem ? "range-problem" : undefined} onInput={set("from")} /></label>
           <label class="field"><span>Hasta</span><input type="datetime-local" name="to" value={toLocalInput(draft.to)}
@@ -94,7 +104,7 @@ function Requests({ search }: { search: URLSearchParams }) {
       <section class="card" aria-labelledby="rows-title">
         <h2 id="rows-title">Peticiones</h2>
         <Loads loaded={rows} labels={{ page: "Página", from: "Desde", to: "Hasta", subject: "Usuario", cluster: "Cluster",
-          namespace: "Namespace", verb: "Verbo", resource: "Recurso", credential: "Credencial" }}>
+          namespace: "Namespace", verb: "Verbo", resource: "Recurso", credential: "Credencial", channel: "Canal" }}>
           {(result) => (
             <>
               <div class="actions">

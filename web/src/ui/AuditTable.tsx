@@ -1,4 +1,4 @@
-import { get, type AuditRow, type Credential } from "../api";
+import { get, query, type AuditRow, type Credential } from "../api";
 import { useLoad } from "./load";
 import { when } from "../format";
 import { CardTable } from "./CardTable";
@@ -29,6 +29,7 @@ export function AuditTable({ rows, linkDetails, label = "Peticiones" }: {
             <th scope="col">Recurso</th>
             <th scope="col">Estado</th>
             <th scope="col">Credencial</th>
+            <th scope="col">Canal</th>
             <th scope="col">Audit-ID</th>
           </tr>
         </thead>
@@ -48,11 +49,38 @@ export function AuditTable({ rows, linkDetails, label = "Peticiones" }: {
                       title={`Ver solo las peticiones de esta credencial (${row.credential})`}>{credentialName(row.credential)}</a>
                   : <span title={row.credential}>{credentialName(row.credential)}</span>)
                 : "—"}</td>
+              <td data-testid="audit-channel"><ChannelCell row={row} linkDetails={linkDetails} /></td>
               <td><code class="id">{linkDetails ? <a href={`/admin/auditoria/${encodeURIComponent(row.id)}`}>{row.id}</a> : row.id}</code></td>
             </tr>
           ))}
         </tbody>
     </CardTable>
+  );
+}
+
+/** How a request came, in words: "Proxy", or "Herramienta <name>" for an agent's tool (spec 3). */
+export function channelText(row: AuditRow): string {
+  return row.channel === "tool" ? `Herramienta ${row.tool ?? ""}`.trim() : "Proxy";
+}
+
+// A tool's name and its session each lead to the requests that share them, as a credential does.
+function ChannelCell({ row, linkDetails }: { row: AuditRow; linkDetails: boolean }) {
+  if (row.channel !== "tool") {
+    return <span>Proxy</span>;
+  }
+  const tool = <>Herramienta <code>{row.tool}</code></>;
+  const session = row.session && <code class="id">{row.session}</code>;
+  return (
+    <span>
+      {linkDetails
+        ? <a href={`/admin/auditoria${query({ channel: "tool", tool: row.tool })}`}
+            title="Ver solo las peticiones de esta herramienta">{tool}</a>
+        : tool}
+      {session && <span class="muted small"> · sesión {linkDetails
+        ? <a href={`/admin/auditoria${query({ session: row.session })}`}
+            title="Ver solo las peticiones de esta sesión del agente">{session}</a>
+        : session}</span>}
+    </span>
   );
 }
 

@@ -13,7 +13,7 @@ import java.util.Optional;
  */
 final class AuditExport {
     private static final String HEADER = "id,at,subject_id,subject,credential,cluster,namespace,verb,resource,name,"
-            + "path,status,error,client_ip,completed_at";
+            + "path,status,error,client_ip,completed_at,channel,tool,session";
 
     private AuditExport() {}
 
@@ -45,6 +45,9 @@ final class AuditExport {
             cells.add(text(row.error()));
             cells.add(text(row.clientIp()));
             cells.add(row.completedAt().map(Object::toString).orElse(""));
+            cells.add(row.channel());
+            cells.add(text(row.tool()));
+            cells.add(text(row.session()));
             text.append(String.join(",", cells.stream().map(AuditExport::cell).toList())).append("\r\n");
         }
         return text.toString().getBytes(StandardCharsets.UTF_8);

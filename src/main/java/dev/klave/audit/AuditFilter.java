@@ -5,7 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.time.Instant;
 import java.util.Optional;
 
-/** The filters of {@code GET /api/audit} (spec 1 §4 "Audit"); empty means any. */
+/**
+ * The filters of {@code GET /api/audit} (spec 1 §4 "Audit"); empty means any. {@code channel},
+ * {@code tool} and {@code session} pick how a request came (spec 3 "Tool rules" 3).
+ */
 public record AuditFilter(
         Optional<String> subject,
         Optional<String> cluster,
@@ -15,7 +18,10 @@ public record AuditFilter(
         Optional<String> credential,
         Optional<Instant> from,
         Optional<Instant> to,
-        boolean includeDiscovery) {
+        boolean includeDiscovery,
+        Optional<Channel.Kind> channel,
+        Optional<String> tool,
+        Optional<String> session) {
     public AuditFilter {
         requireNonNull(subject, "subject is null");
         requireNonNull(cluster, "cluster is null");
@@ -25,17 +31,28 @@ public record AuditFilter(
         requireNonNull(credential, "credential is null");
         requireNonNull(from, "from is null");
         requireNonNull(to, "to is null");
+        requireNonNull(channel, "channel is null");
+        requireNonNull(tool, "tool is null");
+        requireNonNull(session, "session is null");
+    }
+
+    /** A filter that asks nothing of how a request came. */
+    public AuditFilter(Optional<String> subject, Optional<String> cluster, Optional<String> namespace,
+            Optional<String> verb, Optional<String> resource, Optional<String> credential, Optional<Instant> from,
+            Optional<Instant> to, boolean includeDiscovery) {
+        this(subject, cluster, namespace, verb, resource, credential, from, to, includeDiscovery, Optional.empty(),
+                Optional.empty(), Optional.empty());
     }
 
     /** The same filter, no later than {@code instant} (an export pages over a fixed set of rows). */
     public AuditFilter until(Instant instant) {
         Instant end = to.filter(given -> given.isBefore(instant)).orElse(instant);
         return new AuditFilter(subject, cluster, namespace, verb, resource, credential, from, Optional.of(end),
-                includeDiscovery);
+                includeDiscovery, channel, tool, session);
     }
 
     public AuditFilter onlySubject(String subjectId) {
         return new AuditFilter(Optional.of(subjectId), cluster, namespace, verb, resource, credential, from, to,
-                includeDiscovery);
+                includeDiscovery, channel, tool, session);
     }
 }

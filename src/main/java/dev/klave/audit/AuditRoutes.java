@@ -29,7 +29,8 @@ public final class AuditRoutes implements RouteProvider {
     record AuditView(String id, Instant at, Optional<String> subjectId, Optional<String> subject,
             Optional<String> credential, String cluster, Optional<String> namespace, String verb,
             Optional<String> resource, Optional<String> name, String path, Optional<Integer> status,
-            Optional<String> error, Optional<String> clientIp, Optional<Instant> completedAt) {}
+            Optional<String> error, Optional<String> clientIp, Optional<Instant> completedAt, String channel,
+            Optional<String> tool, Optional<String> session) {}
 
     record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore, long total) {}
 
@@ -71,7 +72,14 @@ public final class AuditRoutes implements RouteProvider {
         return new AuditFilter(request.queryParameter("subject"), request.queryParameter("cluster"),
                 request.queryParameter("namespace"), request.queryParameter("verb"), request.queryParameter("resource"),
                 request.queryParameter("credential"), time(request, "from"), time(request, "to"),
-                request.queryParameter("include_discovery").map("true"::equals).orElse(false));
+                request.queryParameter("include_discovery").map("true"::equals).orElse(false), channel(request),
+                request.queryParameter("tool"), request.queryParameter("session"));
+    }
+
+    /** The {@code channel} filter: {@code proxy} or {@code tool}; anything else is 400. */
+    private static Optional<Channel.Kind> channel(ApiRequest request) {
+        return request.queryParameter("channel")
+                .map(text -> Channel.Kind.named(text).orElseThrow(Message.CHANNEL_INVALID::refusal));
     }
 
     private static Optional<Instant> time(ApiRequest request, String name) {
@@ -87,7 +95,8 @@ public final class AuditRoutes implements RouteProvider {
     private static AuditView view(AuditRow row) {
         return new AuditView(row.id(), row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
                 row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(), row.status(),
-                row.error(), row.clientIp(), row.completedAt());
+                row.error(), row.clientIp(), row.completedAt(), row.channel().kind().wire(), row.channel().tool(),
+                row.channel().session());
     }
 
     /** The {@code page} query parameter: 1 when absent, 400 outside 1..10000. */

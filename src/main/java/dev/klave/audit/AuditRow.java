@@ -6,8 +6,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * One proxied request (spec 1 §2 "Audit row"). Written before the request is forwarded, with no
- * status yet; completed with the status and error text when the answer ends.
+ * One request to a cluster (spec 1 §2 "Audit row"). Written before the request is forwarded, with
+ * no status yet; completed with the status and error text when the answer ends. {@code channel}
+ * says how it came: through the proxy, or from an agent's tool (spec 3 "Tool rules" 3).
  */
 public record AuditRow(
         String id,
@@ -24,7 +25,8 @@ public record AuditRow(
         Optional<String> clientIp,
         Optional<Integer> status,
         Optional<String> error,
-        Optional<Instant> completedAt) {
+        Optional<Instant> completedAt,
+        Channel channel) {
     public AuditRow {
         requireNonNull(id, "id is null");
         requireNonNull(at, "at is null");
@@ -41,6 +43,16 @@ public record AuditRow(
         requireNonNull(status, "status is null");
         requireNonNull(error, "error is null");
         requireNonNull(completedAt, "completedAt is null");
+        requireNonNull(channel, "channel is null");
+    }
+
+    /** A row of the proxy: every row written before tools existed, and every row the proxy writes. */
+    public AuditRow(String id, Instant at, Optional<String> subjectId, Optional<String> subjectLogin,
+            Optional<String> credentialId, String clusterId, Optional<String> namespace, String verb,
+            Optional<String> resource, Optional<String> name, String path, Optional<String> clientIp,
+            Optional<Integer> status, Optional<String> error, Optional<Instant> completedAt) {
+        this(id, at, subjectId, subjectLogin, credentialId, clusterId, namespace, verb, resource, name, path, clientIp,
+                status, error, completedAt, Channel.PROXY);
     }
 
     /**

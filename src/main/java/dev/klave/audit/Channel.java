@@ -6,28 +6,44 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * How a call reached a cluster, as its audit row says: through the proxy, or through an agent's
- * tool (spec 3 §4: each cluster request a tool makes carries the tool and the session).
+ * How a request came to a cluster: through the proxy, or sent by an agent's tool (spec 3 §1 2,
+ * "Tool rules" 3: each cluster request a tool makes is an audit row carrying its tool and the
+ * agent session). A proxy row has neither; a tool row always names its tool, and its session when
+ * a delegated agent called it (a bot's credential has none).
  */
 public record Channel(Kind kind, Optional<String> tool, Optional<String> session) {
+    /** MCP tool names of spec 3 "Tools": lower case and underscores. */
     private static final Pattern TOOL = Pattern.compile("[a-z_]{1,64}");
-    private static final Pattern SESSION = Pattern.compile("[\\x21-\\x7e]{1,64}");
+    /** Session ids are opaque: 1 to 64 printable ASCII characters. */
+    private static final Pattern SESSION = Pattern.compile("[\\x20-\\x7e]{1,64}");
 
+    /** Every row of the proxy, including the refused ones and the edge's refusals. */
     public static final Channel PROXY = new Channel(Kind.PROXY, Optional.empty(), Optional.empty());
 
-    /** The two ways in; the text is what rows and the API carry. */
+    /** The closed set, as stored and as the API names it. */
     public enum Kind {
         PROXY("proxy"),
         TOOL("tool");
 
-        private final String text;
+        private final String wire;
 
-        Kind(String text) {
-            this.text = text;
+        Kind(String wire) {
+            this.wire = wire;
         }
 
-        public String text() {
-            return text;
+        /** The name in the database, in {@code GET /api/audit} and in its {@code channel} filter. */
+        public String wire() {
+            return wire;
+        }
+
+        /** The kind named {@code text}, or empty when there is none (a filter's bad value). */
+        public static Optional<Kind> named(String text) {
+            for (Kind kind : values()) {
+                if (kind.wire.equals(text)) {
+                    return Optional.of(kind);
+                }
+            }
+            return Optional.empty();
         }
     }
 
@@ -36,23 +52,41 @@ public record Channel(Kind kind, Optional<String> tool, Optional<String> session
         requireNonNull(tool, "tool is null");
         requireNonNull(session, "session is null");
         if (kind == Kind.PROXY && (tool.isPresent() || session.isPresent())) {
-            throw new IllegalArgumentException("a proxy request has no tool or session");
+            throw new IllegalArgumentException("a proxy row has no tool and no session");
         }
-        if (kind == Kind.TOOL && tool.filter(name -> TOOL.matcher(name).matches()).isEmpty()) {
-            throw new IllegalArgumentException("a tool call names its tool in [a-z_]{1,64}");
+        if (kind == Kind.TOOL && tool.isEmpty()) {
+            throw new IllegalArgumentException("a tool row names its tool");
         }
-        if (session.isPresent() && !SESSION.matcher(session.get()).matches()) {
-            throw new IllegalArgumentException("a session id is 1 to 64 visible ASCII characters");
-        }
+        tool.ifPresent(name -> {
+            if (!TOOL.matcher(name).matches()) {
+                throw new IllegalArgumentException("tool name is not [a-z_]{1,64}");
+            }
+        });
+        session.ifPresent(id -> {
+            if (!SESSION.matcher(id).matches()) {
+                throw new IllegalArgumentException("session id is not 1 to 64 printable ASCII characters");
+            }
+        });
     }
 
-    /** A tool called with a bot's credential: no agent session. */
+    /** A request of a tool called with a bot's credential: no session. */
     public static Channel tool(String name) {
-        return new Channel(Kind.TOOL, Optional.of(name), Optional.empty());
+        return new Channel(Kind.TOOL, Optional.of(requireNonNull(name, "name is null")), Optional.empty());
     }
 
-    /** A tool called by a delegated agent, within its session. */
+    /** A request of a tool called by a delegated agent, in its session. */
     public static Channel tool(String name, String session) {
-        return new Channel(Kind.TOOL, Optional.of(name), Optional.of(session));
+        return new Channel(Kind.TOOL, Optional.of(requireNonNull(name, "name is null")),
+                Optional.of(requireNonNull(session, "session is null")));
+    }
+
+    /**
+     * The channel as stored: {@code kind} as its wire name. A stored value outside the closed set
+     * fails loudly rather than reading as a proxy row.
+     */
+    public static Channel stored(String kind, Optional<String> tool, Optional<String> session) {
+        Kind known = Kind.named(requireNonNull(kind, "kind is null"))
+                .orElseThrow(() -> new IllegalArgumentException("unknown channel " + kind));
+        return new Channel(known, tool, session);
     }
 }

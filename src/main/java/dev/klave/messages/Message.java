@@ -152,6 +152,8 @@ public enum Message {
     CLUSTER_FAILED(502, "%s"),
     CI_NOT_CONFIGURED(503, "el intercambio de CI no está configurado"),
     RECONCILER_UNAVAILABLE(503, "el reconciliador no está disponible"),
+    // Not in the specification: GET /api/audit?channel= takes proxy or tool (spec 3 "Tool rules" 3).
+    CHANNEL_INVALID(400, "channel no válido: usa proxy o tool"),
 
     // CI exchange errors (spec 1 §7 "CI exchange errors").
     CI_TOKEN_INVALID(401, "token no válido"),

@@ -35,9 +35,9 @@ final class PostgresAuditBatch {
     // inserts after the main query; PostgresAuditStoreTest holds a batch between the two.)
     static final String SQL = "WITH new_rows AS (INSERT INTO audit (id, at, subject_id, subject_login, "
             + "credential_id, cluster_id, namespace, verb, resource, name, path, client_ip, status, error, "
-            + "completed_at) SELECT * FROM unnest(?::text[], ?::int8[], ?::text[], ?::text[], ?::text[], "
-            + "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::text[], "
-            + "?::int8[])), "
+            + "completed_at, channel, tool, session) SELECT * FROM unnest(?::text[], ?::int8[], ?::text[], "
+            + "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
+            + "?::int4[], ?::text[], ?::int8[], ?::text[], ?::text[], ?::text[])), "
             // A request ends once (the proxy's Ending); should a second end come, the first stays.
             + "new_ends AS (INSERT INTO audit_completion (id, status, error, completed_at, refused) "
             + "SELECT * FROM unnest(?::text[], ?::int4[], ?::text[], ?::int8[], ?::int4[]) "
@@ -72,6 +72,7 @@ final class PostgresAuditBatch {
         String[] credentialId = new String[n], clusterId = new String[n], namespace = new String[n];
         String[] verb = new String[n], resource = new String[n], name = new String[n], path = new String[n];
         String[] clientIp = new String[n], error = new String[n];
+        String[] channel = new String[n], tool = new String[n], session = new String[n];
         Long[] at = new Long[n], completedAt = new Long[n];
         Integer[] status = new Integer[n];
         for (int i = 0; i < n; i++) {
@@ -91,10 +92,13 @@ final class PostgresAuditBatch {
             status[i] = row.status().orElse(null);
             error[i] = text(row.error());
             completedAt[i] = row.completedAt().map(Instant::toEpochMilli).orElse(null);
+            channel[i] = row.channel().kind().wire();
+            tool[i] = text(row.channel().tool());
+            session[i] = text(row.channel().session());
         }
         // Parameters in the order of the columns in SQL.
         Object[][] columns = {id, at, subjectId, subjectLogin, credentialId, clusterId, namespace, verb, resource,
-            name, path, clientIp, status, error, completedAt};
+            name, path, clientIp, status, error, completedAt, channel, tool, session};
         bind(connection, statement, 1, columns);
     }
 
@@ -112,7 +116,7 @@ final class PostgresAuditBatch {
             at[i] = completion.at().toEpochMilli();
             refused[i] = completion.refused() ? 1 : 0;
         }
-        bind(connection, statement, 16, new Object[][] {id, status, error, at, refused});
+        bind(connection, statement, 19, new Object[][] {id, status, error, at, refused});
     }
 
     /** Binds each array from {@code first} on, typed by its Java element type as in SQL's casts. */

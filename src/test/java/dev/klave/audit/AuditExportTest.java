@@ -40,6 +40,11 @@ class AuditExportTest {
                     "/api/v1/namespaces/team-a/configmaps", Optional.of("10.0.0.7"), Optional.of(200),
                     Optional.empty(), Optional.of(AT.plusSeconds(i))));
         }
+        // A tool's request: its session id is opaque, and this one reads like a formula.
+        rows.add(new AuditRow(UUID.randomUUID().toString(), AT.plusSeconds(9), Optional.of("s-1"), Optional.of("ana"),
+                Optional.of("cred-9"), "prod-1", Optional.of("team-a"), "get", Optional.of("pods"), Optional.of("web-0"),
+                "/api/v1/namespaces/team-a/pods/web-0/log", Optional.empty(), Optional.of(200), Optional.empty(),
+                Optional.of(AT.plusSeconds(9)), Channel.tool("get_logs", "=SUM(A1),x")));
         new JdbiAuditStore(klave.klave().database()).write(rows, List.of());
     }
 
@@ -75,6 +80,28 @@ class AuditExportTest {
         assertThat(lines[0]).startsWith("id,at,subject_id,subject,credential,cluster,");
         assertThat(lines).hasSize(3);
         assertThat(export.body()).contains(",\"'=HYPERLINK(\"\"x\"\"),\"\"quoted\"\"\",");
+    }
+
+    @Test
+    void csvSaysHowEachRowCameInItsLastColumns() {
+        String[] proxy = klave.http().get("/api/audit/export?verb=list", "Cookie", admin).body().split("\r\n");
+        String[] tool = klave.http().get("/api/audit/export?channel=tool&tool=get_logs", "Cookie", admin).body()
+                .split("\r\n");
+
+        assertThat(proxy[0]).endsWith(",completed_at,channel,tool,session");
+        assertThat(proxy[1]).endsWith(",proxy,,");
+        assertThat(tool).hasSize(2);
+        assertThat(tool[1]).endsWith(",tool,get_logs,\"'=SUM(A1),x\"");
+    }
+
+    @Test
+    void jsonLinesSayHowEachRowCame() throws Exception {
+        String line = klave.http().get("/api/audit/export?channel=tool&format=jsonl", "Cookie", admin).body().strip();
+        JsonNode row = JSON.readTree(line);
+
+        assertThat(row.get("channel").asText()).isEqualTo("tool");
+        assertThat(row.get("tool").asText()).isEqualTo("get_logs");
+        assertThat(row.get("session").asText()).isEqualTo("=SUM(A1),x");
     }
 
     @Test

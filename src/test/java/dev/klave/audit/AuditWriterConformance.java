@@ -60,6 +60,22 @@ abstract class AuditWriterConformance extends StoreConformance {
         return store.findById(id).orElseThrow().status();
     }
 
+    /** A tool's request goes through the same writer as the proxy's, and keeps how it came. */
+    @Test
+    void aToolRowIsDurableWithItsToolAndSessionOnceRecorded() throws Exception {
+        try (AuditWriter writer = writer(Duration.ofMillis(100))) {
+            String id = ids.next();
+            AuditRow row = row(id);
+            AuditRow fromTool = new AuditRow(id, row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
+                    row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(),
+                    row.clientIp(), row.status(), row.error(), row.completedAt(), Channel.tool("scale", "ses_7"));
+
+            writer.record(fromTool).get(5, TimeUnit.SECONDS);
+
+            assertThat(store.findById(id)).contains(fromTool);
+        }
+    }
+
     @Test
     void aCompletionWaitsForTheNextRowsAndSharesTheirCommit() throws Exception {
         try (AuditWriter writer = writer(Duration.ofSeconds(30))) {

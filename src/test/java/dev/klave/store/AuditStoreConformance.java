@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
+import dev.klave.audit.Channel;
 import dev.klave.testing.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,6 +46,89 @@ abstract class AuditStoreConformance extends StoreConformance {
         audit.write(List.of(pending(id)), List.of());
 
         assertThat(audit.findById(id)).contains(pending(id));
+    }
+
+    @Test
+    void aRowWrittenWithoutAChannelIsAProxyRow() {
+        String id = ids.next();
+        audit.write(List.of(pending(id)), List.of());
+
+        AuditRow row = audit.findById(id).orElseThrow();
+        assertThat(row.channel()).isEqualTo(Channel.PROXY);
+        assertThat(row.channel().tool()).isEmpty();
+        assertThat(row.channel().session()).isEmpty();
+    }
+
+    /** Spec 3 "Tool rules" 3: a tool's request is a row carrying its tool and the agent session. */
+    @Test
+    void aToolRowKeepsItsToolAndSessionAndABotsToolRowHasNoSession() {
+        String delegated = ids.next();
+        String bot = ids.next();
+        String session = "ses_" + delegated;
+        audit.write(List.of(row(delegated, "prod-1", Channel.tool("list_resources", session)),
+                row(bot, "prod-1", Channel.tool("get_logs"))), List.of());
+
+        assertThat(audit.findById(delegated)).contains(row(delegated, "prod-1", Channel.tool("list_resources", session)));
+        AuditRow read = audit.findById(delegated).orElseThrow();
+        assertThat(read.channel().kind()).isEqualTo(Channel.Kind.TOOL);
+        assertThat(read.channel().tool()).contains("list_resources");
+        assertThat(read.channel().session()).contains(session);
+        assertThat(audit.findById(bot).orElseThrow().channel()).isEqualTo(Channel.tool("get_logs"));
+    }
+
+    @Test
+    void listingsFilterByChannelToolAndSession() {
+        String cluster = "channels-" + ids.next();
+        String session = "ses_" + ids.next();
+        String proxied = ids.next();
+        String listed = ids.next();
+        String listedByBot = ids.next();
+        String logs = ids.next();
+        audit.write(List.of(row(proxied, cluster, Channel.PROXY), row(listed, cluster, Channel.tool("list_resources",
+                session)), row(listedByBot, cluster, Channel.tool("list_resources")),
+                row(logs, cluster, Channel.tool("get_logs", session))), List.of());
+
+        assertThat(ids(cluster, Optional.of(Channel.Kind.PROXY), Optional.empty(), Optional.empty()))
+                .containsExactly(proxied);
+        assertThat(ids(cluster, Optional.of(Channel.Kind.TOOL), Optional.empty(), Optional.empty()))
+                .containsExactlyInAnyOrder(listed, listedByBot, logs);
+        assertThat(ids(cluster, Optional.empty(), Optional.of("list_resources"), Optional.empty()))
+                .containsExactlyInAnyOrder(listed, listedByBot);
+        assertThat(ids(cluster, Optional.empty(), Optional.empty(), Optional.of(session)))
+                .containsExactlyInAnyOrder(listed, logs);
+        assertThat(ids(cluster, Optional.of(Channel.Kind.TOOL), Optional.of("get_logs"), Optional.of(session)))
+                .containsExactly(logs);
+        assertThat(ids(cluster, Optional.of(Channel.Kind.PROXY), Optional.of("get_logs"), Optional.empty())).isEmpty();
+        assertThat(audit.count(filter(cluster, Optional.of(Channel.Kind.TOOL), Optional.empty(), Optional.empty())))
+                .isEqualTo(3);
+    }
+
+    @Test
+    void aChannelOutsideTheClosedSetCannotBeStored() {
+        String id = ids.next();
+        audit.write(List.of(pending(id)), List.of());
+
+        assertThatThrownBy(() -> database().withHandle(handle -> handle.createUpdate(
+                "UPDATE audit SET channel = 'ftp' WHERE id = :id").bind("id", id).execute()))
+                .isInstanceOf(RuntimeException.class);
+        assertThat(audit.findById(id).orElseThrow().channel()).isEqualTo(Channel.PROXY);
+    }
+
+    private AuditRow row(String id, String cluster, Channel channel) {
+        return new AuditRow(id, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), cluster,
+                Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/team-a/pods",
+                Optional.empty(), Optional.of(200), Optional.empty(), Optional.of(AT), channel);
+    }
+
+    private static AuditFilter filter(String cluster, Optional<Channel.Kind> channel, Optional<String> tool,
+            Optional<String> session) {
+        return new AuditFilter(Optional.empty(), Optional.of(cluster), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true, channel, tool, session);
+    }
+
+    private List<String> ids(String cluster, Optional<Channel.Kind> channel, Optional<String> tool,
+            Optional<String> session) {
+        return audit.find(filter(cluster, channel, tool, session), 0, 50).stream().map(AuditRow::id).toList();
     }
 
     @Test

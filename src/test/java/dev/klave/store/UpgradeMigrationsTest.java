@@ -8,6 +8,7 @@ import dev.klave.account.IdentityProvider;
 import dev.klave.account.SubjectId;
 import dev.klave.ci.TrustRule;
 import dev.klave.config.DatabaseUrl;
+import dev.klave.store.migration.V12__EmailKeys;
 import dev.klave.storage.AlreadyExistsException;
 import dev.klave.testing.TestingPostgres;
 import java.nio.file.Path;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An installation upgraded from before external identities and e-mail keys keeps what it had: its
  * forge links move to the identity store (V9), its people are found by e-mail (V11, V12) and its
- * locked accounts stay locked (V13), and trust rules that repeat another stay (V14).
+ * locked accounts stay locked (V13), trust rules that repeat another stay (V14), and audit rows
+ * written before tools existed read as rows of the proxy (V15).
  */
 class UpgradeMigrationsTest {
     private static final String BOT = "0b3c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e94";
@@ -86,6 +88,62 @@ class UpgradeMigrationsTest {
         } finally {
             TestingPostgres.drop(url);
         }
+    }
+
+    @Test
+    void auditRowsOfAnOlderSqliteDatabaseReadAsProxyRows(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("klave.db");
+        String jdbcUrl = "jdbc:sqlite:" + file;
+        Flyway.configure().dataSource(jdbcUrl, null, null)
+                .locations("classpath:db/migration/sqlite").javaMigrations(new V12__EmailKeys()).target("14").load()
+                .migrate();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
+            insertAuditRow(connection);
+        }
+
+        try (Database database = Database.open(new DatabaseUrl.Sqlite(file))) {
+            assertReadsAsProxy(database);
+        }
+    }
+
+    @Test
+    void auditRowsOfAnOlderPostgresDatabaseReadAsProxyRows() throws Exception {
+        DatabaseUrl.Postgres url = TestingPostgres.freshDatabase();
+        try {
+            String password = url.password().orElse(null);
+            Flyway.configure().dataSource(url.jdbcUrl(), url.user(), password)
+                    .locations("classpath:db/migration/postgres").javaMigrations(new V12__EmailKeys()).target("14")
+                    .load().migrate();
+            try (Connection connection = DriverManager.getConnection(url.jdbcUrl(), url.user(), password)) {
+                insertAuditRow(connection);
+            }
+
+            try (Database database = Database.open(url)) {
+                assertReadsAsProxy(database);
+            }
+        } finally {
+            TestingPostgres.drop(url);
+        }
+    }
+
+    private static final String AUDIT_ID = "01a00000-0000-7000-8000-0000000000aa";
+
+    private static void insertAuditRow(Connection connection) throws Exception {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO audit (id, at, subject_id, cluster_id, verb, resource, path, status, "
+                    + "completed_at) VALUES ('" + AUDIT_ID + "', 1764000000000, 's-1', 'prod-1', 'list', 'pods', "
+                    + "'/api/v1/pods', 200, 1764000000001)");
+        }
+    }
+
+    private static void assertReadsAsProxy(Database database) {
+        JdbiAuditStore audit = new JdbiAuditStore(database);
+        assertThat(audit.findById(AUDIT_ID).orElseThrow().channel()).isEqualTo(dev.klave.audit.Channel.PROXY);
+        dev.klave.audit.AuditFilter proxyRows = new dev.klave.audit.AuditFilter(Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), true, Optional.of(dev.klave.audit.Channel.Kind.PROXY), Optional.empty(),
+                Optional.empty());
+        assertThat(audit.find(proxyRows, 0, 10)).extracting(dev.klave.audit.AuditRow::id).containsExactly(AUDIT_ID);
     }
 
     /** Three rules alike but for their names (as Klave allowed before V14), and one for another environment. */

@@ -4,7 +4,11 @@ import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertTha
 import static dev.klave.web.AdminJourneyBrowserTest.button;
 import static dev.klave.web.AdminJourneyBrowserTest.signIn;
 
+import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +38,66 @@ class AuditFiltersBrowserTest extends BrowserTestBase {
 
         page.goForward();
         assertThat(page.getByLabel("Verbo")).hasValue("");
+    }
+
+    /**
+     * Spec 3 "Tool rules" 3: a row says whether it came through the proxy or from an agent's tool,
+     * and with which session; the screen filters by each, the export follows the filters, and the
+     * row's page says it too.
+     */
+    @Test
+    void rowsSayHowTheyCameAndFilterByChannelToolAndSession() {
+        String session = "ses_" + "0123456789abcdef".repeat(3);
+        String proxied = java.util.UUID.randomUUID().toString();
+        String fromTool = java.util.UUID.randomUUID().toString();
+        String fromBot = java.util.UUID.randomUUID().toString();
+        java.time.Instant at = java.time.Instant.parse("2026-11-25T09:00:00Z");
+        new dev.klave.store.JdbiAuditStore(web.klave.klave().database()).write(List.of(
+                row(proxied, at, dev.klave.audit.Channel.PROXY),
+                row(fromTool, at.plusSeconds(1), dev.klave.audit.Channel.tool("get_logs", session)),
+                row(fromBot, at.plusSeconds(2), dev.klave.audit.Channel.tool("list_resources"))), List.of());
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/auditoria?cluster=canales-1");
+        assertThat(page.getByTestId("audit-row")).hasCount(3);
+        assertThat(page.getByTestId("audit-row").filter(new Locator.FilterOptions().setHasText(fromTool))
+                .getByTestId("audit-channel")).hasText("Herramienta get_logs · sesión " + session);
+        assertThat(page.getByTestId("audit-row").filter(new Locator.FilterOptions().setHasText(proxied))
+                .getByTestId("audit-channel")).hasText("Proxy");
+
+        page.getByLabel("Canal").selectOption("tool");
+        button(page, "Filtrar").click();
+
+        assertThat(page).hasURL(Pattern.compile("channel=tool"));
+        assertThat(page.getByTestId("audit-row")).hasCount(2);
+        assertThat(page.getByTestId("audit-total")).containsText("2 peticiones");
+        assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Exportar CSV")))
+                .hasAttribute("href", Pattern.compile("channel=tool"));
+        page.getByTitle("Ver solo las peticiones de esta sesión del agente").click();
+        assertThat(page).hasURL(Pattern.compile("session=" + session));
+        assertThat(page.getByLabel("Sesión del agente")).hasValue(session);
+        assertThat(page.getByTestId("audit-row")).hasCount(1);
+        TestingBrowser.screenshot(page, "admin-auditoria-sesion");
+
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName(fromTool)).click();
+        assertThat(page.getByTestId("audit-channel")).hasText("Herramienta get_logs");
+        assertThat(page.getByTestId("audit-session")).hasText(session);
+        page.navigate("/admin/auditoria/" + fromBot);
+        assertThat(page.getByTestId("audit-session")).containsText("credencial de un bot");
+        page.navigate("/admin/auditoria/" + proxied);
+        assertThat(page.getByTestId("audit-channel")).hasText("Proxy");
+        assertThat(page.getByTestId("audit-session")).hasCount(0);
+
+        page.navigate("/admin/auditoria?channel=mcp");
+        assertThat(page.getByRole(AriaRole.ALERT).filter(new Locator.FilterOptions()
+                .setHasText("«Canal» no válido: usa proxy o tool"))).isVisible();
+    }
+
+    private static dev.klave.audit.AuditRow row(String id, java.time.Instant at, dev.klave.audit.Channel channel) {
+        return new dev.klave.audit.AuditRow(id, at, Optional.empty(), Optional.of("ana"), Optional.empty(), "canales-1",
+                Optional.of("team-a"), "get", Optional.of("pods"), Optional.of("web-0"),
+                "/api/v1/namespaces/team-a/pods/web-0/log", Optional.empty(), Optional.of(200), Optional.empty(),
+                Optional.of(at), channel);
     }
 
     @Test

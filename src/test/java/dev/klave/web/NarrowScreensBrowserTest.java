@@ -34,6 +34,14 @@ class NarrowScreensBrowserTest extends BrowserTestBase {
             web.klave.http().get("/clusters/prod-1/api/v1/namespaces/team-a/pods", "Authorization",
                     "Bearer " + issued.get("token").asText());
         }
+        // A tool's request with the longest session id (64 characters) must break, not widen the page.
+        java.time.Instant now = java.time.Instant.now();
+        new dev.klave.store.JdbiAuditStore(web.klave.klave().database()).write(List.of(new dev.klave.audit.AuditRow(
+                java.util.UUID.randomUUID().toString(), now, java.util.Optional.of(web.idOf(admin, "root")),
+                java.util.Optional.of("root"), java.util.Optional.empty(), "prod-1", java.util.Optional.of("team-a"),
+                "list", java.util.Optional.of("pods"), java.util.Optional.empty(), "/api/v1/namespaces/team-a/pods",
+                java.util.Optional.empty(), java.util.Optional.of(200), java.util.Optional.empty(),
+                java.util.Optional.of(now), dev.klave.audit.Channel.tool("list_resources", "s".repeat(64)))), List.of());
         // A name of 200 characters without a space (the longest a trust rule takes) must break, not widen the page.
         web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"despliegues\"}", admin);
         web.expect(201, "POST", "/api/ci/trust-rules", "{\"name\":\"" + "n".repeat(200) + "\",\"bot_subject_id\":\""
