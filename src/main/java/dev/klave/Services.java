@@ -76,6 +76,7 @@ import dev.klave.login.oidc.OidcProvider;
 import dev.klave.login.oidc.OidcRoutes;
 import dev.klave.login.oidc.OidcSignIn;
 import dev.klave.gateway.Bearers;
+import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenStreams;
@@ -130,6 +131,7 @@ public final class Services {
     private final Reconciliations reconciliations;
     private final AuditWriter auditWriter;
     private final Gateway gateway;
+    private final ClusterExchange clusterExchange;
     private final OpenStreams openStreams;
     private final ProxyFactory proxy;
     private final NetworkEngine network;
@@ -142,7 +144,7 @@ public final class Services {
 
     private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
             PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
-            Gateway gateway, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
+            Gateway gateway, ClusterExchange clusterExchange, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
             List<RouteProvider> routes, Optional<ForgeSync> forgeSync, LastAdminRule lastAdmin, SignInMode mode,
             ExternalIdentityStore identities, Optional<OidcProvider> oidcProvider) {
         this.oidcProvider = oidcProvider;
@@ -160,6 +162,7 @@ public final class Services {
         this.reconciliations = reconciliations;
         this.auditWriter = auditWriter;
         this.gateway = gateway;
+        this.clusterExchange = clusterExchange;
         this.openStreams = openStreams;
         this.proxy = proxy;
         this.network = network;
@@ -224,6 +227,7 @@ public final class Services {
         OpenStreams openStreams = new OpenStreams(credentialChecks, clock);
         Gateway gateway = new Gateway(credentialChecks, auditWriter, openStreams,
                 Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory()), clock);
+        ClusterExchange clusterExchange = new ClusterExchange(gateway, clock);
         ProxyFactory proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking,
                     settings.auditTimeout(), clock);
@@ -307,7 +311,7 @@ public final class Services {
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
         return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                auditWriter, gateway, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
+                auditWriter, gateway, clusterExchange, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
                 identities, oidc.map(OidcRoutes.Configured::provider));
     }
 
@@ -399,6 +403,11 @@ public final class Services {
     /** Admission of calls to clusters, shared by every way in. */
     public Gateway gateway() {
         return gateway;
+    }
+
+    /** Calls to clusters for callers inside Klave, under the proxy's rules (spec 3's tools). */
+    public ClusterExchange clusterExchange() {
+        return clusterExchange;
     }
 
     /** Watches and followed logs held open by this replica, cut when their credential ends. */

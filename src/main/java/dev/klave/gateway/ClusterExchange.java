@@ -124,7 +124,7 @@ public final class ClusterExchange {
     private Exchanged failed(String auditId, Ending ending, Call call, OutboundFailure failure) {
         LOG.warn("call {} to cluster {} failed: {}", auditId, call.cluster(), Untrusted.text(failure.toString()));
         if (failure.kind() == OutboundFailure.Kind.TOO_LARGE) {
-            String text = Message.AUDIT_ANSWER_TOO_LARGE.text(answerLimit / (1024 * 1024) + " MiB");
+            String text = Message.AUDIT_ANSWER_TOO_LARGE.text(size(answerLimit));
             ending.end(Message.AUDIT_ANSWER_TOO_LARGE.status(), Optional.of(text));
             return new Exchanged.Failed(auditId, Message.AUDIT_ANSWER_TOO_LARGE, text);
         }
@@ -132,6 +132,13 @@ public final class ClusterExchange {
                 : ClusterCallFailed.Kind.of(failure).message();
         ending.end(message.status(), Optional.of(message.text()));
         return new Exchanged.Failed(auditId, message, message.text());
+    }
+
+    private static String size(long bytes) {
+        if (bytes % (1024 * 1024) == 0) {
+            return bytes / (1024 * 1024) + " MiB";
+        }
+        return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
     }
 
     private HttpRequest request(Caller caller, Call call, Outgoing outgoing) {

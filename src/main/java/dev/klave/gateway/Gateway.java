@@ -196,6 +196,6 @@ public final class Gateway {
         return new AuditRow(auditId, clock.instant(), subjectId, login, credential.map(Credential::id),
                 call.cluster().value(), info.namespace(), info.verb(), info.resource(), info.name(),
                 call.path().value(), Optional.of(call.client().getHostAddress()), status, error,
-                status.isPresent() ? Optional.of(clock.instant()) : Optional.empty());
+                status.isPresent() ? Optional.of(clock.instant()) : Optional.empty(), call.channel());
     }
 }
