@@ -7,6 +7,7 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Namespaces;
@@ -88,7 +89,7 @@ public final class Grants {
                 throw Message.GRANT_EXISTS.refusal();
             }
             grants.create(grant);
-            events.event("grant.create").actor(actor).target(subject)
+            events.event(EventType.GRANT_CREATE).actor(actor).target(subject)
                     .details(Map.of("grant", grant.id(), "cluster", clusterId.value(), "tier", tier.code(),
                             "scope", scope.value()))
                     .record();
@@ -125,7 +126,7 @@ public final class Grants {
             if (grants.revoke(id, clock.instant(), actor.subjectId().value())) {
                 Subject subject = subjects.findById(grant.subjectId()).orElseThrow();
                 // The tier and scope too: the event must say which permission went, not only where.
-                events.event("grant.revoke").actor(actor).target(subject)
+                events.event(EventType.GRANT_REVOKE).actor(actor).target(subject)
                         .details(Map.of("grant", id, "cluster", grant.clusterId().value(), "tier", grant.tier().code(),
                                 "scope", grant.scope().value())).record();
             }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.credential.Credentials;
 import dev.klave.credential.IssuedCredential;
 import dev.klave.http.Json;
@@ -90,7 +92,7 @@ public final class CiExchange {
                     throw new SpentMeanwhile();
                 }
                 return credentials.issueForBot(bot, credentialTtl, CREDENTIAL_NAME, claims.credentialNote(),
-                        CREDENTIAL_NAME);
+                        Via.FORGE_ACTIONS);
             });
         } catch (SpentMeanwhile e) {
             throw invalid("jti " + claims.jti() + " was exchanged by a concurrent request", client);
@@ -174,7 +176,7 @@ public final class CiExchange {
     }
 
     private void failure(String reason, InetAddress client) {
-        events.event("ci.exchange.failure").reason(reason).from(client).record();
+        events.event(EventType.CI_EXCHANGE_FAILURE).reason(reason).from(client).record();
     }
 
     /** Another exchange of the same token won the race; reported as a reuse once rolled back. */

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.LastAdminRule;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.login.forge.SyncReport;
 import dev.klave.login.forge.SyncReportStore;
 import dev.klave.login.oidc.DiscoveryStatus;
@@ -50,7 +52,7 @@ public final class Installation {
                         + oidcName() + ": " + status.explanation().orElse("error desconocido")
                         + ". Nadie puede entrar con " + oidcName() + " hasta que se pueda.")));
         if (oidc.isPresent()) {
-            int linked = events.count("oidc.link", Optional.of("email"), clock.instant().minus(WEEK));
+            int linked = events.count(EventType.OIDC_LINK, Optional.of(Via.EMAIL), clock.instant().minus(WEEK));
             if (linked > 0) {
                 notices.add(new Notice("oidc_linked_by_email", "info", linked + (linked == 1
                         ? " persona entró por primera vez esta semana y se vinculó por correo."

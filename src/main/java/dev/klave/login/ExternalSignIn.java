@@ -15,6 +15,8 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
@@ -174,7 +176,7 @@ public final class ExternalSignIn {
         try {
             return new Step(method.authorizationUrl(state, selectAccount), List.of(cookie.set(state)));
         } catch (SignInFailure failure) {
-            LOG.warn("{} sign-in could not start ({}): {}", via(), failure.code(), Untrusted.text(failure.getMessage()));
+            LOG.warn("{} sign-in could not start ({}): {}", method.provider().code(), failure.code(), Untrusted.text(failure.getMessage()));
             return new Step(failureLocation(state.failurePage(), failure.code()), List.of());
         }
     }
@@ -257,7 +259,7 @@ public final class ExternalSignIn {
         } catch (SignInFailure failure) {
             return failed(failure, failurePage, callback.client(), clear);
         } catch (RuntimeException e) {
-            LOG.error("{} sign-in failed: {}", via(), Untrusted.text(String.valueOf(e.getMessage())), e);
+            LOG.error("{} sign-in failed: {}", method.provider().code(), Untrusted.text(String.valueOf(e.getMessage())), e);
             return new Step(failureLocation(failurePage, SERVER), clear);
         }
     }
@@ -301,7 +303,8 @@ public final class ExternalSignIn {
             if (identity.email().isPresent() && linked.email().isPresent()
                     && !identity.email().get().equals(linked.email().get())) {
                 // Spec 2 §5 rule 6: the provider changed the address; the account's own stays as it is.
-                events.event(via() + ".email_changed").target(current.get()).via(via())
+                // Only OIDC identities carry an e-mail (the forge's never does: ForgeSignIn.identify).
+                events.event(EventType.OIDC_EMAIL_CHANGED).target(current.get()).via(via())
                         .details(Map.of("from", linked.email().get(), "to", identity.email().get())).record();
             }
             return signedIn(current.get(), identity, client);
@@ -343,7 +346,8 @@ public final class ExternalSignIn {
                     details.put("replaced_claim", old.key().claim());
                 }
             });
-            events.event(via() + ".link").target(named).via("email").details(details).from(client).record();
+            // Only OIDC links by e-mail: the forge's firstSignIn links nothing (SignInMethod.firstSignIn).
+            events.event(EventType.OIDC_LINK).target(named).via(Via.EMAIL).details(details).from(client).record();
             return signedIn(named, identity, client);
         });
         return new Step(page("/"), List.of(sessionCookie(opened)));
@@ -358,7 +362,7 @@ public final class ExternalSignIn {
                 details.put(key, identity.details().get(key));
             }
         }
-        events.event("login.success").target(subject).via(via()).details(details).from(client).record();
+        events.event(EventType.LOGIN_SUCCESS).target(subject).via(via()).details(details).from(client).record();
         return session;
     }
 
@@ -389,7 +393,7 @@ public final class ExternalSignIn {
             // Spec 1 §3: using a linking link closes the person's sessions.
             sessions.closeAll(subject.id());
             OpenedSession session = sessions.open(subject);
-            withEmailMismatch(events.event("link.complete").target(subject).via(via())
+            withEmailMismatch(events.event(EventType.LINK_COMPLETE).target(subject).via(via())
                     .reason(link.purpose().code()).from(client), identity, subject).record();
             return session;
         });
@@ -417,7 +421,7 @@ public final class ExternalSignIn {
                 throw new Outcome(SignInFailure.of(DISABLED, subject, "disabled during the linking"));
             }
             link(identity, subject);
-            withEmailMismatch(events.event("link.complete").actor(subject).target(subject).via(via())
+            withEmailMismatch(events.event(EventType.LINK_COMPLETE).actor(subject).target(subject).via(via())
                     .reason("account_page").from(client), identity, subject).record();
             return null;
         });
@@ -460,15 +464,15 @@ public final class ExternalSignIn {
     }
 
     private Step failed(SignInFailure failure, String failurePage, InetAddress client, List<String> clear) {
-        LOG.info("{} sign-in failed ({}): {}", via(), failure.code(), Untrusted.text(failure.getMessage()));
+        LOG.info("{} sign-in failed ({}): {}", method.provider().code(), failure.code(), Untrusted.text(failure.getMessage()));
         if (failure.recorded()) {
             try {
-                ControlEvents.Draft event = events.event("login.failure").via(via()).reason(failure.code()).from(client)
+                ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(via()).reason(failure.code()).from(client)
                         .details(failure.details());
                 failure.subject().ifPresent(event::target);
                 event.record();
             } catch (RuntimeException e) {
-                LOG.error("could not record the {} sign-in failure: {}", via(), Untrusted.text(String.valueOf(e)));
+                LOG.error("could not record the {} sign-in failure: {}", method.provider().code(), Untrusted.text(String.valueOf(e)));
             }
         }
         return new Step(failureLocation(failurePage, failure.code()), clear);
@@ -497,8 +501,8 @@ public final class ExternalSignIn {
         return dev.klave.account.SessionCookie.set(session.cookieValue(), session.lifetime(), secureCookies);
     }
 
-    private String via() {
-        return method.provider().code();
+    private Via via() {
+        return method.provider().via();
     }
 
     /** The code for "the provider did not answer as expected": {@code forge} or {@code oidc}'s own. */

@@ -11,6 +11,8 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
 import dev.klave.storage.Transactions;
@@ -92,14 +94,14 @@ public final class PasswordLogin {
         throttle.succeeded(loginText);
         return transactions.inTransaction(() -> {
             OpenedSession opened = sessions.open(subject);
-            events.event("login.success").target(subject).via("password").from(client).record();
+            events.event(EventType.LOGIN_SUCCESS).target(subject).via(Via.PASSWORD).from(client).record();
             return opened;
         });
     }
 
     private dev.klave.messages.Refusal failure(Optional<Subject> subject, String loginText, String reason,
             InetAddress client) {
-        ControlEvents.Draft event = events.event("login.failure").via("password").reason(reason).from(client);
+        ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(Via.PASSWORD).reason(reason).from(client);
         subject.ifPresentOrElse(event::target, () -> event.details(java.util.Map.of("login", abbreviate(loginText))));
         event.record();
         return Message.LOGIN_FAILED.refusal();
