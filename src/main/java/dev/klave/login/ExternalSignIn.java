@@ -1,5 +1,13 @@
 package dev.klave.login;
 
+import static dev.klave.login.SignInError.ALREADY_LINKED;
+import static dev.klave.login.SignInError.DENIED;
+import static dev.klave.login.SignInError.DISABLED;
+import static dev.klave.login.SignInError.LINK_GONE;
+import static dev.klave.login.SignInError.RATE_LIMITED;
+import static dev.klave.login.SignInError.SERVER;
+import static dev.klave.login.SignInError.STATE;
+import static dev.klave.login.SignInError.UNKNOWN_ACCOUNT;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.EmailKey;
@@ -50,15 +58,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExternalSignIn {
     private static final Logger LOG = LoggerFactory.getLogger(ExternalSignIn.class);
-
-    public static final String STATE = "state";
-    public static final String DENIED = "denied";
-    public static final String RATE_LIMITED = "rate_limited";
-    public static final String UNKNOWN_ACCOUNT = "unknown_account";
-    public static final String DISABLED = "disabled";
-    public static final String LINK_GONE = "link_gone";
-    public static final String ALREADY_LINKED = "already_linked";
-    public static final String SERVER = "server";
 
     private final SignInMethod method;
     private final StateCookie cookie;
@@ -177,7 +176,7 @@ public final class ExternalSignIn {
             return new Step(method.authorizationUrl(state, selectAccount), List.of(cookie.set(state)));
         } catch (SignInFailure failure) {
             LOG.warn("{} sign-in could not start ({}): {}", method.provider().code(), failure.code(), Untrusted.text(failure.getMessage()));
-            return new Step(failureLocation(state.failurePage(), failure.code()), List.of());
+            return new Step(failureLocation(state.failurePage(), failure.error()), List.of());
         }
     }
 
@@ -475,7 +474,7 @@ public final class ExternalSignIn {
                 LOG.error("could not record the {} sign-in failure: {}", method.provider().code(), Untrusted.text(String.valueOf(e)));
             }
         }
-        return new Step(failureLocation(failurePage, failure.code()), clear);
+        return new Step(failureLocation(failurePage, failure.error()), clear);
     }
 
     private <T> T inTransaction(java.util.function.Supplier<T> work) throws SignInFailure {
@@ -506,8 +505,8 @@ public final class ExternalSignIn {
     }
 
     /** The code for "the provider did not answer as expected": {@code forge} or {@code oidc}'s own. */
-    private String providerCode() {
-        return method.provider().code();
+    private SignInError providerCode() {
+        return SignInError.providerFailed(method.provider());
     }
 
     private static String describe(SignInMethod.ProviderIdentity identity) {
@@ -515,8 +514,8 @@ public final class ExternalSignIn {
                 + identity.display().map(name -> " (" + Untrusted.text(name) + ")").orElse("");
     }
 
-    private URI failureLocation(String page, String code) {
-        return page(page + "?error=" + URLEncoder.encode(code, StandardCharsets.UTF_8));
+    private URI failureLocation(String page, SignInError error) {
+        return page(page + "?error=" + URLEncoder.encode(error.code(), StandardCharsets.UTF_8));
     }
 
     /** A page of the web interface, under the base URL's path when it has one. */
