@@ -48,19 +48,19 @@ public final class Installation {
     public List<Notice> notices() {
         List<Notice> notices = new ArrayList<>();
         discovery().filter(DiscoveryStatus::failing).ifPresent(status -> notices.add(new Notice(
-                "oidc_discovery_failing", "warning", "Klave no puede leer el documento de descubrimiento de "
+                "oidc_discovery_failing", NoticeLevel.WARNING, "Klave no puede leer el documento de descubrimiento de "
                         + oidcName() + ": " + status.explanation().orElse("error desconocido")
                         + ". Nadie puede entrar con " + oidcName() + " hasta que se pueda.")));
         if (oidc.isPresent()) {
             int linked = events.count(EventType.OIDC_LINK, Optional.of(Via.EMAIL), clock.instant().minus(WEEK));
             if (linked > 0) {
-                notices.add(new Notice("oidc_linked_by_email", "info", linked + (linked == 1
+                notices.add(new Notice("oidc_linked_by_email", NoticeLevel.INFO, linked + (linked == 1
                         ? " persona entró por primera vez esta semana y se vinculó por correo."
                         : " personas entraron por primera vez esta semana y se vincularon por correo.")));
             }
         }
         lastSync().filter(report -> report.error().isEmpty() && report.twoFactorRequired().isEmpty())
-                .ifPresent(report -> notices.add(new Notice("forge_2fa_unreadable", "warning",
+                .ifPresent(report -> notices.add(new Notice("forge_2fa_unreadable", NoticeLevel.WARNING,
                         "La App de Forge no puede comprobar si la organización exige doble factor: dale el permiso "
                                 + "Administration (lectura).")));
         return List.copyOf(notices);
@@ -69,28 +69,28 @@ public final class Installation {
     public List<HealthCheck> checks() {
         List<HealthCheck> checks = new ArrayList<>();
         boolean database = databaseAnswers.getAsBoolean();
-        checks.add(new HealthCheck("database", database ? HealthCheck.OK : HealthCheck.FAILING,
+        checks.add(new HealthCheck("database", database ? CheckState.OK : CheckState.FAILING,
                 database ? Optional.empty() : Optional.of("la base de datos no responde en 2 s")));
         if (!database) {
             return List.copyOf(checks);
         }
         boolean admin = !externalSignIn || lastAdmin.anyAdminCanSignIn();
-        checks.add(new HealthCheck("admin_can_sign_in", admin ? HealthCheck.OK : HealthCheck.FAILING,
+        checks.add(new HealthCheck("admin_can_sign_in", admin ? CheckState.OK : CheckState.FAILING,
                 admin ? Optional.empty() : Optional.of("ningún administrador puede entrar: vincula uno o márcalo "
                         + "como cuenta de emergencia (klave user set-break-glass)")));
-        checks.add(oidc.isEmpty() ? new HealthCheck("oidc_discovery", HealthCheck.OFF, Optional.empty())
+        checks.add(oidc.isEmpty() ? new HealthCheck("oidc_discovery", CheckState.OFF, Optional.empty())
                 : discovery().map(status -> status.failing()
                         // In Spanish; the technical error is in /api/oidc/status.
-                        ? new HealthCheck("oidc_discovery", HealthCheck.FAILING, status.explanation())
-                        : new HealthCheck("oidc_discovery", HealthCheck.OK, Optional.empty()))
+                        ? new HealthCheck("oidc_discovery", CheckState.FAILING, status.explanation())
+                        : new HealthCheck("oidc_discovery", CheckState.OK, Optional.empty()))
                 // Spec 2 §5 "Discovery": "not fetched yet" is its own state; only a failed fetch fails.
-                .orElse(new HealthCheck("oidc_discovery", HealthCheck.OK,
+                .orElse(new HealthCheck("oidc_discovery", CheckState.OK,
                         Optional.of("todavía no se ha leído el documento de descubrimiento"))));
-        checks.add(forgeSync.isEmpty() ? new HealthCheck("forge_sync", HealthCheck.OFF, Optional.empty())
+        checks.add(forgeSync.isEmpty() ? new HealthCheck("forge_sync", CheckState.OFF, Optional.empty())
                 : lastSync().map(report -> report.error().isPresent()
-                        ? new HealthCheck("forge_sync", HealthCheck.FAILING, report.error())
-                        : new HealthCheck("forge_sync", HealthCheck.OK, Optional.empty()))
-                .orElse(new HealthCheck("forge_sync", HealthCheck.OK, Optional.of("ninguna sincronización todavía"))));
+                        ? new HealthCheck("forge_sync", CheckState.FAILING, report.error())
+                        : new HealthCheck("forge_sync", CheckState.OK, Optional.empty()))
+                .orElse(new HealthCheck("forge_sync", CheckState.OK, Optional.of("ninguna sincronización todavía"))));
         return List.copyOf(checks);
     }
 
