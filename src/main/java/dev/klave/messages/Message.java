@@ -3,8 +3,13 @@ package dev.klave.messages;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The catalogue. Each entry is the HTTP status the specification gives the text and the text
- * itself; {@code %s} marks the parts filled in at the time of the error.
+ * The catalogue. Each entry is a stable code, the HTTP status the specification gives the text
+ * and the text itself; {@code %s} marks the parts filled in at the time of the error.
+ *
+ * <p>The code names the message to programs (spec 3 §7: a service error is {@code {code, params,
+ * error}}). It is the constant's name unless the specification writes the code itself (spec 3's
+ * {@code agent.*}), in which case the entry carries the specification's text as its code. A code
+ * never changes once released: {@code MessageCodesTest} pins every one.
  */
 public enum Message {
     // Proxy errors, returned as Kubernetes Status objects (spec 1 §7 "Proxy errors").
@@ -166,12 +171,37 @@ public enum Message {
     HEALTH_OK(200, "ok"),
     DATABASE_NOT_READY(503, "database unavailable");
 
+    private final String code;
     private final int status;
     private final String template;
 
+    /** An entry whose code is its constant's name. */
     Message(int status, String template) {
+        this.code = name();
         this.status = status;
         this.template = requireNonNull(template, "template is null");
+    }
+
+    /** An entry whose code the specification writes ({@code agent.approval_pending}). */
+    Message(String code, int status, String template) {
+        this.code = requireNonNull(code, "code is null");
+        this.status = status;
+        this.template = requireNonNull(template, "template is null");
+    }
+
+    /** The stable code of this message. */
+    public String code() {
+        return code;
+    }
+
+    /** The message whose code is {@code code}; anything else is refused. */
+    public static Message parse(String code) {
+        for (Message message : values()) {
+            if (message.code.equals(code)) {
+                return message;
+            }
+        }
+        throw new IllegalArgumentException("unknown message code: " + code);
     }
 
     public int status() {
