@@ -12,6 +12,7 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Namespaces;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
@@ -65,14 +66,14 @@ public final class Grants {
         Subject subject = subject(request.subjectId());
         ClusterId clusterId = cluster(request.clusterId());
         Tier tier = Tier.fromCode(request.tier() == null ? "" : request.tier())
-                .orElseThrow(() -> Message.TIER_INVALID.refusal("usa view, edit, admin o cluster-admin"));
+                .orElseThrow(() -> Message.TIER_INVALID.refusal());
         Scope scope = new Scope(request.scope() == null ? "" : request.scope());
         if (!tier.onNamespace() && !scope.wholeCluster()) {
-            throw Message.SCOPE_INVALID.refusal("cluster-admin solo se da sobre *");
+            throw Message.SCOPE_CLUSTER_ADMIN_WHOLE.refusal();
         }
         Instant now = clock.instant();
         if (request.expiresAt().isPresent() && !request.expiresAt().get().isAfter(now)) {
-            throw Message.EXPIRY_INVALID.refusal("debe ser una fecha futura");
+            throw Message.EXPIRY_PAST.refusal();
         }
         if (!scope.wholeCluster()) {
             checkNamespace(clusterId, tier, scope);
@@ -101,15 +102,14 @@ public final class Grants {
 
     private void checkNamespace(ClusterId cluster, Tier tier, Scope scope) {
         if (PROTECTED_NAMESPACES.contains(scope.value())) {
-            throw Message.NAMESPACE_PROTECTED.refusal(scope.value(),
-                    "es del sistema o de Klave; no se dan permisos sobre él");
+            throw Message.NAMESPACE_PROTECTED.refusal(scope.value());
         }
         if (!tier.writes() || !podSecurityRequired) {
             return;
         }
         Namespaces.Namespace namespace = namespaces.find(cluster, scope.value())
-                .orElseThrow(() -> Message.SCOPE_INVALID.refusal("el namespace " + scope + " no existe en el cluster"));
-        String level = namespace.psaEnforce().orElse("ninguno");
+                .orElseThrow(() -> Message.SCOPE_NAMESPACE_UNKNOWN.refusal(scope));
+        String level = namespace.psaEnforce().orElse(Text.POD_SECURITY_NONE.text());
         if (!ENFORCING.contains(level)) {
             throw Message.POD_SECURITY_REQUIRED.refusal(scope.value(), level);
         }

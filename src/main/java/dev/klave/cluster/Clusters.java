@@ -96,7 +96,7 @@ public final class Clusters {
             api.get(path);
         } catch (ClusterCallFailed e) {
             if (e.status() == 401 || e.status() == 403) {
-                throw Message.BOOTSTRAP_INVALID.refusal("el API server rechaza " + field + " (" + e.status() + ")");
+                throw Message.BOOTSTRAP_TOKEN_REJECTED.refusal(field, e.status());
             }
             throw Message.CLUSTER_FAILED.refusal(e.summary());
         }

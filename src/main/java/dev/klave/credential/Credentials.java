@@ -19,6 +19,7 @@ import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Duration;
@@ -178,11 +179,11 @@ public final class Credentials {
 
     /** Disabling a subject revokes its credentials in the same transaction (spec 1 §3). */
     public void revokeAllOf(SubjectId subject, Instant now) {
-        credentials.revokeAllOf(subject, now, "cuenta deshabilitada");
+        credentials.revokeAllOf(subject, now, Text.REVOKED_ACCOUNT_DISABLED.text());
     }
 
     /** Deleting a cluster revokes the credentials restricted to it (spec 1 §3). */
     public void revokeAllRestrictedTo(ClusterId cluster) {
-        credentials.revokeAllRestrictedTo(cluster, clock.instant(), "cluster borrado");
+        credentials.revokeAllRestrictedTo(cluster, clock.instant(), Text.REVOKED_CLUSTER_DELETED.text());
     }
 }

@@ -10,6 +10,7 @@ import dev.klave.login.forge.SyncReport;
 import dev.klave.login.forge.SyncReportStore;
 import dev.klave.login.oidc.DiscoveryStatus;
 import dev.klave.login.oidc.OidcProvider;
+import dev.klave.messages.Text;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,21 +49,18 @@ public final class Installation {
     public List<Notice> notices() {
         List<Notice> notices = new ArrayList<>();
         discovery().filter(DiscoveryStatus::failing).ifPresent(status -> notices.add(new Notice(
-                "oidc_discovery_failing", NoticeLevel.WARNING, "Klave no puede leer el documento de descubrimiento de "
-                        + oidcName() + ": " + status.explanation().orElse("error desconocido")
-                        + ". Nadie puede entrar con " + oidcName() + " hasta que se pueda.")));
+                "oidc_discovery_failing", NoticeLevel.WARNING, Text.NOTICE_OIDC_DISCOVERY_FAILING.text(oidcName(),
+                        status.explanation().orElse(Text.NOTICE_UNKNOWN_ERROR.text()), oidcName()))));
         if (oidc.isPresent()) {
             int linked = events.count(EventType.OIDC_LINK, Optional.of(Via.EMAIL), clock.instant().minus(WEEK));
             if (linked > 0) {
-                notices.add(new Notice("oidc_linked_by_email", NoticeLevel.INFO, linked + (linked == 1
-                        ? " persona entró por primera vez esta semana y se vinculó por correo."
-                        : " personas entraron por primera vez esta semana y se vincularon por correo.")));
+                notices.add(new Notice("oidc_linked_by_email", NoticeLevel.INFO, (linked == 1
+                        ? Text.NOTICE_LINKED_BY_EMAIL_ONE : Text.NOTICE_LINKED_BY_EMAIL_MANY).text(linked)));
             }
         }
         lastSync().filter(report -> report.error().isEmpty() && report.twoFactorRequired().isEmpty())
                 .ifPresent(report -> notices.add(new Notice("forge_2fa_unreadable", NoticeLevel.WARNING,
-                        "La App de Forge no puede comprobar si la organización exige doble factor: dale el permiso "
-                                + "Administration (lectura).")));
+                        Text.NOTICE_FORGE_2FA_UNREADABLE.text())));
         return List.copyOf(notices);
     }
 
@@ -70,14 +68,13 @@ public final class Installation {
         List<HealthCheck> checks = new ArrayList<>();
         boolean database = databaseAnswers.getAsBoolean();
         checks.add(new HealthCheck("database", database ? CheckState.OK : CheckState.FAILING,
-                database ? Optional.empty() : Optional.of("la base de datos no responde en 2 s")));
+                database ? Optional.empty() : Optional.of(Text.CHECK_DATABASE_DOWN.text())));
         if (!database) {
             return List.copyOf(checks);
         }
         boolean admin = !externalSignIn || lastAdmin.anyAdminCanSignIn();
         checks.add(new HealthCheck("admin_can_sign_in", admin ? CheckState.OK : CheckState.FAILING,
-                admin ? Optional.empty() : Optional.of("ningún administrador puede entrar: vincula uno o márcalo "
-                        + "como cuenta de emergencia (klave user set-break-glass)")));
+                admin ? Optional.empty() : Optional.of(Text.CHECK_NO_ADMIN_CAN_SIGN_IN.text())));
         checks.add(oidc.isEmpty() ? new HealthCheck("oidc_discovery", CheckState.OFF, Optional.empty())
                 : discovery().map(status -> status.failing()
                         // In Spanish; the technical error is in /api/oidc/status.
@@ -85,12 +82,12 @@ public final class Installation {
                         : new HealthCheck("oidc_discovery", CheckState.OK, Optional.empty()))
                 // Spec 2 §5 "Discovery": "not fetched yet" is its own state; only a failed fetch fails.
                 .orElse(new HealthCheck("oidc_discovery", CheckState.OK,
-                        Optional.of("todavía no se ha leído el documento de descubrimiento"))));
+                        Optional.of(Text.CHECK_DISCOVERY_NOT_FETCHED.text()))));
         checks.add(forgeSync.isEmpty() ? new HealthCheck("forge_sync", CheckState.OFF, Optional.empty())
                 : lastSync().map(report -> report.error().isPresent()
                         ? new HealthCheck("forge_sync", CheckState.FAILING, report.error())
                         : new HealthCheck("forge_sync", CheckState.OK, Optional.empty()))
-                .orElse(new HealthCheck("forge_sync", CheckState.OK, Optional.of("ninguna sincronización todavía"))));
+                .orElse(new HealthCheck("forge_sync", CheckState.OK, Optional.of(Text.CHECK_FORGE_NEVER_SYNCED.text()))));
         return List.copyOf(checks);
     }
 

@@ -73,7 +73,7 @@ public enum Message {
     INVALID_JSON(400, "cuerpo JSON no válido"),
     // The specification's text, then which field (spec 1 §4: unknown fields are rejected with 400).
     INVALID_JSON_UNKNOWN_FIELD(400, "cuerpo JSON no válido: campo desconocido «%s»"),
-    NAMESPACE_PROTECTED(400, "el namespace %s está protegido: %s"),
+    NAMESPACE_PROTECTED(400, "el namespace %s está protegido: es del sistema o de Klave; no se dan permisos sobre él"),
     TTL_INVALID(400, "ttl no válido: usa por ejemplo 7d o 12h"),
     TTL_TOO_LONG(400, "ttl demasiado largo: como mucho %s"),
     LOGIN_INVALID(400, "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', "
@@ -93,11 +93,25 @@ public enum Message {
     TIME_INVALID(400, "%s no válido: usa RFC 3339, por ejemplo 2026-11-25T10:00:00Z"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
-    BOOTSTRAP_INVALID(400, "JSON de bootstrap no válido: %s"),
+    // The bootstrap JSON (spec 1 §4 POST /api/clusters/{id}/tokens), field by field.
+    BOOTSTRAP_PROXY_TOKEN_EMPTY(400, "JSON de bootstrap no válido: proxyToken está vacío"),
+    BOOTSTRAP_RECONCILER_TOKEN_EMPTY(400, "JSON de bootstrap no válido: reconcilerToken está vacío"),
+    BOOTSTRAP_SERVER_MISSING(400, "JSON de bootstrap no válido: falta server"),
+    BOOTSTRAP_SERVER_INVALID(400, "JSON de bootstrap no válido: server debe ser una URL https:// sin query"),
+    BOOTSTRAP_CA_MISSING(400, "JSON de bootstrap no válido: falta ca"),
+    BOOTSTRAP_CA_INVALID(400, "JSON de bootstrap no válido: ca no es un certificado PEM"),
+    /** %s: the field ({@code proxyToken}, {@code reconcilerToken}), then the API server's status. */
+    BOOTSTRAP_TOKEN_REJECTED(400, "JSON de bootstrap no válido: el API server rechaza %s (%s)"),
+    CLUSTER_ID_FORMAT(400, "identificador de cluster no válido: usa de 1 a 63 minúsculas, dígitos o '-', "
+            + "empezando y acabando en letra o dígito"),
     CLUSTER_NAME_INVALID(400, "nombre de cluster no válido: de 1 a 200 caracteres"),
-    TIER_INVALID(400, "tier no válido: %s"),
-    SCOPE_INVALID(400, "ámbito no válido: %s"),
-    EXPIRY_INVALID(400, "expires_at no válido: %s"),
+    // A new grant (spec 1 §4 POST /api/grants), field by field.
+    TIER_INVALID(400, "tier no válido: usa view, edit, admin o cluster-admin"),
+    SCOPE_INVALID(400, "ámbito no válido: usa el nombre de un namespace o *"),
+    SCOPE_CLUSTER_ADMIN_WHOLE(400, "ámbito no válido: cluster-admin solo se da sobre *"),
+    SCOPE_NAMESPACE_UNKNOWN(400, "ámbito no válido: el namespace %s no existe en el cluster"),
+    EXPIRY_INVALID(400, "expires_at no válido: usa RFC 3339, por ejemplo 2026-12-31T23:59:00Z"),
+    EXPIRY_PAST(400, "expires_at no válido: debe ser una fecha futura"),
     POD_SECURITY_REQUIRED(400, "el namespace %s no aplica pod-security (psa_enforce=%s): etiqueta el namespace con "
             + "pod-security.kubernetes.io/enforce=baseline o restricted antes de dar un tier de escritura"),
     SUBJECT_REQUIRED(400, "falta subject_id o no existe ese usuario"),

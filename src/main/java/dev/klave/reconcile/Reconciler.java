@@ -16,6 +16,7 @@ import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.cluster.RbacReconciliation;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.LeaseStore;
 import java.time.Clock;
@@ -107,8 +108,8 @@ public final class Reconciler implements RbacReconciliation {
     private static Pass apply(KubernetesApi api, DesiredRbac desired) {
         int[] counts = new int[3];
         JsonNode role = api.get(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE)
-                .orElseThrow(() -> ClusterCallFailed.answered(404, "falta el ClusterRole "
-                        + RbacObjects.IMPERSONATION_ROLE + ": vuelve a aplicar bootstrap.yaml"));
+                .orElseThrow(() -> ClusterCallFailed.answered(404,
+                        Text.IMPERSONATION_ROLE_MISSING.text(RbacObjects.IMPERSONATION_ROLE)));
         if (!role.path("rules").equals(RbacObjects.impersonationRules(desired))) {
             ObjectNode updated = role.deepCopy();
             updated.set("rules", RbacObjects.impersonationRules(desired));
@@ -163,7 +164,7 @@ public final class Reconciler implements RbacReconciliation {
     @Override
     public Cleanup cleanup(ClusterId cluster) {
         if (clusters.findById(cluster).map(found -> !found.hasTokens()).orElse(true)) {
-            return new Cleanup(CleanupStatus.SKIPPED, Optional.of("el cluster no tenía tokens"), 0, 0, false);
+            return new Cleanup(CleanupStatus.SKIPPED, Optional.of(Text.CLEANUP_WITHOUT_TOKENS.text()), 0, 0, false);
         }
         String lease = "reconcile/" + cluster.value();
         String holder = replica + "/" + UUID.randomUUID();
