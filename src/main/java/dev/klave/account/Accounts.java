@@ -185,7 +185,8 @@ public final class Accounts {
             }
             lastAdmin.check(subject, current -> current.withBreakGlass(mark));
             Subject changed = subjects.update(subject.id(), current -> current.withBreakGlass(mark));
-            events.event(mark ? EventType.USER_BREAK_GLASS : EventType.USER_BREAK_GLASS_REMOVED).target(changed).via(Via.CLI).record();
+            events.event(mark ? EventType.USER_BREAK_GLASS : EventType.USER_BREAK_GLASS_REMOVED).target(changed)
+                    .via(Via.CLI).record();
             return changed;
         });
     }

@@ -131,7 +131,8 @@ public final class ControlEvents {
         }
 
         public void record() {
-            store.append(new ControlEvent(UUID.randomUUID().toString(), clock.instant(), type.code(), actor, target, via,
+            store.append(new ControlEvent(UUID.randomUUID().toString(), clock.instant(), type.code(), actor, target,
+                    via,
                     reason, clientIp, details));
         }
     }

@@ -49,7 +49,8 @@ public final class Clusters {
                     throw Message.CLUSTER_TAKEN.refusal();
                 }
                 clusters.create(cluster);
-                events.event(EventType.CLUSTER_CREATE).actor(actor).details(Map.of("cluster", clusterId.value())).record();
+                events.event(EventType.CLUSTER_CREATE).actor(actor).details(Map.of("cluster", clusterId.value()))
+                        .record();
                 return cluster;
             });
         } catch (AlreadyExistsException e) {

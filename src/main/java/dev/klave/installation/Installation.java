@@ -87,7 +87,8 @@ public final class Installation {
                 : lastSync().map(report -> report.error().isPresent()
                         ? new HealthCheck("forge_sync", CheckState.FAILING, report.error())
                         : new HealthCheck("forge_sync", CheckState.OK, Optional.empty()))
-                .orElse(new HealthCheck("forge_sync", CheckState.OK, Optional.of(Text.CHECK_FORGE_NEVER_SYNCED.text()))));
+                .orElse(new HealthCheck("forge_sync", CheckState.OK,
+                        Optional.of(Text.CHECK_FORGE_NEVER_SYNCED.text()))));
         return List.copyOf(checks);
     }
 

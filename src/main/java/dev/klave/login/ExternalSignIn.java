@@ -175,7 +175,8 @@ public final class ExternalSignIn {
         try {
             return new Step(method.authorizationUrl(state, selectAccount), List.of(cookie.set(state)));
         } catch (SignInFailure failure) {
-            LOG.warn("{} sign-in could not start ({}): {}", method.provider().code(), failure.code(), Untrusted.text(failure.getMessage()));
+            LOG.warn("{} sign-in could not start ({}): {}", method.provider().code(), failure.code(),
+                    Untrusted.text(failure.getMessage()));
             return new Step(failureLocation(state.failurePage(), failure.error()), List.of());
         }
     }
@@ -258,7 +259,8 @@ public final class ExternalSignIn {
         } catch (SignInFailure failure) {
             return failed(failure, failurePage, callback.client(), clear);
         } catch (RuntimeException e) {
-            LOG.error("{} sign-in failed: {}", method.provider().code(), Untrusted.text(String.valueOf(e.getMessage())), e);
+            LOG.error("{} sign-in failed: {}", method.provider().code(), Untrusted.text(String.valueOf(e.getMessage())),
+                    e);
             return new Step(failureLocation(failurePage, SERVER), clear);
         }
     }
@@ -463,15 +465,17 @@ public final class ExternalSignIn {
     }
 
     private Step failed(SignInFailure failure, String failurePage, InetAddress client, List<String> clear) {
-        LOG.info("{} sign-in failed ({}): {}", method.provider().code(), failure.code(), Untrusted.text(failure.getMessage()));
+        LOG.info("{} sign-in failed ({}): {}", method.provider().code(), failure.code(),
+                Untrusted.text(failure.getMessage()));
         if (failure.recorded()) {
             try {
-                ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(via()).reason(failure.code()).from(client)
-                        .details(failure.details());
+                ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(via()).reason(failure.code())
+                        .from(client).details(failure.details());
                 failure.subject().ifPresent(event::target);
                 event.record();
             } catch (RuntimeException e) {
-                LOG.error("could not record the {} sign-in failure: {}", method.provider().code(), Untrusted.text(String.valueOf(e)));
+                LOG.error("could not record the {} sign-in failure: {}", method.provider().code(),
+                        Untrusted.text(String.valueOf(e)));
             }
         }
         return new Step(failureLocation(failurePage, failure.error()), clear);
