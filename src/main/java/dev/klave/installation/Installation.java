@@ -49,17 +49,18 @@ public final class Installation {
     public List<Notice> notices() {
         List<Notice> notices = new ArrayList<>();
         discovery().filter(DiscoveryStatus::failing).ifPresent(status -> notices.add(new Notice(
-                "oidc_discovery_failing", NoticeLevel.WARNING, Text.NOTICE_OIDC_DISCOVERY_FAILING.text(oidcName(),
+                NoticeCode.OIDC_DISCOVERY_FAILING, NoticeLevel.WARNING,
+                Text.NOTICE_OIDC_DISCOVERY_FAILING.text(oidcName(),
                         status.explanation().orElse(Text.NOTICE_UNKNOWN_ERROR.text()), oidcName()))));
         if (oidc.isPresent()) {
             int linked = events.count(EventType.OIDC_LINK, Optional.of(Via.EMAIL), clock.instant().minus(WEEK));
             if (linked > 0) {
-                notices.add(new Notice("oidc_linked_by_email", NoticeLevel.INFO, (linked == 1
+                notices.add(new Notice(NoticeCode.OIDC_LINKED_BY_EMAIL, NoticeLevel.INFO, (linked == 1
                         ? Text.NOTICE_LINKED_BY_EMAIL_ONE : Text.NOTICE_LINKED_BY_EMAIL_MANY).text(linked)));
             }
         }
         lastSync().filter(report -> report.error().isEmpty() && report.twoFactorRequired().isEmpty())
-                .ifPresent(report -> notices.add(new Notice("forge_2fa_unreadable", NoticeLevel.WARNING,
+                .ifPresent(report -> notices.add(new Notice(NoticeCode.FORGE_2FA_UNREADABLE, NoticeLevel.WARNING,
                         Text.NOTICE_FORGE_2FA_UNREADABLE.text())));
         return List.copyOf(notices);
     }
@@ -67,27 +68,27 @@ public final class Installation {
     public List<HealthCheck> checks() {
         List<HealthCheck> checks = new ArrayList<>();
         boolean database = databaseAnswers.getAsBoolean();
-        checks.add(new HealthCheck("database", database ? CheckState.OK : CheckState.FAILING,
+        checks.add(new HealthCheck(CheckName.DATABASE, database ? CheckState.OK : CheckState.FAILING,
                 database ? Optional.empty() : Optional.of(Text.CHECK_DATABASE_DOWN.text())));
         if (!database) {
             return List.copyOf(checks);
         }
         boolean admin = !externalSignIn || lastAdmin.anyAdminCanSignIn();
-        checks.add(new HealthCheck("admin_can_sign_in", admin ? CheckState.OK : CheckState.FAILING,
+        checks.add(new HealthCheck(CheckName.ADMIN_CAN_SIGN_IN, admin ? CheckState.OK : CheckState.FAILING,
                 admin ? Optional.empty() : Optional.of(Text.CHECK_NO_ADMIN_CAN_SIGN_IN.text())));
-        checks.add(oidc.isEmpty() ? new HealthCheck("oidc_discovery", CheckState.OFF, Optional.empty())
+        checks.add(oidc.isEmpty() ? new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.OFF, Optional.empty())
                 : discovery().map(status -> status.failing()
                         // In Spanish; the technical error is in /api/oidc/status.
-                        ? new HealthCheck("oidc_discovery", CheckState.FAILING, status.explanation())
-                        : new HealthCheck("oidc_discovery", CheckState.OK, Optional.empty()))
+                        ? new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.FAILING, status.explanation())
+                        : new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.OK, Optional.empty()))
                 // Spec 2 §5 "Discovery": "not fetched yet" is its own state; only a failed fetch fails.
-                .orElse(new HealthCheck("oidc_discovery", CheckState.OK,
+                .orElse(new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.OK,
                         Optional.of(Text.CHECK_DISCOVERY_NOT_FETCHED.text()))));
-        checks.add(forgeSync.isEmpty() ? new HealthCheck("forge_sync", CheckState.OFF, Optional.empty())
+        checks.add(forgeSync.isEmpty() ? new HealthCheck(CheckName.FORGE_SYNC, CheckState.OFF, Optional.empty())
                 : lastSync().map(report -> report.error().isPresent()
-                        ? new HealthCheck("forge_sync", CheckState.FAILING, report.error())
-                        : new HealthCheck("forge_sync", CheckState.OK, Optional.empty()))
-                .orElse(new HealthCheck("forge_sync", CheckState.OK,
+                        ? new HealthCheck(CheckName.FORGE_SYNC, CheckState.FAILING, report.error())
+                        : new HealthCheck(CheckName.FORGE_SYNC, CheckState.OK, Optional.empty()))
+                .orElse(new HealthCheck(CheckName.FORGE_SYNC, CheckState.OK,
                         Optional.of(Text.CHECK_FORGE_NEVER_SYNCED.text()))));
         return List.copyOf(checks);
     }

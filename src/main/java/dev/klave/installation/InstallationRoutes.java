@@ -26,13 +26,13 @@ public final class InstallationRoutes implements RouteProvider {
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/notices", Access.ADMIN, request -> ApiResponse.ok(installation.notices().stream()
-                        .map(notice -> new NoticeView(notice.code(), notice.level().code(), notice.message()))
+                        .map(notice -> new NoticeView(notice.code().code(), notice.level().code(), notice.message()))
                         .toList()))
                 .get("/api/installation/health", Access.ADMIN, request -> {
                     List<HealthCheck> checks = installation.checks();
                     return ApiResponse.ok(new HealthView(
                             checks.stream().noneMatch(check -> check.state() == CheckState.FAILING),
-                            checks.stream().map(check -> new CheckView(check.name(), check.state().code(),
+                            checks.stream().map(check -> new CheckView(check.name().code(), check.state().code(),
                                     check.detail())).toList()));
                 });
     }

@@ -9,7 +9,9 @@ import dev.klave.audit.Via;
 import dev.klave.cluster.CleanupStatus;
 import dev.klave.cluster.ClusterStatus;
 import dev.klave.credential.CredentialStatus;
+import dev.klave.installation.CheckName;
 import dev.klave.installation.CheckState;
+import dev.klave.installation.NoticeCode;
 import dev.klave.installation.NoticeLevel;
 import dev.klave.login.PasswordFailure;
 import dev.klave.login.SignInError;
@@ -83,6 +85,10 @@ class ClosedSetsTest {
         assertThat(codes(CleanupStatus.values(), CleanupStatus::code)).containsExactly("ok", "error", "skipped");
         assertThat(codes(NoticeLevel.values(), NoticeLevel::code)).containsExactly("warning", "info");
         assertThat(codes(CheckState.values(), CheckState::code)).containsExactly("ok", "failing", "off");
+        assertThat(codes(NoticeCode.values(), NoticeCode::code)).containsExactly("oidc_discovery_failing",
+                "oidc_linked_by_email", "forge_2fa_unreadable");
+        assertThat(codes(CheckName.values(), CheckName::code)).containsExactly("database", "admin_can_sign_in",
+                "oidc_discovery", "forge_sync");
     }
 
     @Test
@@ -114,9 +120,15 @@ class ClosedSetsTest {
         for (CheckState state : CheckState.values()) {
             assertThat(CheckState.parse(state.code())).isEqualTo(state);
         }
+        for (NoticeCode code : NoticeCode.values()) {
+            assertThat(NoticeCode.parse(code.code())).isEqualTo(code);
+        }
+        for (CheckName name : CheckName.values()) {
+            assertThat(CheckName.parse(name.code())).isEqualTo(name);
+        }
         List<Function<String, ?>> parsers = List.of(EventType::parse, Via::parse, SignInError::parse,
                 PasswordFailure::parse, CredentialStatus::parse, ClusterStatus::parse, CleanupStatus::parse,
-                NoticeLevel::parse, CheckState::parse);
+                NoticeLevel::parse, CheckState::parse, NoticeCode::parse, CheckName::parse);
         for (Function<String, ?> parse : parsers) {
             // Strict: no case folding, no constant names, no blanks.
             for (String other : List.of("", "LOGIN_SUCCESS", "Login.Success", "OK", "ok ", "unknown")) {
