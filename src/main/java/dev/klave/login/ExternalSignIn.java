@@ -58,6 +58,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExternalSignIn {
     private static final Logger LOG = LoggerFactory.getLogger(ExternalSignIn.class);
+    /** The {@code reason} of {@code link.complete} when people link their own account from {@code /mi-cuenta}. */
+    static final String LINKED_FROM_ACCOUNT_PAGE = "account_page";
 
     private final SignInMethod method;
     private final StateCookie cookie;
@@ -423,7 +425,7 @@ public final class ExternalSignIn {
             }
             link(identity, subject);
             withEmailMismatch(events.event(EventType.LINK_COMPLETE).actor(subject).target(subject).via(via())
-                    .reason("account_page").from(client), identity, subject).record();
+                    .reason(LINKED_FROM_ACCOUNT_PAGE).from(client), identity, subject).record();
             return null;
         });
         return new Step(page("/mi-cuenta?" + method.provider().code() + "=linked"), List.of());
