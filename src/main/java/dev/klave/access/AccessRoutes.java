@@ -121,7 +121,7 @@ public final class AccessRoutes implements RouteProvider {
         try {
             return java.time.OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
-            throw Message.EXPIRY_INVALID.refusal("usa RFC 3339, por ejemplo 2026-12-31T23:59:00Z");
+            throw Message.EXPIRY_INVALID.refusal();
         }
     }
 }

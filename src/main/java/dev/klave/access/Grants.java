@@ -7,10 +7,12 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Namespaces;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
@@ -64,14 +66,14 @@ public final class Grants {
         Subject subject = subject(request.subjectId());
         ClusterId clusterId = cluster(request.clusterId());
         Tier tier = Tier.fromCode(request.tier() == null ? "" : request.tier())
-                .orElseThrow(() -> Message.TIER_INVALID.refusal("usa view, edit, admin o cluster-admin"));
+                .orElseThrow(() -> Message.TIER_INVALID.refusal());
         Scope scope = new Scope(request.scope() == null ? "" : request.scope());
         if (!tier.onNamespace() && !scope.wholeCluster()) {
-            throw Message.SCOPE_INVALID.refusal("cluster-admin solo se da sobre *");
+            throw Message.SCOPE_CLUSTER_ADMIN_WHOLE.refusal();
         }
         Instant now = clock.instant();
         if (request.expiresAt().isPresent() && !request.expiresAt().get().isAfter(now)) {
-            throw Message.EXPIRY_INVALID.refusal("debe ser una fecha futura");
+            throw Message.EXPIRY_PAST.refusal();
         }
         if (!scope.wholeCluster()) {
             checkNamespace(clusterId, tier, scope);
@@ -88,7 +90,7 @@ public final class Grants {
                 throw Message.GRANT_EXISTS.refusal();
             }
             grants.create(grant);
-            events.event("grant.create").actor(actor).target(subject)
+            events.event(EventType.GRANT_CREATE).actor(actor).target(subject)
                     .details(Map.of("grant", grant.id(), "cluster", clusterId.value(), "tier", tier.code(),
                             "scope", scope.value()))
                     .record();
@@ -100,15 +102,14 @@ public final class Grants {
 
     private void checkNamespace(ClusterId cluster, Tier tier, Scope scope) {
         if (PROTECTED_NAMESPACES.contains(scope.value())) {
-            throw Message.NAMESPACE_PROTECTED.refusal(scope.value(),
-                    "es del sistema o de Klave; no se dan permisos sobre él");
+            throw Message.NAMESPACE_PROTECTED.refusal(scope.value());
         }
         if (!tier.writes() || !podSecurityRequired) {
             return;
         }
         Namespaces.Namespace namespace = namespaces.find(cluster, scope.value())
-                .orElseThrow(() -> Message.SCOPE_INVALID.refusal("el namespace " + scope + " no existe en el cluster"));
-        String level = namespace.psaEnforce().orElse("ninguno");
+                .orElseThrow(() -> Message.SCOPE_NAMESPACE_UNKNOWN.refusal(scope));
+        String level = namespace.psaEnforce().orElse(Text.POD_SECURITY_NONE.text());
         if (!ENFORCING.contains(level)) {
             throw Message.POD_SECURITY_REQUIRED.refusal(scope.value(), level);
         }
@@ -125,7 +126,7 @@ public final class Grants {
             if (grants.revoke(id, clock.instant(), actor.subjectId().value())) {
                 Subject subject = subjects.findById(grant.subjectId()).orElseThrow();
                 // The tier and scope too: the event must say which permission went, not only where.
-                events.event("grant.revoke").actor(actor).target(subject)
+                events.event(EventType.GRANT_REVOKE).actor(actor).target(subject)
                         .details(Map.of("grant", id, "cluster", grant.clusterId().value(), "tier", grant.tier().code(),
                                 "scope", grant.scope().value())).record();
             }

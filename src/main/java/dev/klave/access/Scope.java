@@ -13,7 +13,7 @@ public record Scope(String value) {
     public Scope {
         requireNonNull(value, "value is null");
         if (!value.equals("*") && !NAMESPACE.matcher(value).matches()) {
-            throw Message.SCOPE_INVALID.refusal("usa el nombre de un namespace o *");
+            throw Message.SCOPE_INVALID.refusal();
         }
     }
 

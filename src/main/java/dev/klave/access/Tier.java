@@ -1,5 +1,6 @@
 package dev.klave.access;
 
+import dev.klave.messages.Text;
 import java.util.Optional;
 
 /**
@@ -7,17 +8,17 @@ import java.util.Optional;
  * ClusterRole of the same name, so what a tier allows is what that role allows.
  */
 public enum Tier {
-    VIEW("view", false, true, "leer casi todo en el ámbito (no los Secrets), sin cambiar nada"),
-    EDIT("edit", true, true, "crear, cambiar y borrar cargas de trabajo, ConfigMaps y Secrets; sin tocar permisos"),
-    ADMIN("admin", true, true, "todo lo de editar más Roles y RoleBindings del namespace"),
-    CLUSTER_ADMIN("cluster-admin", true, false, "control total del cluster; solo sobre *");
+    VIEW("view", false, true, Text.TIER_VIEW),
+    EDIT("edit", true, true, Text.TIER_EDIT),
+    ADMIN("admin", true, true, Text.TIER_ADMIN),
+    CLUSTER_ADMIN("cluster-admin", true, false, Text.TIER_CLUSTER_ADMIN);
 
     private final String code;
     private final boolean writes;
     private final boolean onNamespace;
-    private final String description;
+    private final Text description;
 
-    Tier(String code, boolean writes, boolean onNamespace, String description) {
+    Tier(String code, boolean writes, boolean onNamespace, Text description) {
         this.code = code;
         this.writes = writes;
         this.onNamespace = onNamespace;
@@ -39,7 +40,7 @@ public enum Tier {
     }
 
     public String description() {
-        return description;
+        return description.text();
     }
 
     /** The built-in ClusterRole the tier binds. */

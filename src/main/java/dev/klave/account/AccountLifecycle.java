@@ -3,6 +3,8 @@ package dev.klave.account;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.messages.Message;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
@@ -50,10 +52,10 @@ public final class AccountLifecycle {
     /**
      * Disables the account; disabling a disabled account changes nothing.
      *
-     * @param via {@code forge-sync} or {@code forge-webhook} when no person acted
+     * @param via {@link Via#FORGE_SYNC} or {@link Via#FORGE_WEBHOOK} when no person acted
      * @throws dev.klave.messages.Refusal {@code LAST_ADMIN} for the last administrator able to sign in
      */
-    public Subject disable(SubjectId id, Optional<Principal> actor, Optional<String> via) {
+    public Subject disable(SubjectId id, Optional<Principal> actor, Optional<Via> via) {
         Subject result = transactions.inTransaction(() -> {
             Subject current = subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
             return current.enabled() ? disableNow(current, actor, via) : current;
@@ -63,7 +65,7 @@ public final class AccountLifecycle {
     }
 
     /** Inside a transaction: spec 1 §3, everything a disable does at once. */
-    private Subject disableNow(Subject current, Optional<Principal> actor, Optional<String> via) {
+    private Subject disableNow(Subject current, Optional<Principal> actor, Optional<Via> via) {
         Instant now = clock.instant();
         SubjectId id = current.id();
         Subject disabled = lastAdmin.check(current, subject -> subject.withDisabledAt(Optional.of(now)));
@@ -71,7 +73,7 @@ public final class AccountLifecycle {
         links.revokePending(id, now);
         hooks.forEach(hook -> hook.onDisable(id, now));
         Subject stored = subjects.update(id, ignored -> disabled);
-        ControlEvents.Draft event = events.event("user.disable").actor(actor).target(stored);
+        ControlEvents.Draft event = events.event(EventType.USER_DISABLE).actor(actor).target(stored);
         via.ifPresent(event::via);
         event.record();
         return stored;
@@ -92,7 +94,7 @@ public final class AccountLifecycle {
      * webhook, only if that very link still holds: an account relinked since it was observed is
      * left alone. Never disables the last administrator able to sign in.
      */
-    public AutomaticDisable disableLinked(ExternalIdentity observed, String via) {
+    public AutomaticDisable disableLinked(ExternalIdentity observed, Via via) {
         SubjectId expected = observed.subjectId();
         AutomaticDisable result = transactions.inTransaction(() -> {
             // The same link the caller saw: same account, linked at the same moment. An account
@@ -140,7 +142,7 @@ public final class AccountLifecycle {
             lastAdmin.checkUnlink(subject, provider);
             identities.unlink(id, provider);
             int closed = sessions.closeAll(id);
-            events.event("user." + provider.code() + "_unlink").actor(actor).target(subject)
+            events.event(provider.unlinkEvent()).actor(actor).target(subject)
                     .details(java.util.Map.of("sessions_closed", String.valueOf(closed))).record();
             return subject;
         });
@@ -154,7 +156,7 @@ public final class AccountLifecycle {
                 return current;
             }
             Subject stored = subjects.update(id, subject -> subject.withDisabledAt(Optional.empty()));
-            events.event("user.enable").actor(actor).target(stored).record();
+            events.event(EventType.USER_ENABLE).actor(actor).target(stored).record();
             return stored;
         });
         changed.accept(id);
@@ -166,7 +168,7 @@ public final class AccountLifecycle {
         transactions.inTransaction(() -> {
             Subject subject = subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
             int closed = sessions.closeAll(id);
-            events.event("user.logout").actor(actor).target(subject)
+            events.event(EventType.USER_LOGOUT).actor(actor).target(subject)
                     .details(java.util.Map.of("sessions_closed", String.valueOf(closed))).record();
             return null;
         });

@@ -3,6 +3,8 @@ package dev.klave.account;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.config.BaseUrl;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
@@ -66,7 +68,7 @@ public final class Accounts {
         return transactions.inTransaction(() -> {
             insert(person);
             IssuedLink link = newLink(person, LinkPurpose.INVITATION, now);
-            events.event("user.create").actor(actor).target(person).via(actor.isPresent() ? "api" : "cli")
+            events.event(EventType.USER_CREATE).actor(actor).target(person).via(actor.isPresent() ? Via.API : Via.CLI)
                     .details(Map.of("is_admin", String.valueOf(person.admin()),
                             "break_glass", String.valueOf(person.breakGlass())))
                     .record();
@@ -81,7 +83,7 @@ public final class Accounts {
                 Optional.empty(), false, false, Optional.empty(), Optional.empty(), clock.instant());
         return transactions.inTransaction(() -> {
             insert(bot);
-            events.event("bot.create").actor(actor).target(bot).record();
+            events.event(EventType.BOT_CREATE).actor(actor).target(bot).record();
             return bot;
         });
     }
@@ -122,7 +124,7 @@ public final class Accounts {
                 return result;
             });
             Subject stored = subjects.update(id, ignored -> changed);
-            events.event("user.update").actor(actor).target(stored)
+            events.event(EventType.USER_UPDATE).actor(actor).target(stored)
                     .details(Map.of("is_admin", String.valueOf(stored.admin()))).record();
             return stored;
         });
@@ -145,7 +147,7 @@ public final class Accounts {
             links.revokePending(subject.id(), now);
             sessions.closeAll(subject.id());
             IssuedLink link = newLink(subject, LinkPurpose.RESET, now);
-            events.event("user.reset_link").actor(actor).target(subject).record();
+            events.event(EventType.USER_RESET_LINK).actor(actor).target(subject).record();
             return link;
         });
     }
@@ -183,7 +185,8 @@ public final class Accounts {
             }
             lastAdmin.check(subject, current -> current.withBreakGlass(mark));
             Subject changed = subjects.update(subject.id(), current -> current.withBreakGlass(mark));
-            events.event(mark ? "user.break_glass" : "user.break_glass_removed").target(changed).via("cli").record();
+            events.event(mark ? EventType.USER_BREAK_GLASS : EventType.USER_BREAK_GLASS_REMOVED).target(changed)
+                    .via(Via.CLI).record();
             return changed;
         });
     }

@@ -3,6 +3,8 @@ package dev.klave.account;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.TokenKind;
@@ -71,7 +73,7 @@ public final class Links {
             Subject subject = subjects.update(usable.subject.id(), current -> current.withPasswordHash(Optional.of(hash)));
             sessions.closeAll(subject.id());
             OpenedSession opened = sessions.open(subject);
-            events.event("link.complete").target(subject).via("password").reason(usable.link.purpose().code())
+            events.event(EventType.LINK_COMPLETE).target(subject).via(Via.PASSWORD).reason(usable.link.purpose().code())
                     .from(client).record();
             return opened;
         });

@@ -3,6 +3,7 @@ package dev.klave.account;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
 import dev.klave.storage.Transactions;
@@ -71,7 +72,7 @@ public final class OwnAccount {
         transactions.inTransaction(() -> {
             subjects.update(subject.id(), current -> current.withPasswordHash(Optional.of(hash)));
             sessions.closeOthers(caller);
-            events.event("user.password_change").actor(caller).target(subject).from(client).record();
+            events.event(EventType.USER_PASSWORD_CHANGE).actor(caller).target(subject).from(client).record();
             return null;
         });
         throttle.succeeded(subject.login().value());

@@ -27,13 +27,13 @@ public final class ControlEvents {
     }
 
     /** A builder for one event of {@code type}; {@link Draft#record()} writes it. */
-    public Draft event(String type) {
+    public Draft event(EventType type) {
         return new Draft(type);
     }
 
     /** How many events of {@code type} (by {@code via}, when given) were written since {@code since}. */
-    public int count(String type, Optional<String> via, Instant since) {
-        return store.count(type, via, since);
+    public int count(EventType type, Optional<Via> via, Instant since) {
+        return store.count(type.code(), via.map(Via::code), since);
     }
 
     /** One page, newest first; {@code page} counts from 1. */
@@ -56,7 +56,7 @@ public final class ControlEvents {
 
     /** An event being described; nothing is written until {@link #record()}. */
     public final class Draft {
-        private final String type;
+        private final EventType type;
         private Optional<ControlEvent.SubjectRef> actor = Optional.empty();
         private Optional<ControlEvent.SubjectRef> target = Optional.empty();
         private Optional<String> via = Optional.empty();
@@ -64,7 +64,7 @@ public final class ControlEvents {
         private Optional<String> clientIp = Optional.empty();
         private Map<String, Object> details = Map.of();
 
-        private Draft(String type) {
+        private Draft(EventType type) {
             this.type = requireNonNull(type, "type is null");
         }
 
@@ -83,8 +83,8 @@ public final class ControlEvents {
             return this;
         }
 
-        public Draft via(String value) {
-            via = Optional.of(value);
+        public Draft via(Via value) {
+            via = Optional.of(value.code());
             return this;
         }
 
@@ -131,7 +131,8 @@ public final class ControlEvents {
         }
 
         public void record() {
-            store.append(new ControlEvent(UUID.randomUUID().toString(), clock.instant(), type, actor, target, via,
+            store.append(new ControlEvent(UUID.randomUUID().toString(), clock.instant(), type.code(), actor, target,
+                    via,
                     reason, clientIp, details));
         }
     }

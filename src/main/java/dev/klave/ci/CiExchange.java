@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.credential.Credentials;
 import dev.klave.credential.IssuedCredential;
 import dev.klave.http.Json;
@@ -14,6 +16,7 @@ import dev.klave.config.AddressGroups;
 import dev.klave.limits.PerAddressLimit;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.messages.Text;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.RateWindowStore;
 import dev.klave.storage.Transactions;
@@ -40,9 +43,6 @@ public final class CiExchange {
     public static final String ROUTE = "/v1/ci/forge-actions/token";
 
     private static final Logger LOG = LoggerFactory.getLogger(CiExchange.class);
-    private static final String NO_RULE_HINT =
-            "pide a un administrador una trust rule para este repositorio, ref y environment";
-    private static final String NO_GRANT_HINT = "pide a un administrador que le conceda un permiso";
 
     private final ActionsTokenVerifier verifier;
     private final TrustRuleStore rules;
@@ -90,7 +90,7 @@ public final class CiExchange {
                     throw new SpentMeanwhile();
                 }
                 return credentials.issueForBot(bot, credentialTtl, CREDENTIAL_NAME, claims.credentialNote(),
-                        CREDENTIAL_NAME);
+                        Via.FORGE_ACTIONS);
             });
         } catch (SpentMeanwhile e) {
             throw invalid("jti " + claims.jti() + " was exchanged by a concurrent request", client);
@@ -141,7 +141,7 @@ public final class CiExchange {
         List<TrustRule> matching = rules.list().stream().filter(rule -> rule.matches(claims)).toList();
         if (matching.isEmpty()) {
             throw refused(Message.CI_NO_MATCHING_RULE.refusal(claims.repositoryOwnerId(), claims.repositoryId(),
-                    claims.ref(), claims.environment(), NO_RULE_HINT), client);
+                    claims.ref(), claims.environment(), Text.CI_HINT_NO_RULE.text()), client);
         }
         Optional<Refusal> first = Optional.empty();
         for (TrustRule rule : matching) {
@@ -151,7 +151,7 @@ public final class CiExchange {
             if (bot.isEmpty() || !bot.get().enabled()) {
                 refusal = Message.CI_BOT_DISABLED.refusal(login, rule.name());
             } else if (credentials.reachableNow(bot.get().id()).isEmpty()) {
-                refusal = Message.CI_BOT_WITHOUT_GRANTS.refusal(login, NO_GRANT_HINT);
+                refusal = Message.CI_BOT_WITHOUT_GRANTS.refusal(login, Text.CI_HINT_NO_GRANT.text());
             } else {
                 return bot.get();
             }
@@ -174,7 +174,7 @@ public final class CiExchange {
     }
 
     private void failure(String reason, InetAddress client) {
-        events.event("ci.exchange.failure").reason(reason).from(client).record();
+        events.event(EventType.CI_EXCHANGE_FAILURE).reason(reason).from(client).record();
     }
 
     /** Another exchange of the same token won the race; reported as a reuse once rolled back. */

@@ -9,6 +9,7 @@ import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.AlreadyExistsException;
@@ -74,7 +75,7 @@ public final class TrustRules {
                     throw Message.TRUST_RULE_EXISTS.refusal(same.name());
                 });
                 rules.create(rule);
-                events.event("ci.trust_rule.create").actor(caller).target(bot)
+                events.event(EventType.CI_TRUST_RULE_CREATE).actor(caller).target(bot)
                         .details(Map.of("rule", rule.id(), "name", rule.name(), "repository_owner_id",
                                 Long.toString(rule.repositoryOwnerId()), "repository_id",
                                 Long.toString(rule.repositoryId()), "ref", rule.ref(), "environment",
@@ -98,7 +99,7 @@ public final class TrustRules {
         TrustRule rule = rules.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
         transactions.inTransaction(() -> {
             if (rules.delete(id)) {
-                events.event("ci.trust_rule.delete").actor(caller)
+                events.event(EventType.CI_TRUST_RULE_DELETE).actor(caller)
                         .details(Map.of("rule", id, "name", rule.name())).record();
             }
             return null;

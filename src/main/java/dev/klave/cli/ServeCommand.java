@@ -2,6 +2,7 @@ package dev.klave.cli;
 
 import dev.klave.Klave;
 import dev.klave.config.Settings;
+import dev.klave.messages.Message;
 import dev.klave.storage.DatabaseUnavailableException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -36,7 +37,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             klave = Klave.start(settings.get(), Clock.systemUTC(), List.of());
         } catch (DatabaseUnavailableException e) {
-            err.println("klave: Klave no puede consultar su base de datos: " + e.getMessage());
+            err.println("klave: " + Message.DATABASE_UNAVAILABLE.text() + ": " + e.getMessage());
             err.flush();
             return KlaveCommand.FAILED;
         } catch (RuntimeException e) {

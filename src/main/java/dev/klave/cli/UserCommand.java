@@ -10,6 +10,7 @@ import dev.klave.config.EncryptionKeyFile;
 import dev.klave.config.MasterKey;
 import dev.klave.config.Settings;
 import dev.klave.login.SignInMethods;
+import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.storage.DatabaseUnavailableException;
 import dev.klave.store.Database;
@@ -149,7 +150,7 @@ final class UserCommand implements Runnable {
         } catch (Refusal refusal) {
             err.println("klave: " + refusal.getMessage());
         } catch (DatabaseUnavailableException e) {
-            err.println("klave: Klave no puede consultar su base de datos: " + e.getMessage());
+            err.println("klave: " + Message.DATABASE_UNAVAILABLE.text() + ": " + e.getMessage());
         }
         err.flush();
         return KlaveCommand.FAILED;

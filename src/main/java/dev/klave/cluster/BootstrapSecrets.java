@@ -45,34 +45,34 @@ public final class BootstrapSecrets {
         String pem = pem(ca);
         List<X509Certificate> certificates = certificates(pem);
         if (proxyToken == null || proxyToken.isBlank()) {
-            throw Message.BOOTSTRAP_INVALID.refusal("proxyToken está vacío");
+            throw Message.BOOTSTRAP_PROXY_TOKEN_EMPTY.refusal();
         }
         if (reconcilerToken == null || reconcilerToken.isBlank()) {
-            throw Message.BOOTSTRAP_INVALID.refusal("reconcilerToken está vacío");
+            throw Message.BOOTSTRAP_RECONCILER_TOKEN_EMPTY.refusal();
         }
         return new BootstrapSecrets(uri, pem, certificates, proxyToken.strip(), reconcilerToken.strip());
     }
 
     private static URI serverUri(String server) {
         if (server == null) {
-            throw Message.BOOTSTRAP_INVALID.refusal("falta server");
+            throw Message.BOOTSTRAP_SERVER_MISSING.refusal();
         }
         try {
             URI uri = new URI(server.strip());
             if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawQuery() != null
                     || uri.getRawFragment() != null) {
-                throw Message.BOOTSTRAP_INVALID.refusal("server debe ser una URL https:// sin query");
+                throw Message.BOOTSTRAP_SERVER_INVALID.refusal();
             }
             String text = uri.toString();
             return URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
         } catch (URISyntaxException e) {
-            throw Message.BOOTSTRAP_INVALID.refusal("server debe ser una URL https:// sin query");
+            throw Message.BOOTSTRAP_SERVER_INVALID.refusal();
         }
     }
 
     private static String pem(String ca) {
         if (ca == null || ca.isBlank()) {
-            throw Message.BOOTSTRAP_INVALID.refusal("falta ca");
+            throw Message.BOOTSTRAP_CA_MISSING.refusal();
         }
         String text = ca.strip();
         if (text.startsWith("-----BEGIN")) {
@@ -86,7 +86,7 @@ public final class BootstrapSecrets {
         } catch (IllegalArgumentException notBase64) {
             // Reported below.
         }
-        throw Message.BOOTSTRAP_INVALID.refusal("ca no es un certificado PEM");
+        throw Message.BOOTSTRAP_CA_INVALID.refusal();
     }
 
     private static List<X509Certificate> certificates(String pem) {
@@ -95,11 +95,11 @@ public final class BootstrapSecrets {
                     .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
             List<X509Certificate> certificates = parsed.stream().map(X509Certificate.class::cast).toList();
             if (certificates.isEmpty()) {
-                throw Message.BOOTSTRAP_INVALID.refusal("ca no es un certificado PEM");
+                throw Message.BOOTSTRAP_CA_INVALID.refusal();
             }
             return certificates;
         } catch (CertificateException e) {
-            throw Message.BOOTSTRAP_INVALID.refusal("ca no es un certificado PEM");
+            throw Message.BOOTSTRAP_CA_INVALID.refusal();
         }
     }
 

@@ -29,10 +29,10 @@ public record Cluster(
     }
 
     /** {@code pending} before the bootstrap JSON, then {@code ready} or {@code error} after the last pass. */
-    public String status() {
+    public ClusterStatus status() {
         if (!hasTokens()) {
-            return "pending";
+            return ClusterStatus.PENDING;
         }
-        return lastError.isPresent() ? "error" : "ready";
+        return lastError.isPresent() ? ClusterStatus.ERROR : ClusterStatus.READY;
     }
 }

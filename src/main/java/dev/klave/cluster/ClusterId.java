@@ -12,8 +12,7 @@ public record ClusterId(String value) {
     public ClusterId {
         requireNonNull(value, "value is null");
         if (!isValid(value)) {
-            throw Message.CLUSTER_ID_INVALID.refusal(
-                    "usa de 1 a 63 minúsculas, dígitos o '-', empezando y acabando en letra o dígito");
+            throw Message.CLUSTER_ID_FORMAT.refusal();
         }
     }
 

@@ -104,13 +104,13 @@ public final class ClusterRoutes implements RouteProvider {
         RbacReconciliation.Cleanup cleanup = reconciler.cleanup(id);
         Map<String, String> report = new LinkedHashMap<>();
         report.put("cluster", id.value());
-        report.put("rbac_cleanup", cleanup.status());
+        report.put("rbac_cleanup", cleanup.status().code());
         report.put("bindings_deleted", String.valueOf(cleanup.bindingsDeleted()));
         report.put("roles_deleted", String.valueOf(cleanup.rolesDeleted()));
         deleting.accept(id);
         clusters.delete(id, Principal.of(request), report);
         connections.forget(id);
-        return ApiResponse.ok(new DeletedView(id.value(), new CleanupView(cleanup.status(), cleanup.error(),
+        return ApiResponse.ok(new DeletedView(id.value(), new CleanupView(cleanup.status().code(), cleanup.error(),
                 cleanup.bindingsDeleted(), cleanup.rolesDeleted(), cleanup.lockHeld())));
     }
 
@@ -119,7 +119,7 @@ public final class ClusterRoutes implements RouteProvider {
     }
 
     private ClusterView view(Cluster cluster) {
-        return new ClusterView(cluster.id().value(), cluster.name(), cluster.status(), cluster.createdAt(),
+        return new ClusterView(cluster.id().value(), cluster.name(), cluster.status().code(), cluster.createdAt(),
                 cluster.tokensSetAt(), cluster.lastReconciledAt(), cluster.lastError(),
                 baseUrl.resolve("/clusters/" + cluster.id().value()));
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.Principal;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
 import dev.klave.messages.Message;
 import dev.klave.storage.AlreadyExistsException;
 import dev.klave.storage.Transactions;
@@ -48,7 +49,8 @@ public final class Clusters {
                     throw Message.CLUSTER_TAKEN.refusal();
                 }
                 clusters.create(cluster);
-                events.event("cluster.create").actor(actor).details(Map.of("cluster", clusterId.value())).record();
+                events.event(EventType.CLUSTER_CREATE).actor(actor).details(Map.of("cluster", clusterId.value()))
+                        .record();
                 return cluster;
             });
         } catch (AlreadyExistsException e) {
@@ -81,7 +83,7 @@ public final class Clusters {
         Instant now = clock.instant();
         transactions.inTransaction(() -> {
             clusters.setSecrets(cluster.id(), vault.seal(cluster.id(), secrets), now);
-            events.event("cluster.tokens").actor(actor).details(Map.of("cluster", cluster.id().value(),
+            events.event(EventType.CLUSTER_TOKENS).actor(actor).details(Map.of("cluster", cluster.id().value(),
                     "server", secrets.server().toString())).record();
             return null;
         });
@@ -95,7 +97,7 @@ public final class Clusters {
             api.get(path);
         } catch (ClusterCallFailed e) {
             if (e.status() == 401 || e.status() == 403) {
-                throw Message.BOOTSTRAP_INVALID.refusal("el API server rechaza " + field + " (" + e.status() + ")");
+                throw Message.BOOTSTRAP_TOKEN_REJECTED.refusal(field, e.status());
             }
             throw Message.CLUSTER_FAILED.refusal(e.summary());
         }
@@ -107,7 +109,7 @@ public final class Clusters {
             if (!clusters.delete(id)) {
                 throw Message.CLUSTER_NOT_FOUND.refusal();
             }
-            events.event("cluster.delete").actor(actor).details(report).record();
+            events.event(EventType.CLUSTER_DELETE).actor(actor).details(report).record();
             return null;
         });
     }

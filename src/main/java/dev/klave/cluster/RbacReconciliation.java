@@ -27,6 +27,6 @@ public interface RbacReconciliation {
     }
 
     /** The {@code rbac_cleanup} report of a cluster deletion (spec 1 §4 "Clusters"). */
-    record Cleanup(String status, Optional<String> error, int bindingsDeleted, int rolesDeleted,
+    record Cleanup(CleanupStatus status, Optional<String> error, int bindingsDeleted, int rolesDeleted,
             boolean lockHeld) {}
 }

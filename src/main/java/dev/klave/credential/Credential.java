@@ -44,11 +44,10 @@ public record Credential(
         return !now.isBefore(expiresAt);
     }
 
-    /** {@code active}, {@code revoked} or {@code expired}. */
-    public String statusAt(Instant now) {
+    public CredentialStatus statusAt(Instant now) {
         if (revoked()) {
-            return "revoked";
+            return CredentialStatus.REVOKED;
         }
-        return expiredAt(now) ? "expired" : "active";
+        return expiredAt(now) ? CredentialStatus.EXPIRED : CredentialStatus.ACTIVE;
     }
 }

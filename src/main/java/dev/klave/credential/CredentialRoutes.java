@@ -81,7 +81,7 @@ public final class CredentialRoutes implements RouteProvider {
         String login = subjects.findById(credential.subjectId()).map(Subject::login).map(Object::toString).orElse("");
         return new CredentialView(credential.id(), credential.name(), credential.note(),
                 credential.subjectId().value(), login, credential.clusterId().map(ClusterId::value),
-                credential.createdAt(), credential.expiresAt(), credential.statusAt(clock.instant()),
+                credential.createdAt(), credential.expiresAt(), credential.statusAt(clock.instant()).code(),
                 credential.revokedAt(), credential.revokeReason());
     }
 }

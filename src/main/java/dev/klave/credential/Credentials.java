@@ -10,6 +10,8 @@ import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.config.BaseUrl;
@@ -17,6 +19,7 @@ import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,7 +64,7 @@ public final class Credentials {
     public record Request(String ttl, Optional<String> name, Optional<String> note, Optional<String> clusterId,
             Optional<String> subjectId) {}
 
-    public IssuedCredential issue(Request request, Principal caller, Optional<String> via) {
+    public IssuedCredential issue(Request request, Principal caller, Optional<Via> via) {
         Duration ttl = Ttl.parse(request.ttl());
         Subject owner = owner(request.subjectId(), caller);
         if (!owner.enabled()) {
@@ -81,7 +84,7 @@ public final class Credentials {
      * by the CI exchange (spec 1 §4 "CI exchange rules" 4) rather than by a person. Joins the
      * caller's transaction, so the exchange can spend the ID token in the same one.
      */
-    public IssuedCredential issueForBot(Subject bot, Duration ttl, String name, String note, String via) {
+    public IssuedCredential issueForBot(Subject bot, Duration ttl, String name, String note, Via via) {
         if (bot.kind() != SubjectKind.BOT || !bot.enabled()) {
             throw new IllegalArgumentException("only an enabled bot gets exchange credentials");
         }
@@ -94,7 +97,7 @@ public final class Credentials {
     }
 
     private IssuedCredential issueTo(Subject owner, Duration ttl, Optional<ClusterId> restricted, String name,
-            String note, Optional<Principal> caller, Optional<String> via) {
+            String note, Optional<Principal> caller, Optional<Via> via) {
         Instant now = clock.instant();
         List<ClusterId> reachable = reachable(owner.id(), restricted, now);
         if (reachable.isEmpty()) {
@@ -106,7 +109,7 @@ public final class Credentials {
                 Optional.empty(), Optional.empty(), Optional.empty());
         transactions.inTransaction(() -> {
             credentials.create(credential);
-            ControlEvents.Draft event = events.event("credential.issue").actor(caller).target(owner)
+            ControlEvents.Draft event = events.event(EventType.CREDENTIAL_ISSUE).actor(caller).target(owner)
                     .details(Map.of("credential", credential.id(), "ttl", Ttl.format(ttl),
                             "cluster", restricted.map(ClusterId::value).orElse("*")));
             via.ifPresent(event::via);
@@ -166,7 +169,7 @@ public final class Credentials {
         transactions.inTransaction(() -> {
             if (credentials.revoke(id, clock.instant(), Optional.of(caller.subjectId().value()), trimmed)) {
                 Subject owner = subjects.findById(credential.subjectId()).orElseThrow();
-                events.event("credential.revoke").actor(caller).target(owner)
+                events.event(EventType.CREDENTIAL_REVOKE).actor(caller).target(owner)
                         .details(Map.of("credential", id, "reason", trimmed.orElse(""))).record();
             }
             return null;
@@ -176,11 +179,11 @@ public final class Credentials {
 
     /** Disabling a subject revokes its credentials in the same transaction (spec 1 §3). */
     public void revokeAllOf(SubjectId subject, Instant now) {
-        credentials.revokeAllOf(subject, now, "cuenta deshabilitada");
+        credentials.revokeAllOf(subject, now, Text.REVOKED_ACCOUNT_DISABLED.text());
     }
 
     /** Deleting a cluster revokes the credentials restricted to it (spec 1 §3). */
     public void revokeAllRestrictedTo(ClusterId cluster) {
-        credentials.revokeAllRestrictedTo(cluster, clock.instant(), "cluster borrado");
+        credentials.revokeAllRestrictedTo(cluster, clock.instant(), Text.REVOKED_CLUSTER_DELETED.text());
     }
 }

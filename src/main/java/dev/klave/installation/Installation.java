@@ -4,10 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.LastAdminRule;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.login.forge.SyncReport;
 import dev.klave.login.forge.SyncReportStore;
 import dev.klave.login.oidc.DiscoveryStatus;
 import dev.klave.login.oidc.OidcProvider;
+import dev.klave.messages.Text;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,49 +49,47 @@ public final class Installation {
     public List<Notice> notices() {
         List<Notice> notices = new ArrayList<>();
         discovery().filter(DiscoveryStatus::failing).ifPresent(status -> notices.add(new Notice(
-                "oidc_discovery_failing", "warning", "Klave no puede leer el documento de descubrimiento de "
-                        + oidcName() + ": " + status.explanation().orElse("error desconocido")
-                        + ". Nadie puede entrar con " + oidcName() + " hasta que se pueda.")));
+                NoticeCode.OIDC_DISCOVERY_FAILING, NoticeLevel.WARNING,
+                Text.NOTICE_OIDC_DISCOVERY_FAILING.text(oidcName(),
+                        status.explanation().orElse(Text.NOTICE_UNKNOWN_ERROR.text()), oidcName()))));
         if (oidc.isPresent()) {
-            int linked = events.count("oidc.link", Optional.of("email"), clock.instant().minus(WEEK));
+            int linked = events.count(EventType.OIDC_LINK, Optional.of(Via.EMAIL), clock.instant().minus(WEEK));
             if (linked > 0) {
-                notices.add(new Notice("oidc_linked_by_email", "info", linked + (linked == 1
-                        ? " persona entró por primera vez esta semana y se vinculó por correo."
-                        : " personas entraron por primera vez esta semana y se vincularon por correo.")));
+                notices.add(new Notice(NoticeCode.OIDC_LINKED_BY_EMAIL, NoticeLevel.INFO, (linked == 1
+                        ? Text.NOTICE_LINKED_BY_EMAIL_ONE : Text.NOTICE_LINKED_BY_EMAIL_MANY).text(linked)));
             }
         }
         lastSync().filter(report -> report.error().isEmpty() && report.twoFactorRequired().isEmpty())
-                .ifPresent(report -> notices.add(new Notice("forge_2fa_unreadable", "warning",
-                        "La App de Forge no puede comprobar si la organización exige doble factor: dale el permiso "
-                                + "Administration (lectura).")));
+                .ifPresent(report -> notices.add(new Notice(NoticeCode.FORGE_2FA_UNREADABLE, NoticeLevel.WARNING,
+                        Text.NOTICE_FORGE_2FA_UNREADABLE.text())));
         return List.copyOf(notices);
     }
 
     public List<HealthCheck> checks() {
         List<HealthCheck> checks = new ArrayList<>();
         boolean database = databaseAnswers.getAsBoolean();
-        checks.add(new HealthCheck("database", database ? HealthCheck.OK : HealthCheck.FAILING,
-                database ? Optional.empty() : Optional.of("la base de datos no responde en 2 s")));
+        checks.add(new HealthCheck(CheckName.DATABASE, database ? CheckState.OK : CheckState.FAILING,
+                database ? Optional.empty() : Optional.of(Text.CHECK_DATABASE_DOWN.text())));
         if (!database) {
             return List.copyOf(checks);
         }
         boolean admin = !externalSignIn || lastAdmin.anyAdminCanSignIn();
-        checks.add(new HealthCheck("admin_can_sign_in", admin ? HealthCheck.OK : HealthCheck.FAILING,
-                admin ? Optional.empty() : Optional.of("ningún administrador puede entrar: vincula uno o márcalo "
-                        + "como cuenta de emergencia (klave user set-break-glass)")));
-        checks.add(oidc.isEmpty() ? new HealthCheck("oidc_discovery", HealthCheck.OFF, Optional.empty())
+        checks.add(new HealthCheck(CheckName.ADMIN_CAN_SIGN_IN, admin ? CheckState.OK : CheckState.FAILING,
+                admin ? Optional.empty() : Optional.of(Text.CHECK_NO_ADMIN_CAN_SIGN_IN.text())));
+        checks.add(oidc.isEmpty() ? new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.OFF, Optional.empty())
                 : discovery().map(status -> status.failing()
                         // In Spanish; the technical error is in /api/oidc/status.
-                        ? new HealthCheck("oidc_discovery", HealthCheck.FAILING, status.explanation())
-                        : new HealthCheck("oidc_discovery", HealthCheck.OK, Optional.empty()))
+                        ? new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.FAILING, status.explanation())
+                        : new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.OK, Optional.empty()))
                 // Spec 2 §5 "Discovery": "not fetched yet" is its own state; only a failed fetch fails.
-                .orElse(new HealthCheck("oidc_discovery", HealthCheck.OK,
-                        Optional.of("todavía no se ha leído el documento de descubrimiento"))));
-        checks.add(forgeSync.isEmpty() ? new HealthCheck("forge_sync", HealthCheck.OFF, Optional.empty())
+                .orElse(new HealthCheck(CheckName.OIDC_DISCOVERY, CheckState.OK,
+                        Optional.of(Text.CHECK_DISCOVERY_NOT_FETCHED.text()))));
+        checks.add(forgeSync.isEmpty() ? new HealthCheck(CheckName.FORGE_SYNC, CheckState.OFF, Optional.empty())
                 : lastSync().map(report -> report.error().isPresent()
-                        ? new HealthCheck("forge_sync", HealthCheck.FAILING, report.error())
-                        : new HealthCheck("forge_sync", HealthCheck.OK, Optional.empty()))
-                .orElse(new HealthCheck("forge_sync", HealthCheck.OK, Optional.of("ninguna sincronización todavía"))));
+                        ? new HealthCheck(CheckName.FORGE_SYNC, CheckState.FAILING, report.error())
+                        : new HealthCheck(CheckName.FORGE_SYNC, CheckState.OK, Optional.empty()))
+                .orElse(new HealthCheck(CheckName.FORGE_SYNC, CheckState.OK,
+                        Optional.of(Text.CHECK_FORGE_NEVER_SYNCED.text()))));
         return List.copyOf(checks);
     }
 

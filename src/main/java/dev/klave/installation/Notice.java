@@ -6,10 +6,10 @@ import static java.util.Objects.requireNonNull;
  * Something administrators should know (spec 2 §5): the provider's discovery failing, the people
  * linked by e-mail this week, the forge's two-factor setting unreadable.
  *
- * @param code stable, for the interface and for tests
- * @param level {@code warning} (act on it) or {@code info}
+ * @param code which notice it is
+ * @param level whether administrators should act on it
  */
-public record Notice(String code, String level, String message) {
+public record Notice(NoticeCode code, NoticeLevel level, String message) {
     public Notice {
         requireNonNull(code, "code is null");
         requireNonNull(level, "level is null");

@@ -1,5 +1,13 @@
 package dev.klave.login;
 
+import static dev.klave.login.SignInError.ALREADY_LINKED;
+import static dev.klave.login.SignInError.DENIED;
+import static dev.klave.login.SignInError.DISABLED;
+import static dev.klave.login.SignInError.LINK_GONE;
+import static dev.klave.login.SignInError.RATE_LIMITED;
+import static dev.klave.login.SignInError.SERVER;
+import static dev.klave.login.SignInError.STATE;
+import static dev.klave.login.SignInError.UNKNOWN_ACCOUNT;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.EmailKey;
@@ -15,6 +23,8 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
@@ -48,15 +58,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExternalSignIn {
     private static final Logger LOG = LoggerFactory.getLogger(ExternalSignIn.class);
-
-    public static final String STATE = "state";
-    public static final String DENIED = "denied";
-    public static final String RATE_LIMITED = "rate_limited";
-    public static final String UNKNOWN_ACCOUNT = "unknown_account";
-    public static final String DISABLED = "disabled";
-    public static final String LINK_GONE = "link_gone";
-    public static final String ALREADY_LINKED = "already_linked";
-    public static final String SERVER = "server";
+    /** The {@code reason} of {@code link.complete} when people link their own account from {@code /mi-cuenta}. */
+    static final String LINKED_FROM_ACCOUNT_PAGE = "account_page";
 
     private final SignInMethod method;
     private final StateCookie cookie;
@@ -174,8 +177,9 @@ public final class ExternalSignIn {
         try {
             return new Step(method.authorizationUrl(state, selectAccount), List.of(cookie.set(state)));
         } catch (SignInFailure failure) {
-            LOG.warn("{} sign-in could not start ({}): {}", via(), failure.code(), Untrusted.text(failure.getMessage()));
-            return new Step(failureLocation(state.failurePage(), failure.code()), List.of());
+            LOG.warn("{} sign-in could not start ({}): {}", method.provider().code(), failure.code(),
+                    Untrusted.text(failure.getMessage()));
+            return new Step(failureLocation(state.failurePage(), failure.error()), List.of());
         }
     }
 
@@ -257,7 +261,8 @@ public final class ExternalSignIn {
         } catch (SignInFailure failure) {
             return failed(failure, failurePage, callback.client(), clear);
         } catch (RuntimeException e) {
-            LOG.error("{} sign-in failed: {}", via(), Untrusted.text(String.valueOf(e.getMessage())), e);
+            LOG.error("{} sign-in failed: {}", method.provider().code(), Untrusted.text(String.valueOf(e.getMessage())),
+                    e);
             return new Step(failureLocation(failurePage, SERVER), clear);
         }
     }
@@ -301,7 +306,8 @@ public final class ExternalSignIn {
             if (identity.email().isPresent() && linked.email().isPresent()
                     && !identity.email().get().equals(linked.email().get())) {
                 // Spec 2 §5 rule 6: the provider changed the address; the account's own stays as it is.
-                events.event(via() + ".email_changed").target(current.get()).via(via())
+                // Only OIDC identities carry an e-mail (the forge's never does: ForgeSignIn.identify).
+                events.event(EventType.OIDC_EMAIL_CHANGED).target(current.get()).via(via())
                         .details(Map.of("from", linked.email().get(), "to", identity.email().get())).record();
             }
             return signedIn(current.get(), identity, client);
@@ -343,7 +349,8 @@ public final class ExternalSignIn {
                     details.put("replaced_claim", old.key().claim());
                 }
             });
-            events.event(via() + ".link").target(named).via("email").details(details).from(client).record();
+            // Only OIDC links by e-mail: the forge's firstSignIn links nothing (SignInMethod.firstSignIn).
+            events.event(EventType.OIDC_LINK).target(named).via(Via.EMAIL).details(details).from(client).record();
             return signedIn(named, identity, client);
         });
         return new Step(page("/"), List.of(sessionCookie(opened)));
@@ -358,7 +365,7 @@ public final class ExternalSignIn {
                 details.put(key, identity.details().get(key));
             }
         }
-        events.event("login.success").target(subject).via(via()).details(details).from(client).record();
+        events.event(EventType.LOGIN_SUCCESS).target(subject).via(via()).details(details).from(client).record();
         return session;
     }
 
@@ -389,7 +396,7 @@ public final class ExternalSignIn {
             // Spec 1 §3: using a linking link closes the person's sessions.
             sessions.closeAll(subject.id());
             OpenedSession session = sessions.open(subject);
-            withEmailMismatch(events.event("link.complete").target(subject).via(via())
+            withEmailMismatch(events.event(EventType.LINK_COMPLETE).target(subject).via(via())
                     .reason(link.purpose().code()).from(client), identity, subject).record();
             return session;
         });
@@ -417,8 +424,8 @@ public final class ExternalSignIn {
                 throw new Outcome(SignInFailure.of(DISABLED, subject, "disabled during the linking"));
             }
             link(identity, subject);
-            withEmailMismatch(events.event("link.complete").actor(subject).target(subject).via(via())
-                    .reason("account_page").from(client), identity, subject).record();
+            withEmailMismatch(events.event(EventType.LINK_COMPLETE).actor(subject).target(subject).via(via())
+                    .reason(LINKED_FROM_ACCOUNT_PAGE).from(client), identity, subject).record();
             return null;
         });
         return new Step(page("/mi-cuenta?" + method.provider().code() + "=linked"), List.of());
@@ -460,18 +467,20 @@ public final class ExternalSignIn {
     }
 
     private Step failed(SignInFailure failure, String failurePage, InetAddress client, List<String> clear) {
-        LOG.info("{} sign-in failed ({}): {}", via(), failure.code(), Untrusted.text(failure.getMessage()));
+        LOG.info("{} sign-in failed ({}): {}", method.provider().code(), failure.code(),
+                Untrusted.text(failure.getMessage()));
         if (failure.recorded()) {
             try {
-                ControlEvents.Draft event = events.event("login.failure").via(via()).reason(failure.code()).from(client)
-                        .details(failure.details());
+                ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(via()).reason(failure.code())
+                        .from(client).details(failure.details());
                 failure.subject().ifPresent(event::target);
                 event.record();
             } catch (RuntimeException e) {
-                LOG.error("could not record the {} sign-in failure: {}", via(), Untrusted.text(String.valueOf(e)));
+                LOG.error("could not record the {} sign-in failure: {}", method.provider().code(),
+                        Untrusted.text(String.valueOf(e)));
             }
         }
-        return new Step(failureLocation(failurePage, failure.code()), clear);
+        return new Step(failureLocation(failurePage, failure.error()), clear);
     }
 
     private <T> T inTransaction(java.util.function.Supplier<T> work) throws SignInFailure {
@@ -497,13 +506,13 @@ public final class ExternalSignIn {
         return dev.klave.account.SessionCookie.set(session.cookieValue(), session.lifetime(), secureCookies);
     }
 
-    private String via() {
-        return method.provider().code();
+    private Via via() {
+        return method.provider().via();
     }
 
     /** The code for "the provider did not answer as expected": {@code forge} or {@code oidc}'s own. */
-    private String providerCode() {
-        return method.provider().code();
+    private SignInError providerCode() {
+        return SignInError.providerFailed(method.provider());
     }
 
     private static String describe(SignInMethod.ProviderIdentity identity) {
@@ -511,8 +520,8 @@ public final class ExternalSignIn {
                 + identity.display().map(name -> " (" + Untrusted.text(name) + ")").orElse("");
     }
 
-    private URI failureLocation(String page, String code) {
-        return page(page + "?error=" + URLEncoder.encode(code, StandardCharsets.UTF_8));
+    private URI failureLocation(String page, SignInError error) {
+        return page(page + "?error=" + URLEncoder.encode(error.code(), StandardCharsets.UTF_8));
     }
 
     /** A page of the web interface, under the base URL's path when it has one. */

@@ -11,6 +11,8 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
 import dev.klave.storage.Transactions;
@@ -48,7 +50,7 @@ public final class PasswordLogin {
         try {
             throttle.countAttempt(client);
         } catch (dev.klave.messages.Refusal refusal) {
-            failure(Optional.empty(), loginText, "rate_limited", client);
+            failure(Optional.empty(), loginText, PasswordFailure.RATE_LIMITED, client);
             throw refusal;
         }
         Optional<Subject> found = Login.isValid(loginText)
@@ -57,7 +59,7 @@ public final class PasswordLogin {
         String given = password == null ? "" : password;
         if (throttle.locked(loginText)) {
             hasher.verifyNothing(given);
-            failure(found, loginText, "locked", client);
+            failure(found, loginText, PasswordFailure.LOCKED, client);
             throw Message.TOO_MANY_ATTEMPTS.refusal();
         }
         if (found.isPresent() && found.get().kind() == SubjectKind.PERSON && found.get().enabled()
@@ -68,38 +70,41 @@ public final class PasswordLogin {
             // the provider's own sign-in (spec 1 §5 rule 4).
             hasher.verifyNothing(given);
             throttle.failed(loginText);
-            throw failure(found, loginText, "password_disabled", client);
+            throw failure(found, loginText, PasswordFailure.PASSWORD_DISABLED, client);
         }
         if (found.isEmpty() || found.get().kind() != SubjectKind.PERSON || found.get().passwordHash().isEmpty()) {
             hasher.verifyNothing(given);
             throttle.failed(loginText);
-            throw failure(found, loginText, found.isEmpty() ? "unknown_login" : "no_password", client);
+            throw failure(found, loginText,
+                    found.isEmpty() ? PasswordFailure.UNKNOWN_LOGIN : PasswordFailure.NO_PASSWORD, client);
         }
         Subject subject = found.get();
         boolean matches = hasher.verify(given, subject.passwordHash().get());
         if (!subject.enabled()) {
             throttle.failed(loginText);
-            throw failure(found, loginText, "disabled", client);
+            throw failure(found, loginText, PasswordFailure.DISABLED, client);
         }
         if (!mode.passwordAllowed(subject)) {
             throttle.failed(loginText);
-            throw failure(found, loginText, "password_disabled", client);
+            throw failure(found, loginText, PasswordFailure.PASSWORD_DISABLED, client);
         }
         if (!matches) {
             boolean nowLocked = throttle.failed(loginText);
-            throw failure(found, loginText, nowLocked ? "wrong_password_locked" : "wrong_password", client);
+            throw failure(found, loginText,
+                    nowLocked ? PasswordFailure.WRONG_PASSWORD_LOCKED : PasswordFailure.WRONG_PASSWORD, client);
         }
         throttle.succeeded(loginText);
         return transactions.inTransaction(() -> {
             OpenedSession opened = sessions.open(subject);
-            events.event("login.success").target(subject).via("password").from(client).record();
+            events.event(EventType.LOGIN_SUCCESS).target(subject).via(Via.PASSWORD).from(client).record();
             return opened;
         });
     }
 
-    private dev.klave.messages.Refusal failure(Optional<Subject> subject, String loginText, String reason,
+    private dev.klave.messages.Refusal failure(Optional<Subject> subject, String loginText, PasswordFailure reason,
             InetAddress client) {
-        ControlEvents.Draft event = events.event("login.failure").via("password").reason(reason).from(client);
+        ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(Via.PASSWORD).reason(reason.code())
+                .from(client);
         subject.ifPresentOrElse(event::target, () -> event.details(java.util.Map.of("login", abbreviate(loginText))));
         event.record();
         return Message.LOGIN_FAILED.refusal();

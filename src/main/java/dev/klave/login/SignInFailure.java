@@ -18,34 +18,34 @@ import java.util.Optional;
 public final class SignInFailure extends Exception {
     private static final long serialVersionUID = 1L;
 
-    private final String code;
+    private final SignInError error;
     private final boolean recorded;
     private final transient Optional<Subject> subject;
     private final transient Map<String, Object> details;
 
-    private SignInFailure(String code, boolean recorded, Optional<Subject> subject, String detail,
+    private SignInFailure(SignInError error, boolean recorded, Optional<Subject> subject, String detail,
             Map<String, Object> details) {
         super(requireNonNull(detail, "detail is null"), null, false, false);
-        this.code = requireNonNull(code, "code is null");
+        this.error = requireNonNull(error, "error is null");
         this.recorded = recorded;
         this.subject = requireNonNull(subject, "subject is null");
         this.details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
     }
 
-    private SignInFailure(String code, boolean recorded, Optional<Subject> subject, String detail) {
-        this(code, recorded, subject, detail, Map.of());
+    private SignInFailure(SignInError error, boolean recorded, Optional<Subject> subject, String detail) {
+        this(error, recorded, subject, detail, Map.of());
     }
 
     /** The same failure, its event naming more (spec 2 §6: e-mail, provider subject, candidates…). */
     public SignInFailure with(Map<String, ?> more) {
         Map<String, Object> all = new LinkedHashMap<>(more);
         all.putAll(details);
-        return new SignInFailure(code, recorded, subject, getMessage(), all);
+        return new SignInFailure(error, recorded, subject, getMessage(), all);
     }
 
     /** The same failure, about {@code account}. */
     public SignInFailure about(Subject account) {
-        return new SignInFailure(code, recorded, Optional.of(account), getMessage(), details);
+        return new SignInFailure(error, recorded, Optional.of(account), getMessage(), details);
     }
 
     public Map<String, Object> details() {
@@ -53,22 +53,27 @@ public final class SignInFailure extends Exception {
     }
 
     /** A failure written to the log and as a {@code login.failure} event. */
-    public static SignInFailure of(String code, String detail) {
-        return new SignInFailure(code, true, Optional.empty(), detail);
+    public static SignInFailure of(SignInError error, String detail) {
+        return new SignInFailure(error, true, Optional.empty(), detail);
     }
 
     /** A failure that concerns a known account; the event names it as its target. */
-    public static SignInFailure of(String code, Subject subject, String detail) {
-        return new SignInFailure(code, true, Optional.of(subject), detail);
+    public static SignInFailure of(SignInError error, Subject subject, String detail) {
+        return new SignInFailure(error, true, Optional.of(subject), detail);
     }
 
     /** A failure kept in the log only. */
-    public static SignInFailure logOnly(String code, String detail) {
-        return new SignInFailure(code, false, Optional.empty(), detail);
+    public static SignInFailure logOnly(SignInError error, String detail) {
+        return new SignInFailure(error, false, Optional.empty(), detail);
     }
 
+    public SignInError error() {
+        return error;
+    }
+
+    /** The code the browser and the event carry. */
     public String code() {
-        return code;
+        return error.code();
     }
 
     public boolean recorded() {

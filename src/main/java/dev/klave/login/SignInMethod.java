@@ -45,8 +45,8 @@ public interface SignInMethod {
     void admit(ProviderIdentity identity, Subject subject) throws SignInFailure;
 
     /** The failure code when the identity already opens another account. */
-    default String takenCode() {
-        return provider().code() + "_taken";
+    default SignInError takenCode() {
+        return SignInError.taken(provider());
     }
 
     /**
@@ -54,7 +54,7 @@ public interface SignInMethod {
      * (spec 2 §5 rules 7 and 8). The forge links no account by itself: {@code unknown_account}.
      */
     default FirstSignIn firstSignIn(ProviderIdentity identity) throws SignInFailure {
-        throw SignInFailure.of(ExternalSignIn.UNKNOWN_ACCOUNT, "the identity is linked to no account");
+        throw SignInFailure.of(SignInError.UNKNOWN_ACCOUNT, "the identity is linked to no account");
     }
 
     /**

@@ -3,8 +3,13 @@ package dev.klave.messages;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The catalogue. Each entry is the HTTP status the specification gives the text and the text
- * itself; {@code %s} marks the parts filled in at the time of the error.
+ * The catalogue. Each entry is a stable code, the HTTP status the specification gives the text
+ * and the text itself; {@code %s} marks the parts filled in at the time of the error.
+ *
+ * <p>The code names the message to programs (spec 3 §7: a service error is {@code {code, params,
+ * error}}). It is the constant's name unless the specification writes the code itself (spec 3's
+ * {@code agent.*}), in which case the entry carries the specification's text as its code. A code
+ * never changes once released: {@code MessageCodesTest} pins every one.
  */
 public enum Message {
     // Proxy errors, returned as Kubernetes Status objects (spec 1 §7 "Proxy errors").
@@ -71,7 +76,7 @@ public enum Message {
     INVALID_JSON(400, "cuerpo JSON no válido"),
     // The specification's text, then which field (spec 1 §4: unknown fields are rejected with 400).
     INVALID_JSON_UNKNOWN_FIELD(400, "cuerpo JSON no válido: campo desconocido «%s»"),
-    NAMESPACE_PROTECTED(400, "el namespace %s está protegido: %s"),
+    NAMESPACE_PROTECTED(400, "el namespace %s está protegido: es del sistema o de Klave; no se dan permisos sobre él"),
     TTL_INVALID(400, "ttl no válido: usa por ejemplo 7d o 12h"),
     TTL_TOO_LONG(400, "ttl demasiado largo: como mucho %s"),
     LOGIN_INVALID(400, "login no válido: usa de 1 a 63 letras minúsculas, dígitos, '-' o '.', "
@@ -91,11 +96,25 @@ public enum Message {
     TIME_INVALID(400, "%s no válido: usa RFC 3339, por ejemplo 2026-11-25T10:00:00Z"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
-    BOOTSTRAP_INVALID(400, "JSON de bootstrap no válido: %s"),
+    // The bootstrap JSON (spec 1 §4 POST /api/clusters/{id}/tokens), field by field.
+    BOOTSTRAP_PROXY_TOKEN_EMPTY(400, "JSON de bootstrap no válido: proxyToken está vacío"),
+    BOOTSTRAP_RECONCILER_TOKEN_EMPTY(400, "JSON de bootstrap no válido: reconcilerToken está vacío"),
+    BOOTSTRAP_SERVER_MISSING(400, "JSON de bootstrap no válido: falta server"),
+    BOOTSTRAP_SERVER_INVALID(400, "JSON de bootstrap no válido: server debe ser una URL https:// sin query"),
+    BOOTSTRAP_CA_MISSING(400, "JSON de bootstrap no válido: falta ca"),
+    BOOTSTRAP_CA_INVALID(400, "JSON de bootstrap no válido: ca no es un certificado PEM"),
+    /** %s: the field ({@code proxyToken}, {@code reconcilerToken}), then the API server's status. */
+    BOOTSTRAP_TOKEN_REJECTED(400, "JSON de bootstrap no válido: el API server rechaza %s (%s)"),
+    CLUSTER_ID_FORMAT(400, "identificador de cluster no válido: usa de 1 a 63 minúsculas, dígitos o '-', "
+            + "empezando y acabando en letra o dígito"),
     CLUSTER_NAME_INVALID(400, "nombre de cluster no válido: de 1 a 200 caracteres"),
-    TIER_INVALID(400, "tier no válido: %s"),
-    SCOPE_INVALID(400, "ámbito no válido: %s"),
-    EXPIRY_INVALID(400, "expires_at no válido: %s"),
+    // A new grant (spec 1 §4 POST /api/grants), field by field.
+    TIER_INVALID(400, "tier no válido: usa view, edit, admin o cluster-admin"),
+    SCOPE_INVALID(400, "ámbito no válido: usa el nombre de un namespace o *"),
+    SCOPE_CLUSTER_ADMIN_WHOLE(400, "ámbito no válido: cluster-admin solo se da sobre *"),
+    SCOPE_NAMESPACE_UNKNOWN(400, "ámbito no válido: el namespace %s no existe en el cluster"),
+    EXPIRY_INVALID(400, "expires_at no válido: usa RFC 3339, por ejemplo 2026-12-31T23:59:00Z"),
+    EXPIRY_PAST(400, "expires_at no válido: debe ser una fecha futura"),
     POD_SECURITY_REQUIRED(400, "el namespace %s no aplica pod-security (psa_enforce=%s): etiqueta el namespace con "
             + "pod-security.kubernetes.io/enforce=baseline o restricted antes de dar un tier de escritura"),
     SUBJECT_REQUIRED(400, "falta subject_id o no existe ese usuario"),
@@ -171,12 +190,37 @@ public enum Message {
     HEALTH_OK(200, "ok"),
     DATABASE_NOT_READY(503, "database unavailable");
 
+    private final String code;
     private final int status;
     private final String template;
 
+    /** An entry whose code is its constant's name. */
     Message(int status, String template) {
+        this.code = name();
         this.status = status;
         this.template = requireNonNull(template, "template is null");
+    }
+
+    /** An entry whose code the specification writes ({@code agent.approval_pending}). */
+    Message(String code, int status, String template) {
+        this.code = requireNonNull(code, "code is null");
+        this.status = status;
+        this.template = requireNonNull(template, "template is null");
+    }
+
+    /** The stable code of this message. */
+    public String code() {
+        return code;
+    }
+
+    /** The message whose code is {@code code}; anything else is refused. */
+    public static Message parse(String code) {
+        for (Message message : values()) {
+            if (message.code.equals(code)) {
+                return message;
+            }
+        }
+        throw new IllegalArgumentException("unknown message code: " + code);
     }
 
     public int status() {

@@ -8,6 +8,7 @@ import dev.klave.access.Grant;
 import dev.klave.access.GrantStore;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
+import dev.klave.cluster.CleanupStatus;
 import dev.klave.cluster.ClusterCallFailed;
 import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterId;
@@ -15,6 +16,7 @@ import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.cluster.RbacReconciliation;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.LeaseStore;
 import java.time.Clock;
@@ -106,8 +108,8 @@ public final class Reconciler implements RbacReconciliation {
     private static Pass apply(KubernetesApi api, DesiredRbac desired) {
         int[] counts = new int[3];
         JsonNode role = api.get(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE)
-                .orElseThrow(() -> ClusterCallFailed.answered(404, "falta el ClusterRole "
-                        + RbacObjects.IMPERSONATION_ROLE + ": vuelve a aplicar bootstrap.yaml"));
+                .orElseThrow(() -> ClusterCallFailed.answered(404,
+                        Text.IMPERSONATION_ROLE_MISSING.text(RbacObjects.IMPERSONATION_ROLE)));
         if (!role.path("rules").equals(RbacObjects.impersonationRules(desired))) {
             ObjectNode updated = role.deepCopy();
             updated.set("rules", RbacObjects.impersonationRules(desired));
@@ -162,12 +164,12 @@ public final class Reconciler implements RbacReconciliation {
     @Override
     public Cleanup cleanup(ClusterId cluster) {
         if (clusters.findById(cluster).map(found -> !found.hasTokens()).orElse(true)) {
-            return new Cleanup("skipped", Optional.of("el cluster no tenía tokens"), 0, 0, false);
+            return new Cleanup(CleanupStatus.SKIPPED, Optional.of(Text.CLEANUP_WITHOUT_TOKENS.text()), 0, 0, false);
         }
         String lease = "reconcile/" + cluster.value();
         String holder = replica + "/" + UUID.randomUUID();
         if (!leases.tryAcquire(lease, holder, clock.instant(), LEASE)) {
-            return new Cleanup("skipped", Optional.of(Message.RECONCILE_RUNNING.text()), 0, 0, true);
+            return new Cleanup(CleanupStatus.SKIPPED, Optional.of(Message.RECONCILE_RUNNING.text()), 0, 0, true);
         }
         int bindings = 0;
         int roles = 0;
@@ -181,11 +183,11 @@ public final class Reconciler implements RbacReconciliation {
             if (api.delete(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE)) {
                 roles++;
             }
-            return new Cleanup("ok", Optional.empty(), bindings, roles, false);
+            return new Cleanup(CleanupStatus.OK, Optional.empty(), bindings, roles, false);
         } catch (ClusterCallFailed e) {
-            return new Cleanup("error", Optional.of(e.summary()), bindings, roles, false);
+            return new Cleanup(CleanupStatus.ERROR, Optional.of(e.summary()), bindings, roles, false);
         } catch (dev.klave.messages.Refusal e) {
-            return new Cleanup("error", Optional.of(e.getMessage()), bindings, roles, false);
+            return new Cleanup(CleanupStatus.ERROR, Optional.of(e.getMessage()), bindings, roles, false);
         } finally {
             leases.release(lease, holder);
         }

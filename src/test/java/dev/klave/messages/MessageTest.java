@@ -73,7 +73,7 @@ class MessageTest {
         "CLUSTER_ID_INVALID|400|identificador de cluster no válido: Prod_1",
         "CREDENTIAL_OTHER_CLUSTER|403|esta credencial está restringida al cluster prod-1",
         "NO_ACTIVE_GRANT_ON_CLUSTER|403|user:ana no tiene permisos activos en el cluster prod-1",
-        "NAMESPACE_PROTECTED|400|el namespace kube-system está protegido: prod-1",
+        "NAMESPACE_PROTECTED|400|el namespace kube-system está protegido: es del sistema o de Klave; no se dan permisos sobre él",
         "CLUSTER_WITHOUT_TOKENS|409|el cluster no tiene tokens todavía: prod-1",
         "CI_BOT_WITHOUT_GRANTS|403|el bot deployer no tiene permisos activos en ningún cluster: prod-1",
     })
@@ -81,7 +81,7 @@ class MessageTest {
         Object[] parts = switch (message) {
             case CLUSTER_ID_INVALID -> new Object[] {"Prod_1"};
             case NO_ACTIVE_GRANT_ON_CLUSTER -> new Object[] {"user:ana", "prod-1"};
-            case NAMESPACE_PROTECTED -> new Object[] {"kube-system", "prod-1"};
+            case NAMESPACE_PROTECTED -> new Object[] {"kube-system"};
             case CI_BOT_WITHOUT_GRANTS -> new Object[] {"deployer", "prod-1"};
             default -> new Object[] {"prod-1"};
         };

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.microsoft.playwright.Page;
 import dev.klave.account.Subject;
 import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.audit.Via;
 import dev.klave.testing.TestingOidcProvider;
 import dev.klave.testing.TestingPeople;
 import java.util.ArrayList;
@@ -72,9 +74,9 @@ class EventSentencesBrowserTest {
         Subject root = subject("root");
         Subject ana = subject("ana");
         Subject bot = subject("despliegues");
-        expect("ana entró con contraseña", e -> e.event("login.success").target(ana).via("password").record());
-        expect("ana entró con Acme SSO", e -> e.event("login.success").target(ana).via("oidc").record());
-        expect("ana entró con Forge", e -> e.event("login.success").target(ana).via("forge").record());
+        expect("ana entró con contraseña", e -> e.event(EventType.LOGIN_SUCCESS).target(ana).via(Via.PASSWORD).record());
+        expect("ana entró con Acme SSO", e -> e.event(EventType.LOGIN_SUCCESS).target(ana).via(Via.OIDC).record());
+        expect("ana entró con Forge", e -> e.event(EventType.LOGIN_SUCCESS).target(ana).via(Via.FORGE).record());
         Map<String, String> passwordReasons = Map.of(
                 "unknown_login", "no hay ninguna cuenta con ese usuario",
                 "wrong_password", "contraseña incorrecta",
@@ -85,9 +87,9 @@ class EventSentencesBrowserTest {
                 "disabled", "la cuenta está deshabilitada",
                 "rate_limited", "demasiados intentos desde la misma dirección");
         passwordReasons.forEach((reason, text) -> expect("Entrada fallida de ana con contraseña: " + text,
-                e -> e.event("login.failure").target(ana).via("password").reason(reason).record()));
+                e -> e.event(EventType.LOGIN_FAILURE).target(ana).via(Via.PASSWORD).reason(reason).record()));
         expect("Entrada fallida como «nadie» con contraseña: no hay ninguna cuenta con ese usuario",
-                e -> e.event("login.failure").via("password").reason("unknown_login")
+                e -> e.event(EventType.LOGIN_FAILURE).via(Via.PASSWORD).reason("unknown_login")
                         .details(Map.of("login", "nadie")).record());
         Map<String, String> forgeCodes = new LinkedHashMap<>();
         forgeCodes.put("state", "la sesión de inicio había caducado o no era válida");
@@ -103,7 +105,7 @@ class EventSentencesBrowserTest {
         forgeCodes.put("rate_limited", "demasiados intentos desde la misma dirección");
         forgeCodes.put("server", "error interno");
         forgeCodes.forEach((code, text) -> expect("Entrada fallida de ana con Forge: " + text,
-                e -> e.event("login.failure").target(ana).via("forge").reason(code).record()));
+                e -> e.event(EventType.LOGIN_FAILURE).target(ana).via(Via.FORGE).reason(code).record()));
         Map<String, String> oidcCodes = new LinkedHashMap<>();
         oidcCodes.put("rate_limited", "demasiados intentos desde la misma dirección");
         oidcCodes.put("state", "la sesión de inicio había caducado o no era válida");
@@ -122,81 +124,81 @@ class EventSentencesBrowserTest {
         oidcCodes.put("link_gone", "el enlace había caducado o ya se había usado");
         oidcCodes.put("server", "error interno");
         oidcCodes.forEach((code, text) -> expect("Entrada fallida de ana (ana@example.com) con Acme SSO: " + text,
-                e -> e.event("login.failure").target(ana).via("oidc").reason(code)
+                e -> e.event(EventType.LOGIN_FAILURE).target(ana).via(Via.OIDC).reason(code)
                         .details(Map.of("email", "ana@example.com", "subject", "s-1")).record()));
         expect("Entrada fallida de quien@example.com con Acme SSO: esa cuenta de Acme SSO no corresponde a ninguna "
-                + "cuenta de Klave", e -> e.event("login.failure").via("oidc").reason("unknown_account")
+                + "cuenta de Klave", e -> e.event(EventType.LOGIN_FAILURE).via(Via.OIDC).reason("unknown_account")
                         .details(Map.of("email", "quien@example.com")).record());
         expect("Entrada fallida de ana (ana@example.com) con Acme SSO: varias cuentas tienen ese correo; cuentas con "
-                + "ese correo: ana, ana2", e -> e.event("login.failure").target(ana).via("oidc")
+                + "ese correo: ana, ana2", e -> e.event(EventType.LOGIN_FAILURE).target(ana).via(Via.OIDC)
                         .reason("ambiguous_account").details(Map.of("email", "ana@example.com",
                                 "candidates", List.of("ana", "ana2"))).record());
         expect("ana activó su invitación y entró con contraseña",
-                e -> e.event("link.complete").target(ana).via("password").reason("invitation").record());
+                e -> e.event(EventType.LINK_COMPLETE).target(ana).via(Via.PASSWORD).reason("invitation").record());
         expect("ana activó un enlace nuevo y entró con contraseña",
-                e -> e.event("link.complete").target(ana).via("password").reason("reset").record());
+                e -> e.event(EventType.LINK_COMPLETE).target(ana).via(Via.PASSWORD).reason("reset").record());
         expect("ana activó su invitación y entró con Acme SSO (el correo de Acme SSO no es el de la cuenta)",
-                e -> e.event("link.complete").target(ana).via("oidc").reason("invitation")
+                e -> e.event(EventType.LINK_COMPLETE).target(ana).via(Via.OIDC).reason("invitation")
                         .details(Map.of("email_mismatch", true)).record());
         expect("ana vinculó su cuenta con Forge desde su página de cuenta",
-                e -> e.event("link.complete").actor(ana).target(ana).via("forge").reason("account_page").record());
-        expect("root dio de alta a ana", e -> e.event("user.create").actor(root).target(ana).via("api").record());
+                e -> e.event(EventType.LINK_COMPLETE).actor(ana).target(ana).via(Via.FORGE).reason("account_page").record());
+        expect("root dio de alta a ana", e -> e.event(EventType.USER_CREATE).actor(root).target(ana).via(Via.API).record());
         expect("ana fue dado de alta desde la línea de órdenes",
-                e -> e.event("user.create").target(ana).via("cli").record());
-        expect("root creó el bot despliegues", e -> e.event("bot.create").actor(root).target(bot).record());
+                e -> e.event(EventType.USER_CREATE).target(ana).via(Via.CLI).record());
+        expect("root creó el bot despliegues", e -> e.event(EventType.BOT_CREATE).actor(root).target(bot).record());
         expect("root cambió los datos de ana (es administrador)",
-                e -> e.event("user.update").actor(root).target(ana).details(Map.of("is_admin", "true")).record());
-        expect("root generó un enlace nuevo para ana", e -> e.event("user.reset_link").actor(root).target(ana).record());
+                e -> e.event(EventType.USER_UPDATE).actor(root).target(ana).details(Map.of("is_admin", "true")).record());
+        expect("root generó un enlace nuevo para ana", e -> e.event(EventType.USER_RESET_LINK).actor(root).target(ana).record());
         expect("ana quedó marcada como cuenta de emergencia desde la línea de órdenes",
-                e -> e.event("user.break_glass").target(ana).via("cli").record());
+                e -> e.event(EventType.USER_BREAK_GLASS).target(ana).via(Via.CLI).record());
         expect("ana dejó de ser cuenta de emergencia desde la línea de órdenes",
-                e -> e.event("user.break_glass_removed").target(ana).via("cli").record());
-        expect("root deshabilitó a ana", e -> e.event("user.disable").actor(root).target(ana).record());
+                e -> e.event(EventType.USER_BREAK_GLASS_REMOVED).target(ana).via(Via.CLI).record());
+        expect("root deshabilitó a ana", e -> e.event(EventType.USER_DISABLE).actor(root).target(ana).record());
         expect("La sincronización con Forge deshabilitó a ana",
-                e -> e.event("user.disable").target(ana).via("forge-sync").record());
+                e -> e.event(EventType.USER_DISABLE).target(ana).via(Via.FORGE_SYNC).record());
         expect("El aviso (webhook) de Forge deshabilitó a ana",
-                e -> e.event("user.disable").target(ana).via("forge-webhook").record());
-        expect("root habilitó a ana", e -> e.event("user.enable").actor(root).target(ana).record());
-        expect("root cerró las sesiones de ana", e -> e.event("user.logout").actor(root).target(ana).record());
-        expect("ana cerró todas sus sesiones", e -> e.event("user.logout").actor(ana).target(ana).record());
-        expect("ana cambió su contraseña", e -> e.event("user.password_change").actor(ana).target(ana).record());
-        expect("root desvinculó a ana de Forge", e -> e.event("user.forge_unlink").actor(root).target(ana).record());
-        expect("root desvinculó a ana de Acme SSO", e -> e.event("user.oidc_unlink").actor(root).target(ana).record());
+                e -> e.event(EventType.USER_DISABLE).target(ana).via(Via.FORGE_WEBHOOK).record());
+        expect("root habilitó a ana", e -> e.event(EventType.USER_ENABLE).actor(root).target(ana).record());
+        expect("root cerró las sesiones de ana", e -> e.event(EventType.USER_LOGOUT).actor(root).target(ana).record());
+        expect("ana cerró todas sus sesiones", e -> e.event(EventType.USER_LOGOUT).actor(ana).target(ana).record());
+        expect("ana cambió su contraseña", e -> e.event(EventType.USER_PASSWORD_CHANGE).actor(ana).target(ana).record());
+        expect("root desvinculó a ana de Forge", e -> e.event(EventType.USER_FORGE_UNLINK).actor(root).target(ana).record());
+        expect("root desvinculó a ana de Acme SSO", e -> e.event(EventType.USER_OIDC_UNLINK).actor(root).target(ana).record());
         expect("ana quedó vinculada con Acme SSO por su correo (enlaces pendientes anulados: 1)",
-                e -> e.event("oidc.link").target(ana).via("email").details(Map.of("invites_revoked", 1)).record());
+                e -> e.event(EventType.OIDC_LINK).target(ana).via(Via.EMAIL).details(Map.of("invites_revoked", 1)).record());
         expect("El correo de ana en Acme SSO cambió de ana@example.com a ana@example.org",
-                e -> e.event("oidc.email_changed").target(ana).via("oidc")
+                e -> e.event(EventType.OIDC_EMAIL_CHANGED).target(ana).via(Via.OIDC)
                         .details(Map.of("from", "ana@example.com", "to", "ana@example.org")).record());
         expect("root concedió a ana el permiso «editar» en prod-1, namespace team-a",
-                e -> e.event("grant.create").actor(root).target(ana)
+                e -> e.event(EventType.GRANT_CREATE).actor(root).target(ana)
                         .details(Map.of("cluster", "prod-1", "tier", "edit", "scope", "team-a")).record());
         expect("root retiró a ana el permiso «ver» en prod-1 (todo el cluster)",
-                e -> e.event("grant.revoke").actor(root).target(ana)
+                e -> e.event(EventType.GRANT_REVOKE).actor(root).target(ana)
                         .details(Map.of("cluster", "prod-1", "tier", "view", "scope", "*")).record());
-        expect("ana emitió una credencial para sí", e -> e.event("credential.issue").actor(ana).target(ana).record());
+        expect("ana emitió una credencial para sí", e -> e.event(EventType.CREDENTIAL_ISSUE).actor(ana).target(ana).record());
         expect("root emitió una credencial para despliegues",
-                e -> e.event("credential.issue").actor(root).target(bot).record());
-        expect("ana revocó una de sus credenciales: «portátil perdido»", e -> e.event("credential.revoke").actor(ana)
+                e -> e.event(EventType.CREDENTIAL_ISSUE).actor(root).target(bot).record());
+        expect("ana revocó una de sus credenciales: «portátil perdido»", e -> e.event(EventType.CREDENTIAL_REVOKE).actor(ana)
                 .target(ana).details(Map.of("reason", "portátil perdido")).record());
-        expect("root revocó una credencial de ana", e -> e.event("credential.revoke").actor(root).target(ana)
+        expect("root revocó una credencial de ana", e -> e.event(EventType.CREDENTIAL_REVOKE).actor(root).target(ana)
                 .details(Map.of("reason", "")).record());
         expect("root registró el cluster prod-9",
-                e -> e.event("cluster.create").actor(root).details(Map.of("cluster", "prod-9")).record());
+                e -> e.event(EventType.CLUSTER_CREATE).actor(root).details(Map.of("cluster", "prod-9")).record());
         expect("root guardó los tokens del cluster prod-9",
-                e -> e.event("cluster.tokens").actor(root).details(Map.of("cluster", "prod-9")).record());
+                e -> e.event(EventType.CLUSTER_TOKENS).actor(root).details(Map.of("cluster", "prod-9")).record());
         expect("root borró el cluster prod-9",
-                e -> e.event("cluster.delete").actor(root).details(Map.of("cluster", "prod-9")).record());
-        expect("root creó la trust rule «deploy» para despliegues", e -> e.event("ci.trust_rule.create").actor(root)
+                e -> e.event(EventType.CLUSTER_DELETE).actor(root).details(Map.of("cluster", "prod-9")).record());
+        expect("root creó la trust rule «deploy» para despliegues", e -> e.event(EventType.CI_TRUST_RULE_CREATE).actor(root)
                 .target(bot).details(Map.of("name", "deploy")).record());
         expect("root borró la trust rule «deploy»",
-                e -> e.event("ci.trust_rule.delete").actor(root).details(Map.of("name", "deploy")).record());
+                e -> e.event(EventType.CI_TRUST_RULE_DELETE).actor(root).details(Map.of("name", "deploy")).record());
         expect("Intercambio de CI rechazado: ese token ya se había canjeado (cada ejecución de un job solo puede "
-                + "canjearlo una vez)", e -> e.event("ci.exchange.failure").reason("jti abc was already exchanged")
+                + "canjearlo una vez)", e -> e.event(EventType.CI_EXCHANGE_FAILURE).reason("jti abc was already exchanged")
                         .record());
         expect("Intercambio de CI rechazado: el token había caducado",
-                e -> e.event("ci.exchange.failure").reason("Expired JWT").record());
+                e -> e.event(EventType.CI_EXCHANGE_FAILURE).reason("Expired JWT").record());
         expect("Intercambio de CI rechazado: el bot despliegues de la trust rule «deploy» está deshabilitado",
-                e -> e.event("ci.exchange.failure")
+                e -> e.event(EventType.CI_EXCHANGE_FAILURE)
                         .reason("el bot despliegues de la trust rule «deploy» está deshabilitado").record());
         ControlEvents events = web.klave.klave().services().events();
         recorded.values().forEach(event -> event.accept(events));

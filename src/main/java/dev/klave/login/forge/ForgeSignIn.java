@@ -1,5 +1,8 @@
 package dev.klave.login.forge;
 
+import static dev.klave.login.SignInError.FORGE;
+import static dev.klave.login.SignInError.NOT_MEMBER;
+import static dev.klave.login.SignInError.NO_2FA;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.ExternalIdentity;
@@ -20,10 +23,6 @@ import java.util.Optional;
  * two-factor when {@code FORGE_REQUIRE_ORG_2FA} is on and the App can tell.
  */
 public final class ForgeSignIn implements SignInMethod {
-    public static final String FORGE = "forge";
-    public static final String NOT_MEMBER = "not_member";
-    public static final String NO_2FA = "no_2fa";
-
     private final ForgeApi forge;
     private final URI callback;
     private final boolean requireTwoFactor;

@@ -6,6 +6,7 @@ import dev.klave.account.AccountLifecycle;
 import dev.klave.account.ExternalIdentity;
 import dev.klave.account.ExternalIdentityStore;
 import dev.klave.account.IdentityProvider;
+import dev.klave.audit.Via;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.LeaseStore;
 import java.time.Clock;
@@ -40,7 +41,6 @@ public final class ForgeSync implements AutoCloseable {
     /** Longer than any pass; a replica that dies mid-pass frees the sync after this. */
     static final Duration LEASE = Duration.ofMinutes(10);
     static final String LEASE_NAME = "forge-sync";
-    public static final String VIA = "forge-sync";
 
     private final ForgeApi forge;
     private final ExternalIdentityStore identities;
@@ -153,7 +153,7 @@ public final class ForgeSync implements AutoCloseable {
     }
 
     private boolean offboard(ExternalIdentity identity) {
-        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(identity, VIA);
+        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(identity, Via.FORGE_SYNC);
         switch (result) {
             case DISABLED -> LOG.info("forge sync: disabled account {} (forge account {} left the organisation)",
                     identity.subjectId().value(), identity.key().forgeId());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.klave.account.AccountLifecycle;
 import dev.klave.account.ExternalIdentity;
 import dev.klave.account.ExternalIdentityStore;
+import dev.klave.audit.Via;
 import dev.klave.config.Secret;
 import dev.klave.http.ApiRequest;
 import dev.klave.http.Json;
@@ -32,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ForgeWebhook {
     private static final Logger LOG = LoggerFactory.getLogger(ForgeWebhook.class);
-    public static final String VIA = "forge-webhook";
     private static final String SIGNATURE_PREFIX = "sha256=";
 
     private final SecretKeySpec key;
@@ -120,7 +120,7 @@ public final class ForgeWebhook {
                     Untrusted.text(login));
             return new Outcome("not_linked");
         }
-        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(linked.get(), VIA);
+        AccountLifecycle.AutomaticDisable result = lifecycle.disableLinked(linked.get(), Via.FORGE_WEBHOOK);
         switch (result) {
             case DISABLED -> LOG.info("forge webhook: disabled account {} ({} left the organisation)",
                     linked.get().subjectId().value(), Untrusted.text(login));

@@ -2,6 +2,7 @@ package dev.klave.login.oidc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.messages.Text;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -38,31 +39,31 @@ public record DiscoveryStatus(String issuer, Optional<Instant> fetchedAt, Option
     static String explain(String error) {
         String lower = error.toLowerCase(java.util.Locale.ROOT);
         if (lower.contains("connectexception") || lower.contains("connection refused") || lower.contains("no route")) {
-            return "el proveedor no acepta conexiones (¿está caído, o OIDC_ISSUER apunta a otra dirección?)";
+            return Text.DISCOVERY_REFUSED.text();
         }
         if (lower.contains("unknownhost")) {
-            return "no se encuentra el nombre del proveedor en el DNS";
+            return Text.DISCOVERY_UNKNOWN_HOST.text();
         }
         if (lower.contains("no complete answer") || lower.contains("timeout") || lower.contains("timed out")) {
-            return "el proveedor no respondió a tiempo";
+            return Text.DISCOVERY_TIMEOUT.text();
         }
         if (lower.contains("ssl") || lower.contains("certificate") || lower.contains("pkix")
                 || lower.contains("handshake")) {
-            return "no se confía en el certificado del proveedor (¿falta su CA en SSL_CERT_FILE?)";
+            return Text.DISCOVERY_UNTRUSTED.text();
         }
         if (lower.contains("larger than")) {
-            return "la respuesta del proveedor es demasiado grande";
+            return Text.DISCOVERY_TOO_LARGE.text();
         }
         if (lower.contains("names issuer")) {
-            return "el documento de descubrimiento nombra un emisor distinto de OIDC_ISSUER";
+            return Text.DISCOVERY_OTHER_ISSUER.text();
         }
         Matcher status = HTTP_STATUS.matcher(error);
         if (status.find()) {
-            return "el proveedor respondió con el estado HTTP " + status.group(1);
+            return Text.DISCOVERY_HTTP_STATUS.text(status.group(1));
         }
         if (lower.contains("not valid") || lower.contains("no token endpoint") || lower.contains("not a jwk")) {
-            return "el documento de descubrimiento o las claves del proveedor no son válidos";
+            return Text.DISCOVERY_INVALID.text();
         }
-        return "no se pudo leer el documento de descubrimiento";
+        return Text.DISCOVERY_UNREADABLE.text();
     }
 }

@@ -1,5 +1,7 @@
 package dev.klave.login.oidc;
 
+import static dev.klave.login.SignInError.AMBIGUOUS_ACCOUNT;
+import static dev.klave.login.SignInError.IDENTITY_MISMATCH;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.ExternalIdentity;
@@ -10,7 +12,7 @@ import dev.klave.account.SessionStore;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.config.OidcSettings;
-import dev.klave.login.ExternalSignIn;
+import dev.klave.login.SignInError;
 import dev.klave.login.SignInFailure;
 import dev.klave.login.SignInMethod;
 import java.time.Clock;
@@ -23,9 +25,6 @@ import java.util.Optional;
  * the person accounts whose e-mail matches, the table of outcomes, and the autolink policy.
  */
 public final class EmailLinking {
-    public static final String AMBIGUOUS_ACCOUNT = "ambiguous_account";
-    public static final String IDENTITY_MISMATCH = "identity_mismatch";
-
     private final OidcSettings.Autolink policy;
     private final SubjectStore subjects;
     private final ExternalIdentityStore identities;
@@ -44,7 +43,7 @@ public final class EmailLinking {
     }
 
     public SignInMethod.FirstSignIn firstSignIn(SignInMethod.ProviderIdentity identity) throws SignInFailure {
-        String email = identity.email().orElseThrow(() -> SignInFailure.of(OidcSignIn.NO_EMAIL, "no e-mail"));
+        String email = identity.email().orElseThrow(() -> SignInFailure.of(SignInError.NO_EMAIL, "no e-mail"));
         List<Subject> people = subjects.findPeopleByEmail(email);
         List<Subject> enabled = people.stream().filter(Subject::enabled).toList();
         if (enabled.size() >= 2) {
@@ -53,8 +52,8 @@ public final class EmailLinking {
         }
         if (enabled.isEmpty()) {
             throw people.isEmpty()
-                    ? SignInFailure.of(ExternalSignIn.UNKNOWN_ACCOUNT, "no account has the address")
-                    : SignInFailure.of(ExternalSignIn.DISABLED, "every account with the address is disabled")
+                    ? SignInFailure.of(SignInError.UNKNOWN_ACCOUNT, "no account has the address")
+                    : SignInFailure.of(SignInError.DISABLED, "every account with the address is disabled")
                             .about(people.getFirst());
         }
         Subject subject = enabled.getFirst();
@@ -67,7 +66,7 @@ public final class EmailLinking {
                     .about(subject);
         }
         if (!allows(subject)) {
-            throw SignInFailure.of(ExternalSignIn.UNKNOWN_ACCOUNT, "the autolink policy (" + policy.code()
+            throw SignInFailure.of(SignInError.UNKNOWN_ACCOUNT, "the autolink policy (" + policy.code()
                     + ") does not link this account by e-mail").about(subject);
         }
         return new SignInMethod.FirstSignIn(subject, existing);

@@ -1,5 +1,11 @@
 package dev.klave.login.oidc;
 
+import static dev.klave.login.SignInError.DOMAIN_NOT_ALLOWED;
+import static dev.klave.login.SignInError.EMAIL_UNVERIFIED;
+import static dev.klave.login.SignInError.NO_EMAIL;
+import static dev.klave.login.SignInError.OIDC;
+import static dev.klave.login.SignInError.PROVIDER_UNAVAILABLE;
+import static dev.klave.login.SignInError.TOKEN;
 import static java.util.Objects.requireNonNull;
 
 import com.nimbusds.jose.JOSEException;
@@ -69,12 +75,6 @@ import java.util.Optional;
  * true; the domain allowed, with the hosted-domain rules. Provider tokens live only in this call.
  */
 public final class OidcSignIn implements SignInMethod {
-    public static final String OIDC = "oidc";
-    public static final String PROVIDER_UNAVAILABLE = "provider_unavailable";
-    public static final String TOKEN = "token";
-    public static final String NO_EMAIL = "no_email";
-    public static final String EMAIL_UNVERIFIED = "email_unverified";
-    public static final String DOMAIN_NOT_ALLOWED = "domain_not_allowed";
     /** Clocks a minute apart still agree on a token's times. */
     static final int CLOCK_SKEW_SECONDS = 60;
     private static final String GOOGLE = "https://accounts.google.com";
@@ -182,11 +182,6 @@ public final class OidcSignIn implements SignInMethod {
     @Override
     public FirstSignIn firstSignIn(ProviderIdentity identity) throws SignInFailure {
         return linking.firstSignIn(identity);
-    }
-
-    @Override
-    public String takenCode() {
-        return "oidc_taken";
     }
 
     private OidcProvider.Known known(boolean recorded) throws SignInFailure {
