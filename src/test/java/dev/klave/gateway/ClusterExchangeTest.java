@@ -114,7 +114,7 @@ class ClusterExchangeTest {
         assertThat(seen.header("authorization")).contains("Bearer " + cluster.proxyToken());
         assertThat(seen.header("impersonate-user")).contains("user:ana");
         assertThat(seen.header("impersonate-uid")).isPresent();
-        assertThat(seen.headers("impersonate-group")).containsExactly("service:view");
+        assertThat(seen.headers("impersonate-group")).containsExactly("service:view:*");
     }
 
     @Test
