@@ -3,6 +3,7 @@ package dev.klave.cluster;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -79,7 +80,7 @@ public final class ClusterCallFailed extends RuntimeException {
 
     public static ClusterCallFailed answered(int status, String clusterMessage) {
         return new ClusterCallFailed(Kind.REFUSED_BY_CLUSTER, status,
-                "el API server del cluster respondió " + status + ": " + clusterMessage, null);
+                Text.CLUSTER_ANSWERED.text(status, clusterMessage), null);
     }
 
     public Kind kind() {

@@ -3,6 +3,7 @@ package dev.klave.cluster;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,7 +43,7 @@ public final class ClusterConnections {
     /** The secrets of a cluster already read; see {@link #secrets(ClusterId)}. */
     public BootstrapSecrets secrets(Cluster cluster) {
         String sealed = cluster.sealedSecrets().orElseThrow(() -> Message.CLUSTER_WITHOUT_TOKENS.refusal(
-                "descarga bootstrap.yaml, aplícalo y pega el JSON que imprime"));
+                Text.CLUSTER_BOOTSTRAP_HINT.text()));
         Opened cached = opened.get(cluster.id());
         if (cached != null && cached.sealed().equals(sealed)) {
             return cached.secrets();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.outbound.Answer;
 import dev.klave.outbound.OutboundFailure;
 import dev.klave.outbound.OutboundHttp;
+import dev.klave.messages.Text;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -150,7 +151,7 @@ public final class KubernetesApi {
         try {
             return MAPPER.readTree(response.body());
         } catch (IOException e) {
-            throw ClusterCallFailed.answered(response.status(), "respuesta que no es JSON");
+            throw ClusterCallFailed.answered(response.status(), Text.CLUSTER_ANSWER_NOT_JSON.text());
         }
     }
 

@@ -28,6 +28,12 @@ public enum Text {
     CLEANUP_WITHOUT_TOKENS("el cluster no tenía tokens"),
     IMPERSONATION_ROLE_MISSING("falta el ClusterRole %s: vuelve a aplicar bootstrap.yaml"),
 
+    // A cluster's answers as administrators and audit rows read them.
+    CLUSTER_ANSWERED("el API server del cluster respondió %s: %s"),
+    CLUSTER_ANSWER_NOT_JSON("respuesta que no es JSON"),
+    CLUSTER_BOOTSTRAP_HINT("descarga bootstrap.yaml, aplícalo y pega el JSON que imprime"),
+    ANSWER_INTERRUPTED("respuesta interrumpida: %s"),
+
     // Administrators' notices (GET /api/notices; spec 2 §5 "Discovery", "Accounts and password").
     NOTICE_OIDC_DISCOVERY_FAILING("Klave no puede leer el documento de descubrimiento de %s: %s. "
             + "Nadie puede entrar con %s hasta que se pueda."),

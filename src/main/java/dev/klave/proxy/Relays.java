@@ -1,5 +1,6 @@
 package dev.klave.proxy;
 
+import dev.klave.messages.Text;
 import io.netty.channel.ChannelConfig;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -84,7 +85,7 @@ final class Relays {
             }
         });
         upstream.exceptionHandler(failure -> {
-            ended.end(status, Optional.of("respuesta interrumpida: " + failure.getMessage()));
+            ended.end(status, Optional.of(Text.ANSWER_INTERRUPTED.text(failure.getMessage())));
             response.reset();
         });
         upstream.endHandler(ignored -> {
