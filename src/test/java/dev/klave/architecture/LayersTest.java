@@ -1,0 +1,55 @@
+package dev.klave.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the network library may be used (ARCHITECTURE.md): Vert.x and Netty only at the HTTP
+ * edge ({@code http}) and in the proxy's adapter ({@code proxy}); the gateway that every way into
+ * a cluster shares uses neither, nor the edge, so a second way in (spec 3's tools) can use it
+ * without an HTTP request in sight.
+ */
+class LayersTest {
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.klave");
+    private static final JavaClasses TESTS = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
+            .importPackages("dev.klave");
+
+    @Test
+    void vertxAndNettyOnlyInTheEdgeAndTheProxy() {
+        noClasses().that().resideOutsideOfPackages("dev.klave.http..", "dev.klave.proxy..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.vertx..", "io.netty..")
+                .check(MAIN);
+    }
+
+    @Test
+    void theGatewayUsesNeitherTheNetworkLibraryNorTheEdgeNorTheProxy() {
+        assertThat(MAIN.stream().filter(type -> type.getPackageName().equals("dev.klave.gateway"))).isNotEmpty();
+        noClasses().that().resideInAPackage("dev.klave.gateway..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("io.vertx..", "io.netty..", "dev.klave.http..", "dev.klave.proxy..")
+                .check(MAIN);
+    }
+
+    @Test
+    void theProxyDoesNotReachIntoTheReconciler() {
+        noClasses().that().resideInAPackage("dev.klave.proxy..")
+                .should().dependOnClassesThat().resideInAPackage("dev.klave.reconcile..")
+                .check(MAIN);
+    }
+
+    @Test
+    void testPackagesDoNotDependOnEachOtherInCycles() {
+        // Not vacuous: the test kit, the simulator and the tests of many packages are seen.
+        assertThat(TESTS.getPackage("dev.klave").getSubpackages()).hasSizeGreaterThan(10);
+        slices().matching("dev.klave.(*)..").should().beFreeOfCycles().check(TESTS);
+    }
+}
