@@ -71,8 +71,9 @@ abstract class SyncReportStoreConformance {
             store.save(next);
 
             assertThat(store.last()).as("one report: the last pass, whichever replica ran it").contains(next);
-            assertThat(fixture.database().withHandle(handle -> handle.select("SELECT COUNT(*) FROM forge_sync_reports")
-                    .mapTo(Integer.class).one())).isEqualTo(1);
+            int rows = fixture.database().withHandle(handle -> handle.select("SELECT COUNT(*) FROM forge_sync_reports")
+                    .mapTo(Integer.class).one());
+            assertThat(rows).isEqualTo(1);
         }
     }
 }
