@@ -56,7 +56,7 @@ public final class ClusterSimulator implements AutoCloseable {
         this.proxyToken = newToken();
         this.reconcilerToken = newToken();
         this.adminToken = newToken();
-        this.guard = new HeaderGuard(reconcilerToken);
+        this.guard = new HeaderGuard(proxyToken, reconcilerToken);
         issue(proxyToken, UserInfo.serviceAccount("klave-system", "klave-proxy"));
         issue(reconcilerToken, UserInfo.serviceAccount("klave-system", "klave-reconciler"));
         issue(adminToken, UserInfo.of(ADMIN_USER, List.of("system:masters", "system:authenticated")));

@@ -26,7 +26,10 @@ import java.util.regex.Pattern;
  *   <li>any {@code Impersonate-*} with the reconciler's token: it writes RBAC as itself only;
  *   <li>an {@code Impersonate-*} other than {@code -User}, {@code -Uid}, {@code -Group} (a client's
  *       {@code Impersonate-Extra-*} let through), or an {@code Impersonate-User} that is not
- *       {@code user:<login>} or {@code bot:<login>}.
+ *       {@code user:<login>} or {@code bot:<login>};
+ *   <li>the proxy's token with no {@code Impersonate-User}: Klave acting as itself where a person's
+ *       identity was not established (DESIGN.md "Fail closed"); only {@code GET /api}, the check of
+ *       the token when the bootstrap JSON is pasted, is Klave's own.
  * </ul>
  */
 final class HeaderGuard {
@@ -39,10 +42,13 @@ final class HeaderGuard {
     /** Every token ever issued, revoked ones too: a revoked token is the cluster's to refuse, not a leak. */
     private final Set<String> issued = ConcurrentHashMap.newKeySet();
     private final String reconcilerToken;
+    private final String proxyToken;
     private final List<HeaderViolation> violations = new ArrayList<>();
 
-    HeaderGuard(String reconcilerToken) {
+    HeaderGuard(String proxyToken, String reconcilerToken) {
+        this.proxyToken = requireNonNull(proxyToken, "proxyToken is null");
         this.reconcilerToken = requireNonNull(reconcilerToken, "reconcilerToken is null");
+        issued.add(proxyToken);
         issued.add(reconcilerToken);
     }
 
@@ -55,13 +61,16 @@ final class HeaderGuard {
         String where = request.method() + " " + request.path();
         List<HeaderViolation> found = new ArrayList<>();
         boolean reconciler = false;
+        boolean proxy = false;
         for (String authorization : request.headers().getOrDefault("authorization", List.of())) {
             String token = authorization.strip();
             if (!token.toLowerCase(Locale.ROOT).startsWith(BEARER)
                     || !issued.contains(token.substring(BEARER.length()).strip())) {
                 found.add(new HeaderViolation(where, "Authorization", "not a token this cluster issued"));
-            } else if (token.substring(BEARER.length()).strip().equals(reconcilerToken)) {
-                reconciler = true;
+            } else {
+                String bearer = token.substring(BEARER.length()).strip();
+                reconciler |= bearer.equals(reconcilerToken);
+                proxy |= bearer.equals(proxyToken);
             }
         }
         for (Map.Entry<String, List<String>> header : request.headers().entrySet()) {
@@ -80,6 +89,10 @@ final class HeaderGuard {
                     found.add(new HeaderViolation(where, name, "an impersonation header Klave never sets"));
                 }
             }
+        }
+        if (proxy && !request.headers().containsKey("impersonate-user")
+                && !(request.method().equals("GET") && request.path().equals("/api"))) {
+            found.add(new HeaderViolation(where, "Authorization", "the proxy's token without impersonating anyone"));
         }
         for (String user : request.headers().getOrDefault("impersonate-user", List.of())) {
             if (!IMPERSONATED_USER.matcher(user).matches()) {

@@ -102,6 +102,11 @@ class HeaderGuardTest {
                 new Case("a service account", proxy(),
                         Map.of("Impersonate-User", "system:serviceaccount:kube-system:default"), "impersonate-user",
                         "not user:<login> or bot:<login>"),
+                new Case("the proxy's token acting as itself", proxy(), Map.of(), "Authorization",
+                        "the proxy's token without impersonating anyone"),
+                new Case("the proxy's token with groups but no user", proxy(),
+                        Map.of("Impersonate-Group", "service:view:*"), "Authorization",
+                        "the proxy's token without impersonating anyone"),
                 new Case("a login with capitals", proxy(), Map.of("Impersonate-User", "user:Ana"), "impersonate-user",
                         "not user:<login> or bot:<login> (got 'user:Ana')"))
                 .map(Arguments::of);
@@ -130,6 +135,7 @@ class HeaderGuardTest {
         send(PODS, "Authorization", "Bearer " + cluster.proxyToken(), "Impersonate-User", "bot:deploy.bot-1",
                 "Impersonate-Group", "service:edit:team-a");
         send("/apis/rbac.authorization.k8s.io/v1/clusterroles", "Authorization", "Bearer " + cluster.reconcilerToken());
+        send("/api", "Authorization", "Bearer " + cluster.proxyToken());
         send(PODS, "Authorization", "Bearer " + cluster.adminToken());
         send(PODS, "Authorization", "Bearer " + cluster.tokenFor("user:eva"));
         send("/healthz");
@@ -164,7 +170,7 @@ class HeaderGuardTest {
 
     @Test
     void takingTheViolationsForgetsThem() throws Exception {
-        send(PODS, "Authorization", "Bearer " + cluster.proxyToken(), "Cookie", "a=b");
+        send(PODS, "Authorization", "Bearer " + cluster.proxyToken(), "Impersonate-User", "user:ana", "Cookie", "a=b");
 
         assertThat(cluster.takeHeaderViolations()).hasSize(1);
         assertThat(cluster.headerViolations()).isEmpty();
