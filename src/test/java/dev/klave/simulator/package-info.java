@@ -27,8 +27,9 @@
  *
  * <p><b>What it fails the test for.</b> A header that must never come through Klave: a bearer token
  * it did not issue (a client's {@code klt_}), a cookie, {@code X-Forwarded-*}/{@code Forwarded}/
- * {@code X-Real-Ip}, {@code X-Remote-*}, impersonation with the reconciler's token, or impersonation
- * other than {@code Impersonate-User: user:|bot:<login>}, {@code -Uid} and {@code -Group}. The
+ * {@code X-Real-Ip}, {@code X-Remote-*}, impersonation with the reconciler's token, impersonation
+ * other than {@code Impersonate-User: user:|bot:<login>}, {@code -Uid} and {@code -Group}, or the
+ * proxy's token impersonating nobody (but for {@code GET /api}, the bootstrap's token check). The
  * request is served as kube-apiserver would; {@code HeaderGuard} records it and
  * {@code ClusterSimulator.close()} throws, listing them, so every test that starts a simulator is
  * guarded. A test that sends one on purpose takes it ({@code takeHeaderViolations()}) and checks it.
