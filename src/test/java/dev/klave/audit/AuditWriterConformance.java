@@ -196,7 +196,8 @@ abstract class AuditWriterConformance extends StoreConformance {
 
             ticker.advance(RecordDeadlines.SWEEP_EVERY);
             assertThat(durable).isCompletedExceptionally();
-            assertThatThrownBy(() -> durable.getNow(null)).hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+            assertThatThrownBy(() -> durable.getNow(null))
+                    .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
             held.release.countDown();
         }
         assertThat(ticker.running()).as("closing the writer stops its sweeps").isZero();

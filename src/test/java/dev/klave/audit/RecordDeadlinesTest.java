@@ -106,7 +106,8 @@ class RecordDeadlinesTest {
 
     @Test
     void theWaitMustBePositive() {
-        assertThatThrownBy(() -> new RecordDeadlines(Duration.ZERO, ticker)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new RecordDeadlines(Duration.ZERO, ticker))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("wait must be positive, got PT0S");
     }
 }

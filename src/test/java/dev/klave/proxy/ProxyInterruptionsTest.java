@@ -103,7 +103,7 @@ class ProxyInterruptionsTest {
             awaitAtTheCluster("/api/v1/namespaces/team-a/pods");
         }
         cluster.healthy();
-        JsonNode row = Eventually.value("the 499 row of the request whose client hung up", Duration.ofSeconds(5), () -> {
+        JsonNode row = Eventually.value("the 499 row of the hung-up request", Duration.ofSeconds(5), () -> {
             for (JsonNode candidate : JSON.readTree(klave.http().get("/api/audit?resource=pods", "Cookie", ana).body())
                     .get("events")) {
                 if (candidate.get("status").asInt() == 499) {

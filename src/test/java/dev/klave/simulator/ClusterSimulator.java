@@ -69,8 +69,8 @@ public final class ClusterSimulator implements AutoCloseable {
         this.server = new SimulatorHttpServer(identity.sslContext());
         this.faults = new Faults(server, identity, foreign);
         ApiServer api = new ApiServer(authenticator, authorizer, new Discovery("127.0.0.1"),
-                new ResourceHandler(store, watches, new RbacEscalation(authorizer, store)), subresources, requestLog, guard,
-                faults);
+                new ResourceHandler(store, watches, new RbacEscalation(authorizer, store)), subresources, requestLog,
+                guard, faults);
         server.handler(api);
     }
 

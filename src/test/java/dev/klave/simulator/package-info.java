@@ -46,8 +46,8 @@
  *
  * <p>Files by concern: TLS ({@code CertificateAuthority}, {@code ServerIdentity}); HTTP
  * ({@code SimulatorHttpServer}, {@code HttpRequestReader}, {@code HttpExchange}); pipeline
- * ({@code ApiServer}, {@code RequestInfo}, {@code HeaderGuard}); authentication and impersonation ({@code Authenticator},
- * {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}, {@code RbacEscalation},
+ * ({@code ApiServer}, {@code RequestInfo}, {@code HeaderGuard}); authentication and impersonation
+ * ({@code Authenticator}, {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}, {@code RbacEscalation},
  * {@code ReviewHandler}); protobuf bodies ({@code ProtobufBodies}); store
  * ({@code ObjectStore}, {@code ObjectMetadata}, {@code ObjectDefaults}); discovery ({@code Discovery},
  * {@code OpenApi}); Table ({@code Tables}); watch ({@code WatchStreamer}, {@code WatchSubscription});
