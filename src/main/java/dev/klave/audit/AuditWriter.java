@@ -79,6 +79,11 @@ public final class AuditWriter implements AutoCloseable {
      * @param writers how many batches may be written at once, each by a thread of its own
      */
     AuditWriter(AuditStore store, Duration holdCompletions, int writers, Duration recordWait) {
+        this(store, holdCompletions, writers, recordWait, Ticker.system("klave-audit-deadlines"));
+    }
+
+    /** @param ticker what drives the sweeps that fail rows not durable within the record wait */
+    AuditWriter(AuditStore store, Duration holdCompletions, int writers, Duration recordWait, Ticker ticker) {
         this.store = requireNonNull(store, "store is null");
         this.holdNanos = requireNonNull(holdCompletions, "holdCompletions is null").toNanos();
         requireNonNull(recordWait, "recordWait is null");
@@ -94,7 +99,8 @@ public final class AuditWriter implements AutoCloseable {
             started.add(Thread.ofPlatform().daemon().name(name).start(this::run));
         }
         this.threads = List.copyOf(started);
-        this.deadlines = new RecordDeadlines(recordWait);
+        this.deadlines = new RecordDeadlines(recordWait, ticker);
+        this.deadlines.start();
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.klave.store.Database;
 import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.StoreConformance;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,10 +99,8 @@ abstract class AuditWriterConformance extends StoreConformance {
         try (AuditWriter writer = writer(Duration.ofMillis(100))) {
             String id = answered(writer, 499, Optional.of("cliente desconectado"));
 
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (status(id).isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Eventually.until("the held completion written once the hold passed", Duration.ofSeconds(10),
+                    () -> status(id).isPresent());
             assertThat(status(id)).contains(499);
             assertThat(store.findById(id).orElseThrow().error()).contains("cliente desconectado");
         }
@@ -202,14 +201,22 @@ abstract class AuditWriterConformance extends StoreConformance {
     @Test
     void aRowNotDurableWithinTheRecordWaitFailsItsRequestInsteadOfHoldingIt() throws Exception {
         HeldFirstWrite held = new HeldFirstWrite(store);
-        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 1, Duration.ofMillis(300))) {
+        TestingTicker ticker = new TestingTicker();
+        Duration recordWait = Duration.ofMillis(300);
+        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 1, recordWait, ticker)) {
             CompletableFuture<Long> durable = writer.record(row(ids.next()));
+            assertThat(held.entered.await(5, TimeUnit.SECONDS)).as("the row's batch is being written").isTrue();
 
-            assertThatThrownBy(() -> durable.get(5, TimeUnit.SECONDS))
-                    .isInstanceOf(java.util.concurrent.ExecutionException.class)
+            ticker.advance(recordWait.minusNanos(1));
+            assertThat(durable).as("still within the record wait").isNotDone();
+
+            ticker.advance(RecordDeadlines.SWEEP_EVERY);
+            assertThat(durable).isCompletedExceptionally();
+            assertThatThrownBy(() -> durable.getNow(null))
                     .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
             held.release.countDown();
         }
+        assertThat(ticker.running()).as("closing the writer stops its sweeps").isZero();
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.jwk.RSAKey;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.simulator.Kubectl;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingActionsIssuer;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;
@@ -78,9 +79,8 @@ class CiExchangeTest {
         rule("deploy main", deployerId, TestingActionsIssuer.REPOSITORY_ID, "refs/heads/main", "");
         assertThat(http.send("POST", "/api/clusters/ci-1/reconcile", null, "Cookie", admin).statusCode())
                 .isIn(200, 409);
-        for (int i = 0; i < 200 && cluster.objects().get("rolebindings", "team-a", "klave-edit").isEmpty(); i++) {
-            Thread.sleep(25);
-        }
+        Eventually.until("the edit binding in team-a", Duration.ofSeconds(5),
+                () -> cluster.objects().get("rolebindings", "team-a", "klave-edit").isPresent());
     }
 
     @AfterAll

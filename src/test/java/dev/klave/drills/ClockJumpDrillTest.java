@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.io.InputStream;
@@ -57,7 +58,7 @@ class ClockJumpDrillTest {
             // The administrator's 12 h session ended with the jump too.
             String admin = dev.klave.testing.TestingPeople.signIn(klave.http(), "root",
                     dev.klave.testing.TestingPeople.PASSWORD);
-            Drills.await("the watch's row says it was cut", Duration.ofSeconds(5), () -> {
+            Eventually.until("the watch's row says it was cut", Duration.ofSeconds(5), () -> {
                 JsonNode row = row(klave, admin, watchId);
                 return row.path("error").asText("").equals("stream cortado: la credencial ya no es válida");
             });

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.RawExchange;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingClock;
@@ -139,7 +140,7 @@ class ConnectionFloodDrillTest {
 
         assertThat(health).allSatisfy(took -> assertThat(took).isLessThan(NORMAL));
         assertThat(proxied).allSatisfy(took -> assertThat(took).isLessThan(NORMAL));
-        Drills.await("the flood's connections all closed by Klave after the head time-out", Duration.ofSeconds(10),
+        Eventually.until("the flood's connections all closed by Klave after the head time-out", Duration.ofSeconds(10),
                 () -> flood.stream().allMatch(ConnectionFloodDrillTest::closedByKlave));
     }
 
@@ -171,7 +172,7 @@ class ConnectionFloodDrillTest {
         }, () -> request("127.0.0.2", CONFIGMAPS, other));
 
         assertThat(timings).allSatisfy(took -> assertThat(took).isLessThan(NORMAL));
-        Drills.await("the cluster's connections of the flood closed (only the others' kept-alive one left)",
+        Eventually.until("the cluster's connections of the flood closed (only the others' kept-alive one left)",
                 Duration.ofSeconds(10), () -> cluster.openConnections() <= before + 2);
     }
 

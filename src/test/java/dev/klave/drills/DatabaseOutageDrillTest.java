@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.drills.DrillLoad.Outcome;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -46,13 +47,13 @@ class DatabaseOutageDrillTest {
             Drills.People people = Drills.prepare(klave, cluster);
             List<Outcome> outcomes;
             try (DrillLoad load = new DrillLoad(klave.http(), people.token(), 4)) {
-                Drills.await("requests pass", Duration.ofSeconds(10), () -> load.lastAnswered200(20));
+                Eventually.until("requests pass", Duration.ofSeconds(10), () -> load.lastAnswered200(20));
                 postgres.close();
-                Drills.await("the outage is answered 503", Duration.ofSeconds(20),
+                Eventually.until("the outage is answered 503", Duration.ofSeconds(20),
                         () -> load.outcomes().stream().anyMatch(outcome -> outcome.status() == 503));
                 Thread.sleep(2_000);
                 postgres = startPostgres(data, port);
-                Drills.await("requests pass again, Klave not restarted", Duration.ofSeconds(60),
+                Eventually.until("requests pass again, Klave not restarted", Duration.ofSeconds(60),
                         () -> load.lastAnswered200(20));
                 outcomes = load.outcomes();
             }
@@ -77,16 +78,16 @@ class DatabaseOutageDrillTest {
             Drills.People people = Drills.prepare(klave, cluster);
             List<Outcome> outcomes;
             try (DrillLoad load = new DrillLoad(klave.http(), people.token(), 4)) {
-                Drills.await("requests pass", Duration.ofSeconds(10), () -> load.lastAnswered200(20));
+                Eventually.until("requests pass", Duration.ofSeconds(10), () -> load.lastAnswered200(20));
                 try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("klave.db"));
                         Statement statement = other.createStatement()) {
                     statement.execute("BEGIN EXCLUSIVE");
-                    Drills.await("the lock is answered 503", Duration.ofSeconds(20),
+                    Eventually.until("the lock is answered 503", Duration.ofSeconds(20),
                             () -> load.outcomes().stream().anyMatch(outcome -> outcome.status() == 503));
                     Thread.sleep(2_000);
                     statement.execute("ROLLBACK");
                 }
-                Drills.await("requests pass again", Duration.ofSeconds(30), () -> load.lastAnswered200(20));
+                Eventually.until("requests pass again", Duration.ofSeconds(30), () -> load.lastAnswered200(20));
                 outcomes = load.outcomes();
             }
 

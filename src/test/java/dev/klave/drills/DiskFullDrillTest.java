@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.drills.DrillLoad.Outcome;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.io.IOException;
@@ -48,12 +49,12 @@ class DiskFullDrillTest {
                 Drills.People people = Drills.prepare(klave, cluster);
                 Path filler = mount.resolve("filler");
                 try (DrillLoad load = new DrillLoad(klave.http(), people.token(), 2)) {
-                    Drills.await("requests pass", Duration.ofSeconds(10), () -> load.lastAnswered200(10));
+                    Eventually.until("requests pass", Duration.ofSeconds(10), () -> load.lastAnswered200(10));
                     fill(filler);
-                    Drills.await("the full disk is answered 503", Duration.ofSeconds(60), () -> load.outcomes()
+                    Eventually.until("the full disk is answered 503", Duration.ofSeconds(60), () -> load.outcomes()
                             .stream().anyMatch(outcome -> outcome.status() == 503));
                     Files.delete(filler);
-                    Drills.await("requests pass again, Klave not restarted", Duration.ofSeconds(30),
+                    Eventually.until("requests pass again, Klave not restarted", Duration.ofSeconds(30),
                             () -> load.lastAnswered200(20));
                     outcomes = load.outcomes();
                 }

@@ -1,13 +1,10 @@
 package dev.klave.drills;
 
 import dev.klave.simulator.ClusterSimulator;
-import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingAccess;
 import dev.klave.testing.TestingKlave;
-import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
-/** What every drill needs first (a cluster, a person with a view grant on it, her credential), and waiting. */
+/** What every drill needs first: a cluster, a person with a view grant on it, her credential. */
 final class Drills {
     private Drills() {}
 
@@ -17,10 +14,5 @@ final class Drills {
     static People prepare(TestingKlave klave, ClusterSimulator cluster) {
         TestingAccess.Viewer viewer = TestingAccess.viewer(klave, cluster);
         return new People(viewer.admin(), viewer.token());
-    }
-
-    /** Waits for {@code condition}, failing with {@code what} when it does not come in time. */
-    static void await(String what, Duration limit, BooleanSupplier condition) {
-        Eventually.until(what, limit, condition);
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.KlaveProcess;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingHttp;
@@ -97,7 +98,7 @@ class ReplicaKillDrillIT {
             assertThat(doomedHttp.send("POST", "/api/grants", "{\"subject_id\":\"" + anaId
                     + "\",\"cluster_id\":\"prod-1\",\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin).statusCode())
                     .isEqualTo(201);
-            Drills.await("the view binding is in the cluster", Duration.ofSeconds(20),
+            Eventually.until("the view binding is in the cluster", Duration.ofSeconds(20),
                     () -> cluster.objects().get("clusterrolebindings", null, "klave-view").isPresent());
             JsonNode issued = JSON.readTree(doomedHttp.send("POST", "/api/credentials", "{\"ttl\":\"12h\"}", "Cookie",
                     ana).body());

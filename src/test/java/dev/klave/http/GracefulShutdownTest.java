@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.storage.DatabaseUnavailableException;
 import dev.klave.store.Database;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -90,15 +92,8 @@ class GracefulShutdownTest {
         release.countDown();
     }
 
-    private static HttpResponse<String> awaitReadiness503(TestingKlave klave) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> response = klave.http().get("/readyz");
-            if (response.statusCode() == 503) {
-                return response;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("/readyz did not turn 503 after the stop began");
+    private static HttpResponse<String> awaitReadiness503(TestingKlave klave) {
+        return Eventually.value("/readyz turning 503 after the stop began", Duration.ofSeconds(5),
+                () -> Optional.of(klave.http().get("/readyz")).filter(response -> response.statusCode() == 503));
     }
 }

@@ -9,12 +9,14 @@ import dev.klave.account.NewPerson;
 import dev.klave.config.ExtraCertificates;
 import dev.klave.login.forge.SyncReport;
 import dev.klave.store.JdbiSyncReportStore;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.SignInBrowser;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingForge;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingOidcProvider;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -41,9 +43,8 @@ class InstallationTest {
             settings.forEach(base::with);
             return base;
         })) {
-            for (int i = 0; i < 100 && klave.klave().services().oidcProvider().orElseThrow().status().isEmpty(); i++) {
-                Thread.sleep(50);
-            }
+            Eventually.until("the provider's discovery status recorded", Duration.ofSeconds(5),
+                    () -> klave.klave().services().oidcProvider().orElseThrow().status().isPresent());
             String admin = adminSession(klave, Optional.empty(), null);
 
             HttpResponse<String> notices = klave.http().get("/api/notices", "Cookie", admin);

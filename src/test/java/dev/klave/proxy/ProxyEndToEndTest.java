@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.simulator.Kubectl;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingHttp;
@@ -13,6 +14,7 @@ import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingPeople;
 import dev.klave.testing.TestingTls;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,11 +76,9 @@ class ProxyEndToEndTest {
         kubectl = new Kubectl(issued.get("kubeconfig").asText());
     }
 
-    private void awaitBinding() throws InterruptedException {
-        for (int i = 0; i < 200 && cluster.objects().get("rolebindings", "team-a", "klave-edit").isEmpty(); i++) {
-            Thread.sleep(25);
-        }
-        assertThat(cluster.objects().get("rolebindings", "team-a", "klave-edit")).isPresent();
+    private void awaitBinding() {
+        Eventually.until("the edit binding in team-a", Duration.ofSeconds(5),
+                () -> cluster.objects().get("rolebindings", "team-a", "klave-edit").isPresent());
     }
 
     @AfterAll
@@ -137,16 +137,15 @@ class ProxyEndToEndTest {
         Kubectl.Result piped = kubectl.run(Map.of(), "entrada por stdin\n", "exec", "-i", "web-0", "-n", "team-a", "--",
                 "cat");
         assertThat(piped.stdout()).as(piped.output()).isEqualTo("entrada por stdin\n");
-        JsonNode row = null;
-        for (int i = 0; i < 100 && row == null; i++) {
+        JsonNode row = Eventually.value("a completed exec row", Duration.ofSeconds(5), () -> {
             for (JsonNode candidate : JSON.readTree(http.get("/api/audit?resource=pods/exec", "Cookie", ana).body())
                     .get("events")) {
                 if (!candidate.get("status").isNull()) {
-                    row = candidate;
+                    return java.util.Optional.of(candidate);
                 }
             }
-            Thread.sleep(20);
-        }
+            return java.util.Optional.empty();
+        });
         assertThat(row.get("status").asInt()).isEqualTo(101);
         assertThat(row.get("verb").asText()).isEqualTo("get");
     }
@@ -167,16 +166,16 @@ class ProxyEndToEndTest {
                 "port-forward", "pod/web-0", "-n", "team-a", ":7000");
         try {
             java.util.regex.Pattern forwarding = java.util.regex.Pattern.compile("Forwarding from 127\\.0\\.0\\.1:(\\d+)");
-            int localPort = -1;
-            for (int i = 0; i < 200 && localPort < 0; i++) {
+            int localPort = Eventually.value("kubectl's forwarding port", Duration.ofSeconds(10), () -> {
                 java.util.regex.Matcher matcher = forwarding.matcher(kubectl.read(forward, "stdout"));
                 if (matcher.find()) {
-                    localPort = Integer.parseInt(matcher.group(1));
-                } else {
-                    Thread.sleep(50);
+                    return java.util.Optional.of(Integer.parseInt(matcher.group(1)));
                 }
-            }
-            assertThat(localPort).as(kubectl.read(forward, "stderr")).isPositive();
+                if (!forward.isAlive()) {
+                    throw new AssertionError("kubectl port-forward ended: " + kubectl.read(forward, "stderr"));
+                }
+                return java.util.Optional.empty();
+            });
             try (java.net.Socket socket = new java.net.Socket("127.0.0.1", localPort)) {
                 socket.setSoTimeout(10_000);
                 socket.getOutputStream().write("ping klave\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -203,8 +202,10 @@ class ProxyEndToEndTest {
         JsonNode issued = JSON.readTree(http.send("POST", "/api/credentials", "{\"ttl\":\"1h\",\"name\":\"watch\"}",
                 "Cookie", ana).body());
         try (Kubectl watcher = new Kubectl(issued.get("kubeconfig").asText())) {
+            int watchesBefore = cluster.openWatches();
             Process watch = watcher.start(Map.of(), "get", "configmaps", "-n", "team-a", "-w");
-            Thread.sleep(1500);
+            Eventually.until("kubectl's watch open at the cluster", Duration.ofSeconds(10),
+                    () -> cluster.openWatches() > watchesBefore);
             assertThat(watch.isAlive()).as(watcher.read(watch, "stderr")).isTrue();
 
             long revokedAt = System.nanoTime();

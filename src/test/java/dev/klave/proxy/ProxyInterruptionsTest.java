@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingKlave;
@@ -15,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -43,9 +45,8 @@ class ProxyInterruptionsTest {
         String anaId = JSON.readTree(klave.http().get("/api/me", "Cookie", ana).body()).get("id").asText();
         klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + anaId + "\",\"cluster_id\":\"prod-1\","
                 + "\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
-        for (int i = 0; i < 200 && cluster.objects().get("clusterrolebindings", null, "klave-view").isEmpty(); i++) {
-            Thread.sleep(25);
-        }
+        Eventually.until("the view binding in the cluster", Duration.ofSeconds(5),
+                () -> cluster.objects().get("clusterrolebindings", null, "klave-view").isPresent());
         JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie", ana)
                 .body());
         credentialId = issued.get("id").asText();
@@ -68,7 +69,7 @@ class ProxyInterruptionsTest {
     void requestInFlightWhenItsCredentialIsRevokedGetsTheSpecs403() throws Exception {
         cluster.slow(Duration.ofSeconds(8));
         CompletableFuture<HttpResponse<String>> inFlight = request("/clusters/prod-1/api/v1/namespaces/team-a/pods");
-        Thread.sleep(500);
+        awaitAtTheCluster("/api/v1/namespaces/team-a/pods");
 
         klave.http().send("POST", "/api/credentials/" + credentialId + "/revoke", null, "Cookie", ana);
 
@@ -99,21 +100,25 @@ class ProxyInterruptionsTest {
             socket.getOutputStream().write(("GET /clusters/prod-1/api/v1/namespaces/team-a/pods HTTP/1.1\r\n"
                     + "Host: 127.0.0.1\r\nAuthorization: Bearer " + token + "\r\n\r\n")
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            Thread.sleep(800);
+            awaitAtTheCluster("/api/v1/namespaces/team-a/pods");
         }
         cluster.healthy();
-        JsonNode row = null;
-        for (int i = 0; i < 100 && row == null; i++) {
+        JsonNode row = Eventually.value("the 499 row of the hung-up request", Duration.ofSeconds(5), () -> {
             for (JsonNode candidate : JSON.readTree(klave.http().get("/api/audit?resource=pods", "Cookie", ana).body())
                     .get("events")) {
                 if (candidate.get("status").asInt() == 499) {
-                    row = candidate;
+                    return Optional.of(candidate);
                 }
             }
-            Thread.sleep(30);
-        }
-        assertThat(row).isNotNull();
+            return Optional.empty();
+        });
         assertThat(row.get("error").asText()).isEqualTo("cliente desconectado");
+    }
+
+    /** Waits until a request for {@code path} reached the cluster (the simulator records it on arrival). */
+    private void awaitAtTheCluster(String path) {
+        Eventually.until("a request for " + path + " at the cluster", Duration.ofSeconds(5),
+                () -> cluster.requests().stream().anyMatch(request -> request.path().equals(path)));
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.OpenStreams;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.ManualTicker;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;
@@ -61,9 +62,8 @@ class StreamCuttingTest {
         String anaId = JSON.readTree(klave.http().get("/api/me", "Cookie", ana).body()).get("id").asText();
         klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + anaId + "\",\"cluster_id\":\"prod-1\","
                 + "\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", admin);
-        for (int i = 0; i < 200 && cluster.objects().get("clusterrolebindings", null, "klave-view").isEmpty(); i++) {
-            Thread.sleep(25);
-        }
+        Eventually.until("the view binding in the cluster", Duration.ofSeconds(5),
+                () -> cluster.objects().get("clusterrolebindings", null, "klave-view").isPresent());
         JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie", ana)
                 .body());
         return new String[] {ana, issued.get("id").asText(), issued.get("token").asText()};
@@ -75,7 +75,7 @@ class StreamCuttingTest {
                 TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings)) {
             String[] ana = prepare(klave, cluster);
             CompletableFuture<Long> ended = watch(klave, ana[2]);
-            Thread.sleep(500);
+            awaitOpenWatches(cluster, 1);
             assertThat(ended).isNotDone();
 
             long revokedAt = System.nanoTime();
@@ -129,7 +129,7 @@ class StreamCuttingTest {
             String grant = JSON.readTree(klave.http().get("/api/grants?subject=" + anaId, "Cookie", admin).body())
                     .get(0).get("id").asText();
             CompletableFuture<Long> ended = watch(klave, ana[2]);
-            Thread.sleep(500);
+            awaitOpenWatches(cluster, 1);
 
             long revokedAt = System.nanoTime();
             klave.http().send("DELETE", "/api/grants/" + grant, null, "Cookie", admin);
@@ -149,10 +149,14 @@ class StreamCuttingTest {
             String[] ana = prepare(klave, cluster);
             klave.http().get("/clusters/prod-1/api", "Authorization", "Bearer " + ana[2]);
             klave.http().get("/clusters/prod-1/api/v1/namespaces/team-a/configmaps", "Authorization", "Bearer " + ana[2]);
-            Thread.sleep(300);
 
+            JsonNode all = Eventually.value("both requests' rows listed with discovery", Duration.ofSeconds(5), () -> {
+                JsonNode listed = JSON.readTree(klave.http().get("/api/audit?include_discovery=true", "Cookie", ana[0])
+                        .body());
+                return Optional.of(listed).filter(rows -> rows.get("events").findValuesAsText("path")
+                        .containsAll(java.util.List.of("/api", "/api/v1/namespaces/team-a/configmaps")));
+            });
             JsonNode plain = JSON.readTree(klave.http().get("/api/audit", "Cookie", ana[0]).body());
-            JsonNode all = JSON.readTree(klave.http().get("/api/audit?include_discovery=true", "Cookie", ana[0]).body());
 
             assertThat(plain.get("events").findValuesAsText("path")).doesNotContain("/api");
             assertThat(all.get("events").findValuesAsText("path")).contains("/api", "/api/v1/namespaces/team-a/configmaps");
@@ -169,7 +173,7 @@ class StreamCuttingTest {
                 TestingKlave second = TestingKlave.startOn(database, clock, settings -> settings)) {
             String[] ana = prepare(first, cluster);
             CompletableFuture<Long> ended = watch(second, ana[2]);
-            Thread.sleep(500);
+            awaitOpenWatches(cluster, 1);
 
             long revokedAt = System.nanoTime();
             first.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
@@ -253,11 +257,9 @@ class StreamCuttingTest {
         }
     }
 
-    private static void awaitOpenWatches(ClusterSimulator cluster, int count) throws InterruptedException {
-        for (int i = 0; i < 200 && cluster.openWatches() != count; i++) {
-            Thread.sleep(50);
-        }
-        assertThat(cluster.openWatches()).isEqualTo(count);
+    private static void awaitOpenWatches(ClusterSimulator cluster, int count) {
+        Eventually.until(count + " watch(es) open at the cluster", Duration.ofSeconds(10),
+                () -> cluster.openWatches() == count);
     }
 
     @Test
@@ -326,27 +328,22 @@ class StreamCuttingTest {
         }
     }
 
-    private static JsonNode awaitCompletedRow(TestingKlave klave, String cookie, String auditId) throws Exception {
-        for (int i = 0; i < 100; i++) {
+    private static JsonNode awaitCompletedRow(TestingKlave klave, String cookie, String auditId) {
+        return Eventually.value("audit row " + auditId + " completed", Duration.ofSeconds(5), () -> {
             JsonNode row = JSON.readTree(klave.http().get("/api/audit/" + auditId, "Cookie", cookie).body());
-            if (row.has("status") && !row.get("status").isNull()) {
-                return row;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("audit row " + auditId + " was not completed");
+            return Optional.of(row).filter(completed -> completed.has("status") && !completed.get("status").isNull());
+        });
     }
 
-    private static JsonNode awaitWatchRow(TestingKlave klave, String cookie) throws Exception {
-        for (int i = 0; i < 100; i++) {
+    private static JsonNode awaitWatchRow(TestingKlave klave, String cookie) {
+        return Eventually.value("the watch's audit row completed with its error", Duration.ofSeconds(5), () -> {
             for (JsonNode row : JSON.readTree(klave.http().get("/api/audit?verb=watch", "Cookie", cookie).body())
                     .get("events")) {
                 if (!row.get("error").isNull()) {
-                    return row;
+                    return Optional.of(row);
                 }
             }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the watch's audit row was not completed");
+            return Optional.empty();
+        });
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.simulator.Kubectl;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingHttp;
@@ -79,17 +80,11 @@ class ClusterLifecycleTest {
         awaitFirstPass();
     }
 
-    private void awaitFirstPass() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode view = json(asAdmin("GET", "/api/clusters/prod-1", null));
-            if (!view.get("last_reconciliation").isNull()) {
-                assertThat(view.get("status").asText()).as(view.toString()).isEqualTo("ready");
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the first reconciliation did not run");
+    private void awaitFirstPass() {
+        JsonNode view = Eventually.value("the first reconciliation of prod-1", Duration.ofSeconds(20),
+                () -> Optional.of(json(asAdmin("GET", "/api/clusters/prod-1", null)))
+                        .filter(shown -> !shown.get("last_reconciliation").isNull()));
+        assertThat(view.get("status").asText()).as(view.toString()).isEqualTo("ready");
     }
 
     private String grant(String subjectId, String tier, String scope) {
@@ -109,12 +104,10 @@ class ClusterLifecycleTest {
     }
 
     /** A synchronous pass; a background pass (every change asks for one) may hold the cluster briefly. */
-    private JsonNode reconcile() throws InterruptedException {
-        HttpResponse<String> pass = asAdmin("POST", "/api/clusters/prod-1/reconcile", null);
-        for (int attempt = 0; pass.statusCode() == 409 && attempt < 100; attempt++) {
-            Thread.sleep(50);
-            pass = asAdmin("POST", "/api/clusters/prod-1/reconcile", null);
-        }
+    private JsonNode reconcile() {
+        HttpResponse<String> pass = Eventually.value("a reconcile pass not refused 409 (another pass running)",
+                Duration.ofSeconds(5), () -> Optional.of(asAdmin("POST", "/api/clusters/prod-1/reconcile", null))
+                        .filter(answer -> answer.statusCode() != 409));
         assertThat(pass.statusCode()).as(pass.body()).isEqualTo(200);
         return json(pass);
     }

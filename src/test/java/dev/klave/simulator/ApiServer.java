@@ -12,7 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The request pipeline of kube-apiserver, in its order: record, delay (fault), authenticate,
+ * The request pipeline of kube-apiserver, in its order: record, check for forbidden headers (which
+ * fails the test, not the request: {@link HeaderGuard}), delay (fault), authenticate,
  * impersonate, authorize, then serve discovery or the resource and its subresources.
  */
 final class ApiServer implements SimulatorHttpServer.Handler {
@@ -26,6 +27,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     private final Map<String, SubresourceHandler> subresources;
     private final ReviewHandler reviews;
     private final RequestLog log;
+    private final HeaderGuard guard;
     private final Faults faults;
 
     /** A subresource (log, exec, scale, …) served for its parent resource. */
@@ -34,7 +36,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     }
 
     ApiServer(Authenticator authenticator, RbacAuthorizer authorizer, Discovery discovery, ResourceHandler resources,
-            Map<String, SubresourceHandler> subresources, RequestLog log, Faults faults) {
+            Map<String, SubresourceHandler> subresources, RequestLog log, HeaderGuard guard, Faults faults) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.authorizer = requireNonNull(authorizer, "authorizer is null");
         this.impersonation = new Impersonation(authorizer);
@@ -43,6 +45,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
         this.subresources = Map.copyOf(subresources);
         this.reviews = new ReviewHandler(authorizer);
         this.log = requireNonNull(log, "log is null");
+        this.guard = requireNonNull(guard, "guard is null");
         this.faults = requireNonNull(faults, "faults is null");
     }
 
@@ -50,6 +53,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     public void handle(HttpExchange exchange) throws IOException {
         HttpRequest request = exchange.request();
         log.add(RecordedRequest.of(request));
+        guard.inspect(request);
         faults.beforeAnswer();
         try {
             UserInfo requester = authenticator.authenticate(request).orElseThrow(ApiException::unauthorized);

@@ -3,6 +3,7 @@ package dev.klave.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.testing.Eventually;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -183,7 +184,7 @@ class ApiWireTest {
         for (int i = 0; i < 40; i++) {
             watches.add(watch("/api/v1/namespaces/default/secrets?watch=true"));
         }
-        Eventually.await("all watches are registered", Duration.ofSeconds(10), () -> cluster.openWatches() >= 40);
+        Eventually.until("all watches are registered", Duration.ofSeconds(10), () -> cluster.openWatches() >= 40);
 
         create("{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"broadcast\"}}");
 
@@ -191,7 +192,7 @@ class ApiWireTest {
             assertThat(watch.iterator().next()).contains("\"name\":\"broadcast\"");
             watch.close();
         }
-        Eventually.await("the simulator released every watch", Duration.ofSeconds(10), () -> cluster.openWatches() == 0);
+        Eventually.until("the simulator released every watch", Duration.ofSeconds(10), () -> cluster.openWatches() == 0);
     }
 
     @Test

@@ -34,6 +34,7 @@ public final class ClusterSimulator implements AutoCloseable {
     private final ObjectStore store;
     private final Authenticator authenticator;
     private final RequestLog requestLog;
+    private final HeaderGuard guard;
     private final Faults faults;
     private final PodRuntime pods;
     private final SecureRandom random;
@@ -55,10 +56,11 @@ public final class ClusterSimulator implements AutoCloseable {
         this.proxyToken = newToken();
         this.reconcilerToken = newToken();
         this.adminToken = newToken();
-        authenticator.add(proxyToken, UserInfo.serviceAccount("klave-system", "klave-proxy"));
-        authenticator.add(reconcilerToken, UserInfo.serviceAccount("klave-system", "klave-reconciler"));
-        authenticator.add(adminToken, UserInfo.of(ADMIN_USER, List.of("system:masters", "system:authenticated")));
-        builder.tokens.forEach(authenticator::add);
+        this.guard = new HeaderGuard(proxyToken, reconcilerToken);
+        issue(proxyToken, UserInfo.serviceAccount("klave-system", "klave-proxy"));
+        issue(reconcilerToken, UserInfo.serviceAccount("klave-system", "klave-reconciler"));
+        issue(adminToken, UserInfo.of(ADMIN_USER, List.of("system:masters", "system:authenticated")));
+        builder.tokens.forEach(this::issue);
         seed(builder.manifests);
         RbacAuthorizer authorizer = new RbacAuthorizer(store);
         WatchStreamer watches = new WatchStreamer(store);
@@ -67,7 +69,8 @@ public final class ClusterSimulator implements AutoCloseable {
         this.server = new SimulatorHttpServer(identity.sslContext());
         this.faults = new Faults(server, identity, foreign);
         ApiServer api = new ApiServer(authenticator, authorizer, new Discovery("127.0.0.1"),
-                new ResourceHandler(store, watches, new RbacEscalation(authorizer, store)), subresources, requestLog, faults);
+                new ResourceHandler(store, watches, new RbacEscalation(authorizer, store)), subresources, requestLog,
+                guard, faults);
         server.handler(api);
     }
 
@@ -117,8 +120,13 @@ public final class ClusterSimulator implements AutoCloseable {
             all.add("system:authenticated");
         }
         String token = newToken();
-        authenticator.add(token, UserInfo.of(user, all));
+        issue(token, UserInfo.of(user, all));
         return token;
+    }
+
+    private void issue(String token, UserInfo user) {
+        authenticator.add(token, user);
+        guard.issued(token);
     }
 
     public void revokeToken(String token) {
@@ -136,6 +144,20 @@ public final class ClusterSimulator implements AutoCloseable {
 
     public void clearRequests() {
         requestLog.clear();
+    }
+
+    /**
+     * Headers that reached this cluster and must never come through Klave (see {@link HeaderGuard}):
+     * a client's token or cookie, origin or request-header authentication headers, impersonation
+     * other than Klave's own. {@link #close()} fails with them, so every test is guarded.
+     */
+    public List<HeaderViolation> headerViolations() {
+        return guard.violations();
+    }
+
+    /** The violations so far, forgotten: for a test that sends a forbidden header on purpose and checks it. */
+    public List<HeaderViolation> takeHeaderViolations() {
+        return guard.take();
     }
 
     /** Adds a line to a container's log; {@code kubectl logs -f} followers receive it at once. */
@@ -196,11 +218,21 @@ public final class ClusterSimulator implements AutoCloseable {
                 """.formatted(url(), ca, token);
     }
 
+    /**
+     * Stops the server, then fails with an {@link AssertionError} listing every forbidden header that
+     * reached it ({@link #headerViolations()}); once, so a second close does not fail again.
+     */
     @Override
     public void close() {
         server.close();
         store.closeWatches();
         pods.close();
+        List<HeaderViolation> violations = guard.take();
+        if (!violations.isEmpty()) {
+            StringBuilder message = new StringBuilder(violations.size() + " forbidden header(s) reached the cluster:");
+            violations.forEach(violation -> message.append("\n  ").append(violation));
+            throw new AssertionError(message.toString());
+        }
     }
 
     private void seed(List<String> manifests) {

@@ -163,6 +163,11 @@ class KubectlCrudTest {
             assertThat(result.stderr()).endsWith("error: You must be logged in to the server "
                     + "(the server has asked for the client to provide credentials)\n");
         }
+        // Sent on purpose, straight to the cluster: the header guard saw it (and would fail a test through Klave).
+        assertThat(cluster.takeHeaderViolations()).isNotEmpty().allSatisfy(violation -> {
+            assertThat(violation.header()).isEqualTo("Authorization");
+            assertThat(violation.why()).isEqualTo("not a token this cluster issued");
+        });
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.klave.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.testing.Eventually;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -74,7 +75,7 @@ class KubectlPortForwardTest {
 
     private static Map<Integer, Integer> localPorts(Process forward) {
         Map<Integer, Integer> ports = new HashMap<>();
-        Eventually.await("kubectl listens on both local ports", Duration.ofSeconds(10), () -> {
+        Eventually.until("kubectl listens on both local ports", Duration.ofSeconds(10), () -> {
             Matcher matcher = FORWARDING.matcher(admin.read(forward, "stdout"));
             while (matcher.find()) {
                 ports.put(Integer.parseInt(matcher.group(2)), Integer.parseInt(matcher.group(1)));

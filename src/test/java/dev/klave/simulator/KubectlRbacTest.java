@@ -104,6 +104,7 @@ class KubectlRbacTest {
         assertThat(result.stderr()).isEqualTo("Error from server (Forbidden): pods is forbidden: User "
                 + "\"system:serviceaccount:klave-system:klave-proxy\" cannot list resource \"pods\" in API group \"\" "
                 + "in the namespace \"team-a\"\n");
+        assertProxyActedAsItself();
     }
 
     @Test
@@ -162,5 +163,11 @@ class KubectlRbacTest {
         assertThat(result.stderr()).contains("users \"user:bob\" is forbidden: User \"user:ana\" cannot impersonate "
                 + "resource \"users\" in API group \"\" at the cluster scope");
         assertThat(List.of(result.exitCode())).containsExactly(1);
+    }
+
+    /** The proxy's token without impersonation, sent here on purpose: the header guard saw each request. */
+    private void assertProxyActedAsItself() {
+        assertThat(cluster.takeHeaderViolations()).isNotEmpty().allSatisfy(violation ->
+                assertThat(violation.why()).isEqualTo("the proxy's token without impersonating anyone"));
     }
 }

@@ -2,6 +2,7 @@ package dev.klave.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.testing.Eventually;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -41,16 +42,16 @@ class KubectlStreamingTest {
         admin.run(Map.of(), "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"watched\"}}", "create", "-f", "-");
         cluster.objects().put(pod("watched", "first"));
         Process watch = admin.start(Map.of(), "get", "pods", "-n", "watched", "--watch");
-        Eventually.await("kubectl opened its watch", Duration.ofSeconds(10), () -> cluster.openWatches() == 1);
+        Eventually.until("kubectl opened its watch", Duration.ofSeconds(10), () -> cluster.openWatches() == 1);
 
         cluster.objects().put(pod("watched", "second"));
 
-        Eventually.await("kubectl printed the new pod", Duration.ofSeconds(10),
+        Eventually.until("kubectl printed the new pod", Duration.ofSeconds(10),
                 () -> admin.read(watch, "stdout").contains("second"));
         assertThat(admin.read(watch, "stdout")).startsWith("NAME").containsPattern("first\\s+1/1\\s+Running")
                 .containsPattern("second\\s+1/1\\s+Running");
         watch.destroy();
-        Eventually.await("the simulator noticed the client leaving", Duration.ofSeconds(10), () -> cluster.openWatches() == 0);
+        Eventually.until("the simulator noticed the client leaving", Duration.ofSeconds(10), () -> cluster.openWatches() == 0);
     }
 
     @Test
@@ -81,12 +82,12 @@ class KubectlStreamingTest {
     @Test
     void logsFollowStreamsLinesAppendedLater() throws IOException {
         Process follow = admin.start(Map.of(), "logs", "-f", "talker", "-c", "sidecar");
-        Eventually.await("the first line arrived", Duration.ofSeconds(10),
+        Eventually.until("the first line arrived", Duration.ofSeconds(10),
                 () -> admin.read(follow, "stdout").contains("booting"));
 
         cluster.appendLog("default", "talker", "sidecar", "GET /healthz 200");
 
-        Eventually.await("the appended line arrived", Duration.ofSeconds(10),
+        Eventually.until("the appended line arrived", Duration.ofSeconds(10),
                 () -> admin.read(follow, "stdout").contains("GET /healthz 200"));
         follow.destroy();
     }

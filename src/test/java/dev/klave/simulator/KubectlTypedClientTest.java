@@ -106,6 +106,7 @@ class KubectlTypedClientTest {
         assertThat(proxy.run("--as=user:ana", "auth", "can-i", "list", "pods").stdout()).isEqualTo("yes\n");
         assertThat(proxy.run("--as=user:ana", "auth", "can-i", "create", "pods").stdout()).isEqualTo("no\n");
         assertThat(proxy.run("--as=user:ana", "auth", "can-i", "get", "/healthz").stdout()).isEqualTo("yes\n");
+        assertProxyActedAsItself();
     }
 
     @Test
@@ -116,5 +117,12 @@ class KubectlTypedClientTest {
         assertThat(self.stdout()).containsPattern("Username\\s+" + ClusterSimulator.PROXY_USER.replace(".", "\\."));
         assertThat(impersonated.stdout()).containsPattern("Username\\s+user:ana")
                 .containsPattern("Groups\\s+\\[system:authenticated\\]");
+        assertProxyActedAsItself();
+    }
+
+    /** The proxy's token without impersonation, sent here on purpose: the header guard saw each request. */
+    private void assertProxyActedAsItself() {
+        assertThat(cluster.takeHeaderViolations()).isNotEmpty().allSatisfy(violation ->
+                assertThat(violation.why()).isEqualTo("the proxy's token without impersonating anyone"));
     }
 }

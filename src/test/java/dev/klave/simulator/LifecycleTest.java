@@ -2,6 +2,7 @@ package dev.klave.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.testing.Eventually;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.net.URI;
@@ -50,7 +51,7 @@ class LifecycleTest {
 
         cluster.close();
 
-        Eventually.await("the watch stream ended", Duration.ofSeconds(10), () -> {
+        Eventually.until("the watch stream ended", Duration.ofSeconds(10), () -> {
             try {
                 while (events.hasNext()) {
                     events.next();
@@ -63,7 +64,7 @@ class LifecycleTest {
         assertThat(cluster.openWatches()).isZero();
         // The listener's close completes on the simulator's own thread: give it a moment, then
         // the port must refuse connections.
-        Eventually.await("the port refuses connections", Duration.ofSeconds(10), () -> {
+        Eventually.until("the port refuses connections", Duration.ofSeconds(10), () -> {
             try (Socket ignored = new Socket("127.0.0.1", port)) {
                 return false;
             } catch (ConnectException refused) {

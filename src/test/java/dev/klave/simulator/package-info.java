@@ -25,6 +25,15 @@
  * only hand out what it holds; {@code kubectl auth can-i} and {@code auth whoami} are answered by
  * the same authorizer.
  *
+ * <p><b>What it fails the test for.</b> A header that must never come through Klave: a bearer token
+ * it did not issue (a client's {@code klt_}), a cookie, {@code X-Forwarded-*}/{@code Forwarded}/
+ * {@code X-Real-Ip}, {@code X-Remote-*}, impersonation with the reconciler's token, impersonation
+ * other than {@code Impersonate-User: user:|bot:<login>}, {@code -Uid} and {@code -Group}, or the
+ * proxy's token impersonating nobody (but for {@code GET /api}, the bootstrap's token check). The
+ * request is served as kube-apiserver would; {@code HeaderGuard} records it and
+ * {@code ClusterSimulator.close()} throws, listing them, so every test that starts a simulator is
+ * guarded. A test that sends one on purpose takes it ({@code takeHeaderViolations()}) and checks it.
+ *
  * <p><b>What it refuses or simplifies.</b> Protobuf request bodies (kubectl's typed clients:
  * {@code create configmap}, {@code create role}, {@code auth can-i}, …) are decoded for the kinds
  * listed in {@code ProtobufBodies} and refused with 415 for any other; answers are always JSON,
@@ -37,8 +46,8 @@
  *
  * <p>Files by concern: TLS ({@code CertificateAuthority}, {@code ServerIdentity}); HTTP
  * ({@code SimulatorHttpServer}, {@code HttpRequestReader}, {@code HttpExchange}); pipeline
- * ({@code ApiServer}, {@code RequestInfo}); authentication and impersonation ({@code Authenticator},
- * {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}, {@code RbacEscalation},
+ * ({@code ApiServer}, {@code RequestInfo}, {@code HeaderGuard}); authentication and impersonation
+ * ({@code Authenticator}, {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}, {@code RbacEscalation},
  * {@code ReviewHandler}); protobuf bodies ({@code ProtobufBodies}); store
  * ({@code ObjectStore}, {@code ObjectMetadata}, {@code ObjectDefaults}); discovery ({@code Discovery},
  * {@code OpenApi}); Table ({@code Tables}); watch ({@code WatchStreamer}, {@code WatchSubscription});

@@ -3,6 +3,7 @@ package dev.klave.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.config.DatabaseUrl;
+import dev.klave.testing.Eventually;
 import java.nio.file.Files;
 import dev.klave.testing.TestingDatabase;
 import java.nio.file.Path;
@@ -38,11 +39,8 @@ class SqliteCheckpointsTest {
             }));
             assertThat(Files.size(file)).isLessThan(before + 1024 * 1024);
 
-            long deadline = System.nanoTime() + 3 * SqliteCheckpoints.INTERVAL.toNanos();
-            while (Files.size(file) < before + 8 * 1024 * 1024 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertThat(Files.size(file)).isGreaterThan(before + 8 * 1024 * 1024);
+            Eventually.until("the background checkpoint copying the commit into the database file",
+                    SqliteCheckpoints.INTERVAL.multipliedBy(3), () -> Files.size(file) > before + 8 * 1024 * 1024);
         } finally {
             TestingDatabase.deleteTree(directory);
         }

@@ -2,32 +2,46 @@ package dev.klave.testing;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
- * Waits for something a background piece of Klave does, polling briefly, and fails naming what it
- * waited for when it does not happen in time — never a silent fall-through.
+ * The one way tests wait for something another thread or process does: poll briefly, and fail naming
+ * what was awaited when it does not happen in time — never a silent fall-through that leaves the
+ * assertion after it to fail obscurely, or to pass.
+ *
+ * <p>A probe may throw: the exception fails the wait at once (it is not retried), with what was
+ * awaited in the message and the exception as the cause.
  */
 public final class Eventually {
     private static final Duration POLL = Duration.ofMillis(20);
 
     private Eventually() {}
 
+    /** A condition that may do I/O to find out. */
+    @FunctionalInterface
+    public interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    /** Looks for a value, empty while it is not there yet. */
+    @FunctionalInterface
+    public interface Probe<T> {
+        Optional<T> look() throws Exception;
+    }
+
     /** Returns once {@code condition} holds; fails after {@code timeout} saying {@code what}. */
-    public static void until(String what, Duration timeout, BooleanSupplier condition) {
-        value(what, timeout, () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    public static void until(String what, Duration timeout, Condition condition) {
+        value(what, timeout, () -> condition.holds() ? Optional.of(Boolean.TRUE) : Optional.empty());
     }
 
     /** The first value {@code probe} yields; fails after {@code timeout} saying {@code what}. */
-    public static <T> T value(String what, Duration timeout, Supplier<Optional<T>> probe) {
+    public static <T> T value(String what, Duration timeout, Probe<T> probe) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            Optional<T> found = probe.get();
+            Optional<T> found = look(what, probe);
             if (found.isPresent()) {
                 return found.get();
             }
-            if (System.nanoTime() > deadline) {
+            if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("waited " + timeout.toMillis() + " ms for " + what);
             }
             try {
@@ -36,6 +50,19 @@ public final class Eventually {
                 Thread.currentThread().interrupt();
                 throw new AssertionError("interrupted while waiting for " + what, e);
             }
+        }
+    }
+
+    private static <T> Optional<T> look(String what, Probe<T> probe) {
+        try {
+            return probe.look();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for " + what, e);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new AssertionError("failed while waiting for " + what + ": " + e, e);
         }
     }
 }

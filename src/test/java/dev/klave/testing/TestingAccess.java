@@ -38,13 +38,8 @@ public final class TestingAccess {
         if (granted.statusCode() != 201) {
             throw new AssertionError("grant refused: " + granted.body());
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (cluster.objects().get("clusterrolebindings", null, "klave-view").isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the view binding never reached the cluster");
-            }
-            sleep();
-        }
+        Eventually.until("the view binding in the cluster", Duration.ofSeconds(10),
+                () -> cluster.objects().get("clusterrolebindings", null, "klave-view").isPresent());
         JsonNode issued = read(http.send("POST", "/api/credentials", "{\"ttl\":\"12h\"}", "Cookie", ana));
         return new Viewer(admin, ana, issued.get("id").asText(), issued.get("token").asText());
     }
@@ -54,15 +49,6 @@ public final class TestingAccess {
             return JSON.readTree(response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(20);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -60,16 +60,10 @@ public final class TestingClusters {
      * have let it go. Taking it while one of those still talks to the cluster would fail, and a
      * test that went on regardless would race that pass.
      */
-    public static void holdReconcileLease(TestingKlave klave, String id, String holder, Clock clock, Duration ttl)
-            throws InterruptedException {
+    public static void holdReconcileLease(TestingKlave klave, String id, String holder, Clock clock, Duration ttl) {
         JdbiLeaseStore leases = new JdbiLeaseStore(klave.klave().database());
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!leases.tryAcquire("reconcile/" + id, holder, clock.instant(), ttl)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the reconcile lease of " + id + " was not free within 10 s");
-            }
-            Thread.sleep(50);
-        }
+        Eventually.until("the reconcile lease of " + id + " free for " + holder, Duration.ofSeconds(10),
+                () -> leases.tryAcquire("reconcile/" + id, holder, clock.instant(), ttl));
     }
 
     private static HttpResponse<String> expect(HttpResponse<String> response, int status) {

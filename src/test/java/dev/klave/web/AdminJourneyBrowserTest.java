@@ -10,9 +10,11 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.SelectOption;
 import dev.klave.simulator.Kubectl;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -168,14 +170,13 @@ class AdminJourneyBrowserTest extends BrowserTestBase {
     }
 
     /** The first pass runs in the background after the tokens; "Reconciliar ahora" waits for it. */
-    private static void awaitFirstReconciliation(Page page) throws InterruptedException {
-        for (int i = 0; i < 50; i++) {
+    private static void awaitFirstReconciliation(Page page) {
+        Eventually.until("the first reconciliation shown on the cluster's page", Duration.ofSeconds(10), () -> {
             if (!page.getByTestId("last-reconciliation").textContent().equals("—")) {
-                return;
+                return true;
             }
-            Thread.sleep(200);
             page.reload();
-        }
-        throw new AssertionError("the first reconciliation did not finish");
+            return false;
+        });
     }
 }

@@ -3,6 +3,7 @@ package dev.klave.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 
 /**
  * A Klave on SQLite serving HTTPS at the address its base URL names (so the browser's Origin
@@ -103,18 +105,8 @@ final class WebKlave implements AutoCloseable {
 
     /** Waits (bounded) for the reconciler to write the tier's RoleBinding in {@code namespace}. */
     void awaitBinding(String namespace, String tier) {
-        for (int i = 0; i < 400; i++) {
-            if (cluster.objects().get("rolebindings", namespace, "klave-" + tier).isPresent()) {
-                return;
-            }
-            try {
-                Thread.sleep(25);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("no RoleBinding klave-" + tier + " in " + namespace);
+        Eventually.until("the RoleBinding klave-" + tier + " in " + namespace, Duration.ofSeconds(10),
+                () -> cluster.objects().get("rolebindings", namespace, "klave-" + tier).isPresent());
     }
 
     @Override

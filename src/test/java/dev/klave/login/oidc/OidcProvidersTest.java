@@ -8,6 +8,7 @@ import dev.klave.account.Login;
 import dev.klave.account.NewPerson;
 import dev.klave.account.Subject;
 import dev.klave.config.ExtraCertificates;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.SignInBrowser;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
@@ -331,9 +332,8 @@ class OidcProvidersTest {
             try (TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
                 assertThat(klave.http().get("/readyz").statusCode()).as("Klave serves meanwhile").isEqualTo(200);
                 OidcProvider oidc = klave.klave().services().oidcProvider().orElseThrow();
-                for (int i = 0; i < 100 && oidc.status().isEmpty(); i++) {
-                    Thread.sleep(50);
-                }
+                Eventually.until("the provider's discovery status recorded", Duration.ofSeconds(5),
+                        () -> oidc.status().isPresent());
                 assertThat(oidc.status().orElseThrow().failing()).isTrue();
                 assertThat(signIn(provider, klave)).isEqualTo("/login?error=provider_unavailable");
 
