@@ -13,7 +13,6 @@ import dev.klave.http.KlaveHttpServer;
 import dev.klave.http.RouteProvider;
 import dev.klave.http.WebAssets;
 import dev.klave.login.SignInMethods;
-import dev.klave.login.forge.ForgeSync;
 import dev.klave.store.Database;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -79,14 +78,17 @@ public final class Klave implements AutoCloseable {
             ApiRoutes routes = new ApiRoutes(services.openStreams()::recheckNow);
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
-            KlaveHttpServer server = KlaveHttpServer.start(settings, routes, services.authenticator(),
-                    new ReplicaReadiness(database::answersWithin, services.auditWriter()), assets, services.proxy(),
-                    services.network());
-            services.openStreams().start();
-            services.reconciliations().start();
-            services.forgeSync().ifPresent(ForgeSync::start);
-            // Never waits for the provider (spec 2 §5 "Discovery"): fetched in the background.
-            services.oidcProvider().ifPresent(provider -> provider.fetchInBackground());
+            // The audit writer and the stream guard run before the first request can arrive.
+            services.start();
+            KlaveHttpServer server;
+            try {
+                server = KlaveHttpServer.start(settings, routes, services.authenticator(),
+                        new ReplicaReadiness(database::answersWithin, services.auditWriter()), assets,
+                        services.proxy(), services.network());
+            } catch (RuntimeException e) {
+                services.close();
+                throw e;
+            }
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
             return new Klave(settings, database, services, server);
@@ -133,10 +135,7 @@ public final class Klave implements AutoCloseable {
         // Streams never finish by themselves: cut them first, recorded as cut by the restart.
         services.openStreams().cutAll();
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
-        services.openStreams().close();
-        services.reconciliations().close();
-        services.forgeSync().ifPresent(ForgeSync::close);
-        services.auditWriter().close();
+        services.close();
         database.close();
         LOG.info("Klave stopped{}", clean ? "" : " (some requests were cut off)");
     }

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.AccessRoutes;
 import dev.klave.access.GrantStore;
-import dev.klave.access.Grants;
 import dev.klave.account.AccountLifecycle;
 import dev.klave.account.AccountRoutes;
 import dev.klave.account.AccountViews;
@@ -31,19 +30,13 @@ import dev.klave.ci.CiRoutes;
 import dev.klave.ci.DiscoveryKeyFetcher;
 import dev.klave.ci.IssuerKeys;
 import dev.klave.ci.TrustRules;
-import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterRoutes;
-import dev.klave.cluster.ClusterStore;
-import dev.klave.cluster.Clusters;
-import dev.klave.cluster.Namespaces;
-import dev.klave.cluster.TokenVault;
 import dev.klave.config.BaseUrl;
 import dev.klave.config.CiExchangeSettings;
 import dev.klave.config.ExtraCertificates;
 import dev.klave.config.ForgeSettings;
 import dev.klave.config.MasterKey;
 import dev.klave.config.OidcSettings;
-import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
 import dev.klave.credential.CredentialRoutes;
 import dev.klave.credential.Credentials;
@@ -53,7 +46,6 @@ import dev.klave.crypto.KeyRing;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.http.Authenticator;
-import dev.klave.http.ClientAddresses;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
@@ -75,46 +67,25 @@ import dev.klave.login.oidc.EmailLinking;
 import dev.klave.login.oidc.OidcProvider;
 import dev.klave.login.oidc.OidcRoutes;
 import dev.klave.login.oidc.OidcSignIn;
-import dev.klave.gateway.Bearers;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenStreams;
-import dev.klave.proxy.ProxyHandler;
-import dev.klave.proxy.RefusalAudit;
-import dev.klave.reconcile.Reconciler;
 import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.Database;
-import dev.klave.store.JdbiAccessChanges;
-import dev.klave.store.JdbiAuditStore;
-import dev.klave.store.JdbiClusterStore;
-import dev.klave.store.JdbiControlEventStore;
-import dev.klave.store.JdbiCredentialStore;
 import dev.klave.store.JdbiDiscoveryStatusStore;
 import dev.klave.store.JdbiExchangedTokenStore;
-import dev.klave.store.JdbiExternalIdentityStore;
-import dev.klave.store.JdbiGrantStore;
 import dev.klave.store.JdbiLeaseStore;
-import dev.klave.store.JdbiLinkTokenStore;
-import dev.klave.store.JdbiLoginFailureStore;
 import dev.klave.store.JdbiUsedStateStore;
 import dev.klave.store.JdbiRateWindowStore;
-import dev.klave.store.JdbiSessionStore;
-import dev.klave.store.JdbiSubjectStore;
 import dev.klave.store.JdbiSyncReportStore;
 import dev.klave.store.JdbiTrustRuleStore;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
@@ -128,13 +99,8 @@ public final class Services {
     private final Sessions sessions;
     private final PasswordLogin passwordLogin;
     private final ControlEvents events;
-    private final Reconciliations reconciliations;
-    private final AuditWriter auditWriter;
-    private final Gateway gateway;
-    private final ClusterExchange clusterExchange;
-    private final OpenStreams openStreams;
-    private final ProxyFactory proxy;
-    private final NetworkEngine network;
+    private final ClustersWiring clusterArea;
+    private final GatewayWiring way;
     private final List<RouteProvider> routes;
     private final Optional<ForgeSync> forgeSync;
     private final LastAdminRule lastAdmin;
@@ -142,9 +108,8 @@ public final class Services {
     private final ExternalIdentityStore identities;
     private final Optional<OidcProvider> oidcProvider;
 
-    private Services(Accounts accounts, AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions,
-            PasswordLogin passwordLogin, ControlEvents events, Reconciliations reconciliations, AuditWriter auditWriter,
-            Gateway gateway, ClusterExchange clusterExchange, OpenStreams openStreams, ProxyFactory proxy, NetworkEngine network,
+    private Services(ClustersWiring clusterArea, GatewayWiring way, Accounts accounts, AccountLifecycle lifecycle,
+            OwnAccount own, Links links, Sessions sessions, PasswordLogin passwordLogin, ControlEvents events,
             List<RouteProvider> routes, Optional<ForgeSync> forgeSync, LastAdminRule lastAdmin, SignInMode mode,
             ExternalIdentityStore identities, Optional<OidcProvider> oidcProvider) {
         this.oidcProvider = oidcProvider;
@@ -159,13 +124,8 @@ public final class Services {
         this.sessions = sessions;
         this.passwordLogin = passwordLogin;
         this.events = events;
-        this.reconciliations = reconciliations;
-        this.auditWriter = auditWriter;
-        this.gateway = gateway;
-        this.clusterExchange = clusterExchange;
-        this.openStreams = openStreams;
-        this.proxy = proxy;
-        this.network = network;
+        this.clusterArea = clusterArea;
+        this.way = way;
         this.routes = routes;
     }
 
@@ -183,60 +143,29 @@ public final class Services {
             Clock clock, SecureRandom random, SSLContext outboundTls) {
         requireNonNull(database, "database is null");
         BaseUrl baseUrl = settings.baseUrl();
-        KeyRing keys = new KeyRing(masterKey);
-        SecretTokenGenerator tokens = new SecretTokenGenerator(random);
-        PasswordHasher hasher = new PasswordHasher(random);
-        SignInMode mode = methods.mode();
-
-        SubjectStore subjects = new JdbiSubjectStore(database);
-        LinkTokenStore linkTokens = new JdbiLinkTokenStore(database);
-        SessionStore sessionStore = new JdbiSessionStore(database);
-        ControlEvents events = new ControlEvents(new JdbiControlEventStore(database), clock);
-        LoginThrottle throttle = new LoginThrottle(new JdbiRateWindowStore(database),
-                new JdbiLoginFailureStore(database), settings.addressGroups(), clock);
-        Sessions sessions = new Sessions(sessionStore, subjects, new Hmac(keys.derive(KeyPurpose.SESSION_COOKIE)),
-                tokens, clock);
-        ExternalIdentityStore identities = new JdbiExternalIdentityStore(database);
-        LastAdminRule lastAdmin = new LastAdminRule(subjects, identities, mode);
-        GrantStore grantsForViews = new JdbiGrantStore(database);
+        // One name for this replica in every lease it takes (reconciliation, the forge's sync).
+        String replica = "replica-" + UUID.randomUUID();
+        AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
+        ClustersWiring clusterArea = new ClustersWiring(database, settings, base, random, replica);
+        GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea);
+        KeyRing keys = base.keys;
+        SecretTokenGenerator tokens = base.tokens;
+        PasswordHasher hasher = base.hasher;
+        SignInMode mode = base.mode;
+        SubjectStore subjects = base.subjects;
+        LinkTokenStore linkTokens = base.linkTokens;
+        SessionStore sessionStore = base.sessionStore;
+        ControlEvents events = base.events;
+        LoginThrottle throttle = base.throttle;
+        Sessions sessions = base.sessions;
+        ExternalIdentityStore identities = base.identities;
+        LastAdminRule lastAdmin = base.lastAdmin;
+        Accounts accounts = base.accounts;
+        GrantStore grantStore = clusterArea.grantStore;
         AccountViews views = new AccountViews(identities, sessionStore, linkTokens, lastAdmin,
-                () -> activeGrantsBySubject(grantsForViews, clock), clock);
-
-        ClusterStore clusterStore = new JdbiClusterStore(database);
-        GrantStore grantStore = new JdbiGrantStore(database);
-        TokenVault vault = new TokenVault(keys.derive(KeyPurpose.CLUSTER_TOKENS), random);
-        ClusterConnections connections = new ClusterConnections(clusterStore, vault);
-        Reconciler reconciler = new Reconciler(clusterStore, connections, grantStore, subjects,
-                new JdbiLeaseStore(database), "replica-" + UUID.randomUUID(), clock);
-        Reconciliations reconciliations = new Reconciliations(reconciler, clusterStore, grantStore, clock);
-        Namespaces namespaces = new Namespaces(connections);
-        Clusters clusters = new Clusters(database, clusterStore, vault, events, reconciliations::request, clock);
-        Grants grants = new Grants(database, grantStore, subjects, clusterStore, namespaces, events,
-                settings.requirePodSecurity(), reconciliations::request, clock);
-
-        JdbiCredentialStore credentialStore = new JdbiCredentialStore(database);
-        Credentials credentials = new Credentials(database, credentialStore, subjects, clusterStore,
-                grantStore, tokens, events, settings.maxCredentialTtl(), baseUrl, kubeconfigCa(settings), clock);
-        JdbiAuditStore auditStore = new JdbiAuditStore(database);
-        JdbiAccessChanges accessChanges = new JdbiAccessChanges(database);
-        AuditWriter auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
-        CredentialChecks credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), subjects,
-                clusterStore, grantStore, connections, accessChanges, clock);
-        ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
-        NetworkEngine network = new NetworkEngine(settings.tlsEngine());
-        OpenStreams openStreams = new OpenStreams(credentialChecks, clock);
-        Gateway gateway = new Gateway(credentialChecks, auditWriter, openStreams,
-                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory()), clock);
-        ClusterExchange clusterExchange = new ClusterExchange(gateway, clock);
-        ProxyFactory proxy = (vertx, blocking, draining) -> {
-            RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking,
-                    settings.auditTimeout(), clock);
-            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining,
-                    settings.proxy(), clock, network.tls(), refusals), refusals);
-        };
-
-        Accounts accounts = new Accounts(database, subjects, linkTokens, sessions, lastAdmin, events, tokens, clock,
-                baseUrl);
+                () -> activeGrantsBySubject(grantStore, clock), clock);
+        Reconciliations reconciliations = clusterArea.reconciliations;
+        Credentials credentials = way.credentials;
         AccountLifecycle lifecycle = new AccountLifecycle(database, subjects, identities, linkTokens, sessions,
                 lastAdmin, events,
                 List.of(credentials::revokeAllOf), subject -> reconciliations.requestAll(), clock);
@@ -255,7 +184,6 @@ public final class Services {
                 new JdbiRateWindowStore(database), database, events, ci.credentialTtl(), settings.addressGroups(), clock);
         TrustRules trustRules = new TrustRules(database, trustRuleStore, subjects, events, clock);
 
-        String replica = "replica-" + UUID.randomUUID();
         UsedStateStore usedStates = new JdbiUsedStateStore(database);
         Optional<ForgeSync> forgeSync = Optional.empty();
         Optional<SyncReportStore> syncReports = Optional.empty();
@@ -304,15 +232,14 @@ public final class Services {
                 new OidcRoutes(oidc),
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn, views),
                 new LoginRoutes(passwordLogin, methods, signedIn, settings.accessContact()),
-                new AuditRoutes(events, new AuditQueries(auditStore, auditWriter)),
-                new ClusterRoutes(clusters, namespaces, reconciler, connections, credentials::revokeAllRestrictedTo,
-                        baseUrl),
-                new AccessRoutes(grants, subjects, clock),
+                new AuditRoutes(events, new AuditQueries(way.auditStore, way.auditWriter)),
+                new ClusterRoutes(clusterArea.clusters, clusterArea.namespaces, clusterArea.reconciler,
+                        clusterArea.connections, credentials::revokeAllRestrictedTo, baseUrl),
+                new AccessRoutes(clusterArea.grants, subjects, clock),
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
-        return new Services(accounts, lifecycle, own, links, sessions, passwordLogin, events, reconciliations,
-                auditWriter, gateway, clusterExchange, openStreams, proxy, network, routes, forgeSync, lastAdmin, mode,
-                identities, oidc.map(OidcRoutes.Configured::provider));
+        return new Services(clusterArea, way, accounts, lifecycle, own, links, sessions, passwordLogin, events,
+                routes, forgeSync, lastAdmin, mode, identities, oidc.map(OidcRoutes.Configured::provider));
     }
 
     /** How many active grants each subject holds, for the administrators' list of accounts. */
@@ -324,14 +251,29 @@ public final class Services {
         return counts;
     }
 
-    private static Optional<String> kubeconfigCa(Settings settings) {
-        return settings.tls().flatMap(ServerTls::kubeconfigCa).map(path -> {
-            try {
-                return Base64.getEncoder().encodeToString(Files.readAllBytes(path));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + path, e);
-            }
-        });
+    /**
+     * Starts the background work of a serving replica, in order: the audit writer and the stream
+     * guard (before any request can be proxied), the reconciliations, the forge's sync, the OIDC
+     * provider's discovery (spec 2 §5: never waited for). Nothing of it starts before.
+     */
+    public void start() {
+        way.start();
+        clusterArea.start();
+        forgeSync.ifPresent(ForgeSync::start);
+        oidcProvider.ifPresent(OidcProvider::fetchInBackground);
+    }
+
+    /**
+     * Stops what {@link #start()} started, once the HTTP server has stopped: the stream guard,
+     * the reconciliations and the forge's sync, then the audit writer, which writes what it holds.
+     * Streams still open are cut first ({@link OpenStreams#cutAll()}) by the caller, before the
+     * server drains.
+     */
+    public void close() {
+        way.openStreams.close();
+        clusterArea.close();
+        forgeSync.ifPresent(ForgeSync::close);
+        way.auditWriter.close();
     }
 
     public Accounts accounts() {
@@ -364,7 +306,7 @@ public final class Services {
 
     /** Background reconciliation; started by {@code klave serve}, never by the CLI. */
     public Reconciliations reconciliations() {
-        return reconciliations;
+        return clusterArea.reconciliations;
     }
 
     /** The OIDC provider, when OIDC sign-in is on: {@code klave serve} starts its discovery. */
@@ -397,32 +339,32 @@ public final class Services {
 
     /** The group-commit audit writer; flushed on shutdown before the database closes. */
     public AuditWriter auditWriter() {
-        return auditWriter;
+        return way.auditWriter;
     }
 
     /** Admission of calls to clusters, shared by every way in. */
     public Gateway gateway() {
-        return gateway;
+        return way.gateway;
     }
 
     /** Calls to clusters for callers inside Klave, under the proxy's rules (spec 3's tools). */
     public ClusterExchange clusterExchange() {
-        return clusterExchange;
+        return way.clusterExchange;
     }
 
     /** Watches and followed logs held open by this replica, cut when their credential ends. */
     public OpenStreams openStreams() {
-        return openStreams;
+        return way.openStreams;
     }
 
     /** The TLS engine of the listener, chosen by {@code SERVICE_TLS_ENGINE}. */
     public NetworkEngine network() {
-        return network;
+        return way.network;
     }
 
     /** The {@code /clusters/…} proxy, built on the HTTP server's Vert.x. */
     public ProxyFactory proxy() {
-        return proxy;
+        return way.proxy;
     }
 
     /** Every domain package's API routes. */

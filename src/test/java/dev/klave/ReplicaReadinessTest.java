@@ -51,7 +51,7 @@ class ReplicaReadinessTest {
 
     @Test
     void aReplicaWhoseAuditWriterDiedIsNotReadyAndSaysWhy() throws Exception {
-        try (AuditWriter writer = new AuditWriter(new FatalStore(), Duration.ofSeconds(5))) {
+        try (AuditWriter writer = new AuditWriter(new FatalStore(), Duration.ofSeconds(5)).start()) {
             ReplicaReadiness readiness = new ReplicaReadiness(timeout -> true, writer);
             assertThat(readiness.problem()).isEmpty();
 
@@ -67,7 +67,7 @@ class ReplicaReadinessTest {
 
     @Test
     void aDatabaseThatDoesNotAnswerInTwoSecondsIsTheSpecsText() {
-        try (AuditWriter writer = new AuditWriter(new FatalStore(), Duration.ofSeconds(5))) {
+        try (AuditWriter writer = new AuditWriter(new FatalStore(), Duration.ofSeconds(5)).start()) {
             ReplicaReadiness readiness = new ReplicaReadiness(timeout -> !timeout.equals(Duration.ofSeconds(2)), writer);
 
             assertThat(readiness.problem()).contains("database unavailable");

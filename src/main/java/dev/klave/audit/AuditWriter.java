@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +46,7 @@ public final class AuditWriter implements AutoCloseable {
     private final AuditStore store;
     private final AuditQueue queue = new AuditQueue(MAX_BATCH);
     private final List<Thread> threads;
+    private final AtomicBoolean started = new AtomicBoolean();
     private final long holdNanos;
     private final RecordDeadlines deadlines;
     /** Why a writer thread died, once one has: from then on every row is refused at once. */
@@ -93,14 +95,25 @@ public final class AuditWriter implements AutoCloseable {
         if (writers < 1) {
             throw new IllegalArgumentException("writers must be at least 1, got " + writers);
         }
-        List<Thread> started = new ArrayList<>();
+        List<Thread> made = new ArrayList<>();
         for (int i = 0; i < writers; i++) {
             String name = writers == 1 ? "klave-audit-writer" : "klave-audit-writer-" + (i + 1);
-            started.add(Thread.ofPlatform().daemon().name(name).start(this::run));
+            made.add(Thread.ofPlatform().daemon().name(name).unstarted(this::run));
         }
-        this.threads = List.copyOf(started);
+        this.threads = List.copyOf(made);
         this.deadlines = new RecordDeadlines(recordWait, ticker);
-        this.deadlines.start();
+    }
+
+    /**
+     * Starts the writer threads and the record deadlines' sweeps; rows recorded before wait in
+     * the queue. Returns this writer, for {@code new AuditWriter(…).start()}.
+     */
+    public AuditWriter start() {
+        if (started.compareAndSet(false, true)) {
+            threads.forEach(Thread::start);
+            deadlines.start();
+        }
+        return this;
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.klave.cli;
 
-import dev.klave.Services;
+import dev.klave.AccountsWiring;
 import dev.klave.account.Accounts;
 import dev.klave.account.IssuedLink;
 import dev.klave.account.Login;
@@ -142,9 +142,10 @@ final class UserCommand implements Runnable {
         try (Database database = Database.open(settings.get().database())) {
             SecureRandom random = new SecureRandom();
             MasterKey masterKey = EncryptionKeyFile.resolve(settings.get().encryptionKey(), random);
-            Services services = Services.create(database, settings.get(), masterKey,
+            // Only the accounts: no audit writer, stream guard, reconciler or HTTP client is built.
+            AccountsWiring accounts = AccountsWiring.create(database, settings.get(), masterKey,
                     SignInMethods.from(settings.get()), Clock.systemUTC(), random);
-            out.println(operation.apply(services.accounts()));
+            out.println(operation.apply(accounts.accounts()));
             out.flush();
             return 0;
         } catch (Refusal refusal) {

@@ -39,7 +39,7 @@ abstract class AuditWriterConformance extends StoreConformance {
     }
 
     private AuditWriter writer(Duration hold) {
-        return new AuditWriter(store, hold, store.parallelBatches());
+        return new AuditWriter(store, hold, store.parallelBatches()).start();
     }
 
     private AuditRow row(String id) {
@@ -164,7 +164,7 @@ abstract class AuditWriterConformance extends StoreConformance {
     @Test
     void withTwoWritersARowDoesNotWaitForABatchStillCommitting() throws Exception {
         HeldFirstWrite held = new HeldFirstWrite(store);
-        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 2)) {
+        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 2).start()) {
             String slow = ids.next();
             CompletableFuture<Long> slowDurable = writer.record(row(slow));
             assertThat(held.entered.await(5, TimeUnit.SECONDS)).isTrue();
@@ -183,7 +183,7 @@ abstract class AuditWriterConformance extends StoreConformance {
     @Test
     void aFlushWaitsForTheBatchAnotherWriterIsStillCommitting() throws Exception {
         HeldFirstWrite held = new HeldFirstWrite(store);
-        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 2)) {
+        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 2).start()) {
             String id = ids.next();
             writer.record(row(id));
             assertThat(held.entered.await(5, TimeUnit.SECONDS)).isTrue();
@@ -203,7 +203,7 @@ abstract class AuditWriterConformance extends StoreConformance {
         HeldFirstWrite held = new HeldFirstWrite(store);
         TestingTicker ticker = new TestingTicker();
         Duration recordWait = Duration.ofMillis(300);
-        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 1, recordWait, ticker)) {
+        try (AuditWriter writer = new AuditWriter(held, Duration.ofSeconds(30), 1, recordWait, ticker).start()) {
             CompletableFuture<Long> durable = writer.record(row(ids.next()));
             assertThat(held.entered.await(5, TimeUnit.SECONDS)).as("the row's batch is being written").isTrue();
 
@@ -222,7 +222,7 @@ abstract class AuditWriterConformance extends StoreConformance {
     @Test
     void aWriterKilledByAnErrorRefusesWhatItHeldWhatWaitsAndEveryRowAfter() throws Exception {
         DyingWrite dying = new DyingWrite(store);
-        try (AuditWriter writer = new AuditWriter(dying, Duration.ofSeconds(30), 1)) {
+        try (AuditWriter writer = new AuditWriter(dying, Duration.ofSeconds(30), 1).start()) {
             String before = ids.next();
             assertThat(writer.record(row(before)).get(5, TimeUnit.SECONDS)).isNotNull();
             dying.die.set(true);
