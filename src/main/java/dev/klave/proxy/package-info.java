@@ -1,6 +1,8 @@
 /**
  * The Kubernetes proxy: {@code /clusters/<id>/<Kubernetes API path>} (spec 1 §1.3, §4 "Proxy",
- * §5 "Credentials at the proxy").
+ * §5 "Credentials at the proxy") — the HTTP adapter onto {@link dev.klave.gateway}, which admits,
+ * audits and cuts every call; this package keeps what is HTTP's: the path and header rules,
+ * forwarding with back-pressure, upgrades, and each credential's share of connections.
  *
  * <p>Delegation: the client proves who it is with a {@code klt_} credential; Klave then calls the
  * cluster with its own proxy token and asks the API server to act as {@code user:<login>} or
