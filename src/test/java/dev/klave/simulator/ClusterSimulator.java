@@ -174,6 +174,14 @@ public final class ClusterSimulator implements AutoCloseable {
         return server.openConnections();
     }
 
+    /**
+     * Requests whose head has arrived and whose body is still coming: each holds its connection,
+     * which an open connection alone does not show (it may be idle, or still in its handshake).
+     */
+    public int requestsReceiving() {
+        return server.requestsReceiving();
+    }
+
     /** Refuses connections (the port is closed) until {@link #healthy()}. */
     public void down() {
         faults.down();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Reads HTTP/1.1 requests (RFC 9112) from a connection: head, then a Content-Length or chunked body. */
 final class HttpRequestReader {
@@ -18,9 +19,12 @@ final class HttpRequestReader {
     private static final int MAX_BODY = 16 * 1024 * 1024;
 
     private final InputStream in;
+    private final AtomicInteger receiving;
 
-    HttpRequestReader(InputStream in) {
+    /** @param receiving counts the requests whose head has arrived and whose body is still being read */
+    HttpRequestReader(InputStream in, AtomicInteger receiving) {
         this.in = in;
+        this.receiving = receiving;
     }
 
     /** The next request, or empty when the client closed the connection between requests. */
@@ -48,7 +52,12 @@ final class HttpRequestReader {
             headers.computeIfAbsent(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), key -> new ArrayList<>())
                     .add(line.substring(colon + 1).strip());
         }
-        return Optional.of(HttpRequest.of(parts[0], parts[1], headers, readBody(headers)));
+        receiving.incrementAndGet();
+        try {
+            return Optional.of(HttpRequest.of(parts[0], parts[1], headers, readBody(headers)));
+        } finally {
+            receiving.decrementAndGet();
+        }
     }
 
     private byte[] readBody(Map<String, List<String>> headers) throws IOException {

@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -31,6 +32,7 @@ final class SimulatorHttpServer implements AutoCloseable {
 
     private volatile Handler handler;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger receiving = new AtomicInteger();
     private final Object listenerLock = new Object();
     private volatile SSLContext tls;
     private ServerSocket listener;
@@ -80,6 +82,10 @@ final class SimulatorHttpServer implements AutoCloseable {
 
     int openConnections() {
         return connections.size();
+    }
+
+    int requestsReceiving() {
+        return receiving.get();
     }
 
     @Override
@@ -134,7 +140,7 @@ final class SimulatorHttpServer implements AutoCloseable {
             socket.startHandshake();
             InputStream in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
             OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
-            HttpRequestReader reader = new HttpRequestReader(in);
+            HttpRequestReader reader = new HttpRequestReader(in, receiving);
             while (!closed) {
                 Optional<HttpRequest> request = reader.next();
                 if (request.isEmpty()) {
