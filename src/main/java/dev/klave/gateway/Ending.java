@@ -6,8 +6,9 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The handle that ends one call: completes its audit row once — the first ending (the answer, a
@@ -22,7 +23,8 @@ public final class Ending {
     private final AuditWriter audit;
     private final Clock clock;
     private final AtomicBoolean ended = new AtomicBoolean();
-    private final AtomicReference<Runnable> release = new AtomicReference<>();
+    /** What the call holds (a place among its credential's requests, a pool's count), given up when it ends. */
+    private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
     public Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock) {
         this.auditId = requireNonNull(auditId, "auditId is null");
@@ -40,13 +42,10 @@ public final class Ending {
         }
     }
 
-    /** Gives {@code place} up when the request ends, or at once if it has ended already. */
+    /** Gives {@code place} up when the call ends, or at once if it has ended already; each place once. */
     public void holding(Runnable place) {
-        if (!release.compareAndSet(null, requireNonNull(place, "place is null"))) {
-            // Ended already (its slot holds the no-op end() left): nothing to hold it for.
-            place.run();
-            return;
-        }
+        held.add(requireNonNull(place, "place is null"));
+        // Ended already, or ending now: whoever polls a place first runs it, once.
         if (ended.get()) {
             releaseHeld();
         }
@@ -63,8 +62,7 @@ public final class Ending {
     }
 
     private void releaseHeld() {
-        Runnable place = release.getAndSet(() -> { });
-        if (place != null) {
+        for (Runnable place; (place = held.poll()) != null; ) {
             place.run();
         }
     }

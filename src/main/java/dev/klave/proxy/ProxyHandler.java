@@ -241,7 +241,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             KubeStatus.send(response, refused);
             request.connection().close();
         }));
-        upstreams.client(target.cluster(), caller.cluster(), longLived).request(options)
+        Upstreams.Pool pool = upstreams.client(target.cluster(), caller.cluster(), longLived);
+        ending.holding(pool.enter());
+        pool.client().request(options)
                 .recover(failure -> Future.failedFuture(new NoConnection(failure)))
                 .compose(upstream -> {
                     sent.set(upstream);
@@ -270,7 +272,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     if (failure instanceof ClientSideEnded || proxied.over()) {
                         return;
                     }
-                    Message message = failure instanceof NoConnection none ? UpstreamFailures.classifyConnecting(none.getCause())
+                    Message message = failure instanceof NoConnection none
+                            ? UpstreamFailures.classifyConnecting(none.getCause(),
+                                    pool.full(Upstreams.REQUEST_CONNECTIONS))
                             : UpstreamFailures.classify(failure);
                     LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(),
                             Untrusted.text(String.valueOf(failure instanceof NoConnection ? failure.getCause() : failure)));

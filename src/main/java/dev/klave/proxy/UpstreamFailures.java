@@ -9,12 +9,16 @@ final class UpstreamFailures {
     private UpstreamFailures() {}
 
     /**
-     * A connection that could not be had: the pool's wait ran out (all of the cluster's
-     * connections busy: 503, try again), or connecting failed (one of spec 1 §7's four).
+     * A connection that could not be had: the pool's wait ran out with all of the cluster's
+     * connections taken (503, try again), or connecting failed or took too long (one of spec 1
+     * §7's four). Vert.x's one timer bounds both the wait and the opening of a connection, so
+     * whether the pool was full tells them apart.
+     *
+     * @param poolFull whether every pooled connection was taken when the timer ran out
      */
-    static Message classifyConnecting(Throwable failure) {
+    static Message classifyConnecting(Throwable failure, boolean poolFull) {
         if (failure instanceof TimeoutException && !(failure instanceof io.netty.channel.ConnectTimeoutException)) {
-            return Message.PROXY_CLUSTER_BUSY;
+            return poolFull ? Message.PROXY_CLUSTER_BUSY : Message.UPSTREAM_TIMEOUT;
         }
         return classify(failure);
     }

@@ -15,6 +15,8 @@ import io.vertx.core.net.PemTrustOptions;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Pooled HTTP clients per cluster and bootstrap, trusting only that cluster's registered CA and
@@ -37,7 +39,42 @@ final class Upstreams {
     private static final int STREAM_CONNECTIONS = 1_000_000;
 
     private final Vertx vertx;
-    private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
+    private final Map<Key, Pool> clients = new ConcurrentHashMap<>();
+
+    /**
+     * One pooled client, and how many requests are using or waiting for its connections. Vert.x
+     * bounds the wait for a connection and the opening of a new one with one timer: when it runs
+     * out, the count tells which it was — a pool whose connections were all taken (503, try again)
+     * or a cluster slow to connect to (spec 1 §7's time-out).
+     */
+    static final class Pool {
+        private final HttpClient client;
+        private final AtomicInteger inFlight = new AtomicInteger();
+
+        private Pool(HttpClient client) {
+            this.client = client;
+        }
+
+        HttpClient client() {
+            return client;
+        }
+
+        /** Counts one more request; the {@link Runnable} counts it out, once. */
+        Runnable enter() {
+            inFlight.incrementAndGet();
+            AtomicBoolean left = new AtomicBoolean();
+            return () -> {
+                if (left.compareAndSet(false, true)) {
+                    inFlight.decrementAndGet();
+                }
+            };
+        }
+
+        /** Whether {@code connections} requests besides the one asking were in flight: all taken. */
+        boolean full(int connections) {
+            return inFlight.get() > connections;
+        }
+    }
 
     private record Key(ClusterId cluster, URI server, String caPem, boolean stream, EventLoop loop) {}
 
@@ -50,16 +87,16 @@ final class Upstreams {
      *
      * @param stream whether the request is a watch or followed log, which holds its connection
      */
-    HttpClient client(ClusterId cluster, BootstrapSecrets secrets, boolean stream) {
+    Pool client(ClusterId cluster, BootstrapSecrets secrets, boolean stream) {
         // A record of the same String instances: their hashes are cached, so the lookup on every
         // proxied request does not rebuild and rehash a key holding the whole CA PEM.
         EventLoop loop = ((ContextInternal) vertx.getOrCreateContext()).nettyEventLoop();
         Key key = new Key(cluster, secrets.server(), secrets.caPem(), stream, loop);
-        return clients.computeIfAbsent(key, ignored -> vertx.createHttpClient(new HttpClientOptions()
+        return clients.computeIfAbsent(key, ignored -> new Pool(vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                 .setVerifyHost(true)
                 .setConnectTimeout(CONNECT_TIMEOUT_MILLIS)
-                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(stream ? STREAM_CONNECTIONS : REQUEST_CONNECTIONS)));
+                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(stream ? STREAM_CONNECTIONS : REQUEST_CONNECTIONS))));
     }
 }

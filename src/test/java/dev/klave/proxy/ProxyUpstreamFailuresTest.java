@@ -25,7 +25,7 @@ class ProxyUpstreamFailuresTest {
     @BeforeEach
     void start() throws Exception {
         cluster = ClusterSimulator.builder().start();
-        klave = TestingKlave.start(new TestingClock(), settings -> settings);
+        klave = TestingKlave.start(new TestingClock(), settings -> settings.with("SERVICE_PROXY_QUEUE_TIMEOUT", "1s"));
         String admin = TestingPeople.signUp(klave, "root", true);
         TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
         String ana = TestingPeople.signUp(klave, "ana", false);
@@ -70,5 +70,20 @@ class ProxyUpstreamFailuresTest {
         assertThat(status(response).get("message").asText()).isEqualTo("no se pudo hablar con el API server del "
                 + "cluster: el certificado del API server no coincide con la CA registrada");
         assertThat(status(response).get("reason").asText()).isEqualTo("BadGateway");
+    }
+
+    @Test
+    void aClusterThatNeverAnswersTheHandshakeTimesOutAndIsNotCalledBusy() throws Exception {
+        cluster.silent();
+
+        HttpResponse<String> response = klave.http().get("/clusters/prod-1/api/v1/namespaces",
+                "Authorization", "Bearer " + token);
+
+        // The pool's one timer (1 s here) ran out while connecting, with nothing else in flight:
+        // the cluster is slow to reach, not Klave's connections to it all taken.
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(response.headers().firstValue("Retry-After")).isEmpty();
+        assertThat(status(response).get("message").asText())
+                .isEqualTo("no se pudo hablar con el API server del cluster: tiempo de espera agotado");
     }
 }

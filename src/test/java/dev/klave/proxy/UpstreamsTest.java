@@ -75,7 +75,7 @@ class UpstreamsTest {
 
     private HttpClient clientOn(Context context, Upstreams upstreams, boolean stream) throws Exception {
         CompletableFuture<HttpClient> client = new CompletableFuture<>();
-        context.runOnContext(ignored -> client.complete(upstreams.client(cluster, secrets, stream)));
+        context.runOnContext(ignored -> client.complete(upstreams.client(cluster, secrets, stream).client()));
         return client.get(10, TimeUnit.SECONDS);
     }
 }

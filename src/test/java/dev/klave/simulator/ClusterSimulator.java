@@ -182,6 +182,11 @@ public final class ClusterSimulator implements AutoCloseable {
         return server.requestsReceiving();
     }
 
+    /** Accepts connections and never answers them, not even the TLS handshake, until {@link #healthy()}. */
+    public void silent() {
+        faults.silent();
+    }
+
     /** Refuses connections (the port is closed) until {@link #healthy()}. */
     public void down() {
         faults.down();

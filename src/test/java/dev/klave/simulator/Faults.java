@@ -37,7 +37,13 @@ final class Faults {
         server.up();
     }
 
+    /** Accepts connections and never answers, not even the TLS handshake: a cluster that hangs. */
+    void silent() {
+        server.silent(true);
+    }
+
     void healthy() {
+        server.silent(false);
         delay = Duration.ZERO;
         server.useTls(trusted.sslContext());
         server.up();

@@ -32,6 +32,7 @@ final class SimulatorHttpServer implements AutoCloseable {
 
     private volatile Handler handler;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    private volatile boolean silent;
     private final AtomicInteger receiving = new AtomicInteger();
     private final Object listenerLock = new Object();
     private volatile SSLContext tls;
@@ -94,6 +95,11 @@ final class SimulatorHttpServer implements AutoCloseable {
         down();
     }
 
+    /** New connections are accepted and left unanswered while on. */
+    void silent(boolean on) {
+        silent = on;
+    }
+
     private void open(int wantedPort) {
         synchronized (listenerLock) {
             try {
@@ -120,6 +126,10 @@ final class SimulatorHttpServer implements AutoCloseable {
                     connections.remove(plain);
                     closeQuietly(plain);
                     return;
+                }
+                if (silent) {
+                    // Held open and never read, until the test or close() drops it.
+                    continue;
                 }
                 Thread.ofVirtual().name("simulator-connection").start(() -> serve(plain));
             } catch (IOException closedListener) {

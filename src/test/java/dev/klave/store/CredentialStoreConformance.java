@@ -116,7 +116,7 @@ abstract class CredentialStoreConformance extends StoreConformance {
         assertThat(revoked.revokedAt()).contains(NOW.plusSeconds(5));
         assertThat(revoked.revokedBy()).contains("admin-2");
         assertThat(revoked.revokeReason()).contains("perdida");
-        assertThat(revoked.statusAt(NOW.plusSeconds(6))).isEqualTo("revoked");
+        assertThat(revoked.statusAt(NOW.plusSeconds(6)).code()).isEqualTo("revoked");
         assertThat(store.findByTokenHash(credential.tokenHash())).as("still found, to be refused as revoked")
                 .contains(revoked);
     }
@@ -143,8 +143,8 @@ abstract class CredentialStoreConformance extends StoreConformance {
         Credential credential = stored(storedPerson("cred"), Optional.empty(), NOW);
 
         Credential read = store.findById(credential.id()).orElseThrow();
-        assertThat(read.statusAt(NOW.plus(Duration.ofHours(12)).minusMillis(1))).isEqualTo("active");
-        assertThat(read.statusAt(NOW.plus(Duration.ofHours(12)))).isEqualTo("expired");
+        assertThat(read.statusAt(NOW.plus(Duration.ofHours(12)).minusMillis(1)).code()).isEqualTo("active");
+        assertThat(read.statusAt(NOW.plus(Duration.ofHours(12))).code()).isEqualTo("expired");
         assertThat(read.revokedAt()).isEmpty();
     }
 
