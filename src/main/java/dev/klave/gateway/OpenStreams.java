@@ -218,7 +218,9 @@ public final class OpenStreams implements AutoCloseable {
 
     private void cut(Stream stream, Message auditText, String why, Map<Cuts, Integer> cuts) {
         LOG.debug("cutting stream {}", stream.auditId);
-        if (streams.remove(stream.auditId) != null) {
+        // Only the registration still held under its Audit-ID: a call that ended, or opened again
+        // with another cut (the proxy's answer began), is not cut through a stale one.
+        if (streams.remove(stream.auditId, stream)) {
             stream.cut.accept(auditText.text());
         }
         cuts.merge(new Cuts(stream.credentialId, stream.cluster, why), 1, Integer::sum);
@@ -261,8 +263,12 @@ public final class OpenStreams implements AutoCloseable {
     /** On SIGTERM: every stream is cut with {@code servicio reiniciando} in its row. */
     public void cutAll() {
         for (Stream stream : streams.values()) {
-            streams.remove(stream.auditId);
-            stream.cut.accept(Message.AUDIT_RESTARTING.text());
+            // Only a call still held is cut: one that ended meanwhile must not be told anything
+            // (a tool's cut interrupts its thread, which has moved on).
+            Stream held = streams.remove(stream.auditId);
+            if (held != null) {
+                held.cut.accept(Message.AUDIT_RESTARTING.text());
+            }
         }
     }
 
