@@ -158,12 +158,8 @@ public final class CredentialChecks implements StreamChecks {
      */
     @Override
     public Caller recheck(String credentialId, ClusterId cluster, long generation) {
-        Credential credential = credentialsById(credentialId);
+        Credential credential = bearers.findById(credentialId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
         return authenticate(credential, cluster, generation);
-    }
-
-    private Credential credentialsById(String credentialId) {
-        return bearers.findById(credentialId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
     }
 
     /**

@@ -15,7 +15,6 @@ import io.vertx.core.net.PemTrustOptions;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -59,15 +58,13 @@ final class Upstreams {
             return client;
         }
 
-        /** Counts one more request; the {@link Runnable} counts it out, once. */
+        /**
+         * Counts one more request; the {@link Runnable} counts it out. Run it once: the request's
+         * {@link dev.klave.gateway.Ending} runs each place it holds once.
+         */
         Runnable enter() {
             inFlight.incrementAndGet();
-            AtomicBoolean left = new AtomicBoolean();
-            return () -> {
-                if (left.compareAndSet(false, true)) {
-                    inFlight.decrementAndGet();
-                }
-            };
+            return inFlight::decrementAndGet;
         }
 
         /** Whether {@code connections} requests besides the one asking were in flight: all taken. */
