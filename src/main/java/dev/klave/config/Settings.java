@@ -30,7 +30,8 @@ public record Settings(
         Optional<ForgeSettings> forge,
         Optional<OidcSettings> oidc,
         Optional<String> accessContact,
-        Optional<ExtraCertificates> extraCertificates) {
+        Optional<ExtraCertificates> extraCertificates,
+        AgentSettings agents) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
         requireNonNull(listen, "listen is null");
@@ -50,5 +51,6 @@ public record Settings(
         requireNonNull(oidc, "oidc is null");
         requireNonNull(accessContact, "accessContact is null");
         requireNonNull(extraCertificates, "extraCertificates is null");
+        requireNonNull(agents, "agents is null");
     }
 }

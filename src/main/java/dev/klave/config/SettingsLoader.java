@@ -70,6 +70,9 @@ public final class SettingsLoader {
             FORGE_APP_PRIVATE_KEY, FORGE_ORG);
     public static final String CI_ISSUER = "SERVICE_CI_ISSUER";
     public static final String CI_CREDENTIAL_TTL = "SERVICE_CI_CREDENTIAL_TTL";
+    public static final String MCP_ENABLED = "SERVICE_MCP_ENABLED";
+    public static final String MCP_RATE_LIMIT = "SERVICE_MCP_RATE_LIMIT";
+    public static final String AGENT_APPROVAL_WAIT = "SERVICE_AGENT_APPROVAL_WAIT";
 
     public static final String DEFAULT_BASE_URL = "http://localhost:8080";
     public static final String DEFAULT_LISTEN = "0.0.0.0:8080";
@@ -121,6 +124,9 @@ public final class SettingsLoader {
                 ? parse(SSL_CERT_FILE, environment.get(SSL_CERT_FILE), text -> Optional.of(
                         ExtraCertificates.read(Path.of(text.strip()))), true)
                 : Optional.of(Optional.empty());
+        Optional<Boolean> mcpEnabled = read(MCP_ENABLED, "true", SettingsLoader::parseBoolean);
+        Optional<Integer> mcpRateLimit = read(MCP_RATE_LIMIT, "120", SettingsLoader::parseCount);
+        Optional<Duration> approvalWait = read(AGENT_APPROVAL_WAIT, "50s", AgentSettings::parseWait);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -132,7 +138,8 @@ public final class SettingsLoader {
                 shutdownDelay.orElseThrow(),
                 shutdownTimeout.orElseThrow(),
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
-                accessContact.orElseThrow(), extraCas.orElseThrow());
+                accessContact.orElseThrow(), extraCas.orElseThrow(), new AgentSettings(mcpEnabled.orElseThrow(),
+                        mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()));
     }
 
     /**

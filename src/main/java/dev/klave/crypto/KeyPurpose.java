@@ -13,7 +13,12 @@ public enum KeyPurpose {
      */
     SIGN_IN_STATE("sign-in-state"),
     /** AES-256-GCM of stored cluster tokens (spec 1 §2 "Cluster"). */
-    CLUSTER_TOKENS("cluster-tokens");
+    CLUSTER_TOKENS("cluster-tokens"),
+    /**
+     * HMAC of the {@code requestState} of an agent's held write (spec 3 §4 "Write approval flow"),
+     * binding the request to the credential, the arguments and an expiry.
+     */
+    AGENT_REQUEST_STATE("agent-request-state");
 
     private final String info;
 

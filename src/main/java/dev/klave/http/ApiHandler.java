@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -193,8 +195,35 @@ final class ApiHandler implements Handler<HttpServerRequest> {
         }
         ApiRequest ready = apiRequest;
         Context context = Vertx.currentContext();
+        if (!policy.endsWithClient()) {
+            blocking.execute(() -> {
+                Answer answer = invoke(found, ready);
+                context.runOnContext(ignored -> answer.write(request.response()));
+            });
+            return;
+        }
+        // The worker is interrupted if the client closes the connection before its answer: the
+        // work it asked for stops and claims nothing (spec 3 §4, a tool call whose client left).
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        AtomicBoolean left = new AtomicBoolean();
+        request.response().closeHandler(ignored -> {
+            left.set(true);
+            Thread running = worker.getAndSet(null);
+            if (running != null) {
+                running.interrupt();
+            }
+        });
         blocking.execute(() -> {
+            worker.set(Thread.currentThread());
+            if (left.get()) {
+                worker.set(null);
+                return;
+            }
             Answer answer = invoke(found, ready);
+            if (worker.getAndSet(null) == null) {
+                // Interrupted for a client that left: the flag is ours, not the next task's.
+                Thread.interrupted();
+            }
             context.runOnContext(ignored -> answer.write(request.response()));
         });
     }

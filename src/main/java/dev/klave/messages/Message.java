@@ -174,6 +174,21 @@ public enum Message {
     // Not in the specification: GET /api/audit?channel= takes proxy or tool (spec 3 "Tool rules" 3).
     CHANNEL_INVALID(400, "channel no válido: usa proxy o tool"),
 
+    // The agent endpoint's transport (spec 3 §7 "Transport-level"); the texts are ours.
+    MCP_CREDENTIAL_NOT_ACCEPTED(401, "en /mcp solo vale la credencial vigente de un bot habilitado"),
+    MCP_RATE_LIMITED(429, "demasiadas llamadas a /mcp con esta credencial: espera un minuto"),
+    // The agent's tools: the service's own refusals (spec 3 §7 "Tool results": <code>: <message>).
+    AGENT_ARGUMENT_INVALID("agent.argument_invalid", 400, "argumento %s no válido: %s"),
+    AGENT_CLUSTER_UNKNOWN("agent.cluster_unknown", 404,
+            "no tienes permisos en ningún cluster llamado %s: usa list_clusters"),
+    AGENT_KIND_UNKNOWN("agent.kind_unknown", 404,
+            "el cluster %s no sirve ningún tipo llamado %s: usa list_api_resources"),
+    AGENT_KIND_AMBIGUOUS("agent.kind_ambiguous", 400, "%s nombra varios tipos (%s): indica api_version"),
+    AGENT_NOT_ROLLABLE("agent.not_rollable", 400,
+            "rollout_restart solo reinicia deployments, statefulsets y daemonsets; %s no lo es"),
+    AGENT_PREVIEW_TOO_LARGE("agent.preview_too_large", 413, "la vista previa de la escritura supera %s"),
+    AGENT_CLUSTER_UNREACHABLE("agent.cluster_unreachable", 502, "%s"),
+
     // CI exchange errors (spec 1 §7 "CI exchange errors").
     CI_TOKEN_INVALID(401, "token no válido"),
     CI_NO_MATCHING_RULE(403, "ninguna trust rule coincide con este workflow "
