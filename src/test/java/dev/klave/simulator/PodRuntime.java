@@ -75,6 +75,17 @@ final class PodRuntime implements AutoCloseable {
         return List.of("container " + container + " started");
     }
 
+    /**
+     * Appends to the running instance's log, which starts with the container's start-up lines
+     * even when a test writes before anyone reads.
+     */
+    void appendLog(String namespace, String name, String container, String line) {
+        Optional<ObjectNode> pod = store.get(ResourceCatalog.PODS, namespace, name);
+        logs.buffer(namespace, name, container, pod.map(found -> initialLog(found, container)).orElse(List.of()),
+                pod.map(found -> startedAt(found, container)).orElseGet(logs::now));
+        logs.append(namespace, name, container, line);
+    }
+
     /** When the container's running instance started (its status), else when the pod did. */
     static Instant startedAt(ObjectNode pod, String container) {
         for (JsonNode status : pod.path("status").path("containerStatuses")) {

@@ -24,7 +24,7 @@ public final class SimulatorPods {
 
     /** Adds a line, written now, to a container's log; {@code follow=true} readers receive it at once. */
     public void appendLog(String namespace, String pod, String container, String line) {
-        pods.logs().append(requireNonNull(namespace, "namespace is null"), requireNonNull(pod, "pod is null"),
+        pods.appendLog(requireNonNull(namespace, "namespace is null"), requireNonNull(pod, "pod is null"),
                 requireNonNull(container, "container is null"), requireNonNull(line, "line is null"));
     }
 
