@@ -131,7 +131,8 @@ final class ObjectStore {
             Key key = key(type, namespace, name);
             ObjectNode stored = objects.get(key);
             Optional<ObjectNode> current = Optional.ofNullable(stored).map(ObjectNode::deepCopy);
-            ObjectNode next = change.apply(current).deepCopy();
+            // The change gets its own copy: one that edits it in place must not edit what it is compared with.
+            ObjectNode next = change.apply(current.map(ObjectNode::deepCopy)).deepCopy();
             ObjectNode finished = ObjectMetadata.finish(type, namespace, name, current, next, clock);
             if (stored != null && sameContent(stored, finished)) {
                 return new Written(stored.deepCopy(), false);
