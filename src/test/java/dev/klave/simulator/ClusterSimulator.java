@@ -162,7 +162,12 @@ public final class ClusterSimulator implements AutoCloseable {
 
     /** Adds a line to a container's log; {@code kubectl logs -f} followers receive it at once. */
     public void appendLog(String namespace, String pod, String container, String line) {
-        pods.logs().append(namespace, pod, container, line);
+        pods().appendLog(namespace, pod, container, line);
+    }
+
+    /** The simulated kubelet: logs and container restarts. */
+    public SimulatorPods pods() {
+        return new SimulatorPods(pods);
     }
 
     /** Open watch streams, for tests that check clients close theirs. */

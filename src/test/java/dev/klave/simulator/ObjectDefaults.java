@@ -3,13 +3,16 @@ package dev.klave.simulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * What the controllers and kubelet of a healthy cluster would make of an object, done at write
- * time: pods run and are ready, deployments reach their replica count, services get a cluster IP.
+ * time: pods run and are ready, deployments reach their replica count (statefulsets and daemonsets:
+ * {@link WorkloadDefaults}), services get a cluster IP, secrets fold {@code stringData} into data.
  * Tests need realistic status columns, not a scheduler.
  */
 final class ObjectDefaults {
@@ -20,13 +23,11 @@ final class ObjectDefaults {
         switch (type.kind()) {
             case "Pod" -> pod(object, now);
             case "Deployment" -> deployment(object, now);
+            case "StatefulSet" -> WorkloadDefaults.statefulSet(object);
+            case "DaemonSet" -> WorkloadDefaults.daemonSet(object);
             case "Namespace" -> namespace(object);
             case "Service" -> service(object);
-            case "Secret" -> {
-                if (!object.hasNonNull("type")) {
-                    object.put("type", "Opaque");
-                }
-            }
+            case "Secret" -> secret(object);
             default -> {
             }
         }
@@ -101,6 +102,22 @@ final class ObjectDefaults {
         available.put("message", "Deployment has minimum availability.");
         available.put("lastUpdateTime", now.toString());
         available.put("lastTransitionTime", now.toString());
+    }
+
+    /**
+     * {@code stringData} is write-only: each entry is encoded into {@code data}, replacing a key of
+     * the same name, and is never stored (core/v1 conversion, Convert_v1_Secret_To_core_Secret).
+     */
+    private static void secret(ObjectNode secret) {
+        if (!secret.hasNonNull("type")) {
+            secret.put("type", "Opaque");
+        }
+        JsonNode stringData = secret.remove("stringData");
+        if (stringData != null && stringData.isObject() && !stringData.isEmpty()) {
+            ObjectNode data = Json.objectAt(secret, "data");
+            stringData.properties().forEach(entry -> data.put(entry.getKey(),
+                    Base64.getEncoder().encodeToString(entry.getValue().asText().getBytes(StandardCharsets.UTF_8))));
+        }
     }
 
     private static void namespace(ObjectNode namespace) {

@@ -44,7 +44,10 @@ final class ObjectMetadata {
             metadata.set("creationTimestamp", old.get("creationTimestamp"));
             if (old.has("generation")) {
                 long generation = old.get("generation").asLong();
-                boolean specChanged = !Objects.equals(current.get().get("spec"), next.get("spec"));
+                // Compared once defaulted: an apply that leaves out a defaulted field changes nothing.
+                ObjectNode defaulted = next.deepCopy();
+                ObjectDefaults.apply(type, defaulted, now);
+                boolean specChanged = !Objects.equals(current.get().get("spec"), defaulted.get("spec"));
                 metadata.put("generation", specChanged ? generation + 1 : generation);
             }
         } else {

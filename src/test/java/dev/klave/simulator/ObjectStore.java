@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -130,7 +131,8 @@ final class ObjectStore {
             Key key = key(type, namespace, name);
             ObjectNode stored = objects.get(key);
             Optional<ObjectNode> current = Optional.ofNullable(stored).map(ObjectNode::deepCopy);
-            ObjectNode next = change.apply(current).deepCopy();
+            // The change gets its own copy: one that edits it in place must not edit what it is compared with.
+            ObjectNode next = change.apply(current.map(ObjectNode::deepCopy)).deepCopy();
             ObjectNode finished = ObjectMetadata.finish(type, namespace, name, current, next, clock);
             if (stored != null && sameContent(stored, finished)) {
                 return new Written(stored.deepCopy(), false);
@@ -149,6 +151,11 @@ final class ObjectStore {
     }
 
     ObjectNode delete(ResourceType type, String namespace, String name, boolean dryRun) {
+        return delete(type, namespace, name, dryRun, stored -> { });
+    }
+
+    /** Deletes one object if {@code precondition} accepts (does not throw on) a copy of it. */
+    ObjectNode delete(ResourceType type, String namespace, String name, boolean dryRun, Consumer<ObjectNode> precondition) {
         lock.lock();
         try {
             Key key = key(type, namespace, name);
@@ -156,6 +163,7 @@ final class ObjectStore {
             if (stored == null) {
                 throw type.notFound(name);
             }
+            precondition.accept(stored.deepCopy());
             if (dryRun) {
                 return stored.deepCopy();
             }

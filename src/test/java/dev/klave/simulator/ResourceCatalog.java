@@ -16,8 +16,25 @@ final class ResourceCatalog {
     static final ResourceType EVENTS = core("events", "event", "Event", true, List.of("ev"), List.of());
     static final ResourceType SERVICE_ACCOUNTS = core("serviceaccounts", "serviceaccount", "ServiceAccount", true,
             List.of("sa"), List.of());
-    static final ResourceType DEPLOYMENTS = new ResourceType("apps", "v1", "deployments", "deployment", "Deployment",
-            true, List.of("deploy"), List.of("all"), ResourceType.VERBS);
+    static final ResourceType DEPLOYMENTS = apps("deployments", "deployment", "Deployment", "deploy");
+    static final ResourceType STATEFUL_SETS = apps("statefulsets", "statefulset", "StatefulSet", "sts");
+    static final ResourceType DAEMON_SETS = apps("daemonsets", "daemonset", "DaemonSet", "ds");
+    /**
+     * events.k8s.io/v1 events, kept apart from core v1 events. kube-apiserver stores both under one
+     * etcd key and converts (involvedObject is regarding, message is note); the simulator stores
+     * each version's objects separately, because converting on every read, write and watch would
+     * reach into the store for no test's benefit. Scheduler and kubelet events ({@code PodEvents})
+     * are recorded in core v1 only, so this resource starts empty and holds what a test writes.
+     */
+    static final ResourceType EVENTS_V1 = new ResourceType("events.k8s.io", "v1", "events", "event", "Event", true,
+            List.of("ev"), List.of(), ResourceType.VERBS);
+    /**
+     * A custom resource, as a CustomResourceDefinition (group example.com, no printer columns)
+     * would serve it: always installed, so tests of kind resolution find a group that is not
+     * built in. The CustomResourceDefinition object itself is not served.
+     */
+    static final ResourceType WIDGETS = new ResourceType("example.com", "v1", "widgets", "widget", "Widget", true,
+            List.of("wdg"), List.of(), ResourceType.VERBS);
     static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = review("authorization.k8s.io", "selfsubjectaccessreviews",
             "selfsubjectaccessreview", "SelfSubjectAccessReview");
     static final ResourceType SUBJECT_ACCESS_REVIEWS = review("authorization.k8s.io", "subjectaccessreviews",
@@ -31,8 +48,9 @@ final class ResourceCatalog {
             rbac("clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false);
 
     static final List<ResourceType> ALL = List.of(NAMESPACES, PODS, SECRETS, CONFIG_MAPS, SERVICES, EVENTS,
-            SERVICE_ACCOUNTS, DEPLOYMENTS, ROLES, ROLE_BINDINGS, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS,
-            SELF_SUBJECT_ACCESS_REVIEWS, SUBJECT_ACCESS_REVIEWS, SELF_SUBJECT_REVIEWS);
+            SERVICE_ACCOUNTS, DEPLOYMENTS, STATEFUL_SETS, DAEMON_SETS, EVENTS_V1, ROLES, ROLE_BINDINGS, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS,
+            SELF_SUBJECT_ACCESS_REVIEWS, SUBJECT_ACCESS_REVIEWS, SELF_SUBJECT_REVIEWS,
+            WIDGETS);
 
     /** A subresource as discovery shows it: {@code pods/log} answers {@code get}, and so on. */
     record Subresource(ResourceType parent, String name, String group, String version, String kind, List<String> verbs) {
@@ -46,7 +64,10 @@ final class ResourceCatalog {
             new Subresource(PODS, "portforward", "", "", "PodPortForwardOptions", List.of("create", "get")),
             new Subresource(PODS, "status", "", "", "Pod", List.of("get", "patch", "update")),
             new Subresource(DEPLOYMENTS, "scale", "autoscaling", "v1", "Scale", List.of("get", "patch", "update")),
-            new Subresource(DEPLOYMENTS, "status", "", "", "Deployment", List.of("get", "patch", "update")));
+            new Subresource(DEPLOYMENTS, "status", "", "", "Deployment", List.of("get", "patch", "update")),
+            new Subresource(STATEFUL_SETS, "scale", "autoscaling", "v1", "Scale", List.of("get", "patch", "update")),
+            new Subresource(STATEFUL_SETS, "status", "", "", "StatefulSet", List.of("get", "patch", "update")),
+            new Subresource(DAEMON_SETS, "status", "", "", "DaemonSet", List.of("get", "patch", "update")));
 
     private ResourceCatalog() {
     }
@@ -80,6 +101,11 @@ final class ResourceCatalog {
     private static ResourceType core(String plural, String singular, String kind, boolean namespaced,
             List<String> shortNames, List<String> categories) {
         return new ResourceType("", "v1", plural, singular, kind, namespaced, shortNames, categories, ResourceType.VERBS);
+    }
+
+    private static ResourceType apps(String plural, String singular, String kind, String shortName) {
+        return new ResourceType("apps", "v1", plural, singular, kind, true, List.of(shortName), List.of("all"),
+                ResourceType.VERBS);
     }
 
     private static ResourceType rbac(String plural, String singular, String kind, boolean namespaced) {

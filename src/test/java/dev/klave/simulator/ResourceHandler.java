@@ -108,11 +108,7 @@ final class ResourceHandler {
         String manager = fieldManager(request);
         ObjectStore.Written written = store.write(type, namespace, name, current -> {
             ObjectNode live = current.orElseThrow(() -> type.notFound(name));
-            String expected = Json.string(replacement, "metadata", "resourceVersion").orElse("");
-            if (!expected.isEmpty() && !expected.equals(Json.string(live, "metadata", "resourceVersion").orElse(""))) {
-                throw ApiException.conflict(type.group(), type.plural(), name,
-                        "the object has been modified; please apply your changes to the latest version and try again");
-            }
+            Preconditions.checkResourceVersion(type, name, live, replacement);
             keepServerOwned(live, replacement);
             escalation.check(user, type, namespace, replacement);
             FieldOwnership.recordUpdate(type, current, replacement, manager, store.now());
@@ -135,6 +131,7 @@ final class ResourceHandler {
                     throw ApiException.badRequest("PATCH /" + type.plural()
                             + ": fieldManager is required for apply requests");
                 }
+                current.ifPresent(live -> Preconditions.checkResourceVersion(type, name, live, applied));
                 ObjectNode result = FieldOwnership.apply(type, name, current, applied, manager, force, store.now());
                 current.ifPresent(live -> keepServerOwned(live, result));
                 escalation.check(user, type, namespace, result);
@@ -151,6 +148,7 @@ final class ResourceHandler {
             if (!(patched instanceof ObjectNode result)) {
                 throw ApiException.badRequest("the patch did not produce an object");
             }
+            Preconditions.checkResourceVersion(type, name, live, result);
             keepServerOwned(live, result);
             escalation.check(user, type, namespace, result);
             FieldOwnership.recordUpdate(type, current, result, manager, store.now());
@@ -160,7 +158,10 @@ final class ResourceHandler {
     }
 
     private void delete(HttpExchange exchange, ResourceType type, String namespace, String name) throws IOException {
-        ObjectNode deleted = store.delete(type, namespace, name, dryRun(exchange.request()));
+        HttpRequest request = exchange.request();
+        JsonNode options = request.body().length > 0 ? Json.parse(request.body()) : Json.object();
+        ObjectNode deleted = store.delete(type, namespace, name, dryRun(request),
+                live -> Preconditions.checkDelete(type, name, live, options));
         Responses.json(exchange, 200, deleted);
     }
 

@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code deployments/{name}/scale}: an autoscaling/v1 Scale read from and written to the
- * deployment's {@code spec.replicas}, by GET, PUT or PATCH (merge, strategic, JSON patch).
+ * {@code deployments/{name}/scale} and {@code statefulsets/{name}/scale}: an autoscaling/v1 Scale
+ * read from and written to the workload's {@code spec.replicas}, by GET, PUT or PATCH (merge,
+ * strategic, JSON patch). A body whose resourceVersion differs from the workload's is a conflict,
+ * for a patch as for a replacement, as the apiserver's optimistic concurrency makes it.
  */
 final class ScaleHandler implements ApiServer.SubresourceHandler {
     private final ObjectStore store;
@@ -29,22 +31,17 @@ final class ScaleHandler implements ApiServer.SubresourceHandler {
                     .orElseThrow(() -> type.notFound(name))));
             case "update", "patch" -> {
                 ObjectStore.Written written = store.write(type, namespace, name, current -> {
-                    ObjectNode deployment = current.orElseThrow(() -> type.notFound(name));
+                    ObjectNode workload = current.orElseThrow(() -> type.notFound(name));
                     ObjectNode wanted = info.verb().equals("update")
-                            ? Json.parseObject(request.body()) : patched(scale(deployment), request);
-                    String expected = Json.string(wanted, "metadata", "resourceVersion").orElse("");
-                    if (info.verb().equals("update") && !expected.isEmpty()
-                            && !expected.equals(Json.string(deployment, "metadata", "resourceVersion").orElse(""))) {
-                        throw ApiException.conflict(type.group(), type.plural(), name,
-                                "the object has been modified; please apply your changes to the latest version and try again");
-                    }
+                            ? Json.parseObject(request.body()) : patched(scale(workload), request);
+                    Preconditions.checkResourceVersion(type, name, workload, wanted);
                     JsonNode replicas = wanted.path("spec").path("replicas");
                     if (!replicas.canConvertToInt() || replicas.asInt() < 0) {
                         throw ApiException.invalid("autoscaling", "Scale", name, "spec.replicas",
                                 "Invalid value: " + replicas + ": must be greater than or equal to 0");
                     }
-                    Json.objectAt(deployment, "spec").put("replicas", replicas.asInt());
-                    return deployment;
+                    Json.objectAt(workload, "spec").put("replicas", replicas.asInt());
+                    return workload;
                 }, ResourceHandler.dryRun(request));
                 Responses.json(exchange, 200, scale(written.object()));
             }
@@ -64,22 +61,22 @@ final class ScaleHandler implements ApiServer.SubresourceHandler {
         return (ObjectNode) result;
     }
 
-    static ObjectNode scale(ObjectNode deployment) {
+    static ObjectNode scale(ObjectNode workload) {
         ObjectNode scale = Json.object();
         scale.put("kind", "Scale");
         scale.put("apiVersion", "autoscaling/v1");
         ObjectNode metadata = scale.putObject("metadata");
-        JsonNode source = deployment.path("metadata");
+        JsonNode source = workload.path("metadata");
         for (String field : List.of("name", "namespace", "uid", "resourceVersion", "creationTimestamp")) {
             if (source.has(field)) {
                 metadata.set(field, source.get(field).deepCopy());
             }
         }
-        scale.putObject("spec").put("replicas", deployment.path("spec").path("replicas").asInt());
+        scale.putObject("spec").put("replicas", workload.path("spec").path("replicas").asInt());
         ObjectNode status = scale.putObject("status");
-        status.put("replicas", deployment.path("status").path("replicas").asInt());
+        status.put("replicas", workload.path("status").path("replicas").asInt());
         List<String> selector = new ArrayList<>();
-        deployment.path("spec").path("selector").path("matchLabels").properties()
+        workload.path("spec").path("selector").path("matchLabels").properties()
                 .forEach(entry -> selector.add(entry.getKey() + "=" + entry.getValue().asText()));
         status.put("selector", String.join(",", selector));
         return scale;

@@ -29,6 +29,7 @@ final class StatusHandler implements ApiServer.SubresourceHandler {
                 ObjectStore.Written written = store.write(type, namespace, name, current -> {
                     ObjectNode live = current.orElseThrow(() -> type.notFound(name));
                     JsonNode changed = info.verb().equals("update") ? Json.parseObject(request.body()) : patched(live, request);
+                    Preconditions.checkResourceVersion(type, name, live, changed);
                     ObjectNode result = live.deepCopy();
                     if (changed.has("status")) {
                         result.set("status", changed.get("status").deepCopy());

@@ -9,12 +9,14 @@ final class SubresourceHandlers {
 
     static void register(Map<String, ApiServer.SubresourceHandler> handlers, ObjectStore store, PodRuntime pods) {
         handlers.put("pods/log", new PodLogHandler(pods));
-        handlers.put("deployments/scale", new ScaleHandler(store));
+        ScaleHandler scale = new ScaleHandler(store);
+        handlers.put("deployments/scale", scale);
+        handlers.put("statefulsets/scale", scale);
         handlers.put("pods/exec", new RemoteCommandHandler(pods, false));
         handlers.put("pods/attach", new RemoteCommandHandler(pods, true));
         handlers.put("pods/portforward", new PortForwardHandler(pods));
         StatusHandler status = new StatusHandler(store);
-        for (String resource : new String[] {"pods", "deployments", "namespaces"}) {
+        for (String resource : new String[] {"pods", "deployments", "statefulsets", "daemonsets", "namespaces"}) {
             handlers.put(resource + "/status", status);
         }
     }

@@ -71,7 +71,7 @@ final class Tables {
             case "Pod" -> {
                 columns.add(new Column("Ready", "string", "", 0, Tables::podReady));
                 columns.add(new Column("Status", "string", "", 0, object -> text(object, "status", "phase")));
-                columns.add(new Column("Restarts", "string", "", 0, object -> "0"));
+                columns.add(new Column("Restarts", "string", "", 0, object -> restarts(object, now)));
                 columns.add(age);
                 columns.add(new Column("IP", "string", "", 1, object -> text(object, "status", "podIP")));
                 columns.add(new Column("Node", "string", "", 1, object -> text(object, "spec", "nodeName")));
@@ -89,6 +89,27 @@ final class Tables {
                         object -> object.path("status").path("availableReplicas").asInt()));
                 columns.add(age);
             }
+            case "StatefulSet" -> {
+                columns.add(new Column("Ready", "string", "", 0, object -> object.path("status").path("readyReplicas").asInt()
+                        + "/" + object.path("spec").path("replicas").asInt()));
+                columns.add(age);
+                columns.add(new Column("Containers", "string", "", 1, object -> containers(object, "name")));
+                columns.add(new Column("Images", "string", "", 1, object -> containers(object, "image")));
+            }
+            case "DaemonSet" -> {
+                for (String[] count : new String[][] {{"Desired", "desiredNumberScheduled"}, {"Current", "currentNumberScheduled"},
+                        {"Ready", "numberReady"}, {"Up-to-date", "updatedNumberScheduled"}, {"Available", "numberAvailable"}}) {
+                    columns.add(new Column(count[0], "integer", "", 0, object -> object.path("status").path(count[1]).asInt()));
+                }
+                columns.add(new Column("Node Selector", "string", "", 0,
+                        object -> labels(object.path("spec").path("template").path("spec").path("nodeSelector"))));
+                columns.add(age);
+                columns.add(new Column("Containers", "string", "", 1, object -> containers(object, "name")));
+                columns.add(new Column("Images", "string", "", 1, object -> containers(object, "image")));
+                columns.add(new Column("Selector", "string", "", 1,
+                        object -> labels(object.path("spec").path("selector").path("matchLabels"))));
+            }
+            case "Widget" -> columns.add(new Column("Age", "date", "", 0, object -> age(object, now)));
             case "ConfigMap" -> {
                 columns.add(new Column("Data", "integer", "", 0,
                         object -> object.path("data").size() + object.path("binaryData").size()));
@@ -107,13 +128,16 @@ final class Tables {
                 columns.add(age);
             }
             case "Event" -> {
+                // events.k8s.io/v1 names the fields of core v1 differently; the printer is the same.
+                boolean v1 = type.group().isEmpty();
+                String regarding = v1 ? "involvedObject" : "regarding";
                 columns.clear();
                 columns.add(new Column("Last Seen", "string", "", 0, object -> age(object, now)));
                 columns.add(new Column("Type", "string", "", 0, object -> text(object, "type")));
                 columns.add(new Column("Reason", "string", "", 0, object -> text(object, "reason")));
-                columns.add(new Column("Object", "string", "", 0, object -> text(object, "involvedObject", "kind")
-                        .toLowerCase(Locale.ROOT) + "/" + text(object, "involvedObject", "name")));
-                columns.add(new Column("Message", "string", "", 0, object -> text(object, "message")));
+                columns.add(new Column("Object", "string", "", 0, object -> text(object, regarding, "kind")
+                        .toLowerCase(Locale.ROOT) + "/" + text(object, regarding, "name")));
+                columns.add(new Column("Message", "string", "", 0, object -> text(object, v1 ? "message" : "note")));
                 columns.add(new Column("Name", "string", "name", 1, object -> text(object, "metadata", "name")));
             }
             default -> columns.add(new Column("Created At", "date", "", 0, object -> text(object, "metadata", "creationTimestamp")));
@@ -130,6 +154,35 @@ final class Tables {
             }
         }
         return ready + "/" + total;
+    }
+
+    /** The sum of the containers' restarts, and how long ago the latest ended: "2 (5m ago)". */
+    private static String restarts(ObjectNode pod, Instant now) {
+        int restarts = 0;
+        String lastEnded = "";
+        for (JsonNode status : pod.path("status").path("containerStatuses")) {
+            restarts += status.path("restartCount").asInt();
+            String finished = status.path("lastState").path("terminated").path("finishedAt").asText("");
+            if (finished.compareTo(lastEnded) > 0) {
+                lastEnded = finished;
+            }
+        }
+        if (restarts == 0 || lastEnded.isEmpty()) {
+            return Integer.toString(restarts);
+        }
+        return restarts + " (" + duration(Duration.between(Instant.parse(lastEnded), now)) + " ago)";
+    }
+
+    private static String containers(ObjectNode workload, String field) {
+        List<String> values = new ArrayList<>();
+        workload.path("spec").path("template").path("spec").path("containers").forEach(c -> values.add(c.path(field).asText()));
+        return String.join(",", values);
+    }
+
+    private static String labels(JsonNode map) {
+        List<String> pairs = new ArrayList<>();
+        map.properties().forEach(entry -> pairs.add(entry.getKey() + "=" + entry.getValue().asText()));
+        return pairs.isEmpty() ? "<none>" : String.join(",", pairs);
     }
 
     private static String servicePorts(ObjectNode service) {
@@ -150,7 +203,10 @@ final class Tables {
         if (created.isEmpty()) {
             return "<unknown>";
         }
-        Duration age = Duration.between(Instant.parse(created), now);
+        return duration(Duration.between(Instant.parse(created), now));
+    }
+
+    private static String duration(Duration age) {
         long seconds = Math.max(0, age.toSeconds());
         if (seconds < 120) {
             return seconds + "s";

@@ -41,18 +41,25 @@
  * by a merge key guessed from the data (name, containerPort, …) instead of reading a schema;
  * managedFields record leaf fields only. There is no admission, no field validation beyond names, no garbage collector:
  * deleting a namespace deletes its objects at once, and controllers are simulated at write time
- * (pods run and are ready, deployments reach their replicas). OpenAPI is served only as far as
- * kubectl needs to switch to server-side field validation.
+ * (pods run and are ready, deployments and statefulsets reach their replicas, daemonsets run on the
+ * one node). OpenAPI is served only as far as
+ * kubectl needs to switch to server-side field validation. One custom resource is always served
+ * (example.com/v1 Widget, as a CRD without printer columns would be; no CustomResourceDefinition
+ * object), and events.k8s.io/v1 events are stored apart from core v1 events instead of being one
+ * stored object seen through two versions. Pod logs are timed by the simulator's clock; a test
+ * scripts lines and container restarts through {@code SimulatorPods}.
  *
  * <p>Files by concern: TLS ({@code CertificateAuthority}, {@code ServerIdentity}); HTTP
  * ({@code SimulatorHttpServer}, {@code HttpRequestReader}, {@code HttpExchange}); pipeline
  * ({@code ApiServer}, {@code RequestInfo}, {@code HeaderGuard}); authentication and impersonation
  * ({@code Authenticator}, {@code Impersonation}); RBAC ({@code RbacAuthorizer}, {@code BuiltInRoles}, {@code RbacEscalation},
  * {@code ReviewHandler}); protobuf bodies ({@code ProtobufBodies}); store
- * ({@code ObjectStore}, {@code ObjectMetadata}, {@code ObjectDefaults}); discovery ({@code Discovery},
+ * ({@code ObjectStore}, {@code ObjectMetadata}, {@code ObjectDefaults}, {@code WorkloadDefaults},
+ * {@code Preconditions}); discovery ({@code Discovery},
  * {@code OpenApi}); Table ({@code Tables}); watch ({@code WatchStreamer}, {@code WatchSubscription});
  * writes ({@code ResourceHandler}, {@code Patches}, {@code FieldOwnership}); kubelet
- * ({@code PodRuntime}, {@code PodLogHandler}, exec and port-forward over WebSocket and SPDY); faults
+ * ({@code PodRuntime}, {@code PodLogs}, {@code PodLogHandler}, {@code SimulatorPods}, exec and
+ * port-forward over WebSocket and SPDY); faults
  * ({@code Faults}).
  */
 package dev.klave.simulator;
