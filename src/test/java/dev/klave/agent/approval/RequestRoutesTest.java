@@ -1,6 +1,7 @@
 package dev.klave.agent.approval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -204,6 +205,23 @@ class RequestRoutesTest {
         assertThat(accessRequests.inForce(agent, clock.instant())).extracting(AccessRequest::id)
                 .containsExactly(request.id());
         assertThat(decide(request.id(), "approve", ana).statusCode()).as("no second grant").isEqualTo(409);
+    }
+
+    @Test
+    void anAccessRequestAsksForOneToFourHundredEightyMinutesWithAReason() {
+        Actor agent = new Actor(anaId, Optional.empty(), Optional.of("agent-session"));
+        for (int minutes : new int[] {0, 481, -1}) {
+            assertThatThrownBy(() -> accessRequests.request(agent, Optional.of(anaId), PROD, Scope.ALL, Tier.VIEW,
+                    minutes, "ver")).hasMessage("minutes debe estar entre 1 y 480");
+        }
+        for (String reason : new String[] {"", "  ", "x".repeat(501)}) {
+            assertThatThrownBy(() -> accessRequests.request(agent, Optional.of(anaId), PROD, Scope.ALL, Tier.VIEW, 5,
+                    reason)).hasMessage("reason es obligatorio y tiene como mucho 500 caracteres");
+        }
+        AccessRequest longest = accessRequests.request(agent, Optional.of(anaId), PROD, Scope.ALL, Tier.VIEW, 480,
+                "x".repeat(500));
+        assertThat(longest.id()).matches("ar_[A-Za-z0-9_-]{22}");
+        assertThat(longest.expiresAt()).isEqualTo(clock.instant().plus(AccessRequests.LIFETIME));
     }
 
     @Test
