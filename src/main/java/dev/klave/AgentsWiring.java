@@ -1,6 +1,16 @@
 package dev.klave;
 
+import dev.klave.agent.AgentAuthenticator;
+import dev.klave.agent.McpEndpoint;
+import dev.klave.agent.McpRoutes;
 import dev.klave.agent.approval.AccessRequests;
+import dev.klave.agent.tool.Toolbox;
+import dev.klave.config.AgentSettings;
+import dev.klave.config.Settings;
+import dev.klave.crypto.Hmac;
+import dev.klave.crypto.KeyPurpose;
+import dev.klave.store.JdbiRateWindowStore;
+import java.util.Optional;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.agent.approval.RequestIds;
 import dev.klave.agent.approval.RequestRoutes;
@@ -19,14 +29,28 @@ final class AgentsWiring {
     final Approvals approvals;
     final AccessRequests accessRequests;
     final RequestRoutes routes;
+    final McpRoutes mcp;
 
-    AgentsWiring(Database database, AccountsWiring accounts, ClustersWiring clusters, SecureRandom random) {
+    AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
+            GatewayWiring way, SecureRandom random) {
         RequestIds ids = new RequestIds(random);
         approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
                 PostgresDecisionSignals.of(database), ids, accounts.clock);
         accessRequests = new AccessRequests(database, new JdbiAccessRequestStore(database), clusters.grants,
                 accounts.subjects, accounts.events, ids, accounts.clock);
         routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
+        AgentSettings agents = settings.agents();
+        Optional<McpEndpoint> endpoint = Optional.empty();
+        if (agents.mcpEnabled()) {
+            Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
+                    accessRequests, settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
+                    agents.approvalWait(), accounts.clock);
+            AgentAuthenticator authenticator = new AgentAuthenticator(way.credentialStore, accounts.subjects,
+                    subject -> false, accounts.clock);
+            endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
+                    agents.mcpRateLimit(), tools, accounts.clock));
+        }
+        mcp = new McpRoutes(endpoint, settings.baseUrl());
     }
 
     void start() {

@@ -153,7 +153,7 @@ public final class Services {
         AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
         ClustersWiring clusterArea = new ClustersWiring(database, settings, base, random, replica);
         GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea);
-        AgentsWiring agents = new AgentsWiring(database, base, clusterArea, random);
+        AgentsWiring agents = new AgentsWiring(database, settings, base, clusterArea, way, random);
         KeyRing keys = base.keys;
         SecretTokenGenerator tokens = base.tokens;
         PasswordHasher hasher = base.hasher;
@@ -244,7 +244,8 @@ public final class Services {
                 new AccessRoutes(clusterArea.grants, subjects, clock),
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()),
-                agents.routes);
+                agents.routes,
+                agents.mcp);
         return new Services(clusterArea, way, agents, accounts, lifecycle, own, links, sessions, passwordLogin, events,
                 routes, forgeSync, lastAdmin, mode, identities, oidc.map(OidcRoutes.Configured::provider));
     }

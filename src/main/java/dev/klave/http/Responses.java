@@ -24,7 +24,8 @@ final class Responses {
         if (!begin(response, policy, status, headers)) {
             return;
         }
-        if (status == 204 || status == 302) {
+        if (status == 204 || status == 302 || status == 202 && body.length == 0) {
+            // 202: a JSON-RPC notification accepted (MCP Streamable HTTP), with nothing to say.
             response.end();
             return;
         }

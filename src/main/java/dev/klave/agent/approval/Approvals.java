@@ -99,6 +99,11 @@ public final class Approvals implements AutoCloseable {
         });
     }
 
+    /** The pending, unexpired request of {@code actor} with these arguments, if one is held. */
+    public Optional<WriteRequest> pending(Actor actor, String argumentsHash) {
+        return store.findPending(actor, argumentsHash, clock.instant());
+    }
+
     public Optional<WriteRequest> find(String id) {
         return store.findById(id);
     }

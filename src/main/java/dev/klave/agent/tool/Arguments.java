@@ -45,7 +45,7 @@ public final class Arguments {
             JsonNode value = values.get(parameter.name());
             if (value == null || value.isNull()) {
                 if (parameter.required()) {
-                    throw ToolError.argument(parameter.name(), "es obligatorio");
+                    throw parameter.outOfBounds("es obligatorio");
                 }
                 values.remove(parameter.name());
                 continue;
@@ -63,7 +63,7 @@ public final class Arguments {
                 }
                 OptionalLong most = parameter.maxLength();
                 if (most.isPresent() && value.asText().codePointCount(0, value.asText().length()) > most.getAsLong()) {
-                    throw ToolError.argument(parameter.name(), "tiene más de " + most.getAsLong() + " caracteres");
+                    throw parameter.outOfBounds("tiene más de " + most.getAsLong() + " caracteres");
                 }
             }
             case INTEGER -> {
@@ -73,8 +73,8 @@ public final class Arguments {
                 long number = value.asLong();
                 if (parameter.minimum().isPresent() && number < parameter.minimum().getAsLong()
                         || parameter.maximum().isPresent() && number > parameter.maximum().getAsLong()) {
-                    throw ToolError.argument(parameter.name(), "debe estar entre " + parameter.minimum().getAsLong()
-                            + " y " + parameter.maximum().getAsLong());
+                    throw parameter.outOfBounds("debe estar entre " + parameter.minimum().getAsLong() + " y "
+                            + parameter.maximum().getAsLong());
                 }
             }
             case BOOLEAN -> {

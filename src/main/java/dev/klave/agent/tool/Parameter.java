@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.messages.Message;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -12,7 +13,7 @@ import java.util.OptionalLong;
  * definition, so that what {@code tools/list} promises is what a call is held to.
  */
 public record Parameter(String name, Type type, String description, boolean required, OptionalLong minimum,
-        OptionalLong maximum, Optional<Object> defaultValue, OptionalLong maxLength) {
+        OptionalLong maximum, Optional<Object> defaultValue, OptionalLong maxLength, Optional<Message> outOfBounds) {
     public enum Type {
         STRING("string"),
         INTEGER("integer"),
@@ -33,34 +34,54 @@ public record Parameter(String name, Type type, String description, boolean requ
         requireNonNull(maximum, "maximum is null");
         requireNonNull(defaultValue, "defaultValue is null");
         requireNonNull(maxLength, "maxLength is null");
+        requireNonNull(outOfBounds, "outOfBounds is null");
     }
 
     public static Parameter text(String name, String description) {
         return new Parameter(name, Type.STRING, description, false, OptionalLong.empty(), OptionalLong.empty(),
-                Optional.empty(), OptionalLong.empty());
+                Optional.empty(), OptionalLong.empty(), Optional.empty());
     }
 
     public static Parameter integer(String name, String description, long minimum, long maximum) {
         return new Parameter(name, Type.INTEGER, description, false, OptionalLong.of(minimum), OptionalLong.of(maximum),
-                Optional.empty(), OptionalLong.empty());
+                Optional.empty(), OptionalLong.empty(), Optional.empty());
     }
 
     public static Parameter flag(String name, String description) {
         return new Parameter(name, Type.BOOLEAN, description, false, OptionalLong.empty(), OptionalLong.empty(),
-                Optional.empty(), OptionalLong.empty());
+                Optional.empty(), OptionalLong.empty(), Optional.empty());
     }
 
     public Parameter mandatory() {
-        return new Parameter(name, type, description, true, minimum, maximum, defaultValue, maxLength);
+        return new Parameter(name, type, description, true, minimum, maximum, defaultValue, maxLength, outOfBounds);
     }
 
     public Parameter byDefault(Object value) {
-        return new Parameter(name, type, description, required, minimum, maximum, Optional.of(value), maxLength);
+        return new Parameter(name, type, description, required, minimum, maximum, Optional.of(value), maxLength,
+                outOfBounds);
     }
 
     public Parameter atMost(long length) {
         return new Parameter(name, type, description, required, minimum, maximum, defaultValue,
-                OptionalLong.of(length));
+                OptionalLong.of(length), outOfBounds);
+    }
+
+    /**
+     * A value out of bounds (or a required one missing) is refused with {@code message}, whose
+     * one parameter is {@code max} (spec 3 §7: {@code agent.access_bad_minutes}, {@code agent.access_reason}).
+     */
+    public Parameter refusedWith(Message message) {
+        return new Parameter(name, type, description, required, minimum, maximum, defaultValue, maxLength,
+                Optional.of(message));
+    }
+
+    /** The refusal of a value out of bounds. */
+    ToolError outOfBounds(String why) {
+        if (outOfBounds.isPresent()) {
+            long max = maximum.isPresent() ? maximum.getAsLong() : maxLength.orElse(0);
+            return ToolError.of(outOfBounds.get(), java.util.Map.of("max", max));
+        }
+        return ToolError.argument(name, why);
     }
 
     /** The property's JSON Schema (2020-12, as MCP tool input schemas are read). */

@@ -1,0 +1,55 @@
+package dev.klave.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.agent.tool.Tool;
+import dev.klave.agent.tool.ToolResult;
+import dev.klave.agent.tool.Toolbox;
+import dev.klave.http.ApiRequest;
+import java.util.Optional;
+
+/**
+ * The methods of MCP 2025-11-25, served statelessly: {@code initialize} answers 2025-11-25 (the
+ * client decides whether it can speak it), no session is kept, and {@code tools/list} works with
+ * or without a handshake before it. URL elicitation is never used on this revision (spec 3 §9).
+ */
+final class Legacy {
+    private Legacy() {}
+
+    static ObjectNode dispatch(String method, JsonNode params, Agent agent, ApiRequest request, Toolbox tools)
+            throws RpcFailure, InterruptedException {
+        return switch (method) {
+            case "initialize" -> {
+                ObjectNode result = JsonNodeFactory.instance.objectNode();
+                result.put("protocolVersion", Revision.LEGACY.version());
+                result.putObject("capabilities").putObject("tools").put("listChanged", false);
+                result.set("serverInfo", serverInfo());
+                result.put("instructions", Instructions.TEXT);
+                yield result;
+            }
+            case "ping" -> JsonNodeFactory.instance.objectNode();
+            case "tools/list" -> {
+                ObjectNode result = JsonNodeFactory.instance.objectNode();
+                result.set("tools", tools.describe());
+                yield result;
+            }
+            case "tools/call" -> {
+                Tool tool = McpEndpoint.tool(tools, params).orElseThrow();
+                ToolResult result = tools.call(tool, params.get("arguments"), new Toolbox.Invocation(agent,
+                        request.clientAddress(), false, Optional.empty(), Optional.empty()));
+                yield McpEndpoint.toolResult(result, false);
+            }
+            default -> throw new RpcFailure(200, RpcFailure.METHOD_NOT_FOUND, "method not found: " + method);
+        };
+    }
+
+    static ObjectNode serverInfo() {
+        ObjectNode info = JsonNodeFactory.instance.objectNode();
+        info.put("name", "klave");
+        info.put("title", "Klave");
+        String version = Legacy.class.getPackage().getImplementationVersion();
+        info.put("version", version == null ? "development" : version);
+        return info;
+    }
+}

@@ -1,0 +1,168 @@
+package dev.klave.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.agent.tool.Tool;
+import dev.klave.agent.tool.ToolResult;
+import dev.klave.agent.tool.Toolbox;
+import dev.klave.http.ApiRequest;
+import dev.klave.http.ApiResponse;
+import dev.klave.messages.Message;
+import dev.klave.storage.RateWindowStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code POST /mcp} (spec 3 §4 "MCP endpoint"): Streamable HTTP, stateless — one JSON-RPC message
+ * per POST, answered with JSON. The caller is authenticated first (401) and counted against its
+ * rate (429); then the message is read as 2026-07-28 when its {@code _meta} names a protocol
+ * version (or its {@code MCP-Protocol-Version} header names that revision), as 2025-11-25
+ * otherwise.
+ */
+public final class McpEndpoint {
+    static final String VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+    static final String CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+    static final String VERSION_HEADER = "MCP-Protocol-Version";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Duration RATE_SPAN = Duration.ofMinutes(1);
+
+    private final AgentAuthenticator authenticator;
+    private final RateWindowStore rates;
+    private final int ratePerMinute;
+    private final Toolbox tools;
+    private final Clock clock;
+
+    public McpEndpoint(AgentAuthenticator authenticator, RateWindowStore rates, int ratePerMinute, Toolbox tools,
+            Clock clock) {
+        this.authenticator = requireNonNull(authenticator, "authenticator is null");
+        this.rates = requireNonNull(rates, "rates is null");
+        this.ratePerMinute = ratePerMinute;
+        this.tools = requireNonNull(tools, "tools is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public ApiResponse handle(ApiRequest request) throws InterruptedException {
+        Agent agent = authenticator.authenticate(request.header("Authorization"));
+        if (rates.hit(agent.rateKey(), clock.instant(), RATE_SPAN) > ratePerMinute) {
+            throw Message.MCP_RATE_LIMITED.refusal();
+        }
+        JsonNode id = null;
+        try {
+            JsonNode message = parse(request.body());
+            id = message.get("id");
+            return answer(agent, request, message);
+        } catch (RpcFailure failure) {
+            return error(failure, id);
+        }
+    }
+
+    private ApiResponse answer(Agent agent, ApiRequest request, JsonNode message)
+            throws RpcFailure, InterruptedException {
+        if (message.has("result") || message.has("error")) {
+            // This server never asks the client anything, so there is nothing a response could answer.
+            throw new RpcFailure(400, RpcFailure.INVALID_REQUEST, "this server sends no requests to answer");
+        }
+        if (!message.path("jsonrpc").asText().equals("2.0") || !message.path("method").isTextual()
+                || message.has("id") && !(message.get("id").isTextual() || message.get("id").isIntegralNumber())) {
+            throw new RpcFailure(400, RpcFailure.INVALID_REQUEST, "not a JSON-RPC 2.0 request");
+        }
+        JsonNode params = message.get("params");
+        if (params != null && !params.isObject()) {
+            throw new RpcFailure(400, RpcFailure.INVALID_PARAMS, "params must be an object");
+        }
+        Envelope envelope = Envelope.read(message, request);
+        boolean notification = !message.has("id");
+        String method = message.get("method").asText();
+        if (notification) {
+            return new ApiResponse(202, Optional.empty(), List.of());
+        }
+        ObjectNode result = envelope.revision() == Revision.STATELESS
+                ? Stateless.dispatch(method, params, envelope, agent, request, tools)
+                : Legacy.dispatch(method, params, agent, request, tools);
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        answer.put("jsonrpc", "2.0");
+        answer.set("id", message.get("id"));
+        answer.set("result", result);
+        return ApiResponse.ok(answer);
+    }
+
+    private static JsonNode parse(byte[] body) throws RpcFailure {
+        JsonNode message;
+        try {
+            message = MAPPER.readTree(body);
+        } catch (IOException e) {
+            throw new RpcFailure(400, RpcFailure.PARSE_ERROR, "the body is not JSON");
+        }
+        if (message == null || message.isArray()) {
+            // Spec 3 §4: one message per POST; a batch is refused.
+            throw new RpcFailure(400, RpcFailure.INVALID_REQUEST, "batches are not supported: one message per POST");
+        }
+        if (!message.isObject()) {
+            throw new RpcFailure(400, RpcFailure.INVALID_REQUEST, "not a JSON-RPC message");
+        }
+        return message;
+    }
+
+    static ApiResponse error(RpcFailure failure, JsonNode id) {
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        answer.put("jsonrpc", "2.0");
+        answer.set("id", id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null);
+        ObjectNode error = answer.putObject("error");
+        error.put("code", failure.code());
+        error.put("message", failure.getMessage());
+        failure.data().ifPresent(data -> error.set("data", data));
+        return new ApiResponse(failure.status(), Optional.of(answer), List.of());
+    }
+
+    /** The result of a {@code tools/call}, in the shape of either revision. */
+    static ObjectNode toolResult(ToolResult result, boolean stateless) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        switch (result) {
+            case ToolResult.Done done -> {
+                if (stateless) {
+                    out.put("resultType", "complete");
+                }
+                out.putArray("content").addObject().put("type", "text").put("text", done.text());
+                done.structured().ifPresent(structured -> out.set("structuredContent", structured));
+                out.put("isError", done.error());
+            }
+            case ToolResult.InputRequired input -> {
+                out.put("resultType", "input_required");
+                ObjectNode elicitation = out.putObject("inputRequests").putObject(input.key());
+                elicitation.put("method", "elicitation/create");
+                elicitation.putObject("params").put("mode", "url").put("message", input.message())
+                        .put("url", input.url());
+                out.put("requestState", input.requestState());
+            }
+        }
+        return out;
+    }
+
+    static Optional<Tool> tool(Toolbox tools, JsonNode params) throws RpcFailure {
+        JsonNode name = params == null ? null : params.get("name");
+        if (name == null || !name.isTextual()) {
+            throw new RpcFailure(200, RpcFailure.INVALID_PARAMS, "tools/call needs params.name");
+        }
+        Optional<Tool> tool = tools.find(name.asText());
+        if (tool.isEmpty()) {
+            throw new RpcFailure(200, RpcFailure.INVALID_PARAMS, "unknown tool: " + name.asText());
+        }
+        return tool;
+    }
+
+    static String json(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

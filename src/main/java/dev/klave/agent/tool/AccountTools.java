@@ -1,0 +1,206 @@
+package dev.klave.agent.tool;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.access.Grant;
+import dev.klave.access.GrantStore;
+import dev.klave.access.KubernetesIdentity;
+import dev.klave.access.Scope;
+import dev.klave.access.Tier;
+import dev.klave.agent.Agent;
+import dev.klave.agent.approval.AccessRequest;
+import dev.klave.agent.approval.AccessRequests;
+import dev.klave.agent.approval.Actor;
+import dev.klave.cluster.Cluster;
+import dev.klave.cluster.ClusterId;
+import dev.klave.cluster.ClusterStore;
+import dev.klave.config.BaseUrl;
+import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The tools that reach no cluster and leave no audit row (spec 3 "Tool rules" 3): {@code whoami},
+ * {@code list_clusters} and {@code request_access}.
+ */
+final class AccountTools {
+    private final GrantStore grants;
+    private final ClusterStore clusters;
+    private final AccessRequests accessRequests;
+    private final BaseUrl baseUrl;
+    private final Clock clock;
+
+    AccountTools(GrantStore grants, ClusterStore clusters, AccessRequests accessRequests, BaseUrl baseUrl,
+            Clock clock) {
+        this.grants = requireNonNull(grants, "grants is null");
+        this.clusters = requireNonNull(clusters, "clusters is null");
+        this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
+        this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    static Actor actor(Agent agent) {
+        return new Actor(agent.account().id(), Optional.of(agent.credential().id()), agent.session());
+    }
+
+    /**
+     * The grants the agent acts under now: its account's active grants, on the credential's
+     * cluster only when the credential is restricted to one; one per cluster, scope and role.
+     */
+    List<Grant> inForce(Agent agent) {
+        Instant now = clock.instant();
+        Map<String, Grant> unique = new TreeMap<>();
+        for (Grant grant : grants.find(Optional.of(agent.account().id()), Optional.empty(), false)) {
+            if (grant.activeAt(now) && agent.credential().clusterId().map(grant.clusterId()::equals).orElse(true)) {
+                unique.merge(grant.clusterId().value() + " " + grant.scope() + " " + grant.tier().code(), grant,
+                        AccountTools::longer);
+            }
+        }
+        return List.copyOf(unique.values());
+    }
+
+    private static Grant longer(Grant first, Grant second) {
+        if (first.expiresAt().isEmpty()) {
+            return first;
+        }
+        if (second.expiresAt().isEmpty()) {
+            return second;
+        }
+        return first.expiresAt().get().isAfter(second.expiresAt().get()) ? first : second;
+    }
+
+    ToolResult whoami(ToolCall call) {
+        Agent agent = call.agent();
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        String user = KubernetesIdentity.userName(agent.account());
+        out.put("identity", user);
+        out.put("mode", agent.delegated() ? "delegated" : "bot");
+        out.put("account", agent.account().login().value());
+        if (agent.delegated()) {
+            out.put("acting_for", agent.account().login().value());
+        } else {
+            out.putNull("acting_for");
+        }
+        out.put("credential_expires_at", agent.credential().expiresAt().toString());
+        agent.session().ifPresentOrElse(id -> out.put("session", id), () -> out.putNull("session"));
+        agent.sessionExpiresAt().ifPresentOrElse(at -> out.put("session_expires_at", at.toString()),
+                () -> out.putNull("session_expires_at"));
+        out.put("writes_need_approval", agent.writesNeedApproval());
+        ArrayNode permissions = out.putArray("permissions");
+        StringBuilder text = new StringBuilder();
+        text.append("identity: ").append(user).append(agent.delegated() ? " (delegated agent of "
+                + agent.account().login().value() + ")" : " (bot credential)").append('\n');
+        text.append("credential expires at: ").append(agent.credential().expiresAt()).append('\n');
+        agent.sessionExpiresAt().ifPresent(at -> text.append("session expires at: ").append(at).append('\n'));
+        text.append("writes need a person's approval: ").append(agent.writesNeedApproval() ? "yes" : "no")
+                .append('\n');
+        List<Grant> inForce = inForce(agent);
+        text.append(inForce.isEmpty() ? "permissions in force: none\n" : "permissions in force:\n");
+        for (Grant grant : inForce) {
+            ObjectNode permission = permissions.addObject();
+            permission.put("cluster", grant.clusterId().value());
+            permission.put("role", grant.tier().code());
+            permission.put("scope", grant.scope().value());
+            grant.expiresAt().ifPresentOrElse(at -> permission.put("expires_at", at.toString()),
+                    () -> permission.putNull("expires_at"));
+            text.append("- cluster ").append(grant.clusterId().value()).append(": ").append(grant.tier().code())
+                    .append(grant.scope().wholeCluster() ? " on the whole cluster" : " in namespace "
+                            + grant.scope().value())
+                    .append(grant.expiresAt().map(at -> ", until " + at).orElse(", no expiry")).append('\n');
+        }
+        return new ToolResult.Done(text.toString().strip(), false, Optional.of(out));
+    }
+
+    ToolResult listClusters(ToolCall call) {
+        Map<ClusterId, Cluster> reachable = new TreeMap<>(Comparator.comparing(ClusterId::value));
+        for (Grant grant : inForce(call.agent())) {
+            clusters.findById(grant.clusterId()).ifPresent(cluster -> reachable.put(cluster.id(), cluster));
+        }
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        ArrayNode list = out.putArray("clusters");
+        StringBuilder text = new StringBuilder(reachable.isEmpty()
+                ? "No cluster: this agent has no permission in force anywhere (ask with request_access)."
+                : "Clusters (pass the name as `cluster`):\n");
+        for (Cluster cluster : reachable.values()) {
+            list.addObject().put("name", cluster.id().value()).put("display_name", cluster.name());
+            text.append("- ").append(cluster.id().value()).append(" (").append(cluster.name()).append(")\n");
+        }
+        return new ToolResult.Done(text.toString().strip(), false, Optional.of(out));
+    }
+
+    /** The cluster a tool names, among those the agent holds a permission on (by id, or by its name). */
+    ClusterId reachable(Agent agent, String name) throws ToolError {
+        for (Grant grant : inForce(agent)) {
+            if (grant.clusterId().value().equals(name)) {
+                return grant.clusterId();
+            }
+        }
+        List<ClusterId> named = new ArrayList<>();
+        for (Grant grant : inForce(agent)) {
+            clusters.findById(grant.clusterId()).filter(cluster -> cluster.name().equals(name))
+                    .ifPresent(cluster -> named.add(cluster.id()));
+        }
+        if (named.stream().distinct().count() == 1) {
+            return named.get(0);
+        }
+        throw ToolError.of(Message.AGENT_CLUSTER_UNKNOWN, Map.of("cluster", name));
+    }
+
+    ToolResult requestAccess(ToolCall call) throws ToolError {
+        Arguments arguments = call.arguments();
+        String clusterName = arguments.need("cluster");
+        Cluster cluster = clusters.findById(clusterId(clusterName))
+                .orElseThrow(() -> ToolError.of(Message.AGENT_CLUSTER_UNKNOWN, Map.of("cluster", clusterName)));
+        String roleName = arguments.need("role");
+        Tier role = Tier.fromCode(roleName).orElseThrow(() -> ToolError.argument("role",
+                "usa view, edit o admin"));
+        if (role == Tier.CLUSTER_ADMIN) {
+            // Spec 3 §5 4: cluster-admin is beyond every agent's ceiling.
+            throw ToolError.of(Message.AGENT_ACCESS_BEYOND_CEILING);
+        }
+        Scope scope;
+        try {
+            scope = new Scope(arguments.need("namespace"));
+        } catch (Refusal refusal) {
+            throw ToolError.argument("namespace", "un namespace, o * para todo el cluster");
+        }
+        long minutes = arguments.integer("minutes").orElseThrow(() -> ToolError.of(
+                Message.AGENT_ACCESS_BAD_MINUTES, Map.of("max", AccessRequest.MAX_MINUTES)));
+        String reason = arguments.text("reason").filter(text -> !text.isBlank()).orElseThrow(() -> ToolError.of(
+                Message.AGENT_ACCESS_REASON, Map.of("max", AccessRequest.MAX_REASON)));
+        AccessRequest request;
+        try {
+            request = accessRequests.request(actor(call.agent()), Optional.empty(), cluster.id(), scope, role,
+                    (int) minutes, reason);
+        } catch (Refusal refusal) {
+            throw new ToolError(refusal.kind().code(), refusal.getMessage(), Map.of());
+        }
+        String url = baseUrl.resolve("/agents/requests/" + request.id());
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("id", request.id()).put("url", url).put("status", request.status().code())
+                .put("expires_at", request.expiresAt().toString());
+        return new ToolResult.Done("Access request " + request.id() + " sent: " + role.code() + " "
+                + (scope.wholeCluster() ? "on the whole cluster" : "in namespace " + scope.value()) + " of "
+                + cluster.id().value() + " for " + minutes + " minutes.\nGive the person this link to decide: " + url
+                + "\nThis does not wait: call whoami later; an approved request shows there as a permission.",
+                false, Optional.of(out));
+    }
+
+    private static ClusterId clusterId(String name) throws ToolError {
+        try {
+            return new ClusterId(name);
+        } catch (RuntimeException e) {
+            throw ToolError.of(Message.AGENT_CLUSTER_UNKNOWN, Map.of("cluster", name));
+        }
+    }
+}

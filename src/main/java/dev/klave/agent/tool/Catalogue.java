@@ -1,0 +1,97 @@
+package dev.klave.agent.tool;
+
+import static dev.klave.agent.tool.Parameter.flag;
+import static dev.klave.agent.tool.Parameter.integer;
+import static dev.klave.agent.tool.Parameter.text;
+
+import dev.klave.agent.approval.AccessRequest;
+import dev.klave.messages.Message;
+import java.util.List;
+
+/**
+ * The thirteen tools of spec 3 §4 "Tools": names, descriptions for the model, parameters and
+ * annotations (rule 1: read tools are read-only; apply and delete_resource destructive; apply and
+ * scale idempotent). Descriptions are in English: they are read by the agent's model.
+ */
+final class Catalogue {
+    private static final Parameter CLUSTER = text("cluster", "Cluster name, as list_clusters gives it.").mandatory();
+    private static final Parameter KIND = text("kind",
+            "Kind, plural or short name (Pod, deployments, svc), resolved against the cluster's discovery.").mandatory();
+    private static final Parameter API_VERSION = text("api_version",
+            "Group/version (like apps/v1) to tell apart two kinds with the same name.");
+    private static final Parameter NAMESPACE = text("namespace", "Namespace of the object.");
+    private static final Parameter NAME = text("name", "Name of the object.").mandatory();
+    private static final Parameter APPROVAL_ID = text("approval_id",
+            "Id of a held write (from agent.approval_pending): call again with the same arguments and this id "
+                    + "to wait for the person's decision.");
+    private static final Tool.Annotations WRITE = new Tool.Annotations(false, false, false);
+
+    private Catalogue() {}
+
+    static List<Tool> tools(AccountTools account, ReadTools read, WriteTools write) {
+        return List.of(
+                new Tool(ToolName.WHOAMI, "Who this agent is: identity, mode, the person acted for, when the "
+                        + "credential and session expire, whether writes need a person's approval, and every "
+                        + "permission in force (cluster, role, scope, expiry). Call it first.", List.of(),
+                        Tool.Annotations.READ, account::whoami),
+                new Tool(ToolName.LIST_CLUSTERS, "Clusters where this agent has a permission in force; pass a "
+                        + "name as `cluster` to the other tools.", List.of(), Tool.Annotations.READ,
+                        account::listClusters),
+                new Tool(ToolName.LIST_API_RESOURCES, "Kinds the cluster serves, custom ones included: name, short "
+                        + "names, apiVersion, kind, whether namespaced.", List.of(CLUSTER), Tool.Annotations.READ,
+                        read::listApiResources),
+                new Tool(ToolName.LIST_RESOURCES, "Objects of a kind as a kubectl-style table. An empty namespace "
+                        + "lists every namespace (needs a cluster-wide role). Secret values never appear.",
+                        List.of(CLUSTER, KIND, API_VERSION, text("namespace", "Namespace; empty for all."),
+                                text("label_selector", "Label selector, like app=web."),
+                                text("field_selector", "Field selector, like status.phase=Running."),
+                                integer("limit", "Rows per page.", 1, ReadTools.MAX_ROWS).byDefault(100),
+                                text("continue", "The continue token of the previous page.")),
+                        Tool.Annotations.READ, read::listResources),
+                new Tool(ToolName.GET_RESOURCE, "One whole object as YAML, without managedFields. Secret values are "
+                        + "hidden (use read_secret).", List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME),
+                        Tool.Annotations.READ, read::getResource),
+                new Tool(ToolName.GET_EVENTS, "Events of a namespace, or of one object when name is given.",
+                        List.of(CLUSTER, text("namespace", "Namespace; empty for all."),
+                                text("name", "Name of the object the events are about."),
+                                integer("limit", "Most events to return.", 1, ReadTools.MAX_ROWS).byDefault(100)),
+                        Tool.Annotations.READ, read::getEvents),
+                new Tool(ToolName.GET_LOGS, "Last lines of a pod's log; never follows.",
+                        List.of(CLUSTER, NAMESPACE.mandatory(), text("pod", "Pod name.").mandatory(),
+                                text("container", "Container; needed when the pod has several."),
+                                integer("tail_lines", "Lines from the end.", 1, ReadTools.MAX_LOG_LINES).byDefault(200),
+                                integer("since_seconds", "Only lines of the last N seconds.", 1, Integer.MAX_VALUE),
+                                flag("previous", "The log of the previous (crashed or restarted) container.")),
+                        Tool.Annotations.READ, read::getLogs),
+                new Tool(ToolName.READ_SECRET, "Decoded values of a Secret; a non-text value arrives as "
+                        + "base64:<data>. Each call is audited.", List.of(CLUSTER, NAMESPACE.mandatory(), NAME),
+                        Tool.Annotations.READ, read::readSecret),
+                new Tool(ToolName.APPLY, "Create or update one object with server-side apply (field manager "
+                        + "service-mcp, never forced); returns the object as stored, Secret values hidden. May wait "
+                        + "for a person's approval.", List.of(CLUSTER, text("manifest",
+                                "One object, in YAML or JSON.").mandatory(), APPROVAL_ID),
+                        new Tool.Annotations(false, true, true), write::apply),
+                new Tool(ToolName.DELETE_RESOURCE, "Delete one object by name (no selectors, no collections). May "
+                        + "wait for a person's approval.", List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME,
+                                APPROVAL_ID), new Tool.Annotations(false, true, false), write::delete),
+                new Tool(ToolName.SCALE, "Set the replicas of a deployment, statefulset or other scalable object "
+                        + "through its scale subresource. May wait for a person's approval.",
+                        List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME,
+                                integer("replicas", "Desired replicas.", 0, Integer.MAX_VALUE).mandatory(), APPROVAL_ID),
+                        new Tool.Annotations(false, false, true), write::scale),
+                new Tool(ToolName.ROLLOUT_RESTART, "Restart a deployment, statefulset or daemonset (sets the "
+                        + "restartedAt annotation of its pod template). May wait for a person's approval.",
+                        List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME, APPROVAL_ID), WRITE,
+                        write::rolloutRestart),
+                new Tool(ToolName.REQUEST_ACCESS, "Ask a person for a role (view, edit or admin) in a namespace "
+                        + "(* is the whole cluster) for some minutes. Returns a link to give the person; never "
+                        + "waits: the decision shows in whoami.",
+                        List.of(CLUSTER, text("namespace", "Namespace, or * for the whole cluster.").mandatory(),
+                                text("role", "view, edit or admin.").mandatory(),
+                                integer("minutes", "How long, 1 to 480.", 1, AccessRequest.MAX_MINUTES).mandatory()
+                                        .refusedWith(Message.AGENT_ACCESS_BAD_MINUTES),
+                                text("reason", "Why, for the person (up to 500 characters).").mandatory()
+                                        .atMost(AccessRequest.MAX_REASON).refusedWith(Message.AGENT_ACCESS_REASON)),
+                        WRITE, account::requestAccess));
+    }
+}

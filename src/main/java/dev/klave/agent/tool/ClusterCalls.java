@@ -1,0 +1,105 @@
+package dev.klave.agent.tool;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.agent.Agent;
+import dev.klave.cluster.ClusterId;
+import dev.klave.gateway.Call;
+import dev.klave.gateway.ClusterExchange;
+import dev.klave.gateway.ClusterPath;
+import dev.klave.gateway.Exchanged;
+import dev.klave.gateway.Query;
+import dev.klave.messages.Message;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+/**
+ * The cluster requests of one tool call, each through the cluster gateway (spec 3 §1 2): admitted
+ * with the agent's own token, audited as a row carrying the tool (and the session) before it
+ * leaves, impersonating the agent, cut with its credential. A refusal of Klave's and an answer of
+ * the cluster's 4xx/5xx become the tool's error results (spec 3 §7 "Tool results").
+ */
+final class ClusterCalls {
+    static final String JSON = "application/json";
+    static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+
+    private final ClusterExchange exchange;
+    private final Agent agent;
+    private final ToolName tool;
+    private final ClusterId cluster;
+    private final InetAddress client;
+
+    ClusterCalls(ClusterExchange exchange, Agent agent, ToolName tool, ClusterId cluster, InetAddress client) {
+        this.exchange = requireNonNull(exchange, "exchange is null");
+        this.agent = requireNonNull(agent, "agent is null");
+        this.tool = requireNonNull(tool, "tool is null");
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.client = requireNonNull(client, "client is null");
+    }
+
+    ClusterId cluster() {
+        return cluster;
+    }
+
+    /** A successful answer; anything else is thrown as the tool's error result. */
+    Exchanged.Answered send(String method, ClusterPath path, Map<String, String> query,
+            ClusterExchange.Outgoing outgoing) throws ToolError, ClusterRefusal, InterruptedException {
+        Exchanged.Answered answered = answer(method, path, query, outgoing);
+        if (answered.status() >= 400) {
+            throw ClusterRefusal.of(answered);
+        }
+        return answered;
+    }
+
+    /** Any answer of the cluster, successful or not; Klave's refusals and failures are thrown. */
+    Exchanged.Answered answer(String method, ClusterPath path, Map<String, String> query,
+            ClusterExchange.Outgoing outgoing) throws ToolError, InterruptedException {
+        return answer(method, path, encode(query), outgoing);
+    }
+
+    /** The same, with the query as it is sent (a held write's, stored). */
+    Exchanged.Answered answer(String method, ClusterPath path, String query, ClusterExchange.Outgoing outgoing)
+            throws ToolError, InterruptedException {
+        if (Thread.interrupted()) {
+            // The client left (spec 3 §4): nothing more is sent for it.
+            throw new InterruptedException("the client left");
+        }
+        Call call = new Call(cluster, method, path, Query.parse(query), client, agent.channel(tool.wire()));
+        Exchanged exchanged = exchange.exchange(Optional.of(agent.authorization()), call, outgoing);
+        return switch (exchanged) {
+            case Exchanged.Answered answered -> answered;
+            case Exchanged.Refused refused -> throw new ToolError(refused.refusal().kind().code(),
+                    refused.refusal().getMessage() + " (audit id " + refused.auditId() + ")",
+                    Map.of("audit_id", refused.auditId()));
+            case Exchanged.Failed failed -> throw ToolError.of(Message.AGENT_CLUSTER_UNREACHABLE,
+                    Map.of("error", failed.text() + " (audit id " + failed.auditId() + ")"));
+        };
+    }
+
+    JsonNode getJson(ClusterPath path, Map<String, String> query)
+            throws ToolError, ClusterRefusal, InterruptedException {
+        return json(send("GET", path, query, ClusterExchange.Outgoing.NONE));
+    }
+
+    static JsonNode json(Exchanged.Answered answered) throws ToolError {
+        try {
+            return Yaml.MAPPER.readTree(answered.body());
+        } catch (IOException e) {
+            throw ToolError.of(Message.AGENT_CLUSTER_UNREACHABLE,
+                    Map.of("error", "el cluster no respondió JSON (audit id " + answered.auditId() + ")"));
+        }
+    }
+
+    private static String encode(Map<String, String> query) {
+        StringJoiner joined = new StringJoiner("&");
+        query.forEach((name, value) -> joined.add(URLEncoder.encode(name, StandardCharsets.UTF_8) + "="
+                + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return joined.toString();
+    }
+}

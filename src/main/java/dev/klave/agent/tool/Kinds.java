@@ -1,0 +1,112 @@
+package dev.klave.agent.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.gateway.ClusterExchange;
+import dev.klave.gateway.ClusterPath;
+import dev.klave.messages.Message;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Kind resolution through the cluster's own discovery (spec 3 §4 "Tools"): the two aggregated
+ * discovery requests ({@code /api} and {@code /apis}, Kubernetes 1.30+), each an audited request
+ * of the tool. Only a group's preferred version counts, unless {@code api_version} names another;
+ * a name two groups answer to is the core group's when one of them is core (as kubectl reads it),
+ * and otherwise needs {@code api_version}.
+ */
+final class Kinds {
+    static final String AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+            + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+
+    private Kinds() {}
+
+    /** Every kind the cluster serves (subresources are listed on their parent). */
+    static List<Kind> discover(ClusterCalls calls) throws ToolError, ClusterRefusal, InterruptedException {
+        List<Kind> kinds = new ArrayList<>();
+        for (String root : List.of("api", "apis")) {
+            JsonNode list = ClusterCalls.json(calls.send("GET", ClusterPath.of(root), Map.of(),
+                    new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), AGGREGATED)));
+            if (!list.path("kind").asText().equals("APIGroupDiscoveryList")) {
+                throw ToolError.of(Message.AGENT_CLUSTER_UNREACHABLE, Map.of("error",
+                        "el cluster no sirve el descubrimiento agregado (Kubernetes 1.30 o posterior)"));
+            }
+            for (JsonNode group : list.path("items")) {
+                read(group, kinds);
+            }
+        }
+        return kinds;
+    }
+
+    private static void read(JsonNode group, List<Kind> kinds) {
+        String groupName = group.path("metadata").path("name").asText("");
+        // Versions come preferred first; firstOfGroup reads the order.
+        for (JsonNode version : group.path("versions")) {
+            for (JsonNode resource : version.path("resources")) {
+                List<String> shortNames = new ArrayList<>();
+                resource.path("shortNames").forEach(name -> shortNames.add(name.asText()));
+                List<String> subresources = new ArrayList<>();
+                resource.path("subresources").forEach(sub -> subresources.add(sub.path("subresource").asText()));
+                String kind = resource.path("responseKind").path("kind").asText("");
+                String plural = resource.path("resource").asText();
+                if (kind.isEmpty() || plural.contains("/")) {
+                    continue;
+                }
+                kinds.add(new Kind(groupName, version.path("version").asText(), plural,
+                        resource.path("singularResource").asText(kind.toLowerCase(java.util.Locale.ROOT)), kind,
+                        shortNames, resource.path("scope").asText().equals("Namespaced"), subresources));
+            }
+        }
+    }
+
+    /** The one kind {@code name} means, with {@code apiVersion} when given. */
+    static Kind resolve(ClusterCalls calls, String name, Optional<String> apiVersion)
+            throws ToolError, ClusterRefusal, InterruptedException {
+        return pick(discover(calls), name, apiVersion, calls.cluster().value());
+    }
+
+    static Kind pick(List<Kind> kinds, String name, Optional<String> apiVersion, String cluster) throws ToolError {
+        List<Kind> matching = new ArrayList<>();
+        for (Kind kind : kinds) {
+            if (!kind.answersTo(name)) {
+                continue;
+            }
+            if (apiVersion.isPresent() ? kind.apiVersion().equals(apiVersion.get())
+                    || kind.group().equals(apiVersion.get()) : firstOfGroup(kinds, kind)) {
+                matching.add(kind);
+            }
+        }
+        if (matching.isEmpty()) {
+            throw ToolError.of(Message.AGENT_KIND_UNKNOWN, ordered("cluster", cluster, "kind",
+                    name + apiVersion.map(version -> " (" + version + ")").orElse("")));
+        }
+        if (matching.size() == 1) {
+            return matching.get(0);
+        }
+        Optional<Kind> core = matching.stream().filter(kind -> kind.group().isEmpty()).findFirst();
+        if (core.isPresent() && apiVersion.isEmpty()) {
+            return core.get();
+        }
+        List<String> versions = matching.stream().map(Kind::apiVersion).toList();
+        throw ToolError.of(Message.AGENT_KIND_AMBIGUOUS, ordered("kind", name, "api_versions",
+                String.join(", ", versions)));
+    }
+
+    /** Whether {@code kind} is the first version its group lists of its plural (the preferred one). */
+    private static boolean firstOfGroup(List<Kind> kinds, Kind kind) {
+        for (Kind other : kinds) {
+            if (other.group().equals(kind.group()) && other.plural().equals(kind.plural())) {
+                return other == kind;
+            }
+        }
+        return false;
+    }
+
+    static Map<String, Object> ordered(String first, Object a, String second, Object b) {
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        params.put(first, a);
+        params.put(second, b);
+        return params;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.klave.agent.tool;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.gateway.ClusterPath;
+import java.util.Optional;
+
+/**
+ * A write as a tool plans it before sending anything: what it is (verb, kind, namespace, name),
+ * the request that makes it, and — when it must wait for a person — the same request as a dry
+ * run, and the request to hold, which carries a precondition (spec 3 §3: apply fails with 409 when
+ * the object changed since the dry run, delete when it was recreated).
+ */
+record Planned(String verb, Kind kind, String namespace, String name, Request request, Precondition precondition,
+        Renderer renderer) {
+    /** One request to the cluster. */
+    record Request(String method, ClusterPath path, String query, Optional<String> body, Optional<String> contentType) {
+        Request {
+            requireNonNull(method, "method is null");
+            requireNonNull(path, "path is null");
+            requireNonNull(query, "query is null");
+            requireNonNull(body, "body is null");
+            requireNonNull(contentType, "contentType is null");
+        }
+
+        Request dryRun() {
+            return new Request(method, path, query.isEmpty() ? "dryRun=All" : query + "&dryRun=All", body, contentType);
+        }
+
+        Request withBody(String value) {
+            return new Request(method, path, query, Optional.of(value), contentType);
+        }
+    }
+
+    /** The request to hold, given the dry run's answer and the object as it is now. */
+    @FunctionalInterface
+    interface Precondition {
+        Request held(Request request, JsonNode dryRun, Optional<JsonNode> current);
+    }
+
+    /** How a successful answer is shown. */
+    @FunctionalInterface
+    interface Renderer {
+        String render(JsonNode answer);
+    }
+
+    Planned {
+        requireNonNull(verb, "verb is null");
+        requireNonNull(kind, "kind is null");
+        requireNonNull(namespace, "namespace is null");
+        requireNonNull(name, "name is null");
+        requireNonNull(request, "request is null");
+        requireNonNull(precondition, "precondition is null");
+        requireNonNull(renderer, "renderer is null");
+    }
+
+    /** {@code <resource>/<name>}, as the approval message names it. */
+    String target() {
+        return kind.plural() + "/" + name;
+    }
+}

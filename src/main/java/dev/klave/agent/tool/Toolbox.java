@@ -1,0 +1,124 @@
+package dev.klave.agent.tool;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.access.GrantStore;
+import dev.klave.agent.approval.AccessRequests;
+import dev.klave.agent.approval.Approvals;
+import dev.klave.cluster.ClusterStore;
+import dev.klave.config.BaseUrl;
+import dev.klave.crypto.Hmac;
+import dev.klave.gateway.ClusterExchange;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The tools, as data (spec 3 §4 "Tools"), and the one way to call them: arguments checked against
+ * the tool's parameters, then its handler; a refusal of Klave's or of the cluster's is an error
+ * result, never a protocol error.
+ */
+public final class Toolbox {
+    private final Map<ToolName, Tool> tools = new EnumMap<>(ToolName.class);
+
+    public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
+            AccessRequests accessRequests, BaseUrl baseUrl, Hmac stateKey, Duration approvalWait, Clock clock) {
+        AccountTools account = new AccountTools(grants, clusters, accessRequests, baseUrl, clock);
+        Clusters reach = new Clusters(exchange, account);
+        ReadTools read = new ReadTools(reach);
+        HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,
+                Approvals.LIFETIME), baseUrl, approvalWait, clock);
+        WriteTools write = new WriteTools(reach, held, clock);
+        for (Tool tool : Catalogue.tools(account, read, write)) {
+            tools.put(tool.name(), tool);
+        }
+        if (tools.size() != ToolName.values().length) {
+            throw new IllegalStateException("a tool has no entry in the catalogue");
+        }
+    }
+
+    /** Every tool, in a stable order (MCP 2026-07-28: the same order on every {@code tools/list}). */
+    public List<Tool> list() {
+        return List.copyOf(tools.values());
+    }
+
+    public Optional<Tool> find(String name) {
+        return ToolName.named(name).map(tools::get);
+    }
+
+    /** The {@code tools} of a {@code tools/list} answer. */
+    public ArrayNode describe() {
+        ArrayNode list = JsonNodeFactory.instance.arrayNode();
+        for (Tool tool : tools.values()) {
+            ObjectNode entry = list.addObject();
+            entry.put("name", tool.name().wire());
+            entry.put("description", tool.description());
+            ObjectNode schema = entry.putObject("inputSchema");
+            schema.put("type", "object");
+            ObjectNode properties = schema.putObject("properties");
+            ArrayNode required = JsonNodeFactory.instance.arrayNode();
+            for (Parameter parameter : tool.parameters()) {
+                properties.set(parameter.name(), parameter.schema());
+                if (parameter.required()) {
+                    required.add(parameter.name());
+                }
+            }
+            if (!required.isEmpty()) {
+                schema.set("required", required);
+            }
+            schema.put("additionalProperties", false);
+            ObjectNode annotations = entry.putObject("annotations");
+            annotations.put("readOnlyHint", tool.annotations().readOnly());
+            annotations.put("destructiveHint", tool.annotations().destructive());
+            annotations.put("idempotentHint", tool.annotations().idempotent());
+        }
+        return list;
+    }
+
+    /**
+     * Checks the arguments, then runs the tool.
+     *
+     * @throws InterruptedException the client left, or the replica is stopping
+     */
+    public ToolResult call(Tool tool, JsonNode arguments, Invocation invocation) throws InterruptedException {
+        try {
+            Arguments checked = Arguments.check(arguments, tool.parameters());
+            return tool.handler().run(new ToolCall(invocation.agent(), tool.name(), checked, invocation.client(),
+                    invocation.urlElicitation(), invocation.requestState(), invocation.inputResponses()));
+        } catch (ToolError error) {
+            return failed(error);
+        } catch (ClusterRefusal refusal) {
+            ObjectNode structured = JsonNodeFactory.instance.objectNode();
+            structured.put("status", refusal.status()).put("reason", refusal.reason())
+                    .put("message", refusal.getMessage()).put("audit_id", refusal.auditId());
+            return new ToolResult.Done(refusal.text(), true, Optional.of(structured));
+        }
+    }
+
+    /** Spec 3 §7: {@code <code>: <message>} and {@code {code, params, error}}. */
+    static ToolResult failed(ToolError error) {
+        ObjectNode structured = JsonNodeFactory.instance.objectNode();
+        structured.put("code", error.code());
+        structured.set("params", Yaml.MAPPER.valueToTree(error.params()));
+        structured.put("error", error.getMessage());
+        return new ToolResult.Done(error.code() + ": " + error.getMessage(), true, Optional.of(structured));
+    }
+
+    /** Who calls and how, besides the tool and its arguments. */
+    public record Invocation(dev.klave.agent.Agent agent, java.net.InetAddress client, boolean urlElicitation,
+            Optional<String> requestState, Optional<JsonNode> inputResponses) {
+        public Invocation {
+            requireNonNull(agent, "agent is null");
+            requireNonNull(client, "client is null");
+            requireNonNull(requestState, "requestState is null");
+            requireNonNull(inputResponses, "inputResponses is null");
+        }
+    }
+}
