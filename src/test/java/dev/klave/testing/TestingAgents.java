@@ -27,7 +27,8 @@ public final class TestingAgents {
      */
     public static Bot bot(TestingKlave klave, ClusterSimulator cluster, String clusterId, String login, String tier,
             String scope) {
-        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n");
+        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
+                + "    pod-security.kubernetes.io/enforce: baseline\n");
         String admin = TestingPeople.signUp(klave, "root", true);
         TestingClusters.bootstrap(klave, admin, cluster, clusterId);
         return another(klave, cluster, admin, clusterId, login, tier, scope);

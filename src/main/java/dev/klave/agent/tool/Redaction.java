@@ -43,6 +43,9 @@ final class Redaction {
         JsonNode annotations = copy.path("metadata").path("annotations");
         if (annotations instanceof ObjectNode map) {
             map.remove(LAST_APPLIED);
+            if (map.isEmpty()) {
+                ((ObjectNode) copy.get("metadata")).remove("annotations");
+            }
         }
         hide(copy, "data", true, before);
         hide(copy, "stringData", false, before);

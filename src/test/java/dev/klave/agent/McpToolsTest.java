@@ -1,0 +1,295 @@
+package dev.klave.agent;
+
+import static dev.klave.agent.McpClient.args;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingAgents;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingKlave;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Each tool against the cluster simulator, through Klave (spec 3 §4 "Tools", §7, §8): what the
+ * agent reads, what reaches the cluster, and the audit rows each request leaves.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class McpToolsTest {
+    private ClusterSimulator cluster;
+    private TestingKlave klave;
+    private TestingHttp http;
+    private TestingAgents.Bot bot;
+    private McpClient mcp;
+
+    @BeforeAll
+    void start() {
+        cluster = ClusterSimulator.builder().start();
+        klave = TestingKlave.start(new TestingClock(), settings -> settings);
+        http = klave.http();
+        bot = TestingAgents.bot(klave, cluster, "prod-1", "deployer", "edit", "team-a");
+        mcp = new McpClient(http, bot.token());
+        cluster.objects().put("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web, namespace: team-a}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec: {containers: [{name: web, image: nginx}]}
+                """);
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: Secret
+                metadata:
+                  name: db
+                  namespace: team-a
+                  annotations:
+                    kubectl.kubernetes.io/last-applied-configuration: '{"data":{"password":"c2VjcmV0"}}'
+                data:
+                  password: c2VjcmV0
+                  blob: %s
+                """.formatted(Base64.getEncoder().encodeToString(new byte[] {0, 1, 2, (byte) 0xff})));
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: api-0, namespace: team-a}
+                spec: {containers: [{name: api, image: api}]}
+                """);
+    }
+
+    @AfterAll
+    void stop() {
+        klave.close();
+        cluster.close();
+    }
+
+    /** The audit rows the bot's credential left with {@code tool}, oldest first. */
+    private List<JsonNode> rows(String tool) {
+        JsonNode page = read(http.get("/api/audit?include_discovery=true&tool=" + tool + "&credential="
+                + bot.credentialId(), "Cookie", bot.admin()).body());
+        List<JsonNode> rows = new ArrayList<>();
+        page.path("events").forEach(rows::add);
+        return rows.reversed();
+    }
+
+    private static JsonNode read(String text) {
+        try {
+            return McpClient.JSON.readTree(text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void whoamiNamesTheBotItsPermissionAndReachesNoCluster() {
+        cluster.clearRequests();
+        McpClient.Answer answer = mcp.call("whoami", args());
+
+        assertThat(answer.isError()).isFalse();
+        assertThat(answer.text()).contains("bot:deployer", "writes need a person's approval: no",
+                "cluster prod-1: edit in namespace team-a");
+        JsonNode structured = answer.result().path("structuredContent");
+        assertThat(structured.path("mode").asText()).isEqualTo("bot");
+        assertThat(structured.path("permissions").path(0).path("role").asText()).isEqualTo("edit");
+        assertThat(cluster.requests()).isEmpty();
+        assertThat(rows("whoami")).isEmpty();
+    }
+
+    @Test
+    void listClustersNamesTheClustersWithAPermission() {
+        McpClient.Answer answer = mcp.call("list_clusters", args());
+
+        assertThat(answer.text()).contains("prod-1");
+        assertThat(answer.result().path("structuredContent").path("clusters").path(0).path("name").asText())
+                .isEqualTo("prod-1");
+    }
+
+    @Test
+    void listResourcesPrintsTheClustersTableAndAuditsDiscoveryAndTheList() {
+        McpClient.Answer answer = mcp.call("list_resources", args("cluster", "prod-1", "kind", "deploy",
+                "namespace", "team-a"));
+
+        assertThat(answer.isError()).as(answer.text()).isFalse();
+        assertThat(answer.text()).startsWith("NAME").contains("web");
+        List<JsonNode> rows = rows("list_resources");
+        assertThat(rows).hasSize(3);
+        assertThat(rows).allSatisfy(row -> {
+            assertThat(row.path("channel").asText()).isEqualTo("tool");
+            assertThat(row.path("tool").asText()).isEqualTo("list_resources");
+            assertThat(row.path("subject").asText()).isEqualTo("deployer");
+        });
+        // One clock for the whole test: the rows share their time, so their order is not asserted.
+        assertThat(rows.stream().map(row -> row.path("path").asText())).containsExactlyInAnyOrder("/api", "/apis",
+                "/apis/apps/v1/namespaces/team-a/deployments");
+    }
+
+    @Test
+    void listingEveryNamespaceWithANamespacedRoleIsTheClusters403WithTheHint() {
+        McpClient.Answer answer = mcp.call("list_resources", args("cluster", "prod-1", "kind", "pods"));
+
+        assertThat(answer.isError()).isTrue();
+        assertThat(answer.text()).startsWith("403 Forbidden: ").contains("audit id: ", "request_access");
+    }
+
+    @Test
+    void getResourceHidesSecretValuesAndTheLastAppliedAnnotation() {
+        McpClient.Answer answer = mcp.call("get_resource", args("cluster", "prod-1", "kind", "secret",
+                "namespace", "team-a", "name", "db"));
+
+        assertThat(answer.isError()).as(answer.text()).isFalse();
+        assertThat(answer.text()).contains("password: \"<redacted, 6 bytes>\"", "blob: \"<redacted, 4 bytes>\"")
+                .doesNotContain("c2VjcmV0", "last-applied-configuration", "managedFields");
+    }
+
+    @Test
+    void readSecretDecodesTextAndMarksBinaryValues() {
+        McpClient.Answer answer = mcp.call("read_secret", args("cluster", "prod-1", "namespace", "team-a",
+                "name", "db"));
+
+        assertThat(answer.isError()).as(answer.text()).isFalse();
+        JsonNode data = answer.result().path("structuredContent").path("data");
+        assertThat(data.path("password").asText()).isEqualTo("secret");
+        assertThat(data.path("blob").asText()).isEqualTo("base64:AAEC/w==");
+        assertThat(rows("read_secret")).hasSize(1);
+    }
+
+    @Test
+    void getLogsTailsThePodsLogAndPreviousWithoutARestartIsTheClusters400() {
+        for (int i = 1; i <= 5; i++) {
+            cluster.pods().appendLog("team-a", "api-0", "api", "line " + i);
+        }
+        ObjectNode tail = args("cluster", "prod-1", "namespace", "team-a", "pod", "api-0");
+        tail.put("tail_lines", 2);
+        McpClient.Answer answer = mcp.call("get_logs", tail);
+        ObjectNode previous = args("cluster", "prod-1", "namespace", "team-a", "pod", "api-0");
+        previous.put("previous", true);
+        McpClient.Answer none = mcp.call("get_logs", previous);
+
+        assertThat(answer.text()).isEqualTo("line 4\nline 5\n");
+        assertThat(none.isError()).isTrue();
+        assertThat(none.text()).startsWith("400 BadRequest: previous terminated container \"api\" in pod \"api-0\"")
+                .doesNotContain("request_access");
+    }
+
+    @Test
+    void applyCreatesWithTheServiceFieldManagerAndAnswersTheStoredObject() {
+        McpClient.Answer answer = mcp.call("apply", args("cluster", "prod-1", "manifest", """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: settings, namespace: team-a}
+                data: {mode: fast}
+                """));
+
+        assertThat(answer.isError()).as(answer.text()).isFalse();
+        assertThat(answer.text()).contains("name: settings", "mode: fast").doesNotContain("managedFields");
+        JsonNode stored = cluster.objects().get("configmaps", "team-a", "settings").orElseThrow();
+        assertThat(stored.path("metadata").path("managedFields").path(0).path("manager").asText())
+                .isEqualTo("service-mcp");
+        assertThat(rows("apply").stream().map(row -> row.path("verb").asText())).contains("patch");
+    }
+
+    @Test
+    void applyOfASecretAnswersItsValuesHidden() {
+        McpClient.Answer answer = mcp.call("apply", args("cluster", "prod-1", "manifest", """
+                {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "token", "namespace": "team-a"},
+                 "stringData": {"value": "abc"}}
+                """));
+
+        assertThat(answer.isError()).as(answer.text()).isFalse();
+        assertThat(answer.text()).contains("value: \"<redacted, 3 bytes>\"").doesNotContain("YWJj");
+    }
+
+    @Test
+    void scaleAndRolloutRestartChangeTheDeployment() {
+        ObjectNode scale = args("cluster", "prod-1", "kind", "deployments", "namespace", "team-a", "name", "web");
+        scale.put("replicas", 4);
+        McpClient.Answer scaled = mcp.call("scale", scale);
+        McpClient.Answer restarted = mcp.call("rollout_restart", args("cluster", "prod-1", "kind", "deploy",
+                "namespace", "team-a", "name", "web"));
+
+        assertThat(scaled.isError()).as(scaled.text()).isFalse();
+        assertThat(scaled.text()).contains("scaled to 4 replicas");
+        assertThat(restarted.isError()).as(restarted.text()).isFalse();
+        JsonNode web = cluster.objects().get("deployments", "team-a", "web").orElseThrow();
+        assertThat(web.path("spec").path("replicas").asInt()).isEqualTo(4);
+        assertThat(web.path("spec").path("template").path("metadata").path("annotations")
+                .has("kubectl.kubernetes.io/restartedAt")).isTrue();
+        assertThat(rows("scale").stream().map(row -> row.path("path").asText()))
+                .contains("/apis/apps/v1/namespaces/team-a/deployments/web/scale");
+    }
+
+    @Test
+    void rolloutRestartRefusesWhatIsNotAWorkload() {
+        McpClient.Answer answer = mcp.call("rollout_restart", args("cluster", "prod-1", "kind", "configmap",
+                "namespace", "team-a", "name", "settings"));
+
+        assertThat(answer.isError()).isTrue();
+        assertThat(answer.text()).startsWith("agent.not_rollable: ");
+        assertThat(answer.result().path("structuredContent").path("code").asText()).isEqualTo("agent.not_rollable");
+    }
+
+    @Test
+    void deleteResourceDeletesOneObject() {
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: old, namespace: team-a}\n");
+
+        McpClient.Answer answer = mcp.call("delete_resource", args("cluster", "prod-1", "kind", "cm",
+                "namespace", "team-a", "name", "old"));
+
+        assertThat(answer.isError()).as(answer.text()).isFalse();
+        assertThat(cluster.objects().get("configmaps", "team-a", "old")).isEmpty();
+    }
+
+    @Test
+    void anUnknownKindOrClusterIsTheServicesOwnError() {
+        McpClient.Answer kind = mcp.call("list_resources", args("cluster", "prod-1", "kind", "gizmos"));
+        McpClient.Answer unknownCluster = mcp.call("list_resources", args("cluster", "elsewhere", "kind", "pods"));
+        McpClient.Answer badArgument = mcp.call("list_resources", args("cluster", "prod-1", "kind", "pods",
+                "colour", "red"));
+
+        assertThat(kind.text()).startsWith("agent.kind_unknown: ");
+        assertThat(unknownCluster.text()).startsWith("agent.cluster_unknown: ");
+        assertThat(badArgument.text()).startsWith("agent.argument_invalid: ");
+    }
+
+    @Test
+    void aKindTwoGroupsServeIsTheCoreOneUnlessApiVersionSaysOtherwise() {
+        McpClient.Answer core = mcp.call("list_resources", args("cluster", "prod-1", "kind", "events",
+                "namespace", "team-a"));
+        McpClient.Answer other = mcp.call("list_resources", args("cluster", "prod-1", "kind", "events",
+                "api_version", "events.k8s.io/v1", "namespace", "team-a"));
+
+        assertThat(core.isError()).as(core.text()).isFalse();
+        // The edit role reads core events only (as in Kubernetes): the cluster itself says so.
+        assertThat(other.text()).startsWith("403 Forbidden: ").contains("events.k8s.io");
+        List<JsonNode> rows = rows("list_resources");
+        assertThat(rows.stream().map(row -> row.path("path").asText())).contains(
+                "/api/v1/namespaces/team-a/events", "/apis/events.k8s.io/v1/namespaces/team-a/events");
+    }
+
+    @Test
+    void requestAccessRefusesClusterAdminAndOutOfRangeValues() {
+        ObjectNode admin = args("cluster", "prod-1", "namespace", "*", "role", "cluster-admin", "reason", "x");
+        admin.put("minutes", 30);
+        ObjectNode tooLong = args("cluster", "prod-1", "namespace", "team-a", "role", "edit", "reason", "x");
+        tooLong.put("minutes", 481);
+        ObjectNode noReason = args("cluster", "prod-1", "namespace", "team-a", "role", "edit", "reason", " ");
+        noReason.put("minutes", 30);
+
+        assertThat(mcp.call("request_access", admin).text()).startsWith("agent.access_beyond_ceiling: ");
+        McpClient.Answer minutes = mcp.call("request_access", tooLong);
+        assertThat(minutes.text()).startsWith("agent.access_bad_minutes: ");
+        assertThat(minutes.result().path("structuredContent").path("params").path("max").asInt()).isEqualTo(480);
+        assertThat(mcp.call("request_access", noReason).text()).startsWith("agent.access_reason: ");
+    }
+}
