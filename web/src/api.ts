@@ -109,6 +109,8 @@ export interface Subject {
   is_admin: boolean; enabled: boolean; disabled_at: string | null; break_glass: boolean;
   has_password: boolean; forge: ForgeLink | null; oidc: OidcLink | null; created_at: string;
   last_sign_in_at?: string | null; invitation_expires_at?: string | null; active_grants?: number; last_admin?: boolean;
+  /** A bot's only: an agent's writes with its credentials wait for an administrator's approval (spec 3 §4). */
+  writes_need_approval?: boolean;
 }
 
 export interface CreatedPerson extends Omit<Subject, "disabled_at" | "has_password" | "forge" | "oidc" | "created_at"> {
