@@ -44,7 +44,7 @@ export function EditSubjectForm({ subject, onDone }: { subject: Subject; onDone:
                 onChange={(event) => setApproval(event.currentTarget.checked)} />
               Las escrituras necesitan aprobación
             </label>
-            <p id="approval-help" class="muted small">Lo que un agente escriba con las credenciales de este bot espera
+            <p id="approval-help" class="muted small check-help">Lo que un agente escriba con las credenciales de este bot espera
               a que un administrador lo apruebe.</p>
           </div>
         ) : (

@@ -183,8 +183,10 @@ class BotsAndCiBrowserTest {
         assertThat(approval).not().isChecked();
         assertThat(approval).hasAccessibleDescription(java.util.regex.Pattern.compile("espera a que un administrador"));
         // A bot has neither e-mail nor role (spec 1 §2): its form does not offer them.
-        assertThat(page.getByLabel("Correo")).hasCount(0);
-        assertThat(page.getByLabel("Administrador", new Page.GetByLabelOptions().setExact(true))).hasCount(0);
+        Locator form = page.locator("tr.row-editor");
+        assertThat(form.getByLabel("Nombre visible")).isVisible();
+        assertThat(form.getByLabel("Correo")).hasCount(0);
+        assertThat(form.getByLabel("Administrador", new Locator.GetByLabelOptions().setExact(true))).hasCount(0);
         org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page)).isEmpty();
         TestingBrowser.screenshot(page, "admin-usuarios-bot-aprobacion");
         approval.check();
