@@ -194,7 +194,7 @@ export type AccessStatus = "pending" | "approved" | "denied" | "expired";
 /** Who asks: a bot with its credential, or a person's delegated agent. */
 export interface RequestSubject { id: string; login: string; kind: string }
 
-/** Who decided: the API names the administrator by login (or by {id, login}). */
+/** Who decided: the API names the person by login (an object {id, login} is read too). */
 export type Decider = string | { id?: string; login: string } | null;
 
 /** One changed field of a held write: where, and its value before and after (null: absent). */
@@ -209,7 +209,9 @@ export interface WritePreview {
 export interface WriteRequest {
   kind: "write"; id: string; status: WriteStatus; cluster: string; namespace: string | null; tool: string;
   verb: string; resource: string; name: string; subject: RequestSubject; created_at: string; expires_at: string;
-  decided_at: string | null; decided_by: Decider; executed_at: string | null; preview: WritePreview | null;
+  decided_at: string | null; decided_by: Decider; executed_at: string | null;
+  /** Only on the request's own page (GET /api/agents/requests/{id}), not in the list. */
+  preview?: WritePreview | null;
 }
 
 export interface AccessRequest {
