@@ -5,7 +5,7 @@ import { when } from "../format";
 import { CardTable } from "../ui/CardTable";
 import { useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
-import { objectText, requester, scopeText, verbText } from "./requestText";
+import { requester, scopeText, verbText } from "./requestText";
 
 function RequestLink({ id, label }: { id: string; label: string }) {
   return <a class="button button-small" href={`/agents/requests/${encodeURIComponent(id)}`} aria-label={label}>Ver</a>;
@@ -27,7 +27,8 @@ function Writes({ list }: { list: WriteRequest[] }) {
         {list.map((request) => (
           <tr key={request.id} data-testid={`write-${request.id}`}>
             <td>{request.subject.login}</td>
-            <td>{verbText(request.verb)} <code class="wrap">{objectText(request)}</code></td>
+            <td>{verbText(request.verb)} <code>{request.resource}/{request.name}</code>{request.namespace
+              ? ` en ${request.namespace}` : ""} ({request.cluster})</td>
             <td>{when(request.created_at)}</td>
             <td>{when(request.expires_at)}</td>
             <td class="row-actions"><RequestLink id={request.id}
