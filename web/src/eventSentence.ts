@@ -203,14 +203,6 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
       return `${who} creó la trust rule «${text(d.name)}» para ${target}`;
     case "ci.trust_rule.delete":
       return `${who} borró la trust rule «${text(d.name)}»`;
-    case "agent.write_approved":
-    case "agent.write_denied":
-      return `${who} ${event.type === "agent.write_approved" ? "aprobó" : "denegó"} la escritura de ${target}: ${
-        text(d.verb)} ${text(d.resource)}/${text(d.name)} en ${text(d.namespace)} (${text(d.cluster)})`;
-    case "agent.access_approved":
-    case "agent.access_denied":
-      return `${who} ${event.type === "agent.access_approved" ? "aprobó" : "denegó"} el acceso que pedía ${target}: «${
-        TIERS[text(d.tier)] ?? text(d.tier)}» en ${where(d)} durante ${text(d.minutes)} minutos`;
     case "ci.exchange.failure":
       return `Intercambio de CI rechazado: ${ciReason(event.reason)}`;
     default:
@@ -230,6 +222,5 @@ export function eventTypes(providers: ProviderNames): { value: string; label: st
     { value: "credential.", label: "Credenciales" },
     { value: "cluster.", label: "Clusters" },
     { value: "ci.", label: "CI" },
-    { value: "agent.", label: "Solicitudes de agentes" },
   ];
 }
