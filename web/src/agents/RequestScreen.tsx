@@ -6,7 +6,7 @@ import { ApiError, get, post, type AccessRequest, type AgentRequest, type WriteR
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
-import { Loads } from "../ui/states";
+import { ErrorBox, Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { capitalized, outcome, requester, roleText, scopeText, STATUS, verbText, whatIsAsked } from "./requestText";
 import { WritePreview } from "./WritePreview";
@@ -127,9 +127,14 @@ export function RequestScreen({ id }: { id: string }) {
     <>
       <p class="breadcrumb"><a href="/agentes">Agentes</a> / solicitud</p>
       <h1 tabIndex={-1}>{title}</h1>
-      <Loads loaded={{ ...loaded, data: request }}>
-        {(shown) => <RequestView request={shown} onChanged={setDecided} />}
-      </Loads>
+      {loaded.error?.status === 404 ? (
+        // The API answers 404 alike for a request that does not exist and one the caller may not decide.
+        <ErrorBox text="No hay ninguna solicitud con este enlace que puedas decidir tú." />
+      ) : (
+        <Loads loaded={{ ...loaded, data: request }}>
+          {(shown) => <RequestView request={shown} onChanged={setDecided} />}
+        </Loads>
+      )}
     </>
   );
 }

@@ -46,6 +46,16 @@ export function WritePreview({ request }: { request: WriteRequest }) {
   if (!preview) {
     return <section class="card"><h2>Cambios</h2><p class="muted">Esta solicitud no tiene vista previa.</p></section>;
   }
+  // The server passes on as text a preview it could not read as JSON: shown as it came.
+  if (typeof preview !== "object" || !Array.isArray(preview.changes)) {
+    return (
+      <section class="card">
+        <h2>Cambios</h2>
+        <p class="muted">La vista previa llegó sin el formato esperado; esto es lo que guardó la herramienta:</p>
+        <pre class="yaml">{typeof preview === "string" ? preview : JSON.stringify(preview, null, 2)}</pre>
+      </section>
+    );
+  }
   const changed = preview.changes.map((change) => normalPath(change.path));
   const deleting = preview.verb === "delete" || preview.result === null;
   return (
