@@ -203,6 +203,18 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
       return `${who} creó la trust rule «${text(d.name)}» para ${target}`;
     case "ci.trust_rule.delete":
       return `${who} borró la trust rule «${text(d.name)}»`;
+    case "agent.write_approved":
+      return `${who} aprobó la escritura de un agente de ${target}: ${text(d.verb)} ${text(d.resource)}/${text(d.name)}${
+        d.namespace ? ` en ${text(d.namespace)}` : ""} (${text(d.cluster)})`;
+    case "agent.write_denied":
+      return `${who} denegó la escritura de un agente de ${target}: ${text(d.verb)} ${text(d.resource)}/${text(d.name)}${
+        d.namespace ? ` en ${text(d.namespace)}` : ""} (${text(d.cluster)})`;
+    case "agent.access_approved":
+      return `${who} aprobó la solicitud de acceso de un agente de ${target}: «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${
+        where(d)} durante ${text(d.minutes)} minutos`;
+    case "agent.access_denied":
+      return `${who} denegó la solicitud de acceso de un agente de ${target}: «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${
+        where(d)}`;
     case "ci.exchange.failure":
       return `Intercambio de CI rechazado: ${ciReason(event.reason)}`;
     default:
@@ -222,5 +234,6 @@ export function eventTypes(providers: ProviderNames): { value: string; label: st
     { value: "credential.", label: "Credenciales" },
     { value: "cluster.", label: "Clusters" },
     { value: "ci.", label: "CI" },
+    { value: "agent.", label: "Agentes" },
   ];
 }

@@ -134,6 +134,8 @@ public final class Klave implements AutoCloseable {
         server.startDraining();
         // Streams never finish by themselves: cut them first, recorded as cut by the restart.
         services.openStreams().cutAll();
+        // Tools waiting for a person's decision answer with what they have (spec 3: call again).
+        services.approvals().close();
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
         services.close();
         database.close();

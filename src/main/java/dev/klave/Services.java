@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.access.AccessRoutes;
 import dev.klave.access.GrantStore;
 import dev.klave.account.AccountLifecycle;
+import dev.klave.agent.approval.AccessRequests;
+import dev.klave.agent.approval.Approvals;
 import dev.klave.account.AccountRoutes;
 import dev.klave.account.AccountViews;
 import dev.klave.account.Accounts;
@@ -101,6 +103,7 @@ public final class Services {
     private final ControlEvents events;
     private final ClustersWiring clusterArea;
     private final GatewayWiring way;
+    private final AgentsWiring agents;
     private final List<RouteProvider> routes;
     private final Optional<ForgeSync> forgeSync;
     private final LastAdminRule lastAdmin;
@@ -108,8 +111,9 @@ public final class Services {
     private final ExternalIdentityStore identities;
     private final Optional<OidcProvider> oidcProvider;
 
-    private Services(ClustersWiring clusterArea, GatewayWiring way, Accounts accounts, AccountLifecycle lifecycle,
-            OwnAccount own, Links links, Sessions sessions, PasswordLogin passwordLogin, ControlEvents events,
+    private Services(ClustersWiring clusterArea, GatewayWiring way, AgentsWiring agents, Accounts accounts,
+            AccountLifecycle lifecycle, OwnAccount own, Links links, Sessions sessions, PasswordLogin passwordLogin,
+            ControlEvents events,
             List<RouteProvider> routes, Optional<ForgeSync> forgeSync, LastAdminRule lastAdmin, SignInMode mode,
             ExternalIdentityStore identities, Optional<OidcProvider> oidcProvider) {
         this.oidcProvider = oidcProvider;
@@ -126,6 +130,7 @@ public final class Services {
         this.events = events;
         this.clusterArea = clusterArea;
         this.way = way;
+        this.agents = agents;
         this.routes = routes;
     }
 
@@ -148,6 +153,7 @@ public final class Services {
         AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
         ClustersWiring clusterArea = new ClustersWiring(database, settings, base, random, replica);
         GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea);
+        AgentsWiring agents = new AgentsWiring(database, base, clusterArea, random);
         KeyRing keys = base.keys;
         SecretTokenGenerator tokens = base.tokens;
         PasswordHasher hasher = base.hasher;
@@ -237,8 +243,9 @@ public final class Services {
                         clusterArea.connections, credentials::revokeAllRestrictedTo, baseUrl),
                 new AccessRoutes(clusterArea.grants, subjects, clock),
                 credentialRoutes,
-                new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()));
-        return new Services(clusterArea, way, accounts, lifecycle, own, links, sessions, passwordLogin, events,
+                new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()),
+                agents.routes);
+        return new Services(clusterArea, way, agents, accounts, lifecycle, own, links, sessions, passwordLogin, events,
                 routes, forgeSync, lastAdmin, mode, identities, oidc.map(OidcRoutes.Configured::provider));
     }
 
@@ -259,6 +266,7 @@ public final class Services {
     public void start() {
         way.start();
         clusterArea.start();
+        agents.start();
         forgeSync.ifPresent(ForgeSync::start);
         oidcProvider.ifPresent(OidcProvider::fetchInBackground);
     }
@@ -270,6 +278,7 @@ public final class Services {
      * server drains.
      */
     public void close() {
+        agents.close();
         way.openStreams.close();
         clusterArea.close();
         forgeSync.ifPresent(ForgeSync::close);
@@ -365,6 +374,16 @@ public final class Services {
     /** The {@code /clusters/…} proxy, built on the HTTP server's Vert.x. */
     public ProxyFactory proxy() {
         return way.proxy;
+    }
+
+    /** Agents' held writes: holding, waiting for a person, running once (spec 3 §4). */
+    public Approvals approvals() {
+        return agents.approvals;
+    }
+
+    /** Agents' access requests, which become grants once a person approves (spec 3 "request_access"). */
+    public AccessRequests accessRequests() {
+        return agents.accessRequests;
     }
 
     /** Every domain package's API routes. */

@@ -63,6 +63,16 @@ public final class Grants {
             Optional<String> note) {}
 
     public Grant create(Request request, Principal actor) {
+        return create(request, actor, grant -> {});
+    }
+
+    /**
+     * As {@link #create(Request, Principal)}, with {@code alongside} run in the grant's own
+     * transaction once the grant is stored: for a change that must be made with the grant or not at
+     * all (an agent's approved access request, spec 3). A refusal it throws undoes the grant. The
+     * cluster is asked about the namespace before the transaction, never inside it.
+     */
+    public Grant create(Request request, Principal actor, Consumer<Grant> alongside) {
         Subject subject = subject(request.subjectId());
         ClusterId clusterId = cluster(request.clusterId());
         Tier tier = Tier.fromCode(request.tier() == null ? "" : request.tier())
@@ -94,6 +104,7 @@ public final class Grants {
                     .details(Map.of("grant", grant.id(), "cluster", clusterId.value(), "tier", tier.code(),
                             "scope", scope.value()))
                     .record();
+            alongside.accept(grant);
             return grant;
         });
         changed.accept(clusterId);

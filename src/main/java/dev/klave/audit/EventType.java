@@ -38,7 +38,12 @@ public enum EventType {
     CLUSTER_TOKENS("cluster.tokens"),
     CLUSTER_DELETE("cluster.delete"),
     CI_TRUST_RULE_CREATE("ci.trust_rule.create"),
-    CI_TRUST_RULE_DELETE("ci.trust_rule.delete");
+    CI_TRUST_RULE_DELETE("ci.trust_rule.delete"),
+    // Spec 3 §6 names no event: a person's decision on an agent's write or access request.
+    AGENT_WRITE_APPROVED("agent.write_approved"),
+    AGENT_WRITE_DENIED("agent.write_denied"),
+    AGENT_ACCESS_APPROVED("agent.access_approved"),
+    AGENT_ACCESS_DENIED("agent.access_denied");
 
     private final String code;
 

@@ -177,6 +177,27 @@ public enum Message {
     // Not in the specification: GET /api/audit?channel= takes proxy or tool (spec 3 "Tool rules" 3).
     CHANNEL_INVALID(400, "channel no válido: usa proxy o tool"),
 
+    // Deciding an agent's write or access request (POST /api/agents/requests/{id}/approve|deny);
+    // not in the specification: a request decided, or run out, is no longer the person's to decide.
+    REQUEST_NOT_PENDING(409, "la solicitud ya no está pendiente"),
+    REQUEST_EXPIRED(409, "la solicitud ha caducado"),
+
+    // Errors of the agent's tools (spec 3 §7 "Tool results"): the specification writes the codes,
+    // not the texts. A tool result carries no HTTP status; the status only classes the refusal.
+    AGENT_APPROVAL_PENDING("agent.approval_pending", 202, "la escritura espera la aprobación de una persona"),
+    AGENT_APPROVAL_DENIED("agent.approval_denied", 403, "una persona ha denegado la escritura"),
+    AGENT_APPROVAL_EXPIRED("agent.approval_expired", 410, "la aprobación ha caducado: vuelve a llamar sin approval_id"),
+    AGENT_APPROVAL_EXECUTED("agent.approval_executed", 409, "la escritura ya se ejecutó: lee el objeto"),
+    AGENT_APPROVAL_MISMATCH("agent.approval_mismatch", 409, "la llamada no coincide con la escritura aprobada"),
+    /** %s: the limit, 20 (spec 3 §8). */
+    AGENT_TOO_MANY_PENDING("agent.too_many_pending", 429, "la cuenta ya tiene %s solicitudes pendientes"),
+    /** %s: the longest a request may ask for, 480 (spec 3 §8). */
+    AGENT_ACCESS_BAD_MINUTES("agent.access_bad_minutes", 400, "minutes debe estar entre 1 y %s"),
+    /** %s: the longest reason, 500 characters (spec 3 §8). */
+    AGENT_ACCESS_REASON("agent.access_reason", 400, "reason es obligatorio y tiene como mucho %s caracteres"),
+    AGENT_ACCESS_BEYOND_CEILING("agent.access_beyond_ceiling", 403,
+            "ese rol supera los permisos de la persona en ese cluster"),
+
     // CI exchange errors (spec 1 §7 "CI exchange errors").
     CI_TOKEN_INVALID(401, "token no válido"),
     CI_NO_MATCHING_RULE(403, "ninguna trust rule coincide con este workflow "

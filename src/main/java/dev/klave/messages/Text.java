@@ -24,6 +24,10 @@ public enum Text {
     REVOKED_ACCOUNT_DISABLED("cuenta deshabilitada"),
     REVOKED_CLUSTER_DELETED("cluster borrado"),
 
+    // The note of a grant made by approving an agent's access request (spec 3 "request_access"):
+    // the request's id, then its reason.
+    ACCESS_REQUEST_GRANT_NOTE("solicitud de acceso de un agente %s: %s"),
+
     // The reconciler (the rbac_cleanup error, a cluster's last error).
     CLEANUP_WITHOUT_TOKENS("el cluster no tenía tokens"),
     IMPERSONATION_ROLE_MISSING("falta el ClusterRole %s: vuelve a aplicar bootstrap.yaml"),

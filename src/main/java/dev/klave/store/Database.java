@@ -160,6 +160,16 @@ public final class Database implements Transactions, AutoCloseable {
         return kept.prepare(handle.getConnection(), sql);
     }
 
+    /**
+     * A connection of its own, outside the pool, for a session that lives as long as a listener
+     * does ({@code LISTEN}): a pooled one would be held for good, and the pool retires connections.
+     * The caller closes it.
+     */
+    Connection dedicatedConnection() throws SQLException {
+        return java.sql.DriverManager.getConnection(dataSource.getJdbcUrl(), dataSource.getUsername(),
+                dataSource.getPassword());
+    }
+
     /** For tests: the pool closes every connection and opens new ones, as it does at their maximum lifetime. */
     void retireConnections() {
         dataSource.getHikariPoolMXBean().softEvictConnections();

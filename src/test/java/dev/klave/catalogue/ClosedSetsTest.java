@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.account.IdentityProvider;
+import dev.klave.agent.approval.AccessStatus;
+import dev.klave.agent.approval.WriteStatus;
 import dev.klave.audit.EventType;
 import dev.klave.audit.Via;
 import dev.klave.cluster.CleanupStatus;
@@ -38,7 +40,8 @@ class ClosedSetsTest {
                 "user.create", "user.update", "user.reset_link", "user.break_glass", "user.break_glass_removed",
                 "user.enable", "user.logout", "user.password_change", "user.forge_unlink", "user.oidc_unlink",
                 "bot.create", "grant.create", "grant.revoke", "credential.issue", "credential.revoke",
-                "cluster.create", "cluster.tokens", "cluster.delete", "ci.trust_rule.create", "ci.trust_rule.delete");
+                "cluster.create", "cluster.tokens", "cluster.delete", "ci.trust_rule.create", "ci.trust_rule.delete",
+                "agent.write_approved", "agent.write_denied", "agent.access_approved", "agent.access_denied");
     }
 
     @Test
@@ -89,6 +92,11 @@ class ClosedSetsTest {
                 "oidc_linked_by_email", "forge_2fa_unreadable");
         assertThat(codes(CheckName.values(), CheckName::code)).containsExactly("database", "admin_can_sign_in",
                 "oidc_discovery", "forge_sync");
+        // Spec 3 §3 "Write request": the states of its table; an access request has all but executed.
+        assertThat(codes(WriteStatus.values(), WriteStatus::code)).containsExactly("pending", "approved", "denied",
+                "expired", "executed");
+        assertThat(codes(AccessStatus.values(), AccessStatus::code)).containsExactly("pending", "approved", "denied",
+                "expired");
     }
 
     @Test
@@ -126,9 +134,16 @@ class ClosedSetsTest {
         for (CheckName name : CheckName.values()) {
             assertThat(CheckName.parse(name.code())).isEqualTo(name);
         }
+        for (WriteStatus status : WriteStatus.values()) {
+            assertThat(WriteStatus.parse(status.code())).isEqualTo(status);
+        }
+        for (AccessStatus status : AccessStatus.values()) {
+            assertThat(AccessStatus.parse(status.code())).isEqualTo(status);
+        }
         List<Function<String, ?>> parsers = List.of(EventType::parse, Via::parse, SignInError::parse,
                 PasswordFailure::parse, CredentialStatus::parse, ClusterStatus::parse, CleanupStatus::parse,
-                NoticeLevel::parse, CheckState::parse, NoticeCode::parse, CheckName::parse);
+                NoticeLevel::parse, CheckState::parse, NoticeCode::parse, CheckName::parse, WriteStatus::parse,
+                AccessStatus::parse);
         for (Function<String, ?> parse : parsers) {
             // Strict: no case folding, no constant names, no blanks.
             for (String other : List.of("", "LOGIN_SUCCESS", "Login.Success", "OK", "ok ", "unknown")) {

@@ -90,6 +90,32 @@ class MessageTest {
         assertThat(message.refusal(parts).status()).isEqualTo(status);
     }
 
+    /** Spec 3 §7 writes the codes of the agent's tools, not their texts: these are Klave's. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "AGENT_APPROVAL_PENDING|agent.approval_pending|la escritura espera la aprobación de una persona",
+        "AGENT_APPROVAL_DENIED|agent.approval_denied|una persona ha denegado la escritura",
+        "AGENT_APPROVAL_EXPIRED|agent.approval_expired|la aprobación ha caducado: vuelve a llamar sin approval_id",
+        "AGENT_APPROVAL_EXECUTED|agent.approval_executed|la escritura ya se ejecutó: lee el objeto",
+        "AGENT_APPROVAL_MISMATCH|agent.approval_mismatch|la llamada no coincide con la escritura aprobada",
+        "AGENT_TOO_MANY_PENDING|agent.too_many_pending|la cuenta ya tiene 20 solicitudes pendientes",
+        "AGENT_ACCESS_BAD_MINUTES|agent.access_bad_minutes|minutes debe estar entre 1 y 480",
+        "AGENT_ACCESS_REASON|agent.access_reason|reason es obligatorio y tiene como mucho 500 caracteres",
+        "AGENT_ACCESS_BEYOND_CEILING|agent.access_beyond_ceiling|ese rol supera los permisos de la persona en ese cluster",
+        "REQUEST_NOT_PENDING|REQUEST_NOT_PENDING|la solicitud ya no está pendiente",
+        "REQUEST_EXPIRED|REQUEST_EXPIRED|la solicitud ha caducado",
+    })
+    void agentTextsCarryTheSpecificationsCodes(Message message, String code, String expected) {
+        Object part = switch (message) {
+            case AGENT_TOO_MANY_PENDING -> 20;
+            case AGENT_ACCESS_BAD_MINUTES -> 480;
+            case AGENT_ACCESS_REASON -> 500;
+            default -> "";
+        };
+        assertThat(message.code()).isEqualTo(code);
+        assertThat(message.refusal(part)).hasMessage(expected);
+    }
+
     @org.junit.jupiter.api.Test
     void ciTextsNameTheClaimsRuleAndBot() {
         assertThat(Message.CI_NO_MATCHING_RULE.text("1", "2", "refs/heads/main", "", "ninguna regla"))

@@ -1,0 +1,137 @@
+package dev.klave.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.access.Scope;
+import dev.klave.access.Tier;
+import dev.klave.account.SubjectId;
+import dev.klave.agent.approval.AccessRequest;
+import dev.klave.agent.approval.AccessRequestStore;
+import dev.klave.agent.approval.AccessStatus;
+import dev.klave.agent.approval.Actor;
+import dev.klave.cluster.ClusterId;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** {@link AccessRequestStore} in SQL. */
+public final class JdbiAccessRequestStore implements AccessRequestStore {
+    private static final String COLUMNS = "id, subject_id, credential_id, session_id, decider_id, cluster_id, scope, "
+            + "role, minutes, reason, status, created_at, expires_at, decided_at, decided_by, grant_id, grant_expires_at";
+
+    private final Database database;
+
+    public JdbiAccessRequestStore(Database database) {
+        this.database = requireNonNull(database, "database is null");
+    }
+
+    @Override
+    public void create(AccessRequest request) {
+        database.withHandle(handle -> handle.createUpdate("INSERT INTO access_requests (" + COLUMNS + ") VALUES (:id, "
+                        + ":subject_id, :credential_id, :session_id, :decider_id, :cluster_id, :scope, :role, "
+                        + ":minutes, :reason, :status, :created_at, :expires_at, :decided_at, :decided_by, :grant_id, "
+                        + ":grant_expires_at)")
+                .bind("id", request.id())
+                .bind("subject_id", request.actor().subject().value())
+                .bind("credential_id", request.actor().credentialId().orElse(null))
+                .bind("session_id", request.actor().sessionId().orElse(null))
+                .bind("decider_id", request.decider().map(SubjectId::value).orElse(null))
+                .bind("cluster_id", request.cluster().value())
+                .bind("scope", request.scope().value())
+                .bind("role", request.role().code())
+                .bind("minutes", request.minutes())
+                .bind("reason", request.reason())
+                .bind("status", request.status().code())
+                .bind("created_at", request.createdAt().toEpochMilli())
+                .bind("expires_at", request.expiresAt().toEpochMilli())
+                .bind("decided_at", Times.toMillis(request.decidedAt()))
+                .bind("decided_by", request.decidedBy().orElse(null))
+                .bind("grant_id", request.grantId().orElse(null))
+                .bind("grant_expires_at", Times.toMillis(request.grantExpiresAt()))
+                .execute());
+    }
+
+    @Override
+    public Optional<AccessRequest> findById(String id) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS
+                        + " FROM access_requests WHERE id = :id")
+                .bind("id", id)
+                .map(JdbiAccessRequestStore::map)
+                .findOne());
+    }
+
+    @Override
+    public boolean approve(String id, Instant at, String by, String grantId, Instant grantExpiresAt) {
+        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'approved', "
+                        + "decided_at = :at, decided_by = :by, grant_id = :grant_id, grant_expires_at = :grant_expires_at "
+                        + "WHERE id = :id AND status = 'pending' AND expires_at > :at")
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
+                .bind("by", by)
+                .bind("grant_id", grantId)
+                .bind("grant_expires_at", grantExpiresAt.toEpochMilli())
+                .execute()) == 1;
+    }
+
+    @Override
+    public boolean deny(String id, Instant at, String by) {
+        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'denied', "
+                        + "decided_at = :at, decided_by = :by WHERE id = :id AND status = 'pending' AND expires_at > :at")
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
+                .bind("by", by)
+                .execute()) == 1;
+    }
+
+    @Override
+    public List<AccessRequest> inForce(Actor actor, Instant now) {
+        String session = actor.sessionId().isPresent() ? " AND r.session_id = :session_id" : "";
+        return database.withHandle(handle -> {
+            // The grant decides: one revoked (or gone with its cluster) no longer puts its request in force.
+            var query = handle.createQuery("SELECT " + qualified() + " FROM access_requests r "
+                    + "JOIN grants g ON g.id = r.grant_id "
+                    + "WHERE r.subject_id = :subject_id AND r.status = 'approved' AND r.grant_expires_at > :now "
+                    + "AND g.revoked_at IS NULL" + session + " ORDER BY r.decided_at, r.id");
+            actor.sessionId().ifPresent(id -> query.bind("session_id", id));
+            return query.bind("subject_id", actor.subject().value())
+                    .bind("now", now.toEpochMilli())
+                    .map(JdbiAccessRequestStore::map)
+                    .list();
+        });
+    }
+
+    @Override
+    public List<AccessRequest> forDecider(Optional<SubjectId> decider, Instant now, int limit) {
+        String whose = decider.isPresent() ? "decider_id = :decider_id" : "decider_id IS NULL";
+        return database.withHandle(handle -> {
+            var query = handle.createQuery("SELECT " + COLUMNS + " FROM access_requests WHERE " + whose
+                    + " ORDER BY CASE WHEN status = 'pending' AND expires_at > :now THEN 0 ELSE 1 END, "
+                    + "created_at DESC, id LIMIT :limit");
+            decider.ifPresent(id -> query.bind("decider_id", id.value()));
+            return query.bind("now", now.toEpochMilli())
+                    .bind("limit", limit)
+                    .map(JdbiAccessRequestStore::map)
+                    .list();
+        });
+    }
+
+    private static String qualified() {
+        return "r." + COLUMNS.replace(", ", ", r.");
+    }
+
+    private static AccessRequest map(ResultSet row, StatementContext context) throws SQLException {
+        Actor actor = new Actor(new SubjectId(row.getString("subject_id")),
+                Optional.ofNullable(row.getString("credential_id")), Optional.ofNullable(row.getString("session_id")));
+        return new AccessRequest(row.getString("id"), actor,
+                Optional.ofNullable(row.getString("decider_id")).map(SubjectId::new),
+                new ClusterId(row.getString("cluster_id")), new Scope(row.getString("scope")),
+                Tier.fromCode(row.getString("role")).orElseThrow(), row.getInt("minutes"), row.getString("reason"),
+                AccessStatus.parse(row.getString("status")), Times.instant(row, "created_at").orElseThrow(),
+                Times.instant(row, "expires_at").orElseThrow(), Times.instant(row, "decided_at"),
+                Optional.ofNullable(row.getString("decided_by")), Optional.ofNullable(row.getString("grant_id")),
+                Times.instant(row, "grant_expires_at"));
+    }
+}
