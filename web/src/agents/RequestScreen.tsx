@@ -8,7 +8,7 @@ import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
 import { ErrorBox, Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
-import { capitalized, outcome, requester, roleText, scopeText, STATUS, verbText, whatIsAsked } from "./requestText";
+import { capitalized, outcome, requester, roleText, scopeText, verbText, whatIsAsked } from "./requestText";
 import { WritePreview } from "./WritePreview";
 
 const STATE_CLASS: Record<string, string> = {
@@ -98,7 +98,7 @@ function RequestView({ request, onChanged }: { request: AgentRequest; onChanged:
     <>
       <p class="lead" data-testid="request-headline">{capitalized(headline(request))}.</p>
       <div class={STATE_CLASS[request.status] ?? "alert"} data-testid="request-state" role="status">
-        <p><strong>{STATUS[request.status] ?? request.status}</strong>. {outcome(request)}</p>
+        <p>{outcome(request)}</p>
       </div>
       <Decision request={request} onDecided={onChanged} />
       <section class="card" aria-labelledby="request-facts">

@@ -71,7 +71,7 @@ export function outcome(request: AgentRequest): string {
   const at = when(request.decided_at);
   switch (request.status) {
     case "pending":
-      return `Espera una decisión hasta el ${when(request.expires_at)}.`;
+      return `Pendiente: espera una decisión hasta el ${when(request.expires_at)}.`;
     case "approved":
       if (request.kind === "access") {
         return `Aprobada por ${by} el ${at}.${request.grant_expires_at
@@ -83,7 +83,7 @@ export function outcome(request: AgentRequest): string {
     case "denied":
       return `Denegada por ${by} el ${at}.`;
     case "expired":
-      return `Caducó el ${when(request.expires_at)} sin que nadie la aprobara. El agente tendrá que pedirla otra vez.`;
+      return `Caducada el ${when(request.expires_at)}: nadie la decidió a tiempo. El agente tendrá que pedirla otra vez.`;
     default:
       return STATUS[status] ?? status;
   }

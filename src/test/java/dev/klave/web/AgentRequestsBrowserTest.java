@@ -114,7 +114,7 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
                 .isVisible();
         assertThat(page.getByTestId("request-headline"))
                 .hasText("El bot deployer quiere modificar deployments/web en team-a (prod-1).");
-        assertThat(state(page)).containsText("pendiente");
+        assertThat(state(page)).containsText("Pendiente: espera una decisión hasta el");
         assertThat(page.getByTestId("request-subject")).containsText("deployer");
         assertThat(page.locator(".facts")).containsText("scale");
         Locator changes = page.getByTestId("changes");
@@ -131,7 +131,6 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
 
         button(page, "Aprobar").click();
 
-        assertThat(state(page)).containsText("aprobada");
         assertThat(state(page)).containsText("Aprobada por root el");
         assertThat(button(page, "Aprobar")).hasCount(0);
         assertThat(button(page, "Denegar")).hasCount(0);
@@ -141,6 +140,13 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         page.reload();
         assertThat(state(page)).containsText("Aprobada por root el");
         TestingBrowser.screenshot(page, "agents-request-approved");
+
+        // The agent calls again and the stored request runs once (spec 3 §3): the page says so.
+        org.assertj.core.api.Assertions.assertThat(web.klave.klave().services().approvals().claim(id)).isTrue();
+        page.reload();
+        assertThat(state(page)).containsText("Aprobada por root el");
+        assertThat(state(page)).containsText("y ejecutada el");
+        assertThat(page.getByTestId("request-actions")).hasCount(0);
     }
 
     @Test
@@ -155,7 +161,7 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         Locator dialog = page.getByRole(AriaRole.DIALOG);
         assertThat(dialog).containsText("secrets/db en team-a (prod-1)");
         dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Cancelar")).click();
-        assertThat(state(page)).containsText("pendiente");
+        assertThat(state(page)).containsText("Pendiente: espera una decisión hasta el");
         org.assertj.core.api.Assertions.assertThat(web.expect(200, "GET", "/api/agents/requests/" + id, null, admin)
                 .get("status").asText()).isEqualTo("pending");
 
@@ -175,8 +181,8 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         web.clock.advance(Approvals.LIFETIME.plus(Duration.ofMinutes(1)));
         Page page = requestPage(id);
 
-        assertThat(state(page)).containsText("caducada");
-        assertThat(state(page)).containsText("nadie la aprobara");
+        assertThat(state(page)).containsText("Caducada el");
+        assertThat(state(page)).containsText("nadie la decidió a tiempo");
         assertThat(page.getByTestId("request-actions")).hasCount(0);
         assertThat(button(page, "Aprobar")).hasCount(0);
         org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page)).isEmpty();
