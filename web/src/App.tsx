@@ -18,6 +18,8 @@ import { AuditDetailScreen } from "./admin/AuditDetailScreen";
 import { InstallationScreen } from "./admin/InstallationScreen";
 import { CredentialsScreen } from "./admin/CredentialsScreen";
 import { CiScreen } from "./admin/CiScreen";
+import { AgentsScreen } from "./agents/AgentsScreen";
+import { RequestScreen } from "./agents/RequestScreen";
 
 const PUBLIC = new Set(["/login", "/cuenta"]);
 
@@ -86,6 +88,14 @@ function Route({ path, me, onMeChanged }: { path: string; me: Me; onMeChanged: (
   }
   if (path === "/mi-cuenta") {
     return <AccountScreen me={me} onMeChanged={onMeChanged} />;
+  }
+  if (path === "/agentes") {
+    return <AgentsScreen />;
+  }
+  // The link an agent gives the person (spec 3 §2); the API answers 404 to whoever may not see it.
+  const request = /^\/agents\/requests\/([^/]+)$/.exec(path);
+  if (request) {
+    return <RequestScreen id={decodeURIComponent(request[1])} />;
   }
   if (path.startsWith("/admin/") && !me.is_admin) {
     return (

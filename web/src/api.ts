@@ -109,6 +109,8 @@ export interface Subject {
   is_admin: boolean; enabled: boolean; disabled_at: string | null; break_glass: boolean;
   has_password: boolean; forge: ForgeLink | null; oidc: OidcLink | null; created_at: string;
   last_sign_in_at?: string | null; invitation_expires_at?: string | null; active_grants?: number; last_admin?: boolean;
+  /** A bot's only: an agent's writes with its credentials wait for an administrator's approval (spec 3 §4). */
+  writes_need_approval?: boolean;
 }
 
 export interface CreatedPerson extends Omit<Subject, "disabled_at" | "has_password" | "forge" | "oidc" | "created_at"> {
@@ -183,3 +185,41 @@ export interface TrustRules {
   rules: TrustRule[]; audience: string; issuer: string; token_lifetime: string; exchange_route: string;
   exchange_url: string;
 }
+
+// ---- Agents' requests (spec 3 §3, §4 "Write approval flow") ----
+
+export type WriteStatus = "pending" | "approved" | "denied" | "expired" | "executed";
+export type AccessStatus = "pending" | "approved" | "denied" | "expired";
+
+/** Who asks: a bot with its credential, or a person's delegated agent. */
+export interface RequestSubject { id: string; login: string; kind: string }
+
+/** Who decided: the API names the person by login (an object {id, login} is read too). */
+export type Decider = string | { id?: string; login: string } | null;
+
+/** One changed field of a held write: where, and its value before and after (null: absent). */
+export interface PreviewChange { path: string; before: unknown; after: unknown }
+
+/** The held write's preview; Secret values already hidden by the server (spec 3 §8). */
+export interface WritePreview {
+  cluster: string; namespace: string | null; verb: string; resource: string; name: string;
+  current: unknown; result: unknown; changes: PreviewChange[];
+}
+
+export interface WriteRequest {
+  kind: "write"; id: string; status: WriteStatus; cluster: string; namespace: string | null; tool: string;
+  verb: string; resource: string; name: string; subject: RequestSubject; created_at: string; expires_at: string;
+  decided_at: string | null; decided_by: Decider; executed_at: string | null;
+  /** Only on the request's own page (GET /api/agents/requests/{id}), not in the list. */
+  preview?: WritePreview | null;
+}
+
+export interface AccessRequest {
+  kind: "access"; id: string; status: AccessStatus; cluster: string; scope: string; role: string; minutes: number;
+  reason: string; subject: RequestSubject; created_at: string; expires_at: string; decided_at: string | null;
+  decided_by: Decider; grant_id: string | null; grant_expires_at: string | null;
+}
+
+export type AgentRequest = WriteRequest | AccessRequest;
+
+export interface AgentRequests { write_requests: WriteRequest[]; access_requests: AccessRequest[] }

@@ -148,6 +148,11 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
     case "bot.create":
       return `${who} creó el bot ${target}`;
     case "user.update":
+      // A bot has no role: what its change leaves is its approval setting (spec 3 §4).
+      if (d.writes_need_approval !== undefined) {
+        return `${who} cambió los datos de ${target}${d.writes_need_approval === "true" || d.writes_need_approval === true
+          ? " (sus escrituras necesitan aprobación)" : " (sus escrituras no necesitan aprobación)"}`;
+      }
       return `${who} cambió los datos de ${target}${d.is_admin === "true" || d.is_admin === true ? " (es administrador)"
         : d.is_admin === "false" || d.is_admin === false ? " (no es administrador)" : ""}`;
     case "user.reset_link":

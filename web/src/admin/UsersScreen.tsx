@@ -177,6 +177,8 @@ export function UsersScreen({ me }: { me: Me }) {
                         {subject.kind === "bot" ? "bot" : "persona"}
                         {subject.is_admin && <span class="badge">admin</span>}
                         {subject.break_glass && <span class="badge badge-warn">emergencia</span>}
+                        {subject.writes_need_approval &&
+                          <div class="muted small" data-testid={`approval-${subject.login}`}>escrituras con aprobación</div>}
                       </td>
                       <td>{subject.email ?? "—"}</td>
                       <td>
@@ -199,13 +201,11 @@ export function UsersScreen({ me }: { me: Me }) {
                         <a class="button button-small" href={`/admin/credenciales?owner=${encodeURIComponent(subject.id)}`}
                           aria-label={`Credenciales (${activeCredentials(subject.id)}) de ${subject.login}`}
                           data-testid={`credentials-of-${subject.login}`}>Credenciales ({activeCredentials(subject.id)})</a>
-                        {subject.kind === "person" && (
-                          <button type="button" class="button button-small" onClick={() => {
-                            setFailure(null);
-                            setEditing(subject);
-                          }}
-                            aria-label={`Editar ${subject.login}`} data-edit={subject.login}>Editar</button>
-                        )}
+                        <button type="button" class="button button-small" onClick={() => {
+                          setFailure(null);
+                          setEditing(subject);
+                        }}
+                          aria-label={`Editar ${subject.login}`} data-edit={subject.login}>Editar</button>
                         {subject.enabled && subject.last_admin ? (
                           <span class="muted small" data-testid={`last-admin-${subject.login}`}>
                             Único administrador que puede entrar: no se puede deshabilitar ni desvincular</span>

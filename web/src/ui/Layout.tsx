@@ -11,6 +11,7 @@ const ADMIN_LINKS = [
   { href: "/admin/permisos", label: "Permisos" },
   { href: "/admin/credenciales", label: "Credenciales" },
   { href: "/admin/ci", label: "CI" },
+  { href: "/agentes", label: "Agentes" },
   { href: "/admin/auditoria", label: "Auditoría" },
   { href: "/admin/instalacion", label: "Instalación" },
 ];
@@ -58,7 +59,9 @@ export function Layout({ me, onSignedOut, children }: {
         <nav aria-label="Principal">
           <ul>
             {links.map((link) => {
-              const current = path === link.href || path.startsWith(`${link.href}/`);
+              // A request's page (/agents/requests/<id>) belongs to the agents page.
+              const current = path === link.href || path.startsWith(`${link.href}/`)
+                || (link.href === "/agentes" && path.startsWith("/agents/"));
               return (
                 <li key={link.href}>
                   <a href={link.href} aria-current={current ? "page" : undefined}>{link.label}</a>

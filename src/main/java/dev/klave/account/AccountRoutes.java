@@ -16,7 +16,7 @@ import java.util.Set;
 
 /** The account routes of spec 1 §4: "Subjects", "Session and own account". */
 public final class AccountRoutes implements RouteProvider {
-    private static final Set<String> PATCHABLE = Set.of("display_name", "email", "is_admin");
+    private static final Set<String> PATCHABLE = Set.of("display_name", "email", "is_admin", "writes_need_approval");
 
     private final Accounts accounts;
     private final AccountLifecycle lifecycle;
@@ -124,16 +124,20 @@ public final class AccountRoutes implements RouteProvider {
         }
     }
 
-    /** A PATCH body: only the three fields, each of its own type; {@code "email": null} removes it. */
+    /** A PATCH body: only the four fields, each of its own type; {@code "email": null} removes it. */
     private static SubjectChanges changes(ObjectNode body) {
         Json.refuseUnknownFields(body, PATCHABLE);
         Optional<String> displayName = optionalText(body.get("display_name"), false);
         Optional<String> email = optionalText(body.get("email"), true);
-        JsonNode admin = body.get("is_admin");
-        if (admin != null && !admin.isBoolean()) {
+        return new SubjectChanges(displayName, email, optionalBoolean(body.get("is_admin")),
+                optionalBoolean(body.get("writes_need_approval")));
+    }
+
+    private static Optional<Boolean> optionalBoolean(JsonNode node) {
+        if (node != null && !node.isBoolean()) {
             throw Message.INVALID_JSON.refusal();
         }
-        return new SubjectChanges(displayName, email, Optional.ofNullable(admin).map(JsonNode::booleanValue));
+        return Optional.ofNullable(node).map(JsonNode::booleanValue);
     }
 
     private static Optional<String> optionalText(JsonNode node, boolean nullClears) {

@@ -2,6 +2,7 @@ package dev.klave.account;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +43,16 @@ public final class AccountViews {
     /** An account's OIDC identity (spec 2 §2: issuer, claim name, value, the provider's e-mail). */
     public record OidcView(String issuer, String claim, String subject, Optional<String> email) {}
 
-    /** An account as administrators see it in {@code /api/subjects}. */
+    /**
+     * An account as administrators see it in {@code /api/subjects}.
+     *
+     * @param writesNeedApproval a bot's setting (spec 3 §4); a person's answer has no such field
+     */
     public record SubjectView(String id, String login, String kind, String displayName, Optional<String> email,
             boolean isAdmin, boolean enabled, Optional<Instant> disabledAt, boolean breakGlass, boolean hasPassword,
             Optional<ForgeView> forge, Optional<OidcView> oidc, Instant createdAt, Optional<Instant> lastSignInAt,
-            Optional<Instant> invitationExpiresAt, int activeGrants, boolean lastAdmin) {}
+            Optional<Instant> invitationExpiresAt, int activeGrants, boolean lastAdmin,
+            @JsonInclude(JsonInclude.Include.NON_ABSENT) Optional<Boolean> writesNeedApproval) {}
 
     /** A new person, with the invitation link shown this once. */
     public record CreatedPersonView(String id, String login, String kind, String displayName, Optional<String> email,
@@ -83,7 +89,8 @@ public final class AccountViews {
                 Optional.ofNullable(extras.pendingUntil().get(subject.id())),
                 // Spec 1 §3: a disabled subject's grants are kept but do not count.
                 subject.enabled() ? extras.grants().getOrDefault(subject.id(), 0) : 0,
-                extras.lastAdmin().map(subject.id()::equals).orElse(false));
+                extras.lastAdmin().map(subject.id()::equals).orElse(false),
+                subject.kind() == SubjectKind.BOT ? Optional.of(subject.writesNeedApproval()) : Optional.empty());
     }
 
     public static CreatedPersonView created(IssuedLink invitation) {

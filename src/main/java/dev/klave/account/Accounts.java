@@ -80,7 +80,7 @@ public final class Accounts {
     public Subject createBot(Login login, Optional<String> displayName, Principal actor) {
         Subject bot = new Subject(SubjectId.random(), login, SubjectKind.BOT,
                 Fields.displayName(displayName.filter(name -> !name.isBlank()).orElse(login.value())),
-                Optional.empty(), false, false, Optional.empty(), Optional.empty(), clock.instant());
+                Optional.empty(), false, false, Optional.empty(), Optional.empty(), clock.instant(), false);
         return transactions.inTransaction(() -> {
             insert(bot);
             events.event(EventType.BOT_CREATE).actor(actor).target(bot).record();
@@ -101,14 +101,18 @@ public final class Accounts {
     }
 
     /**
-     * Changes name, e-mail and administrator role. Bots have neither e-mail nor role; taking the
-     * role from the last administrator able to sign in is refused (409).
+     * Changes name, e-mail and administrator role, and a bot's writes-need-approval setting. Bots
+     * have neither e-mail nor role, people no such setting; taking the role from the last
+     * administrator able to sign in is refused (409).
      */
     public Subject update(SubjectId id, SubjectChanges changes, Principal actor) {
         return transactions.inTransaction(() -> {
             Subject current = get(id);
             if (current.kind() == SubjectKind.BOT && (changes.email().isPresent() || changes.admin().isPresent())) {
                 throw Message.BOT_FIELDS.refusal();
+            }
+            if (current.kind() != SubjectKind.BOT && changes.writesNeedApproval().isPresent()) {
+                throw Message.WRITES_APPROVAL_BOTS_ONLY.refusal();
             }
             Subject changed = lastAdmin.check(current, subject -> {
                 Subject result = subject;
@@ -121,13 +125,24 @@ public final class Accounts {
                 if (changes.admin().isPresent()) {
                     result = result.withAdmin(changes.admin().get());
                 }
+                if (changes.writesNeedApproval().isPresent()) {
+                    result = result.withWritesNeedApproval(changes.writesNeedApproval().get());
+                }
                 return result;
             });
             Subject stored = subjects.update(id, ignored -> changed);
-            events.event(EventType.USER_UPDATE).actor(actor).target(stored)
-                    .details(Map.of("is_admin", String.valueOf(stored.admin()))).record();
+            events.event(EventType.USER_UPDATE).actor(actor).target(stored).details(updateDetails(stored)).record();
             return stored;
         });
+    }
+
+    /** What a change leaves: the role, and a bot's writes-need-approval setting (spec 3 §4). */
+    private static Map<String, String> updateDetails(Subject stored) {
+        if (stored.kind() == SubjectKind.BOT) {
+            return Map.of("is_admin", String.valueOf(stored.admin()),
+                    "writes_need_approval", String.valueOf(stored.writesNeedApproval()));
+        }
+        return Map.of("is_admin", String.valueOf(stored.admin()));
     }
 
     /**

@@ -10,6 +10,9 @@ import java.util.Optional;
 /**
  * A person or a bot (spec 1 §2 "Subject"). Immutable; changes produce a new value through the
  * {@code with…} methods and are stored by {@link SubjectStore#update}.
+ *
+ * @param writesNeedApproval whether an agent's writes with this bot's credentials wait for a
+ *     person's approval (spec 3 §4 "Write approval flow"); only a bot has it
  */
 public record Subject(
         SubjectId id,
@@ -21,7 +24,8 @@ public record Subject(
         boolean breakGlass,
         Optional<Instant> disabledAt,
         Optional<String> passwordHash,
-        Instant createdAt) implements EventParty {
+        Instant createdAt,
+        boolean writesNeedApproval) implements EventParty {
     public Subject {
         requireNonNull(id, "id is null");
         requireNonNull(login, "login is null");
@@ -36,13 +40,17 @@ public record Subject(
             // ExternalIdentities).
             throw new IllegalArgumentException("a bot has no e-mail or password");
         }
+        if (kind != SubjectKind.BOT && writesNeedApproval) {
+            // Spec 3 §4: a person's agents ask for approval through their session, not their account.
+            throw new IllegalArgumentException("only a bot's writes can need approval");
+        }
     }
 
     /** A new, enabled person with no password yet. */
     public static Subject newPerson(Login login, String displayName, Optional<String> email, boolean admin,
             boolean breakGlass, Instant now) {
         return new Subject(SubjectId.random(), login, SubjectKind.PERSON, displayName, email, admin, breakGlass,
-                Optional.empty(), Optional.empty(), now);
+                Optional.empty(), Optional.empty(), now, false);
     }
 
     public boolean enabled() {
@@ -51,32 +59,37 @@ public record Subject(
 
     public Subject withDisplayName(String value) {
         return new Subject(id, login, kind, value, email, admin, breakGlass, disabledAt, passwordHash,
-                createdAt);
+                createdAt, writesNeedApproval);
     }
 
     public Subject withEmail(Optional<String> value) {
         return new Subject(id, login, kind, displayName, value, admin, breakGlass, disabledAt, passwordHash,
-                createdAt);
+                createdAt, writesNeedApproval);
     }
 
     public Subject withAdmin(boolean value) {
         return new Subject(id, login, kind, displayName, email, value, breakGlass, disabledAt, passwordHash,
-                createdAt);
+                createdAt, writesNeedApproval);
     }
 
     public Subject withPasswordHash(Optional<String> value) {
         return new Subject(id, login, kind, displayName, email, admin, breakGlass, disabledAt, value,
-                createdAt);
+                createdAt, writesNeedApproval);
     }
 
     public Subject withDisabledAt(Optional<Instant> value) {
         return new Subject(id, login, kind, displayName, email, admin, breakGlass, value, passwordHash,
-                createdAt);
+                createdAt, writesNeedApproval);
     }
 
     public Subject withBreakGlass(boolean value) {
         return new Subject(id, login, kind, displayName, email, admin, value, disabledAt, passwordHash,
-                createdAt);
+                createdAt, writesNeedApproval);
+    }
+
+    public Subject withWritesNeedApproval(boolean value) {
+        return new Subject(id, login, kind, displayName, email, admin, breakGlass, disabledAt, passwordHash,
+                createdAt, value);
     }
 
     @Override

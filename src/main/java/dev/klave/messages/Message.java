@@ -92,6 +92,9 @@ public enum Message {
     EMAIL_INVALID(400, "e-mail no válido"),
     DISPLAY_NAME_INVALID(400, "nombre no válido: de 1 a 200 caracteres"),
     BOT_FIELDS(400, "los bots no tienen e-mail, contraseña ni rol de administrador"),
+    // Spec 3 §4 "Write approval flow": the setting is a bot's; a person's agent chooses it in its session.
+    WRITES_APPROVAL_BOTS_ONLY(400, "writes_need_approval es solo para bots: el agente de una persona "
+            + "lo elige en su sesión"),
     KIND_INVALID(400, "kind no válido: usa bot, o nada para una persona"),
     TIME_INVALID(400, "%s no válido: usa RFC 3339, por ejemplo 2026-11-25T10:00:00Z"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),

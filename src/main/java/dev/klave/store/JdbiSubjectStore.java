@@ -21,7 +21,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** {@link SubjectStore} in SQL, the same statements for both dialects. */
 public final class JdbiSubjectStore implements SubjectStore {
     private static final String COLUMNS = "id, login, kind, display_name, email, is_admin, break_glass, "
-            + "disabled_at, password_hash, created_at";
+            + "disabled_at, password_hash, created_at, writes_need_approval";
     /** Written beside the address on every insert and update (spec 2 §5 rule 7), never read into a Subject. */
     private static final String WRITTEN = COLUMNS + ", email_key";
 
@@ -35,7 +35,7 @@ public final class JdbiSubjectStore implements SubjectStore {
     public void create(Subject subject) {
         database.withHandle(handle -> bind(handle.createUpdate("INSERT INTO subjects (" + WRITTEN + ") VALUES "
                 + "(:id, :login, :kind, :display_name, :email, :is_admin, :break_glass, :disabled_at, "
-                + ":password_hash, :created_at, :email_key)"), subject).execute());
+                + ":password_hash, :created_at, :writes_need_approval, :email_key)"), subject).execute());
     }
 
     @Override
@@ -97,7 +97,8 @@ public final class JdbiSubjectStore implements SubjectStore {
             }
             bind(handle.createUpdate("UPDATE subjects SET display_name = :display_name, email = :email, "
                     + "is_admin = :is_admin, break_glass = :break_glass, disabled_at = :disabled_at, "
-                    + "password_hash = :password_hash, email_key = :email_key WHERE id = :id"), changed).execute();
+                    + "password_hash = :password_hash, writes_need_approval = :writes_need_approval, "
+                    + "email_key = :email_key WHERE id = :id"), changed).execute();
             return changed;
         }));
     }
@@ -124,6 +125,7 @@ public final class JdbiSubjectStore implements SubjectStore {
                 .bind("disabled_at", Times.toMillis(subject.disabledAt()))
                 .bind("password_hash", subject.passwordHash().orElse(null))
                 .bind("created_at", subject.createdAt().toEpochMilli())
+                .bind("writes_need_approval", subject.writesNeedApproval())
                 .bind("email_key", subject.email().flatMap(EmailKey::of).orElse(null));
     }
 
@@ -138,6 +140,7 @@ public final class JdbiSubjectStore implements SubjectStore {
                 row.getBoolean("break_glass"),
                 Times.instant(row, "disabled_at"),
                 Optional.ofNullable(row.getString("password_hash")),
-                Times.instant(row, "created_at").orElseThrow());
+                Times.instant(row, "created_at").orElseThrow(),
+                row.getBoolean("writes_need_approval"));
     }
 }

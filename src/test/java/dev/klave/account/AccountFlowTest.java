@@ -453,6 +453,58 @@ abstract class AccountFlowTest {
                 "kind no válido: usa bot, o nada para una persona");
     }
 
+    /** Spec 3 §4 "Write approval flow": a bot's writes-need-approval setting, set by an administrator. */
+    @Test
+    void aBotsWritesNeedApprovalIsSetThroughThePatchAndShownAndEvented() {
+        String login = login("agent");
+        JsonNode created = json(asAdmin("POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"" + login + "\"}"));
+        assertThat(created.get("writes_need_approval").asBoolean(true)).isFalse();
+        String id = created.get("id").asText();
+
+        HttpResponse<String> patched = asAdmin("PATCH", "/api/subjects/" + id, "{\"writes_need_approval\":true}");
+
+        assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
+        assertThat(json(patched).get("writes_need_approval").isBoolean()).isTrue();
+        assertThat(json(patched).get("writes_need_approval").asBoolean()).isTrue();
+        JsonNode listed = null;
+        for (JsonNode subject : json(asAdmin("GET", "/api/subjects", null))) {
+            if (subject.get("login").asText().equals(login)) {
+                listed = subject;
+            }
+        }
+        assertThat(listed.get("writes_need_approval").asBoolean()).isTrue();
+        JsonNode event = json(asAdmin("GET", "/api/control-events", null)).get("events").get(0);
+        assertThat(event.get("type").asText()).isEqualTo("user.update");
+        assertThat(event.get("target").get("login").asText()).isEqualTo(login);
+        assertThat(event.get("actor").get("login").asText()).isEqualTo("root");
+        assertThat(event.get("details").get("writes_need_approval").asText()).isEqualTo("true");
+
+        HttpResponse<String> cleared = asAdmin("PATCH", "/api/subjects/" + id, "{\"writes_need_approval\":false}");
+        assertThat(json(cleared).get("writes_need_approval").asBoolean(true)).isFalse();
+        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"writes_need_approval\":\"yes\"}"), 400,
+                "cuerpo JSON no válido");
+        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"writes_need_approval\":null}"), 400,
+                "cuerpo JSON no válido");
+    }
+
+    @Test
+    void aPersonHasNoWritesNeedApproval() {
+        String login = login("human");
+        String id = createPerson(login, false);
+
+        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"writes_need_approval\":true}"), 400,
+                "writes_need_approval es solo para bots: el agente de una persona lo elige en su sesión");
+        assertError(asAdmin("PATCH", "/api/subjects/" + id, "{\"writes_need_approval\":false}"), 400,
+                "writes_need_approval es solo para bots: el agente de una persona lo elige en su sesión");
+        for (JsonNode subject : json(asAdmin("GET", "/api/subjects", null))) {
+            if (subject.get("login").asText().equals(login)) {
+                assertThat(subject.has("writes_need_approval")).isFalse();
+            }
+        }
+        assertThat(json(asAdmin("PATCH", "/api/subjects/" + id, "{\"display_name\":\"Humana\"}"))
+                .has("writes_need_approval")).isFalse();
+    }
+
     @Test
     void subjectListShowsEveryone() {
         String login = login("listed");

@@ -121,13 +121,22 @@ class AccountsTest {
     @Test
     void botsCannotBeBreakGlass() {
         Subject bot = new Subject(SubjectId.random(), new Login("deployer"), SubjectKind.BOT, "Deployer",
-                Optional.empty(), false, false, Optional.empty(), Optional.empty(), clock.instant());
+                Optional.empty(), false, false, Optional.empty(), Optional.empty(), clock.instant(), false);
         subjects.create(bot);
 
         assertThatThrownBy(() -> accounts.setBreakGlass(new Login("deployer")))
                 .isInstanceOf(Refusal.class)
                 .hasMessage("solo una persona puede ser break-glass: los bots no tienen contraseña");
         assertThat(subjects.findById(bot.id()).orElseThrow().breakGlass()).isFalse();
+    }
+
+    @Test
+    void onlyABotsWritesCanNeedApproval() {
+        Subject person = Subject.newPerson(new Login("hugo"), "Hugo", Optional.empty(), false, false, clock.instant());
+
+        assertThatThrownBy(() -> person.withWritesNeedApproval(true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("only a bot's writes can need approval");
     }
 
     private static String dumpLinkTable(Handle handle) {

@@ -175,7 +175,7 @@ class ExternalSignInTest {
         Subject glass = personWithPassword("glass", true, true);
         assertThat(externalMode.lifecycle().disable(linked.id(), Optional.of(actor), Optional.empty()).enabled()).isFalse();
         assertThatThrownBy(() -> externalMode.accounts().update(glass.id(),
-                new SubjectChanges(Optional.empty(), Optional.empty(), Optional.of(false)), actor))
+                new SubjectChanges(Optional.empty(), Optional.empty(), Optional.of(false), Optional.empty()), actor))
                 .hasMessage("no se puede quitar ni deshabilitar al último administrador activo");
     }
 }

@@ -34,7 +34,7 @@ class DesiredRbacTest {
     void peopleAndBotsBecomeImpersonatedUsersWithTheirGroupsAndBindings() {
         Subject ana = person("ana");
         Subject bot = new Subject(SubjectId.random(), new Login("deployer"), SubjectKind.BOT, "CI", Optional.empty(),
-                false, false, Optional.empty(), Optional.empty(), NOW);
+                false, false, Optional.empty(), Optional.empty(), NOW, false);
         List<Grant> grants = List.of(grant(ana, Tier.EDIT, "team-a"), grant(ana, Tier.VIEW, "*"),
                 grant(bot, Tier.EDIT, "team-a"));
 

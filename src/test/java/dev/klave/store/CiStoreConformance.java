@@ -38,7 +38,7 @@ abstract class CiStoreConformance extends StoreConformance {
     private SubjectId storedBot() {
         Subject bot = new Subject(SubjectId.random(), new Login("bot-" + UUID.randomUUID().toString().substring(0, 8)),
                 SubjectKind.BOT, "CI", Optional.empty(), false, false, Optional.empty(), Optional.empty(),
-                NOW);
+                NOW, false);
         new JdbiSubjectStore(database()).create(bot);
         return bot.id();
     }

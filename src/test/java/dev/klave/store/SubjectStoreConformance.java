@@ -51,7 +51,7 @@ abstract class SubjectStoreConformance extends StoreConformance {
     void storedBotReadsBackWithoutEmailOrPassword() {
         Subject bot = new Subject(SubjectId.random(), new Login("deployer-" + SEQUENCE.incrementAndGet()),
                 SubjectKind.BOT, "Deployer", Optional.empty(), false, false, Optional.empty(), Optional.empty(),
-                NOW);
+                NOW, false);
 
         store.create(bot);
 
@@ -100,6 +100,24 @@ abstract class SubjectStoreConformance extends StoreConformance {
         assertThat(store.findById(person.id())).contains(changed);
     }
 
+    /** Spec 3 §4 "Write approval flow": the bot's setting is kept, and cleared again. */
+    @Test
+    void aBotsWritesNeedApprovalIsStoredAndCleared() {
+        Subject bot = new Subject(SubjectId.random(), new Login("approver-" + SEQUENCE.incrementAndGet()),
+                SubjectKind.BOT, "Deployer", Optional.empty(), false, false, Optional.empty(), Optional.empty(),
+                NOW, true);
+        store.create(bot);
+        assertThat(store.findById(bot.id())).contains(bot);
+
+        Subject cleared = store.update(bot.id(), subject -> subject.withWritesNeedApproval(false));
+
+        assertThat(cleared.writesNeedApproval()).isFalse();
+        assertThat(store.findById(bot.id())).contains(cleared);
+        assertThat(store.update(bot.id(), subject -> subject.withWritesNeedApproval(true)).writesNeedApproval())
+                .isTrue();
+        assertThat(store.findByLogin(bot.login()).orElseThrow().writesNeedApproval()).isTrue();
+    }
+
     @Test
     void updateOfAnUnknownSubjectFails() {
         assertThatThrownBy(() -> store.update(SubjectId.random(), subject -> subject))
@@ -114,7 +132,7 @@ abstract class SubjectStoreConformance extends StoreConformance {
         assertThatThrownBy(() -> store.update(person.id(), subject -> new Subject(subject.id(),
                 new Login("renamed-" + SEQUENCE.incrementAndGet()), subject.kind(), subject.displayName(),
                 subject.email(), subject.admin(), subject.breakGlass(), subject.disabledAt(),
-                subject.passwordHash(), subject.createdAt())))
+                subject.passwordHash(), subject.createdAt(), subject.writesNeedApproval())))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(store.findById(person.id())).contains(person);
     }
@@ -164,7 +182,7 @@ abstract class SubjectStoreConformance extends StoreConformance {
         Subject dotless = Subject.newPerson(new Login("mail-" + SEQUENCE.incrementAndGet()), "D",
                 Optional.of("\u0130" + local + "@example.com"), false, false, NOW);
         Subject bot = new Subject(SubjectId.random(), new Login("mail-bot-" + SEQUENCE.incrementAndGet()),
-                SubjectKind.BOT, "B", Optional.empty(), false, false, Optional.empty(), Optional.empty(), NOW);
+                SubjectKind.BOT, "B", Optional.empty(), false, false, Optional.empty(), Optional.empty(), NOW, false);
         store.create(upper);
         store.create(dotless);
         store.create(bot);

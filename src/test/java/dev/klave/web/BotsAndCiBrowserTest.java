@@ -168,6 +168,51 @@ class BotsAndCiBrowserTest {
         page.getByLabel("Entorno (vacío: cualquiera)").fill(environment);
     }
 
+    /** Spec 3 §4 "Write approval flow": a bot's writes-need-approval setting, on its edit form. */
+    @Test
+    void aBotsWritesAreMadeToNeedApprovalFromItsEditForm() {
+        web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"agente\"}", admin);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/usuarios");
+        Locator row = page.getByTestId("subject-agente");
+        assertThat(page.getByTestId("approval-agente")).hasCount(0);
+
+        button(page, "Editar agente").click();
+        Locator approval = page.getByLabel("Las escrituras necesitan aprobación");
+        assertThat(approval).not().isChecked();
+        assertThat(approval).hasAccessibleDescription(java.util.regex.Pattern.compile("espera a que un administrador"));
+        // A bot has neither e-mail nor role (spec 1 §2): its form does not offer them.
+        Locator form = page.locator("tr.row-editor");
+        assertThat(form.getByLabel("Nombre visible")).isVisible();
+        assertThat(form.getByLabel("Correo")).hasCount(0);
+        assertThat(form.getByLabel("Administrador", new Locator.GetByLabelOptions().setExact(true))).hasCount(0);
+        org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page)).isEmpty();
+        TestingBrowser.screenshot(page, "admin-usuarios-bot-aprobacion");
+        approval.check();
+        button(page, "Guardar cambios").click();
+
+        assertThat(page.locator(".toasts")).containsText("agente actualizado.");
+        assertThat(row).containsText("escrituras con aprobación");
+        org.assertj.core.api.Assertions.assertThat(approvalOf("agente")).isTrue();
+
+        button(page, "Editar agente").click();
+        assertThat(page.getByLabel("Las escrituras necesitan aprobación")).isChecked();
+        page.getByLabel("Las escrituras necesitan aprobación").uncheck();
+        button(page, "Guardar cambios").click();
+        assertThat(page.getByTestId("approval-agente")).hasCount(0);
+        org.assertj.core.api.Assertions.assertThat(approvalOf("agente")).isFalse();
+    }
+
+    private boolean approvalOf(String login) {
+        for (JsonNode subject : web.expect(200, "GET", "/api/subjects", null, admin)) {
+            if (subject.get("login").asText().equals(login)) {
+                return subject.get("writes_need_approval").asBoolean();
+            }
+        }
+        throw new AssertionError("no subject " + login);
+    }
+
     @Test
     void anAdministratorIssuesACredentialForABot() {
         web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"backup\"}", admin);

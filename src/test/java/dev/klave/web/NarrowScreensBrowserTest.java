@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class NarrowScreensBrowserTest extends BrowserTestBase {
     private static final List<String> ADMIN_SCREENS = List.of("/mi-cuenta", "/admin/usuarios", "/admin/clusters",
             "/admin/clusters/prod-1", "/admin/permisos", "/admin/auditoria", "/admin/auditoria?vista=eventos",
-            "/admin/credenciales", "/admin/ci", "/admin/instalacion");
+            "/admin/credenciales", "/admin/ci", "/admin/instalacion", "/agentes");
 
     @BeforeAll
     void someContent() {

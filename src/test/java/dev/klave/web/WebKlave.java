@@ -24,12 +24,15 @@ final class WebKlave implements AutoCloseable {
 
     final ClusterSimulator cluster;
     final TestingKlave klave;
+    /** Klave's clock: tests move it (a request's expiry) instead of waiting. */
+    final TestingClock clock;
     final TestingHttp http;
     final String baseUrl;
 
-    private WebKlave(ClusterSimulator cluster, TestingKlave klave, String baseUrl) {
+    private WebKlave(ClusterSimulator cluster, TestingKlave klave, TestingClock clock, String baseUrl) {
         this.cluster = cluster;
         this.klave = klave;
+        this.clock = clock;
         this.http = klave.http();
         this.baseUrl = baseUrl;
     }
@@ -66,10 +69,11 @@ final class WebKlave implements AutoCloseable {
             more.forEach(applied::with);
             return applied;
         };
+        TestingClock clock = new TestingClock();
         TestingKlave klave = forge.isPresent()
-                ? TestingKlave.startWithForge(new TestingClock(), forge.get(), settings)
-                : TestingKlave.start(new TestingClock(), settings);
-        return new WebKlave(cluster, klave, baseUrl);
+                ? TestingKlave.startWithForge(clock, forge.get(), settings)
+                : TestingKlave.start(clock, settings);
+        return new WebKlave(cluster, klave, clock, baseUrl);
     }
 
     private static int freePort() {

@@ -55,7 +55,7 @@ final class ApprovalsFixture {
 
     SubjectId bot(String login) {
         Subject bot = new Subject(SubjectId.random(), new Login(login), SubjectKind.BOT, login, Optional.empty(),
-                false, false, Optional.empty(), Optional.empty(), Instant.EPOCH);
+                false, false, Optional.empty(), Optional.empty(), Instant.EPOCH, false);
         subjects.create(bot);
         return bot.id();
     }
