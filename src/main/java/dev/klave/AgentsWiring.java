@@ -1,5 +1,6 @@
 package dev.klave;
 
+import dev.klave.account.Subject;
 import dev.klave.agent.AgentAuthenticator;
 import dev.klave.agent.McpEndpoint;
 import dev.klave.agent.McpRoutes;
@@ -46,7 +47,7 @@ final class AgentsWiring {
                     accessRequests, settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     agents.approvalWait(), accounts.clock);
             AgentAuthenticator authenticator = new AgentAuthenticator(way.credentialStore, accounts.subjects,
-                    subject -> false, accounts.clock);
+                    Subject::writesNeedApproval, accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
                     agents.mcpRateLimit(), tools, accounts.clock));
         }
