@@ -36,8 +36,14 @@ final class Legacy {
             }
             case "tools/call" -> {
                 Tool tool = McpEndpoint.tool(tools, params).orElseThrow();
-                ToolResult result = tools.call(tool, params.get("arguments"), new Toolbox.Invocation(agent,
-                        request.clientAddress(), false, Optional.empty(), Optional.empty()));
+                ToolResult result;
+                try {
+                    result = tools.call(tool, params.get("arguments"), new Toolbox.Invocation(agent,
+                            request.clientAddress(), false, Optional.empty(), Optional.empty()));
+                } catch (dev.klave.agent.tool.InvalidRequestState never) {
+                    // 2025-11-25 calls carry no requestState.
+                    throw new RpcFailure(200, RpcFailure.INVALID_PARAMS, never.getMessage());
+                }
                 yield McpEndpoint.toolResult(result, false);
             }
             default -> throw new RpcFailure(200, RpcFailure.METHOD_NOT_FOUND, "method not found: " + method);

@@ -3,6 +3,7 @@ package dev.klave.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.agent.tool.InvalidRequestState;
 import dev.klave.agent.tool.Tool;
 import dev.klave.agent.tool.ToolResult;
 import dev.klave.agent.tool.Toolbox;
@@ -66,9 +67,14 @@ final class Stateless {
             throw new RpcFailure(400, RpcFailure.MISSING_CLIENT_CAPABILITY,
                     "this call resumes a URL elicitation: declare elicitation.url", Optional.of(data));
         }
-        ToolResult result = tools.call(tool, params.get("arguments"), new Toolbox.Invocation(agent,
-                request.clientAddress(), envelope.urlElicitation(), Optional.ofNullable(state).map(JsonNode::asText),
-                Optional.ofNullable(responses)));
+        ToolResult result;
+        try {
+            result = tools.call(tool, params.get("arguments"), new Toolbox.Invocation(agent, request.clientAddress(),
+                    envelope.urlElicitation(), Optional.ofNullable(state).map(JsonNode::asText),
+                    Optional.ofNullable(responses)));
+        } catch (InvalidRequestState invalid) {
+            throw new RpcFailure(200, RpcFailure.INVALID_PARAMS, invalid.getMessage());
+        }
         return McpEndpoint.toolResult(result, true);
     }
 

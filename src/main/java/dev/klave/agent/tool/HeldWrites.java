@@ -119,8 +119,7 @@ final class HeldWrites {
         String principal = call.agent().rateKey();
         String id;
         if (call.requestState().isPresent()) {
-            id = states.verify(call.requestState().get(), principal, hash).orElseThrow(() -> new ToolError(
-                    Message.AGENT_APPROVAL_MISMATCH.code(), Message.AGENT_APPROVAL_MISMATCH.text(), Map.of()));
+            id = states.verify(call.requestState().get(), principal, hash).orElseThrow(InvalidRequestState::new);
             if (declined(call)) {
                 // The person said no to opening the page, for now: the request stays open (spec 3 §4).
                 return pending(approvals.find(id).orElseThrow(() -> mismatch()));

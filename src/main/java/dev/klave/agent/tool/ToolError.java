@@ -10,7 +10,7 @@ import java.util.Map;
  * A tool's own refusal (spec 3 §7 "Tool results"): an error result whose text is
  * {@code <code>: <message>} and whose structured part is {@code {code, params, error}}.
  */
-public final class ToolError extends Exception {
+public class ToolError extends Exception {
     private final String code;
     private final transient Map<String, Object> params;
 

@@ -86,12 +86,16 @@ public final class Toolbox {
      * Checks the arguments, then runs the tool.
      *
      * @throws InterruptedException the client left, or the replica is stopping
+     * @throws InvalidRequestState a retry's {@code requestState} is forged, moved or expired
      */
-    public ToolResult call(Tool tool, JsonNode arguments, Invocation invocation) throws InterruptedException {
+    public ToolResult call(Tool tool, JsonNode arguments, Invocation invocation)
+            throws InterruptedException, InvalidRequestState {
         try {
             Arguments checked = Arguments.check(arguments, tool.parameters());
             return tool.handler().run(new ToolCall(invocation.agent(), tool.name(), checked, invocation.client(),
                     invocation.urlElicitation(), invocation.requestState(), invocation.inputResponses()));
+        } catch (InvalidRequestState invalid) {
+            throw invalid;
         } catch (ToolError error) {
             return failed(error);
         } catch (ClusterRefusal refusal) {

@@ -58,9 +58,12 @@ final class WriteTools {
         return run(call, calls, new Planned("apply", kind, namespace, name, request,
                 (sent, dryRun, current) -> {
                     // Spec 3 §3: the approved apply fails with the cluster's 409 if the object
-                    // changed after the dry run the person saw.
-                    String version = dryRun.path("metadata").path("resourceVersion").asText("");
-                    if (current.isEmpty() || version.isEmpty()) {
+                    // changed after the dry run the person saw. The dry run was made against the
+                    // object read just before it; its resourceVersion is the one to hold to (a dry
+                    // run's own answer may name the version a write would have made).
+                    String version = current.map(object -> object.path("metadata").path("resourceVersion")
+                            .asText("")).orElse("");
+                    if (version.isEmpty()) {
                         return sent;
                     }
                     ObjectNode pinned = manifest.deepCopy();

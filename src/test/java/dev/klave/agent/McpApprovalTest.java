@@ -1,0 +1,304 @@
+package dev.klave.agent;
+
+import static dev.klave.agent.McpClient.args;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.simulator.RecordedRequest;
+import dev.klave.testing.TestingAgents;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingHttp;
+import dev.klave.testing.TestingKlave;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A bot whose writes need approval (spec 3 §3 "Write request", §4 "Write approval flow"): the dry
+ * run, the held request, the text fallback and the URL elicitation, the wait, and one execution.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class McpApprovalTest {
+    private ClusterSimulator cluster;
+    private TestingKlave klave;
+    private TestingHttp http;
+    private TestingAgents.Bot bot;
+    private McpClient mcp;
+
+    @BeforeAll
+    void start() {
+        cluster = ClusterSimulator.builder().start();
+        klave = TestingKlave.start(new TestingClock(), settings -> settings.with("SERVICE_AGENT_APPROVAL_WAIT",
+                "3s"));
+        http = klave.http();
+        bot = TestingAgents.bot(klave, cluster, "prod-1", "careful", "edit", "team-a");
+        HttpResponse<String> set = http.send("PATCH", "/api/subjects/" + bot.id(), "{\"writes_need_approval\":true}",
+                "Cookie", bot.admin());
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        mcp = new McpClient(http, bot.token());
+    }
+
+    @BeforeEach
+    void freshDeployment() {
+        cluster.objects().put("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web, namespace: team-a}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec: {containers: [{name: web, image: nginx}]}
+                """);
+    }
+
+    @AfterAll
+    void stop() {
+        klave.close();
+        cluster.close();
+    }
+
+    private static ObjectNode scaleTo(int replicas) {
+        ObjectNode arguments = args("cluster", "prod-1", "kind", "deployment", "namespace", "team-a", "name", "web");
+        arguments.put("replicas", replicas);
+        return arguments;
+    }
+
+    private int replicas() {
+        return cluster.objects().get("deployments", "team-a", "web").orElseThrow().path("spec").path("replicas")
+                .asInt();
+    }
+
+    private void decide(String id, String decision) {
+        HttpResponse<String> answer = http.send("POST", "/api/agents/requests/" + id + "/" + decision, "{}",
+                "Cookie", bot.admin());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    }
+
+    private long sentScales() {
+        return cluster.requests().stream().filter(request -> request.method().equals("PATCH")
+                && request.path().endsWith("/deployments/web/scale") && !request.query().containsKey("dryRun"))
+                .count();
+    }
+
+    @Test
+    void aHeldWriteIsDryRunStoredAndAnsweredPendingWithItsLink() {
+        cluster.clearRequests();
+        McpClient.Answer first = mcp.call("scale", scaleTo(5));
+        McpClient.Answer again = mcp.call("scale", scaleTo(5));
+
+        assertThat(first.isError()).isTrue();
+        assertThat(first.text()).startsWith("agent.approval_pending: ");
+        JsonNode params = first.result().path("structuredContent").path("params");
+        String id = params.path("id").asText();
+        assertThat(params.path("url").asText()).isEqualTo("http://localhost:8080/agents/requests/" + id);
+        assertThat(params.path("expires_at").asText()).isNotEmpty();
+        assertThat(again.result().path("structuredContent").path("params").path("id").asText()).isEqualTo(id);
+        assertThat(cluster.requests()).anyMatch(request -> request.query().containsKey("dryRun"));
+        assertThat(sentScales()).isZero();
+        assertThat(replicas()).isEqualTo(2);
+        JsonNode preview = read(http.get("/api/agents/requests/" + id, "Cookie", bot.admin()).body()).path("preview");
+        assertThat(preview.path("changes").toString()).contains("spec.replicas");
+    }
+
+    @Test
+    void anApprovedWriteRunsOnceAndSaysWhoApprovedIt() {
+        String id = pendingId(mcp.call("scale", scaleTo(3)));
+        decide(id, "approve");
+        cluster.clearRequests();
+
+        ObjectNode resume = scaleTo(3);
+        resume.put("approval_id", id);
+        McpClient.Answer done = mcp.call("scale", resume);
+        McpClient.Answer twice = mcp.call("scale", resume);
+
+        assertThat(done.isError()).as(done.text()).isFalse();
+        assertThat(done.text()).startsWith("approved by root at ").contains("scaled to 3 replicas");
+        assertThat(twice.text()).startsWith("agent.approval_executed: ");
+        assertThat(replicas()).isEqualTo(3);
+        assertThat(sentScales()).isEqualTo(1);
+    }
+
+    @Test
+    void aDeniedWriteSaysSoAndChangesNothing() {
+        String id = pendingId(mcp.call("scale", scaleTo(7)));
+        decide(id, "deny");
+
+        ObjectNode resume = scaleTo(7);
+        resume.put("approval_id", id);
+        assertThat(mcp.call("scale", resume).text()).startsWith("agent.approval_denied: ");
+        assertThat(replicas()).isEqualTo(2);
+    }
+
+    @Test
+    void anApprovalIdWithOtherArgumentsIsAMismatch() {
+        String id = pendingId(mcp.call("scale", scaleTo(8)));
+        decide(id, "approve");
+
+        ObjectNode other = scaleTo(9);
+        other.put("approval_id", id);
+        assertThat(mcp.call("scale", other).text()).startsWith("agent.approval_mismatch: ");
+        assertThat(replicas()).isEqualTo(2);
+    }
+
+    @Test
+    void aPendingCallWaitsAndWakesAtOnceWhenThePersonDecides() throws Exception {
+        String id = pendingId(mcp.call("scale", scaleTo(4)));
+        ObjectNode resume = scaleTo(4);
+        resume.put("approval_id", id);
+
+        long started = System.nanoTime();
+        CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> mcp.call("scale", resume));
+        Thread.sleep(300);
+        decide(id, "approve");
+        McpClient.Answer done = waiting.get(10, TimeUnit.SECONDS);
+
+        assertThat(done.text()).startsWith("approved by root");
+        // The wait is 3 s: an answer well before it came from the decision, not the time-out.
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
+    }
+
+    @Test
+    void aWaitThatEndsWithoutADecisionAsksAgain() {
+        String id = pendingId(mcp.call("scale", scaleTo(6)));
+        ObjectNode resume = scaleTo(6);
+        resume.put("approval_id", id);
+
+        McpClient.Answer answer = mcp.call("scale", resume);
+
+        assertThat(answer.text()).startsWith("agent.approval_pending: ");
+        assertThat(replicas()).isEqualTo(2);
+    }
+
+    @Test
+    void anApplyApprovedAfterTheObjectChangedGetsTheClusters409() {
+        ObjectNode apply = args("cluster", "prod-1", "manifest", """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: flags, namespace: team-a}
+                data: {mode: slow}
+                """);
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flags, namespace: team-a}\n"
+                + "data: {mode: fast}\n");
+        String id = pendingId(mcp.call("apply", apply));
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flags, namespace: team-a}\n"
+                + "data: {mode: other}\n");
+        decide(id, "approve");
+
+        apply.put("approval_id", id);
+        McpClient.Answer answer = mcp.call("apply", apply);
+
+        assertThat(answer.isError()).isTrue();
+        assertThat(answer.text()).startsWith("approved by root at ").contains("409 Conflict");
+        assertThat(cluster.objects().get("configmaps", "team-a", "flags").orElseThrow().path("data").path("mode")
+                .asText()).isEqualTo("other");
+        assertThat(mcp.call("apply", apply).text()).startsWith("agent.approval_executed: ");
+    }
+
+    @Test
+    void aModernClientThatDeclaresUrlElicitationGetsInputRequired() {
+        ObjectNode capabilities = McpClient.JSON.createObjectNode();
+        capabilities.putObject("elicitation").putObject("url");
+        ObjectNode params = McpClient.JSON.createObjectNode();
+        params.put("name", "scale");
+        params.set("arguments", scaleTo(11));
+
+        McpClient.Answer first = mcp.modern("tools/call", params, capabilities);
+
+        JsonNode result = first.result();
+        assertThat(result.path("resultType").asText()).isEqualTo("input_required");
+        JsonNode elicitation = result.path("inputRequests").path("approval");
+        assertThat(elicitation.path("method").asText()).isEqualTo("elicitation/create");
+        assertThat(elicitation.path("params").path("mode").asText()).isEqualTo("url");
+        assertThat(elicitation.path("params").path("message").asText())
+                .isEqualTo("Approve in Klave: scale deployments/web in team-a (prod-1)");
+        String url = elicitation.path("params").path("url").asText();
+        String id = url.substring(url.lastIndexOf('/') + 1);
+        String state = result.path("requestState").asText();
+
+        ObjectNode declined = params.deepCopy();
+        declined.put("requestState", state);
+        declined.putObject("inputResponses").putObject("approval").put("action", "decline");
+        assertThat(mcp.modern("tools/call", declined, capabilities).text()).startsWith("agent.approval_pending: ");
+
+        ObjectNode tampered = params.deepCopy();
+        tampered.put("requestState", state.substring(0, state.length() - 2) + "xx");
+        McpClient.Answer forged = mcp.modern("tools/call", tampered, capabilities);
+        assertThat(forged.errorCode()).isEqualTo(-32602);
+
+        ObjectNode moved = params.deepCopy();
+        moved.set("arguments", scaleTo(12));
+        moved.put("requestState", state);
+        assertThat(mcp.modern("tools/call", moved, capabilities).errorCode()).isEqualTo(-32602);
+
+        decide(id, "approve");
+        ObjectNode accepted = params.deepCopy();
+        accepted.put("requestState", state);
+        accepted.putObject("inputResponses").putObject("approval").put("action", "accept");
+        McpClient.Answer done = mcp.modern("tools/call", accepted, capabilities);
+        assertThat(done.result().path("resultType").asText()).isEqualTo("complete");
+        assertThat(done.text()).startsWith("approved by root");
+        assertThat(replicas()).isEqualTo(11);
+        McpClient.Answer replayed = mcp.modern("tools/call", accepted, capabilities);
+        assertThat(replayed.text()).startsWith("agent.approval_executed: ");
+    }
+
+    @Test
+    void aClientWithoutUrlElicitationGetsTheTextFallbackOnTheModernRevisionToo() {
+        ObjectNode params = McpClient.JSON.createObjectNode();
+        params.put("name", "scale");
+        params.set("arguments", scaleTo(13));
+
+        McpClient.Answer answer = mcp.modern("tools/call", params);
+
+        assertThat(answer.result().path("resultType").asText()).isEqualTo("complete");
+        assertThat(answer.text()).startsWith("agent.approval_pending: ");
+    }
+
+    @Test
+    void anApprovedAccessRequestThatWritesLiftsTheHold() {
+        // A bot of its own: the grant the request brings would lift the holds of the other tests.
+        TestingAgents.Bot lifted = TestingAgents.another(klave, cluster, bot.admin(), "prod-1", "lifted", "view",
+                "team-a");
+        http.send("PATCH", "/api/subjects/" + lifted.id(), "{\"writes_need_approval\":true}", "Cookie", bot.admin());
+        McpClient agent = new McpClient(http, lifted.token());
+        ObjectNode ask = args("cluster", "prod-1", "namespace", "team-a", "role", "edit", "reason", "deploy fix");
+        ask.put("minutes", 30);
+        // Spec 3 §3: a dry run the cluster rejects is the answer, and nothing is held.
+        assertThat(agent.call("scale", scaleTo(1)).text()).startsWith("403 Forbidden: ");
+
+        McpClient.Answer requested = agent.call("request_access", ask);
+        String id = requested.result().path("structuredContent").path("id").asText();
+        decide(id, "approve");
+        dev.klave.testing.Eventually.until("the approved grant in the cluster", Duration.ofSeconds(10),
+                () -> cluster.objects().get("rolebindings", "team-a", "klave-edit").isPresent());
+        McpClient.Answer whoami = agent.call("whoami", args());
+        McpClient.Answer scaled = agent.call("scale", scaleTo(1));
+
+        assertThat(whoami.text()).contains("edit in namespace team-a, until ");
+        assertThat(scaled.isError()).as(scaled.text()).isFalse();
+        assertThat(replicas()).isEqualTo(1);
+    }
+
+    private static String pendingId(McpClient.Answer answer) {
+        assertThat(answer.text()).startsWith("agent.approval_pending: ");
+        return answer.result().path("structuredContent").path("params").path("id").asText();
+    }
+
+    private static JsonNode read(String text) {
+        try {
+            return McpClient.JSON.readTree(text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
