@@ -1,0 +1,60 @@
+package dev.klave.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingAgents;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingKlave;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+
+/** {@code SERVICE_MCP_ENABLED} and {@code SERVICE_MCP_RATE_LIMIT} (spec 3 §4 "Switch", §8). */
+class McpSwitchesTest {
+    @Test
+    void switchedOffEveryAgentPathIs404() {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start()) {
+            TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings.with(
+                    "SERVICE_MCP_ENABLED", "false"));
+            try {
+                TestingAgents.Bot bot = TestingAgents.bot(klave, cluster, "prod-1", "deployer", "view", "team-a");
+                McpClient.Answer answer = new McpClient(klave.http(), bot.token()).legacy("tools/list", null);
+                HttpResponse<String> get = klave.http().get("/mcp");
+
+                assertThat(answer.status()).isEqualTo(404);
+                assertThat(get.statusCode()).isEqualTo(404);
+                assertThat(klave.http().get("/.well-known/oauth-authorization-server").statusCode()).isEqualTo(404);
+                assertThat(klave.http().send("POST", "/oauth/token", "", "Content-Type",
+                        "application/x-www-form-urlencoded").statusCode()).isEqualTo(404);
+            } finally {
+                klave.close();
+            }
+        }
+    }
+
+    @Test
+    void pastItsRateACredentialGets429UntilTheMinuteHasPassed() {
+        TestingClock clock = new TestingClock();
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start()) {
+            TestingKlave klave = TestingKlave.start(clock, settings -> settings.with("SERVICE_MCP_RATE_LIMIT", "3"));
+            try {
+                TestingAgents.Bot bot = TestingAgents.bot(klave, cluster, "prod-1", "deployer", "view", "team-a");
+                TestingAgents.Bot other = TestingAgents.another(klave, cluster, bot.admin(), "prod-1", "other",
+                        "view", "team-a");
+                McpClient mcp = new McpClient(klave.http(), bot.token());
+                for (int i = 0; i < 3; i++) {
+                    assertThat(mcp.legacy("ping", null).status()).isEqualTo(200);
+                }
+                McpClient.Answer limited = mcp.legacy("ping", null);
+
+                assertThat(limited.status()).isEqualTo(429);
+                assertThat(limited.body().path("error").asText()).contains("demasiadas llamadas a /mcp");
+                assertThat(new McpClient(klave.http(), other.token()).legacy("ping", null).status()).isEqualTo(200);
+                clock.advance(java.time.Duration.ofSeconds(61));
+                assertThat(mcp.legacy("ping", null).status()).isEqualTo(200);
+            } finally {
+                klave.close();
+            }
+        }
+    }
+}
