@@ -220,4 +220,31 @@ class McpTransportTest {
             assertThat(answer.body()).as(path).doesNotContain("<html");
         }
     }
+
+    /**
+     * The catalogue is a contract with every agent's prompt: names, descriptions, schemas and
+     * annotations change only on purpose, by changing this file.
+     */
+    @Test
+    void theToolCatalogueIsTheGoldenOne() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode tools = mcp.legacy("tools/list", null).result().path("tools");
+        java.nio.file.Path golden = java.nio.file.Path.of("src/test/resources/agent/tools.json");
+        String actual = McpClient.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tools) + "\n";
+        java.nio.file.Files.writeString(java.nio.file.Path.of("target/tools.actual.json"), actual);
+
+        assertThat(actual).isEqualTo(java.nio.file.Files.readString(golden));
+        for (com.fasterxml.jackson.databind.JsonNode tool : tools) {
+            String name = tool.path("name").asText();
+            boolean read = java.util.List.of("whoami", "list_clusters", "list_api_resources", "list_resources",
+                    "get_resource", "get_events", "get_logs", "read_secret").contains(name);
+            com.fasterxml.jackson.databind.JsonNode hints = tool.path("annotations");
+            assertThat(hints.path("readOnlyHint").asBoolean()).as(name).isEqualTo(read);
+            assertThat(hints.path("destructiveHint").asBoolean()).as(name)
+                    .isEqualTo(name.equals("apply") || name.equals("delete_resource"));
+            if (!read) {
+                assertThat(hints.path("idempotentHint").asBoolean()).as(name)
+                        .isEqualTo(name.equals("apply") || name.equals("scale"));
+            }
+        }
+    }
 }
