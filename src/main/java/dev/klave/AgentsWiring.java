@@ -9,6 +9,7 @@ import dev.klave.agent.tool.Toolbox;
 import dev.klave.config.AgentSettings;
 import dev.klave.config.Settings;
 import dev.klave.crypto.Hmac;
+import dev.klave.crypto.Sealer;
 import dev.klave.crypto.KeyPurpose;
 import dev.klave.store.JdbiRateWindowStore;
 import java.util.Optional;
@@ -45,7 +46,8 @@ final class AgentsWiring {
         if (agents.mcpEnabled()) {
             Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
                     accessRequests, settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
-                    agents.approvalWait(), accounts.clock);
+                    new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), agents.approvalWait(),
+                    accounts.clock);
             AgentAuthenticator authenticator = new AgentAuthenticator(way.credentialStore, accounts.subjects,
                     Subject::writesNeedApproval, accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),

@@ -18,7 +18,12 @@ public enum KeyPurpose {
      * HMAC of the {@code requestState} of an agent's held write (spec 3 §4 "Write approval flow"),
      * binding the request to the credential, the arguments and an expiry.
      */
-    AGENT_REQUEST_STATE("agent-request-state");
+    AGENT_REQUEST_STATE("agent-request-state"),
+    /**
+     * AES-256-GCM of a held write's body (spec 3 §4 "Write approval flow"): an apply of a Secret
+     * carries its values, which are kept sealed until the approved write runs.
+     */
+    HELD_WRITES("held-writes");
 
     private final String info;
 

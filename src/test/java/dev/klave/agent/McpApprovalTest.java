@@ -205,6 +205,29 @@ class McpApprovalTest {
     }
 
     @Test
+    void aHeldSecretIsStoredSealedAndItsPreviewHidesTheValues() {
+        ObjectNode apply = args("cluster", "prod-1", "manifest", """
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: api-key, namespace: team-a}
+                stringData: {key: hunter2-value}
+                """);
+        String id = pendingId(mcp.call("apply", apply));
+
+        String stored = klave.klave().services().approvals().find(id).orElseThrow().call().body().orElseThrow();
+        String page = http.get("/api/agents/requests/" + id, "Cookie", bot.admin()).body();
+        assertThat(stored).doesNotContain("hunter2");
+        assertThat(page).doesNotContain("hunter2").contains("<redacted, 13 bytes");
+        decide(id, "approve");
+        apply.put("approval_id", id);
+        McpClient.Answer done = mcp.call("apply", apply);
+
+        assertThat(done.text()).startsWith("approved by root").doesNotContain("hunter2");
+        assertThat(cluster.objects().get("secrets", "team-a", "api-key").orElseThrow().path("data").path("key")
+                .asText()).isEqualTo(java.util.Base64.getEncoder().encodeToString("hunter2-value".getBytes()));
+    }
+
+    @Test
     void aModernClientThatDeclaresUrlElicitationGetsInputRequired() {
         ObjectNode capabilities = McpClient.JSON.createObjectNode();
         capabilities.putObject("elicitation").putObject("url");

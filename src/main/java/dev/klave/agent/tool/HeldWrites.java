@@ -13,6 +13,7 @@ import dev.klave.agent.approval.HeldCall;
 import dev.klave.agent.approval.WriteRequest;
 import dev.klave.agent.approval.WriteStatus;
 import dev.klave.config.BaseUrl;
+import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.ClusterPath;
 import dev.klave.gateway.Exchanged;
@@ -38,15 +39,17 @@ final class HeldWrites {
     private final Approvals approvals;
     private final AccessRequests accessRequests;
     private final RequestStates states;
+    private final Sealer bodies;
     private final BaseUrl baseUrl;
     private final Duration wait;
     private final Clock clock;
 
-    HeldWrites(Approvals approvals, AccessRequests accessRequests, RequestStates states, BaseUrl baseUrl,
-            Duration wait, Clock clock) {
+    HeldWrites(Approvals approvals, AccessRequests accessRequests, RequestStates states, Sealer bodies,
+            BaseUrl baseUrl, Duration wait, Clock clock) {
         this.approvals = requireNonNull(approvals, "approvals is null");
         this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
         this.states = requireNonNull(states, "states is null");
+        this.bodies = requireNonNull(bodies, "bodies is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
         this.wait = requireNonNull(wait, "wait is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -105,7 +108,9 @@ final class HeldWrites {
             request = approvals.hold(AccountTools.actor(call.agent()), Optional.empty(), calls.cluster(),
                     planned.namespace(), call.name().wire(), planned.verb(), planned.kind().plural(), planned.name(),
                     hash, new HeldCall(held.method(), held.path().value() + (held.query().isEmpty() ? ""
-                            : "?" + held.query()), held.body(), held.contentType()), preview);
+                            : "?" + held.query()), held.body().map(body -> bodies.seal(body.getBytes(
+                                    StandardCharsets.UTF_8), bodyData(call.agent(), hash))), held.contentType()),
+                    preview);
         } catch (Refusal refusal) {
             throw refused(refusal);
         }
@@ -140,11 +145,16 @@ final class HeldWrites {
             case DENIED -> throw ToolError.of(Message.AGENT_APPROVAL_DENIED);
             case EXPIRED -> throw ToolError.of(Message.AGENT_APPROVAL_EXPIRED);
             case EXECUTED -> throw ToolError.of(Message.AGENT_APPROVAL_EXECUTED);
-            case APPROVED -> execute(calls, planned, request);
+            case APPROVED -> execute(call.agent(), calls, planned, request);
         };
     }
 
-    private ToolResult execute(ClusterCalls calls, Planned planned, WriteRequest request)
+    /** The associated data of a held body: whose request it is and which arguments made it. */
+    private static byte[] bodyData(Agent agent, String argumentsHash) {
+        return ("klave held write " + agent.rateKey() + " " + argumentsHash).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private ToolResult execute(Agent agent, ClusterCalls calls, Planned planned, WriteRequest request)
             throws ToolError, ClusterRefusal, InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("the client left before the approved write ran");
@@ -154,8 +164,16 @@ final class HeldWrites {
         }
         HeldCall held = request.call();
         int mark = held.target().indexOf('?');
+        Optional<String> body;
+        try {
+            body = held.body().map(sealed -> new String(bodies.open(sealed, bodyData(agent, request.argumentsHash())),
+                    StandardCharsets.UTF_8));
+        } catch (Sealer.Unreadable unreadable) {
+            // Another key, or a row changed in the database: run nothing (fail closed).
+            throw ToolError.of(Message.AGENT_APPROVAL_MISMATCH);
+        }
         Planned.Request stored = new Planned.Request(held.method(), new ClusterPath(mark < 0 ? held.target()
-                : held.target().substring(0, mark)), mark < 0 ? "" : held.target().substring(mark + 1), held.body(),
+                : held.target().substring(0, mark)), mark < 0 ? "" : held.target().substring(mark + 1), body,
                 held.contentType());
         String approved = "approved by " + request.decidedBy().orElse("?") + " at "
                 + request.decidedAt().map(at -> at.truncatedTo(ChronoUnit.SECONDS).toString()).orElse("?") + "\n";

@@ -12,6 +12,7 @@ import dev.klave.agent.approval.Approvals;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.config.BaseUrl;
 import dev.klave.crypto.Hmac;
+import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,12 +30,13 @@ public final class Toolbox {
     private final Map<ToolName, Tool> tools = new EnumMap<>(ToolName.class);
 
     public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
-            AccessRequests accessRequests, BaseUrl baseUrl, Hmac stateKey, Duration approvalWait, Clock clock) {
+            AccessRequests accessRequests, BaseUrl baseUrl, Hmac stateKey, Sealer heldBodies, Duration approvalWait,
+            Clock clock) {
         AccountTools account = new AccountTools(grants, clusters, accessRequests, baseUrl, clock);
         Clusters reach = new Clusters(exchange, account);
         ReadTools read = new ReadTools(reach);
         HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,
-                Approvals.LIFETIME), baseUrl, approvalWait, clock);
+                Approvals.LIFETIME), heldBodies, baseUrl, approvalWait, clock);
         WriteTools write = new WriteTools(reach, held, clock);
         for (Tool tool : Catalogue.tools(account, read, write)) {
             tools.put(tool.name(), tool);
