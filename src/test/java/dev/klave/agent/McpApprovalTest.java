@@ -228,6 +228,17 @@ class McpApprovalTest {
     }
 
     @Test
+    void aWriteWhosePreviewWouldPass256KibIsRefused() {
+        ObjectNode apply = args("cluster", "prod-1", "manifest", "apiVersion: v1\nkind: ConfigMap\n"
+                + "metadata: {name: huge, namespace: team-a}\ndata: {blob: " + "y".repeat(200 * 1024) + "}\n");
+
+        McpClient.Answer answer = mcp.call("apply", apply);
+
+        assertThat(answer.text()).startsWith("agent.preview_too_large: ");
+        assertThat(cluster.objects().get("configmaps", "team-a", "huge")).isEmpty();
+    }
+
+    @Test
     void aModernClientThatDeclaresUrlElicitationGetsInputRequired() {
         ObjectNode capabilities = McpClient.JSON.createObjectNode();
         capabilities.putObject("elicitation").putObject("url");

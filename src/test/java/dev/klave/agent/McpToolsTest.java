@@ -292,4 +292,38 @@ class McpToolsTest {
         assertThat(minutes.result().path("structuredContent").path("params").path("max").asInt()).isEqualTo(480);
         assertThat(mcp.call("request_access", noReason).text()).startsWith("agent.access_reason: ");
     }
+
+    @Test
+    void anAnswerOver256KibIsCutAndSaysSo() {
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: team-a}\ndata: {blob: "
+                + "x".repeat(300 * 1024) + "}\n");
+
+        McpClient.Answer answer = mcp.call("get_resource", args("cluster", "prod-1", "kind", "cm", "namespace",
+                "team-a", "name", "big"));
+
+        assertThat(answer.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(256 * 1024);
+        assertThat(answer.text()).endsWith("the object is too large to show whole]");
+    }
+
+    @Test
+    void listResourcesPagesWithLimitAndContinue() {
+        for (String name : new String[] {"page-a", "page-b", "page-c"}) {
+            cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name
+                    + ", namespace: team-a, labels: {paging: \"yes\"}}\n");
+        }
+        ObjectNode first = args("cluster", "prod-1", "kind", "configmaps", "namespace", "team-a", "label_selector",
+                "paging=yes");
+        first.put("limit", 2);
+        McpClient.Answer page = mcp.call("list_resources", first);
+        String next = page.result().path("structuredContent").path("continue").asText();
+        first.put("continue", next);
+        McpClient.Answer second = mcp.call("list_resources", first);
+
+        assertThat(next).isNotEmpty();
+        assertThat(page.text()).contains("call again with continue=" + next);
+        assertThat(second.isError()).as(second.text()).isFalse();
+        assertThat(page.text()).contains("page-a", "page-b").doesNotContain("page-c");
+        assertThat(second.text()).contains("page-c").doesNotContain("page-a");
+    }
 }
