@@ -94,9 +94,7 @@ final class ResourceHandler {
         FieldOwnership.recordUpdate(type, Optional.empty(), object, fieldManager(request), store.now());
         boolean dryRun = dryRun(request);
         ObjectStore.Written written = store.create(type, object, dryRun);
-        if (type.equals(ResourceCatalog.PODS) && !dryRun) {
-            PodEvents.started(written.object(), store.now()).forEach(event -> store.create(ResourceCatalog.EVENTS, event, false));
-        }
+        started(type, written, dryRun);
         Responses.json(exchange, 201, written.object());
     }
 
@@ -154,7 +152,17 @@ final class ResourceHandler {
             FieldOwnership.recordUpdate(type, current, result, manager, store.now());
             return result;
         }, dryRun(request));
+        if (written.created()) {
+            started(type, written, dryRun(request));
+        }
         Responses.json(exchange, written.created() ? 201 : 200, written.object());
+    }
+
+    /** A pod created any way (POST, or a server-side apply that creates it) gets its start events. */
+    private void started(ResourceType type, ObjectStore.Written written, boolean dryRun) {
+        if (type.equals(ResourceCatalog.PODS) && !dryRun) {
+            PodEvents.started(written.object(), store.now()).forEach(event -> store.create(ResourceCatalog.EVENTS, event, false));
+        }
     }
 
     private void delete(HttpExchange exchange, ResourceType type, String namespace, String name) throws IOException {
