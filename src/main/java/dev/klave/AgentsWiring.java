@@ -44,12 +44,13 @@ final class AgentsWiring {
         AgentSettings agents = settings.agents();
         Optional<McpEndpoint> endpoint = Optional.empty();
         if (agents.mcpEnabled()) {
-            Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
-                    accessRequests, settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
-                    new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), agents.approvalWait(),
-                    accounts.clock);
             AgentAuthenticator authenticator = new AgentAuthenticator(way.credentialStore, accounts.subjects,
                     Subject::writesNeedApproval, accounts.clock);
+            Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
+                    accessRequests, settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
+                    new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random),
+                    agent -> authenticator.authenticate(Optional.of(agent.authorization())), agents.approvalWait(),
+                    accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
                     agents.mcpRateLimit(), tools, accounts.clock));
         }

@@ -51,4 +51,11 @@ public record Agent(Subject account, Credential credential, String authorization
     public Channel channel(String tool) {
         return session.map(id -> Channel.tool(tool, id)).orElse(Channel.tool(tool));
     }
+
+    /** Never the token: an agent may end up in a log line. */
+    @Override
+    public String toString() {
+        return "Agent[" + dev.klave.access.KubernetesIdentity.userName(account) + ", credential " + credential.id()
+                + session.map(id -> ", session " + id).orElse("") + "]";
+    }
 }

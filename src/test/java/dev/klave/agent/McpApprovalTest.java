@@ -239,6 +239,29 @@ class McpApprovalTest {
     }
 
     @Test
+    void anApprovedWriteOfACredentialRevokedDuringTheWaitDoesNotRun() throws Exception {
+        TestingAgents.Bot revoked = TestingAgents.another(klave, cluster, bot.admin(), "prod-1", "short-lived",
+                "edit", "team-a");
+        http.send("PATCH", "/api/subjects/" + revoked.id(), "{\"writes_need_approval\":true}", "Cookie",
+                bot.admin());
+        McpClient agent = new McpClient(http, revoked.token());
+        String id = pendingId(agent.call("scale", scaleTo(9)));
+        ObjectNode resume = scaleTo(9);
+        resume.put("approval_id", id);
+
+        CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> agent.call("scale", resume));
+        Thread.sleep(300);
+        assertThat(http.send("POST", "/api/credentials/" + revoked.credentialId() + "/revoke", "{}", "Cookie",
+                bot.admin()).statusCode()).isEqualTo(200);
+        decide(id, "approve");
+        McpClient.Answer answer = waiting.get(10, TimeUnit.SECONDS);
+
+        assertThat(answer.text()).startsWith("CREDENTIAL_REVOKED: ");
+        assertThat(replicas()).isEqualTo(2);
+        assertThat(klave.klave().services().approvals().find(id).orElseThrow().executedAt()).isEmpty();
+    }
+
+    @Test
     void aModernClientThatDeclaresUrlElicitationGetsInputRequired() {
         ObjectNode capabilities = McpClient.JSON.createObjectNode();
         capabilities.putObject("elicitation").putObject("url");

@@ -40,16 +40,25 @@ final class HeldWrites {
     private final AccessRequests accessRequests;
     private final RequestStates states;
     private final Sealer bodies;
+    private final AgentCheck stillValid;
     private final BaseUrl baseUrl;
     private final Duration wait;
     private final Clock clock;
 
+    /** Checks, again, that an agent's credential still admits it (after a long wait, before a write runs). */
+    @FunctionalInterface
+    public interface AgentCheck {
+        /** @throws dev.klave.messages.Refusal when it no longer does */
+        void check(Agent agent);
+    }
+
     HeldWrites(Approvals approvals, AccessRequests accessRequests, RequestStates states, Sealer bodies,
-            BaseUrl baseUrl, Duration wait, Clock clock) {
+            AgentCheck stillValid, BaseUrl baseUrl, Duration wait, Clock clock) {
         this.approvals = requireNonNull(approvals, "approvals is null");
         this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
         this.states = requireNonNull(states, "states is null");
         this.bodies = requireNonNull(bodies, "bodies is null");
+        this.stillValid = requireNonNull(stillValid, "stillValid is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
         this.wait = requireNonNull(wait, "wait is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -158,6 +167,12 @@ final class HeldWrites {
             throws ToolError, ClusterRefusal, InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("the client left before the approved write ran");
+        }
+        try {
+            // The wait may have lasted minutes: a credential revoked meanwhile claims nothing.
+            stillValid.check(agent);
+        } catch (Refusal refusal) {
+            throw new ToolError(refusal.kind().code(), refusal.getMessage(), Map.of());
         }
         if (!approvals.claim(request.id())) {
             throw ToolError.of(Message.AGENT_APPROVAL_EXECUTED);

@@ -30,13 +30,13 @@ public final class Toolbox {
     private final Map<ToolName, Tool> tools = new EnumMap<>(ToolName.class);
 
     public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
-            AccessRequests accessRequests, BaseUrl baseUrl, Hmac stateKey, Sealer heldBodies, Duration approvalWait,
-            Clock clock) {
+            AccessRequests accessRequests, BaseUrl baseUrl, Hmac stateKey, Sealer heldBodies,
+            HeldWrites.AgentCheck stillValid, Duration approvalWait, Clock clock) {
         AccountTools account = new AccountTools(grants, clusters, accessRequests, baseUrl, clock);
         Clusters reach = new Clusters(exchange, account);
         ReadTools read = new ReadTools(reach);
         HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,
-                Approvals.LIFETIME), heldBodies, baseUrl, approvalWait, clock);
+                Approvals.LIFETIME), heldBodies, stillValid, baseUrl, approvalWait, clock);
         WriteTools write = new WriteTools(reach, held, clock);
         for (Tool tool : Catalogue.tools(account, read, write)) {
             tools.put(tool.name(), tool);
