@@ -262,6 +262,26 @@ class McpApprovalTest {
     }
 
     @Test
+    void thePreviewMarksASecretValueTheWriteChangesEvenAtTheSameSize() {
+        cluster.objects().put("apiVersion: v1\nkind: Secret\nmetadata: {name: pair, namespace: team-a}\n"
+                + "data: {user: YWRtaW4=, password: c2VjcmV0}\n");
+        String id = pendingId(mcp.call("apply", args("cluster", "prod-1", "manifest", """
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: pair, namespace: team-a}
+                stringData: {password: public}
+                """)));
+
+        JsonNode preview = read(http.get("/api/agents/requests/" + id, "Cookie", bot.admin()).body()).path("preview");
+
+        assertThat(preview.path("current").path("data").path("password").asText()).isEqualTo("<redacted, 6 bytes>");
+        assertThat(preview.path("result").path("data").path("password").asText())
+                .isEqualTo("<redacted, 6 bytes, changed>");
+        assertThat(preview.path("result").path("data").path("user").asText()).isEqualTo("<redacted, 5 bytes>");
+        assertThat(preview.toString()).doesNotContain("c2VjcmV0", "cHVibGlj", "public");
+    }
+
+    @Test
     void aModernClientThatDeclaresUrlElicitationGetsInputRequired() {
         ObjectNode capabilities = McpClient.JSON.createObjectNode();
         capabilities.putObject("elicitation").putObject("url");
