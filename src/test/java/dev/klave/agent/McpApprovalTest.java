@@ -32,11 +32,12 @@ class McpApprovalTest {
     private TestingHttp http;
     private TestingAgents.Bot bot;
     private McpClient mcp;
+    private final TestingClock clock = new TestingClock();
 
     @BeforeAll
     void start() {
         cluster = ClusterSimulator.builder().start();
-        klave = TestingKlave.start(new TestingClock(), settings -> settings.with("SERVICE_AGENT_APPROVAL_WAIT",
+        klave = TestingKlave.start(clock, settings -> settings.with("SERVICE_AGENT_APPROVAL_WAIT",
                 "3s"));
         http = klave.http();
         bot = TestingAgents.bot(klave, cluster, "prod-1", "careful", "edit", "team-a");
@@ -279,6 +280,19 @@ class McpApprovalTest {
                 .isEqualTo("<redacted, 6 bytes, changed>");
         assertThat(preview.path("result").path("data").path("user").asText()).isEqualTo("<redacted, 5 bytes>");
         assertThat(preview.toString()).doesNotContain("c2VjcmV0", "cHVibGlj", "public");
+    }
+
+    @Test
+    void anExpiredRequestSaysSoAndTheCallAsksAgain() {
+        String id = pendingId(mcp.call("scale", scaleTo(14)));
+        clock.advance(java.time.Duration.ofMinutes(61));
+        ObjectNode resume = scaleTo(14);
+        resume.put("approval_id", id);
+
+        assertThat(mcp.call("scale", resume).text()).startsWith("agent.approval_expired: ");
+        String again = pendingId(mcp.call("scale", scaleTo(14)));
+        assertThat(again).isNotEqualTo(id);
+        assertThat(replicas()).isEqualTo(2);
     }
 
     @Test
