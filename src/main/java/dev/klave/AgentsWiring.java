@@ -6,6 +6,10 @@ import dev.klave.agent.McpEndpoint;
 import dev.klave.agent.McpRoutes;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.tool.Toolbox;
+import dev.klave.oauth.AgentSessionEnds;
+import dev.klave.oauth.AgentTokens;
+import dev.klave.store.JdbiAgentSessionStore;
+import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.config.AgentSettings;
 import dev.klave.config.Settings;
 import dev.klave.crypto.Hmac;
@@ -32,6 +36,8 @@ final class AgentsWiring {
     final AccessRequests accessRequests;
     final RequestRoutes routes;
     final McpRoutes mcp;
+    final AgentTokens agentTokens;
+    final AgentSessionEnds sessionEnds;
 
     AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
             GatewayWiring way, SecureRandom random) {
@@ -41,6 +47,10 @@ final class AgentsWiring {
         accessRequests = new AccessRequests(database, new JdbiAccessRequestStore(database), clusters.grants,
                 accounts.subjects, accounts.events, ids, accounts.clock);
         routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
+        JdbiAgentSessionStore agentSessions = new JdbiAgentSessionStore(database);
+        agentTokens = new AgentTokens(database, agentSessions, new JdbiAgentTokenStore(database), accounts.tokens,
+                accounts.clock);
+        sessionEnds = new AgentSessionEnds(agentSessions);
         AgentSettings agents = settings.agents();
         Optional<McpEndpoint> endpoint = Optional.empty();
         if (agents.mcpEnabled()) {

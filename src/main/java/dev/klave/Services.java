@@ -174,8 +174,10 @@ public final class Services {
         Credentials credentials = way.credentials;
         AccountLifecycle lifecycle = new AccountLifecycle(database, subjects, identities, linkTokens, sessions,
                 lastAdmin, events,
-                List.of(credentials::revokeAllOf), subject -> reconciliations.requestAll(), clock);
-        OwnAccount own = new OwnAccount(database, subjects, sessions, hasher, throttle, events, mode);
+                List.of(credentials::revokeAllOf, agents.sessionEnds), agents.sessionEnds,
+                subject -> reconciliations.requestAll(), clock);
+        OwnAccount own = new OwnAccount(database, subjects, sessions, hasher, throttle, events, mode, agents.sessionEnds,
+                clock);
         Links links = new Links(database, linkTokens, subjects, sessions, hasher, events, mode, clock);
         PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode);
         SignedIn signedIn = new SignedIn(own, views, baseUrl.isHttps());
@@ -383,6 +385,11 @@ public final class Services {
     }
 
     /** Agents' access requests, which become grants once a person approves (spec 3 "request_access"). */
+    /** Agent sessions' codes and tokens (spec 3 §4 "Agent login"). */
+    public dev.klave.oauth.AgentTokens agentTokens() {
+        return agents.agentTokens;
+    }
+
     public AccessRequests accessRequests() {
         return agents.accessRequests;
     }

@@ -27,6 +27,7 @@ public final class AccountLifecycle {
     private final LastAdminRule lastAdmin;
     private final ControlEvents events;
     private final List<DisableHook> hooks;
+    private final AccessEnds ends;
     private final Consumer<SubjectId> changed;
     private final Clock clock;
 
@@ -36,7 +37,8 @@ public final class AccountLifecycle {
      */
     public AccountLifecycle(Transactions transactions, SubjectStore subjects, ExternalIdentityStore identities,
             LinkTokenStore links, Sessions sessions, LastAdminRule lastAdmin, ControlEvents events,
-            List<DisableHook> hooks, Consumer<SubjectId> changed, Clock clock) {
+            List<DisableHook> hooks, AccessEnds ends, Consumer<SubjectId> changed, Clock clock) {
+        this.ends = requireNonNull(ends, "ends is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.identities = requireNonNull(identities, "identities is null");
@@ -142,6 +144,8 @@ public final class AccountLifecycle {
             lastAdmin.checkUnlink(subject, provider);
             identities.unlink(id, provider);
             int closed = sessions.closeAll(id);
+            // Spec 3 §4 "Agent login": the agent sessions consented through that identity end too.
+            ends.identityUnlinked(id, provider, clock.instant());
             events.event(provider.unlinkEvent()).actor(actor).target(subject)
                     .details(java.util.Map.of("sessions_closed", String.valueOf(closed))).record();
             return subject;

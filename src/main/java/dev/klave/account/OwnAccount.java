@@ -8,6 +8,7 @@ import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
 import dev.klave.storage.Transactions;
 import java.net.InetAddress;
+import java.time.Clock;
 import java.util.Optional;
 
 /** A person's own account: what {@code GET /api/me} shows, and changing one's password. */
@@ -20,9 +21,14 @@ public final class OwnAccount {
     private final ControlEvents events;
     private final SignInMode mode;
 
+    private final AccessEnds ends;
+    private final Clock clock;
+
     public OwnAccount(Transactions transactions, SubjectStore subjects, Sessions sessions, PasswordHasher hasher,
-            LoginThrottle throttle, ControlEvents events, SignInMode mode) {
+            LoginThrottle throttle, ControlEvents events, SignInMode mode, AccessEnds ends, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
+        this.ends = requireNonNull(ends, "ends is null");
+        this.clock = requireNonNull(clock, "clock is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.hasher = requireNonNull(hasher, "hasher is null");
@@ -72,6 +78,8 @@ public final class OwnAccount {
         transactions.inTransaction(() -> {
             subjects.update(subject.id(), current -> current.withPasswordHash(Optional.of(hash)));
             sessions.closeOthers(caller);
+            // Spec 3 §4 "Agent login": a new password ends the agent sessions the old one opened.
+            ends.passwordChanged(subject.id(), clock.instant());
             events.event(EventType.USER_PASSWORD_CHANGE).actor(caller).target(subject).from(client).record();
             return null;
         });
