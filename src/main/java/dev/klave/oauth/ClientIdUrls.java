@@ -8,9 +8,10 @@ import java.util.regex.Pattern;
  * The rules of a {@code client_id} that names a metadata document
  * (draft-ietf-oauth-client-id-metadata-document §3), checked before any network use: the https
  * scheme, a host, a path, no user info, no fragment, no {@code .} or {@code ..} segment (also
- * percent-encoded); a port and a query are allowed. Stricter than the draft in three ways, each
+ * percent-encoded); a port and a query are allowed. Stricter than the draft in four ways, each
  * refusing only what no client publishes: the bare root path {@code /} (a host's home page is not
- * a client's document), non-ASCII characters, and URLs over 2,048 characters.
+ * a client's document), non-ASCII characters, a host name ending in a dot (TLS server names carry
+ * none, RFC 6066 §3), and URLs over 2,048 characters.
  */
 final class ClientIdUrls {
     private static final int LONGEST = 2048;
@@ -39,7 +40,8 @@ final class ClientIdUrls {
         }
         if (text.length() > LONGEST || !PRINTABLE_ASCII.matcher(text).matches() || url.isOpaque()
                 || url.getHost() == null || url.getRawUserInfo() != null || url.getRawFragment() != null
-                || url.getPort() == 0 || !hasDocumentPath(url.getRawPath())) {
+                || url.getHost().endsWith(".") || url.getPort() == 0 || url.getPort() > 65535
+                || !hasDocumentPath(url.getRawPath())) {
             throw new MetadataRefused(MetadataRefused.Reason.BAD_URL);
         }
         return url;

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -81,8 +82,9 @@ public final class PinnedHttps {
      */
     public Answer get(URI url, String accept) throws OutboundFailure {
         requireNonNull(url, "url is null");
-        if (!"https".equals(url.getScheme()) || url.getHost() == null) {
-            throw new IllegalArgumentException("not an absolute https URL with a host");
+        if (!"https".equals(url.getScheme()) || url.getHost() == null || url.getHost().endsWith(".")
+                || url.getPort() == 0 || url.getPort() > 65535) {
+            throw new IllegalArgumentException("not an absolute https URL with a host name and a port");
         }
         long end = System.nanoTime() + deadline.toNanos();
         String host = bare(url.getHost());
@@ -178,7 +180,7 @@ public final class PinnedHttps {
         SSLParameters parameters = tls.getSSLParameters();
         parameters.setEndpointIdentificationAlgorithm("HTTPS");
         if (!isLiteral(host)) {
-            parameters.setServerNames(List.of(new SNIHostName(host))); // RFC 6066 §3: names only, never literals
+            parameters.setServerNames(List.of(serverName(host))); // RFC 6066 §3: names only, never literals
         }
         tls.setSSLParameters(parameters);
         tls.startHandshake();
@@ -186,6 +188,14 @@ public final class PinnedHttps {
         out.write(request(url, accept).getBytes(StandardCharsets.US_ASCII));
         out.flush();
         return ResponseReader.read(new BufferedInputStream(tls.getInputStream()), answerLimit);
+    }
+
+    private static SNIHostName serverName(String host) throws SSLException {
+        try {
+            return new SNIHostName(host);
+        } catch (IllegalArgumentException e) {
+            throw new SSLException("not a server name: " + Untrusted.text(host), e);
+        }
     }
 
     private static String request(URI url, String accept) {

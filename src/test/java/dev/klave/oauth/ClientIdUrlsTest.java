@@ -47,6 +47,8 @@ class ClientIdUrlsTest {
         "https:///client.json", // no host
         "https://client_example/client.json", // not a host name
         "https://client.example:0/client.json",
+        "https://client.example:65536/client.json",
+        "https://client.example./client.json",
         "https://client.example/cliënt.json", // not ASCII
         "https://client.example/client json",
         "https://client.example/%zz",
