@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.oauth.MetadataRefused.Reason;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -58,7 +59,7 @@ class ClientIdUrlsTest {
         assertThat(refusal(clientId)).isEqualTo(Reason.BAD_URL);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void anOverlongUrlIsRefused() {
         assertThat(refusal("https://client.example/" + "a".repeat(2048))).isEqualTo(Reason.BAD_URL);
     }
