@@ -123,7 +123,7 @@ public final class KubernetesApi {
             throw ClusterCallFailed.connection(switch (e.kind()) {
                 case DEADLINE -> ClusterCallFailed.Kind.TIMEOUT;
                 case TOO_LARGE -> ClusterCallFailed.Kind.CONNECTION;
-                case FAILED -> ClusterCallFailed.Kind.of(e);
+                case FAILED, ADDRESS_REFUSED -> ClusterCallFailed.Kind.of(e);
             }, e);
         }
     }

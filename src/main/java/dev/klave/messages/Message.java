@@ -213,6 +213,30 @@ public enum Message {
     AGENT_PREVIEW_TOO_LARGE("agent.preview_too_large", 413, "la vista previa de la escritura supera %s"),
     AGENT_CLUSTER_UNREACHABLE("agent.cluster_unreachable", 502, "%s"),
 
+    // An OAuth client's metadata document (spec 3 §4 "Agent login", §8), refused; /oauth/authorize
+    // shows these as plain-text 400s (§4 rule 7). Not in the specification: the texts are ours.
+    CLIENT_ID_NOT_HTTPS(400, "client_id no válido: debe ser una URL https"),
+    CLIENT_ID_URL_INVALID(400, "client_id no válido: debe ser una URL https con host y ruta, sin usuario, "
+            + "fragmento ni segmentos '.' o '..'"),
+    CLIENT_DOCUMENT_PRIVATE_ADDRESS(400, "el documento del cliente no está en una dirección pública"),
+    CLIENT_DOCUMENT_UNREACHABLE(400, "no se pudo descargar el documento del cliente: nombre desconocido, "
+            + "conexión rechazada o respuesta HTTP no válida"),
+    CLIENT_DOCUMENT_TLS(400, "no se pudo descargar el documento del cliente: su certificado no es de confianza "
+            + "o no es de ese nombre"),
+    /** %s: the deadline, 5 s (spec 3 §8). */
+    CLIENT_DOCUMENT_TIMEOUT(400, "el documento del cliente no llegó en %s"),
+    CLIENT_DOCUMENT_REDIRECT(400, "el documento del cliente responde con una redirección, y Klave no las sigue"),
+    /** %s: the HTTP status the document's server answered. */
+    CLIENT_DOCUMENT_STATUS(400, "el servidor del documento del cliente respondió con el estado HTTP %s"),
+    /** %s: the limit, 64 KiB (spec 3 §8). */
+    CLIENT_DOCUMENT_TOO_LARGE(400, "el documento del cliente supera %s"),
+    CLIENT_DOCUMENT_NOT_JSON(400, "el documento del cliente no es un objeto JSON servido como application/json"),
+    CLIENT_DOCUMENT_ID_MISMATCH(400, "el client_id del documento no es la URL del documento"),
+    CLIENT_DOCUMENT_NOT_PUBLIC(400, "el documento del cliente declara un secreto o un método de autenticación "
+            + "distinto de none: solo se admiten clientes públicos"),
+    /** %s: the field of the document, such as redirect_uris. */
+    CLIENT_DOCUMENT_INVALID(400, "documento del cliente no válido: campo %s"),
+
     // CI exchange errors (spec 1 §7 "CI exchange errors").
     CI_TOKEN_INVALID(401, "token no válido"),
     CI_NO_MATCHING_RULE(403, "ninguna trust rule coincide con este workflow "

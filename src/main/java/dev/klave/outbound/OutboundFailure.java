@@ -15,7 +15,12 @@ public final class OutboundFailure extends IOException {
         /** The answer passed the size limit (declared, or counted while reading). */
         TOO_LARGE,
         /** Anything else: refused or reset connection, TLS, an unknown host, an interrupt. */
-        FAILED
+        FAILED,
+        /**
+         * The host's addresses include one the {@link AddressPolicy} does not permit: no connection
+         * was opened ({@link PinnedHttps} only).
+         */
+        ADDRESS_REFUSED
     }
 
     private final Kind kind;

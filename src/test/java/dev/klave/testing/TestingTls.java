@@ -48,6 +48,22 @@ public record TestingTls(Path certificate, Path privateKey) {
     /** A self-signed CA certificate for 127.0.0.1 and localhost, valid from an hour ago for two days. */
     public static X509Certificate selfSigned(String commonName, KeyPair keys, String signatureAlgorithm)
             throws GeneralSecurityException {
+        return certificate(commonName, keys, signatureAlgorithm, new GeneralNames(new GeneralName[] {
+            new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
+    }
+
+    /** A self-signed CA certificate for these DNS names only, valid from an hour ago for two days. */
+    public static X509Certificate selfSignedFor(String commonName, KeyPair keys, String signatureAlgorithm,
+            String... dnsNames) throws GeneralSecurityException {
+        GeneralName[] names = new GeneralName[dnsNames.length];
+        for (int i = 0; i < dnsNames.length; i++) {
+            names[i] = new GeneralName(GeneralName.dNSName, dnsNames[i]);
+        }
+        return certificate(commonName, keys, signatureAlgorithm, new GeneralNames(names));
+    }
+
+    private static X509Certificate certificate(String commonName, KeyPair keys, String signatureAlgorithm,
+            GeneralNames subjectNames) throws GeneralSecurityException {
         try {
             X500Name name = new X500Name("CN=" + commonName);
             Instant now = Instant.now();
@@ -55,8 +71,7 @@ public record TestingTls(Path certificate, Path privateKey) {
                     Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(2))), name,
                     keys.getPublic());
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
-            builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
+            builder.addExtension(Extension.subjectAlternativeName, false, subjectNames);
             return new JcaX509CertificateConverter().getCertificate(
                     builder.build(new JcaContentSignerBuilder(signatureAlgorithm).build(keys.getPrivate())));
         } catch (OperatorCreationException | IOException e) {
