@@ -1,9 +1,9 @@
 package dev.klave.oauth;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -70,8 +70,6 @@ final class RegistrationRequest {
                 throw invalid("el cuerpo debe ser un objeto JSON");
             }
             return request;
-        } catch (JsonProcessingException e) {
-            throw invalid("el cuerpo debe ser un objeto JSON");
         } catch (IOException e) {
             throw invalid("el cuerpo debe ser un objeto JSON");
         }
@@ -127,7 +125,7 @@ final class RegistrationRequest {
         throw invalid(field + " debe ser una dirección http(s)");
     }
 
-    private static dev.klave.messages.Refusal invalid(String why) {
+    private static Refusal invalid(String why) {
         return Message.OAUTH_CLIENT_METADATA.refusal(why);
     }
 }
