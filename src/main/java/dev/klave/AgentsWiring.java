@@ -15,6 +15,12 @@ import dev.klave.config.Settings;
 import dev.klave.crypto.Hmac;
 import dev.klave.crypto.Sealer;
 import dev.klave.crypto.KeyPurpose;
+import dev.klave.crypto.SecretTokenGenerator;
+import dev.klave.limits.PerAddressLimit;
+import dev.klave.messages.Message;
+import dev.klave.oauth.OAuthRoutes;
+import dev.klave.oauth.Registration;
+import dev.klave.store.JdbiClientStore;
 import dev.klave.store.JdbiRateWindowStore;
 import java.util.Optional;
 import dev.klave.agent.approval.Approvals;
@@ -32,12 +38,17 @@ import java.security.SecureRandom;
  * (PostgreSQL's listener thread); nothing starts before.
  */
 final class AgentsWiring {
+    /** Spec 3 §8: dynamic registration, 20 per minute per IP. */
+    private static final int REGISTRATIONS_PER_MINUTE = 20;
+
     final Approvals approvals;
     final AccessRequests accessRequests;
     final RequestRoutes routes;
     final McpRoutes mcp;
     final AgentTokens agentTokens;
     final AgentSessionEnds sessionEnds;
+    /** The agent login's routes (spec 3 §4), only with {@code SERVICE_MCP_ENABLED}. */
+    final Optional<OAuthRoutes> oauth;
 
     AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
             GatewayWiring way, SecureRandom random) {
@@ -53,6 +64,7 @@ final class AgentsWiring {
         sessionEnds = new AgentSessionEnds(agentSessions);
         AgentSettings agents = settings.agents();
         Optional<McpEndpoint> endpoint = Optional.empty();
+        Optional<OAuthRoutes> login = Optional.empty();
         if (agents.mcpEnabled()) {
             AgentAuthenticator authenticator = new AgentAuthenticator(way.credentialStore, accounts.subjects,
                     Subject::writesNeedApproval, accounts.clock);
@@ -63,7 +75,13 @@ final class AgentsWiring {
                     accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
                     agents.mcpRateLimit(), tools, accounts.clock));
+            PerAddressLimit registrations = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-register-ip:",
+                    REGISTRATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
+                    Message.OAUTH_TOO_MANY_REGISTRATIONS);
+            login = Optional.of(new OAuthRoutes(new Registration(new JdbiClientStore(database), registrations,
+                    new SecretTokenGenerator(random), accounts.clock), settings.baseUrl()));
         }
+        oauth = login;
         mcp = new McpRoutes(endpoint, settings.baseUrl());
     }
 

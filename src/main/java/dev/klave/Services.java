@@ -85,6 +85,7 @@ import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -234,7 +235,7 @@ public final class Services {
         Installation installation = new Installation(() -> database.answersWithin(Duration.ofSeconds(2)),
                 lastAdmin, mode.external(), oidc.map(OidcRoutes.Configured::provider), syncReports, events, clock);
 
-        List<RouteProvider> routes = List.of(
+        List<RouteProvider> routes = new ArrayList<>(List.of(
                 new InstallationRoutes(installation),
                 new ForgeRoutes(forge),
                 new OidcRoutes(oidc),
@@ -247,9 +248,11 @@ public final class Services {
                 credentialRoutes,
                 new CiRoutes(trustRules, exchange, credentialRoutes, subjects, baseUrl, ci.issuer().toString()),
                 agents.routes,
-                agents.mcp);
+                agents.mcp));
+        // After /mcp's mounts, which /.well-known and /oauth belong to.
+        agents.oauth.ifPresent(routes::add);
         return new Services(clusterArea, way, agents, accounts, lifecycle, own, links, sessions, passwordLogin, events,
-                routes, forgeSync, lastAdmin, mode, identities, oidc.map(OidcRoutes.Configured::provider));
+                List.copyOf(routes), forgeSync, lastAdmin, mode, identities, oidc.map(OidcRoutes.Configured::provider));
     }
 
     /** How many active grants each subject holds, for the administrators' list of accounts. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.config.BaseUrl;
 import dev.klave.http.Access;
 import dev.klave.http.ApiRoutes;
+import dev.klave.http.ErrorFormat;
 import dev.klave.http.OriginRule;
 import dev.klave.http.RoutePolicy;
 import dev.klave.http.RouteProvider;
@@ -14,7 +15,7 @@ import java.util.Optional;
  * Mounts {@code /mcp}, {@code /oauth} and {@code /.well-known} always, so that nothing under them
  * falls through to the web interface: with {@code SERVICE_MCP_ENABLED=false} every path there is
  * 404 (spec 3 §4 "Switch"); otherwise {@code POST /mcp} is served (any other method 405) and the
- * login endpoints answer 404 until they exist.
+ * login endpoints are {@code oauth.OAuthRoutes}'.
  */
 public final class McpRoutes implements RouteProvider {
     public static final String MCP = "/mcp";
@@ -49,7 +50,8 @@ public final class McpRoutes implements RouteProvider {
     public void register(ApiRoutes routes) {
         RoutePolicy policy = policy(baseUrl);
         routes.mount(MCP, policy);
-        routes.mount("/oauth", RoutePolicy.MACHINE);
+        // Refusals under /oauth are in the OAuth shape (RFC 6749 §5.2), the 404 of the switch too.
+        routes.mount("/oauth", RoutePolicy.MACHINE.withErrors(ErrorFormat.OAUTH));
         routes.mount("/.well-known", RoutePolicy.MACHINE);
         endpoint.ifPresent(mcp -> routes.add("POST", MCP, Access.ANONYMOUS, policy, mcp::handle));
     }

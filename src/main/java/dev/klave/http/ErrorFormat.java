@@ -8,5 +8,10 @@ public enum ErrorFormat {
      * The message as {@code text/plain}: for pages a person's browser lands on (the OAuth
      * authorization endpoint), where JSON would be read by nobody.
      */
-    PLAIN_TEXT
+    PLAIN_TEXT,
+    /**
+     * {@code {"error": "<code>", "error_description": "<mensaje>"}} for the OAuth endpoints that
+     * clients read by program (RFC 6749 §5.2, RFC 7591 §3.2.2): the RFC's code, Klave's text.
+     */
+    OAUTH
 }

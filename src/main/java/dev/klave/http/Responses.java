@@ -63,24 +63,27 @@ final class Responses {
         return true;
     }
 
-    static void error(HttpServerResponse response, RoutePolicy policy, int status, String text) {
+    static void error(HttpServerResponse response, RoutePolicy policy, Message kind, String text) {
         if (policy.errors() == ErrorFormat.PLAIN_TEXT) {
-            if (begin(response, policy, status, List.of())) {
+            if (begin(response, policy, kind.status(), List.of())) {
                 response.putHeader("Content-Type", TEXT);
                 response.end(text);
             }
             return;
         }
-        json(response, policy, status, Json.write(Map.of("error", text)), List.of());
+        Map<String, String> body = policy.errors() == ErrorFormat.OAUTH
+                ? OAuthErrors.body(kind, text)
+                : Map.of("error", text);
+        json(response, policy, kind.status(), Json.write(body), List.of());
     }
 
     static void error(HttpServerResponse response, RoutePolicy policy, Message message) {
-        error(response, policy, message.status(), message.text());
+        error(response, policy, message, message.text());
     }
 
     /** An {@code /api} error outside any route (a request refused at the edge). */
     static void error(HttpServerResponse response, int status, String text) {
-        error(response, RoutePolicy.API, status, text);
+        json(response, RoutePolicy.API, status, Json.write(Map.of("error", text)), List.of());
     }
 
     /** The answer to a CORS preflight (an {@code OPTIONS} with {@code Access-Control-Request-Method}). */

@@ -24,10 +24,18 @@ public final class PerAddressLimit {
     private final int perMinute;
     private final AddressGroups groups;
     private final Clock clock;
+    private final Message refusal;
 
     /** @param bucketPrefix names the limit's counters, e.g. {@code login-ip:} */
     public PerAddressLimit(RateWindowStore windows, String bucketPrefix, int perMinute, AddressGroups groups,
             Clock clock) {
+        this(windows, bucketPrefix, perMinute, groups, clock, Message.TOO_MANY_ATTEMPTS);
+    }
+
+    /** @param refusal what a request past the limit is refused with (a 429 of the endpoint's own) */
+    public PerAddressLimit(RateWindowStore windows, String bucketPrefix, int perMinute, AddressGroups groups,
+            Clock clock, Message refusal) {
+        this.refusal = requireNonNull(refusal, "refusal is null");
         this.windows = requireNonNull(windows, "windows is null");
         this.bucketPrefix = requireNonNull(bucketPrefix, "bucketPrefix is null");
         this.groups = requireNonNull(groups, "groups is null");
@@ -41,12 +49,13 @@ public final class PerAddressLimit {
     /**
      * Counts one request from {@code client}.
      *
-     * @throws dev.klave.messages.Refusal {@code TOO_MANY_ATTEMPTS} past the limit in the last minute
+     * @throws dev.klave.messages.Refusal the limit's refusal ({@code TOO_MANY_ATTEMPTS} unless told)
+     *     past the limit in the last minute
      */
     public void count(InetAddress client) {
         int hits = windows.hit(bucketPrefix + groups.key(client), clock.instant(), MINUTE);
         if (hits > perMinute) {
-            throw Message.TOO_MANY_ATTEMPTS.refusal();
+            throw refusal.refusal();
         }
     }
 }

@@ -2,6 +2,8 @@ package dev.klave.messages;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
+
 /**
  * The catalogue. Each entry is a stable code, the HTTP status the specification gives the text
  * and the text itself; {@code %s} marks the parts filled in at the time of the error.
@@ -236,6 +238,19 @@ public enum Message {
             + "distinto de none: solo se admiten clientes públicos"),
     /** %s: the field of the document, such as redirect_uris. */
     CLIENT_DOCUMENT_INVALID(400, "documento del cliente no válido: campo %s"),
+    // Refusals of the OAuth endpoints (spec 3 §4 "Agent login"; spec 3 §7: their bodies are not
+    // shown). The code is "oauth." and the RFC's error code (RFC 6749 §5.2, RFC 7591 §3.2.2), then,
+    // where one RFC code has several texts, a suffix naming which: the edge writes the RFC's code as
+    // "error" and the text as "error_description".
+    OAUTH_INVALID_REDIRECT_URI("oauth.invalid_redirect_uri", 400, "redirect_uri no válida (%s): %s"),
+    OAUTH_CLIENT_METADATA("oauth.invalid_client_metadata", 400, "metadatos del cliente no válidos: %s"),
+    OAUTH_PUBLIC_CLIENTS_ONLY("oauth.invalid_client_metadata.auth_method", 400,
+            "token_endpoint_auth_method debe ser none: Klave solo registra clientes públicos"),
+    OAUTH_TOO_MANY_REGISTRATIONS("oauth.temporarily_unavailable.rate_limited", 429,
+            "demasiados registros de clientes desde esta dirección: espera un minuto"),
+    /** %s: the limit, 10 000 (spec 3 §8). */
+    OAUTH_CLIENTS_FULL("oauth.temporarily_unavailable.clients_full", 503,
+            "Klave ya tiene %s clientes registrados: inténtalo más tarde"),
 
     // CI exchange errors (spec 1 §7 "CI exchange errors").
     CI_TOKEN_INVALID(401, "token no válido"),
@@ -252,6 +267,8 @@ public enum Message {
     // Health (spec 1 §4 "Health"); English in the specification.
     HEALTH_OK(200, "ok"),
     DATABASE_NOT_READY(503, "database unavailable");
+
+    private static final String OAUTH_PREFIX = "oauth.";
 
     private final String code;
     private final int status;
@@ -274,6 +291,19 @@ public enum Message {
     /** The stable code of this message. */
     public String code() {
         return code;
+    }
+
+    /**
+     * The OAuth error code of an {@code oauth.*} message (RFC 6749 §5.2, RFC 7591 §3.2.2): the part
+     * after {@code oauth.} up to the next dot; empty for every other message.
+     */
+    public Optional<String> oauthError() {
+        if (!code.startsWith(OAUTH_PREFIX)) {
+            return Optional.empty();
+        }
+        String rest = code.substring(OAUTH_PREFIX.length());
+        int dot = rest.indexOf('.');
+        return Optional.of(dot < 0 ? rest : rest.substring(0, dot));
     }
 
     /** The message whose code is {@code code}; anything else is refused. */

@@ -64,19 +64,19 @@ public final class ClientMetadataDocuments {
     }
 
     /** The client named by {@code clientId} as a request carried it. */
-    public ClientMetadata fetch(String clientId) throws MetadataRefused {
+    public PublishedClient fetch(String clientId) throws MetadataRefused {
         return fetch(ClientIdUrls.check(requireNonNull(clientId, "clientId is null")));
     }
 
     /** The client whose document is at {@code clientId}, kept or fetched now. */
-    public ClientMetadata fetch(URI clientId) throws MetadataRefused {
+    public PublishedClient fetch(URI clientId) throws MetadataRefused {
         URI url = ClientIdUrls.check(requireNonNull(clientId, "clientId is null"));
         String key = url.toString();
         Kept known = kept.get(key);
         if (known != null && clock.instant().isBefore(known.until())) {
             return known.metadata();
         }
-        ClientMetadata metadata = MetadataDocument.read(url, download(url));
+        PublishedClient metadata = MetadataDocument.read(url, download(url));
         keep(key, new Kept(metadata, clock.instant().plus(REUSE)));
         return metadata;
     }
@@ -125,5 +125,5 @@ public final class ClientMetadataDocuments {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
-    private record Kept(ClientMetadata metadata, Instant until) {}
+    private record Kept(PublishedClient metadata, Instant until) {}
 }

@@ -30,7 +30,7 @@ final class MetadataDocument {
 
     private MetadataDocument() {}
 
-    static ClientMetadata read(URI clientId, Answer answer) throws MetadataRefused {
+    static PublishedClient read(URI clientId, Answer answer) throws MetadataRefused {
         String type = answer.headers().firstValue("Content-Type").orElse("");
         String media = type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
         if (!JSON_TYPE.matcher(media).matches()) {
@@ -61,9 +61,17 @@ final class MetadataDocument {
         if (redirectUris.isEmpty()) {
             throw new MetadataRefused(Reason.BAD_DOCUMENT, "redirect_uris");
         }
-        return new ClientMetadata(clientId, redirectUris, text(document, "client_name"), text(document, "client_uri"),
-                text(document, "logo_uri"), strings(document, "grant_types", List.of("authorization_code")),
-                strings(document, "response_types", List.of("code")));
+        ClientMetadata declared;
+        try {
+            declared = new ClientMetadata(redirectUris, text(document, "client_name"), text(document, "client_uri"),
+                    text(document, "logo_uri"), strings(document, "grant_types", List.of("authorization_code")),
+                    strings(document, "response_types", List.of("code")));
+        } catch (IllegalArgumentException refusedUri) {
+            // A redirect URI the rules of spec 3 §4 refuse (a browser wrapper scheme among them:
+            // such a client stops authorizing, rule 5).
+            throw new MetadataRefused(Reason.BAD_DOCUMENT, "redirect_uris");
+        }
+        return new PublishedClient(clientId, declared);
     }
 
     private static Optional<String> text(JsonNode document, String field) throws MetadataRefused {

@@ -26,6 +26,12 @@ class McpSwitchesTest {
                 assertThat(klave.http().get("/.well-known/oauth-authorization-server").statusCode()).isEqualTo(404);
                 assertThat(klave.http().send("POST", "/oauth/token", "", "Content-Type",
                         "application/x-www-form-urlencoded").statusCode()).isEqualTo(404);
+                assertThat(klave.http().get("/.well-known/oauth-protected-resource/mcp").statusCode()).isEqualTo(404);
+                HttpResponse<String> register = klave.http().send("POST", "/oauth/register",
+                        "{\"redirect_uris\":[\"http://127.0.0.1/cb\"]}", "Content-Type", "application/json");
+                assertThat(register.statusCode()).isEqualTo(404);
+                assertThat(register.body()).isEqualTo(
+                        "{\"error\":\"invalid_request\",\"error_description\":\"no encontrado\"}");
             } finally {
                 klave.close();
             }

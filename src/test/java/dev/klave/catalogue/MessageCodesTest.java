@@ -16,8 +16,12 @@ import org.junit.jupiter.api.Test;
  * code in catalogue order; adding a message adds its code here, on purpose.
  */
 class MessageCodesTest {
-    /** The constant's name in upper snake case, or a code the specification writes ({@code agent.*}). */
-    private static final Pattern FORM = Pattern.compile("[A-Z][A-Z0-9]*(_[A-Z0-9]+)*|agent\\.[a-z]+(_[a-z]+)*");
+    /**
+     * The constant's name in upper snake case, a code the specification writes ({@code agent.*}), or
+     * an OAuth error code (RFC 6749 §5.2, RFC 7591 §3.2.2) with an optional suffix naming the case.
+     */
+    private static final Pattern FORM = Pattern.compile("[A-Z][A-Z0-9]*(_[A-Z0-9]+)*|agent\\.[a-z]+(_[a-z]+)*"
+            + "|oauth\\.[a-z]+(_[a-z]+)*(\\.[a-z]+(_[a-z]+)*)?");
 
     private static final String MESSAGE_CODES = """
             PATH_INVALID CLUSTER_ID_INVALID IMPERSONATION_REFUSED TOKEN_MISSING CREDENTIAL_UNKNOWN
@@ -55,6 +59,8 @@ class MessageCodesTest {
             CLIENT_DOCUMENT_TLS CLIENT_DOCUMENT_TIMEOUT CLIENT_DOCUMENT_REDIRECT CLIENT_DOCUMENT_STATUS
             CLIENT_DOCUMENT_TOO_LARGE CLIENT_DOCUMENT_NOT_JSON CLIENT_DOCUMENT_ID_MISMATCH CLIENT_DOCUMENT_NOT_PUBLIC
             CLIENT_DOCUMENT_INVALID
+            oauth.invalid_redirect_uri oauth.invalid_client_metadata oauth.invalid_client_metadata.auth_method
+            oauth.temporarily_unavailable.rate_limited oauth.temporarily_unavailable.clients_full
             CI_TOKEN_INVALID CI_NO_MATCHING_RULE CI_BOT_DISABLED CI_BOT_WITHOUT_GRANTS
             SIGNATURE_INVALID WEBHOOK_NOT_JSON HEALTH_OK DATABASE_NOT_READY
             """;
@@ -99,6 +105,15 @@ class MessageCodesTest {
         }
         assertThatThrownBy(() -> Message.parse("path_invalid")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Message.parse("")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anOauthMessageNamesTheRfcErrorCodeAndNoOtherMessageDoes() {
+        assertThat(Message.OAUTH_INVALID_REDIRECT_URI.oauthError()).contains("invalid_redirect_uri");
+        assertThat(Message.OAUTH_PUBLIC_CLIENTS_ONLY.oauthError()).contains("invalid_client_metadata");
+        assertThat(Message.OAUTH_CLIENTS_FULL.oauthError()).contains("temporarily_unavailable");
+        assertThat(Message.NOT_FOUND.oauthError()).isEmpty();
+        assertThat(Message.AGENT_APPROVAL_DENIED.oauthError()).isEmpty();
     }
 
     @Test

@@ -78,7 +78,7 @@ class ClientMetadataDocumentsTest {
         String clientId = base + "/client.json";
         server.answer("/client.json", TestingDocumentServer.document("application/json", document(clientId)));
 
-        ClientMetadata metadata = documents.fetch(URI.create(clientId));
+        PublishedClient metadata = documents.fetch(URI.create(clientId));
 
         assertThat(metadata.clientId()).hasToString(clientId);
         assertThat(metadata.clientName()).contains("Example agent");

@@ -25,7 +25,7 @@ class MetadataDocumentTest {
 
     @Test
     void theFieldsKlaveKeepsAreReadAndTheRestIgnored() throws MetadataRefused {
-        ClientMetadata metadata = MetadataDocument.read(ID, answer("application/json; charset=utf-8", """
+        PublishedClient metadata = MetadataDocument.read(ID, answer("application/json; charset=utf-8", """
                 {"client_id": "https://client.example/client.json", "client_name": "Example agent",
                  "client_uri": "https://client.example/", "logo_uri": "https://client.example/logo.png",
                  "redirect_uris": ["http://127.0.0.1/callback", "https://client.example/cb"],
@@ -33,15 +33,15 @@ class MetadataDocumentTest {
                  "token_endpoint_auth_method": "none", "scope": "mcp", "software_id": 7, "jwks_uri": "x"}
                 """));
 
-        assertThat(metadata).isEqualTo(new ClientMetadata(ID, List.of("http://127.0.0.1/callback",
+        assertThat(metadata).isEqualTo(new PublishedClient(ID, new ClientMetadata(List.of("http://127.0.0.1/callback",
                 "https://client.example/cb"), Optional.of("Example agent"), Optional.of("https://client.example/"),
                 Optional.of("https://client.example/logo.png"), List.of("authorization_code", "refresh_token"),
-                List.of("code")));
+                List.of("code"))));
     }
 
     @Test
     void absentListsTakeTheDefaultsOfRfc7591AndAbsentTextsAreEmpty() throws MetadataRefused {
-        ClientMetadata metadata = MetadataDocument.read(ID, answer("application/client-metadata+json",
+        PublishedClient metadata = MetadataDocument.read(ID, answer("application/client-metadata+json",
                 "{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\"app:/cb\"],"
                         + "\"client_name\":null}"));
 

@@ -1,0 +1,66 @@
+package dev.klave.oauth;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.config.BaseUrl;
+import dev.klave.http.Access;
+import dev.klave.http.ApiResponse;
+import dev.klave.http.ApiRoutes;
+import dev.klave.http.ErrorFormat;
+import dev.klave.http.RoutePolicy;
+import dev.klave.http.RouteProvider;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The agent login's routes (spec 3 §4 "Agent login"): the two metadata documents and dynamic
+ * client registration. Registered only with {@code SERVICE_MCP_ENABLED}; the mounts they live
+ * under ({@code /.well-known}, {@code /oauth}) are the agent endpoint's, so that with the switch
+ * off every path there is 404.
+ */
+public final class OAuthRoutes implements RouteProvider {
+    /**
+     * Endpoints OAuth clients read by program: no origin check (they are unauthenticated and carry
+     * no cookie), refusals in the OAuth shape.
+     */
+    public static final RoutePolicy POLICY = RoutePolicy.MACHINE.withErrors(ErrorFormat.OAUTH);
+    /** Spec 3 §4: the metadata documents answer cross-origin requests (browser-based clients). */
+    static final RoutePolicy PUBLIC_DOCUMENTS = POLICY.readableCrossOrigin();
+
+    private final Registration registration;
+    private final BaseUrl baseUrl;
+
+    public OAuthRoutes(Registration registration, BaseUrl baseUrl) {
+        this.registration = requireNonNull(registration, "registration is null");
+        this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
+    }
+
+    @Override
+    public void register(ApiRoutes routes) {
+        Map<String, Object> resource = Metadata.protectedResource(baseUrl);
+        Map<String, Object> server = Metadata.authorizationServer(baseUrl);
+        routes.add("GET", Metadata.protectedResourcePath(baseUrl), Access.ANONYMOUS, PUBLIC_DOCUMENTS,
+                request -> ApiResponse.ok(resource));
+        routes.add("GET", Metadata.authorizationServerPath(baseUrl), Access.ANONYMOUS, PUBLIC_DOCUMENTS,
+                request -> ApiResponse.ok(server));
+        routes.add("POST", Metadata.REGISTER, Access.ANONYMOUS, POLICY,
+                request -> ApiResponse.created(information(
+                        registration.register(request.body(), request.clientAddress()))));
+    }
+
+    /** RFC 7591 §3.2.1: the client's id, when it was issued, and what it declared; no secret. */
+    private static Map<String, Object> information(OAuthClient client) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        ClientMetadata metadata = client.metadata();
+        answer.put("client_id", client.id());
+        answer.put("client_id_issued_at", client.createdAt().getEpochSecond());
+        answer.put("redirect_uris", metadata.redirectUris());
+        metadata.clientName().ifPresent(name -> answer.put("client_name", name));
+        metadata.clientUri().ifPresent(uri -> answer.put("client_uri", uri));
+        metadata.logoUri().ifPresent(uri -> answer.put("logo_uri", uri));
+        answer.put("grant_types", metadata.grantTypes());
+        answer.put("response_types", metadata.responseTypes());
+        answer.put("token_endpoint_auth_method", "none");
+        return answer;
+    }
+}

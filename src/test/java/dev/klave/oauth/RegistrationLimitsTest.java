@@ -1,0 +1,110 @@
+package dev.klave.oauth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.config.AddressGroups;
+import dev.klave.crypto.SecretTokenGenerator;
+import dev.klave.limits.PerAddressLimit;
+import dev.klave.messages.Message;
+import dev.klave.store.JdbiClientStore;
+import dev.klave.store.JdbiRateWindowStore;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingDatabase;
+import dev.klave.testing.TestingKlave;
+import java.net.http.HttpResponse;
+import java.security.SecureRandom;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cap on registered clients (spec 3 §8: 10 000) and the deletion of unused ones (30 days), with
+ * a cap of 3 so that the test need not register 10 000 clients. The routes are served by a Klave
+ * whose own agent login is off, so that these, with the lowered cap, are the only ones at
+ * {@code /oauth/register}.
+ */
+class RegistrationLimitsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BODY = "{\"redirect_uris\": [\"http://localhost/cb\"]}";
+
+    private final TestingClock clock = new TestingClock();
+    private TestingDatabase database;
+    private JdbiClientStore clients;
+    private TestingKlave klave;
+
+    @BeforeEach
+    void start() {
+        database = TestingDatabase.sqlite();
+        clients = new JdbiClientStore(database.database());
+        PerAddressLimit perAddress = new PerAddressLimit(new JdbiRateWindowStore(database.database()), "register:",
+                1000, new AddressGroups(AddressGroups.DEFAULT_IPV6_PREFIX), clock, Message.OAUTH_TOO_MANY_REGISTRATIONS);
+        Registration registration = new Registration(clients, perAddress, new SecretTokenGenerator(new SecureRandom()),
+                3, clock);
+        klave = TestingKlave.start(clock, settings -> settings.with("SERVICE_MCP_ENABLED", "false")
+                .with("SERVICE_BASE_URL", "https://klave.example.com"), new OAuthRoutes(registration,
+                dev.klave.config.BaseUrl.parse("https://klave.example.com")));
+    }
+
+    @AfterEach
+    void stop() {
+        klave.close();
+        database.close();
+    }
+
+    private HttpResponse<String> register() {
+        return klave.http().send("POST", "/oauth/register", BODY, "Content-Type", "application/json");
+    }
+
+    @Test
+    void pastTheCapARegistrationIsRefusedAsTemporarilyUnavailable() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertThat(register().statusCode()).isEqualTo(201);
+        }
+
+        HttpResponse<String> refused = register();
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        JsonNode error = JSON.readTree(refused.body());
+        assertThat(error.path("error").asText()).isEqualTo("temporarily_unavailable");
+        assertThat(error.path("error_description").asText())
+                .isEqualTo("Klave ya tiene 3 clientes registrados: inténtalo más tarde");
+        assertThat(clients.countRegistered()).isEqualTo(3);
+    }
+
+    @Test
+    void clientsUnusedForThirtyDaysAreDeletedBeforeTheCapIsCounted() throws Exception {
+        String old = JSON.readTree(register().body()).path("client_id").asText();
+        clock.advance(Duration.ofDays(10));
+        String used = JSON.readTree(register().body()).path("client_id").asText();
+        String lateUsed = JSON.readTree(register().body()).path("client_id").asText();
+        clock.advance(Duration.ofDays(20));
+        clients.touch(lateUsed, clock.instant());
+        clock.advance(Duration.ofSeconds(1));
+
+        HttpResponse<String> fourth = register();
+
+        assertThat(fourth.statusCode()).isEqualTo(201);
+        assertThat(clients.find(old)).as("unused 30 days").isEmpty();
+        assertThat(clients.find(used)).as("registered 20 days ago").isPresent();
+        assertThat(clients.find(lateUsed)).isPresent();
+    }
+
+    @Test
+    void theSweepRunsAtMostOnceAnHour() throws Exception {
+        register();
+        String second = JSON.readTree(register().body()).path("client_id").asText();
+        clock.advance(Duration.ofDays(30).minusMinutes(30));
+        register();
+        clock.advance(Duration.ofMinutes(31));
+
+        // The last sweep ran 31 minutes ago: this registration does not sweep, and the cap is reached.
+        assertThat(register().statusCode()).isEqualTo(503);
+        assertThat(clients.find(second)).isPresent();
+        clock.advance(Duration.ofMinutes(30));
+        assertThat(register().statusCode()).isEqualTo(201);
+        assertThat(clients.find(second)).isEmpty();
+    }
+}
