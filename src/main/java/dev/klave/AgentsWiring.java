@@ -40,6 +40,8 @@ import java.security.SecureRandom;
 final class AgentsWiring {
     /** Spec 3 §8: dynamic registration, 20 per minute per IP. */
     private static final int REGISTRATIONS_PER_MINUTE = 20;
+    /** Spec 3 §8: /oauth/token and /oauth/revoke, 120 per minute per address (one count for both). */
+    private static final int TOKEN_REQUESTS_PER_MINUTE = 120;
 
     final Approvals approvals;
     final AccessRequests accessRequests;
@@ -78,8 +80,12 @@ final class AgentsWiring {
             PerAddressLimit registrations = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-register-ip:",
                     REGISTRATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
                     Message.OAUTH_TOO_MANY_REGISTRATIONS);
+            PerAddressLimit tokenRequests = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-token-ip:",
+                    TOKEN_REQUESTS_PER_MINUTE, settings.addressGroups(), accounts.clock,
+                    Message.OAUTH_TOO_MANY_TOKEN_REQUESTS);
             login = Optional.of(new OAuthRoutes(new Registration(new JdbiClientStore(database), registrations,
-                    new SecretTokenGenerator(random), accounts.clock), settings.baseUrl()));
+                    new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, settings.baseUrl(),
+                    accounts.clock));
         }
         oauth = login;
         mcp = new McpRoutes(endpoint, settings.baseUrl());

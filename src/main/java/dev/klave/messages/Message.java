@@ -249,6 +249,16 @@ public enum Message {
     OAUTH_TOO_MANY_REGISTRATIONS("oauth.temporarily_unavailable.rate_limited", 429,
             "demasiados registros de clientes desde esta dirección: espera un minuto"),
     /** %s: the limit, 10 000 (spec 3 §8). */
+    /** %s: why the grant is refused (the code or refresh token, its client, verifier or redirect_uri). */
+    OAUTH_INVALID_GRANT("oauth.invalid_grant", 400, "%s"),
+    /** %s: the parameter missing or not valid. */
+    OAUTH_INVALID_REQUEST("oauth.invalid_request", 400, "petición no válida: %s"),
+    OAUTH_UNSUPPORTED_GRANT("oauth.unsupported_grant_type", 400,
+            "grant_type no admitido: usa authorization_code o refresh_token"),
+    /** %s: the one resource Klave's tokens are for, {base_url}/mcp (RFC 8707). */
+    OAUTH_INVALID_TARGET("oauth.invalid_target", 400, "resource debe ser %s"),
+    OAUTH_TOO_MANY_TOKEN_REQUESTS("oauth.temporarily_unavailable.token_rate", 429,
+            "demasiadas peticiones de tokens desde esta dirección: espera un minuto"),
     OAUTH_CLIENTS_FULL("oauth.temporarily_unavailable.clients_full", 503,
             "Klave ya tiene %s clientes registrados: inténtalo más tarde"),
 

@@ -1,5 +1,9 @@
 package dev.klave.oauth;
 
+import dev.klave.http.BodyType;
+import dev.klave.limits.PerAddressLimit;
+import java.time.Clock;
+
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.config.BaseUrl;
@@ -13,8 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The agent login's routes (spec 3 §4 "Agent login"): the two metadata documents and dynamic
- * client registration. Registered only with {@code SERVICE_MCP_ENABLED}; the mounts they live
+ * The agent login's routes (spec 3 §4 "Agent login"): the two metadata documents, dynamic
+ * client registration, the token endpoint and revocation. Registered only with {@code SERVICE_MCP_ENABLED}; the mounts they live
  * under ({@code /.well-known}, {@code /oauth}) are the agent endpoint's, so that with the switch
  * off every path there is 404.
  */
@@ -27,11 +31,19 @@ public final class OAuthRoutes implements RouteProvider {
     /** Spec 3 §4: the metadata documents answer cross-origin requests (browser-based clients). */
     static final RoutePolicy PUBLIC_DOCUMENTS = POLICY.readableCrossOrigin();
 
+    /** Spec 3 §4: the token endpoint is form-encoded (RFC 6749 §4.1.3) and answers cross-origin requests. */
+    static final RoutePolicy TOKEN = POLICY.withBody(BodyType.FORM, RoutePolicy.API_BODY_LIMIT).readableCrossOrigin();
+    /** RFC 7009 §2.1: form-encoded too; not readable cross-origin (spec 3 §4 names the token endpoint only). */
+    static final RoutePolicy REVOKE = POLICY.withBody(BodyType.FORM, RoutePolicy.API_BODY_LIMIT);
+
     private final Registration registration;
+    private final TokenEndpoint tokens;
     private final BaseUrl baseUrl;
 
-    public OAuthRoutes(Registration registration, BaseUrl baseUrl) {
+    public OAuthRoutes(Registration registration, AgentTokens tokens, PerAddressLimit tokenRequests, BaseUrl baseUrl,
+            Clock clock) {
         this.registration = requireNonNull(registration, "registration is null");
+        this.tokens = new TokenEndpoint(tokens, tokenRequests, baseUrl, clock);
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
     }
 
@@ -46,6 +58,8 @@ public final class OAuthRoutes implements RouteProvider {
         routes.add("POST", Metadata.REGISTER, Access.ANONYMOUS, POLICY,
                 request -> ApiResponse.created(information(
                         registration.register(request.body(), request.clientAddress()))));
+        routes.add("POST", "/oauth/token", Access.ANONYMOUS, TOKEN, tokens::token);
+        routes.add("POST", "/oauth/revoke", Access.ANONYMOUS, REVOKE, tokens::revoke);
     }
 
     /** RFC 7591 §3.2.1: the client's id, when it was issued, and what it declared; no secret. */

@@ -60,7 +60,9 @@ class MessageCodesTest {
             CLIENT_DOCUMENT_TOO_LARGE CLIENT_DOCUMENT_NOT_JSON CLIENT_DOCUMENT_ID_MISMATCH CLIENT_DOCUMENT_NOT_PUBLIC
             CLIENT_DOCUMENT_INVALID
             oauth.invalid_redirect_uri oauth.invalid_client_metadata oauth.invalid_client_metadata.auth_method
-            oauth.temporarily_unavailable.rate_limited oauth.temporarily_unavailable.clients_full
+            oauth.temporarily_unavailable.rate_limited oauth.invalid_grant oauth.invalid_request
+            oauth.unsupported_grant_type oauth.invalid_target oauth.temporarily_unavailable.token_rate
+            oauth.temporarily_unavailable.clients_full
             CI_TOKEN_INVALID CI_NO_MATCHING_RULE CI_BOT_DISABLED CI_BOT_WITHOUT_GRANTS
             SIGNATURE_INVALID WEBHOOK_NOT_JSON HEALTH_OK DATABASE_NOT_READY
             """;

@@ -45,7 +45,10 @@ class RegistrationLimitsTest {
                 3, clock);
         klave = TestingKlave.start(clock, settings -> settings.with("SERVICE_MCP_ENABLED", "false")
                 .with("SERVICE_BASE_URL", "https://klave.example.com"), new OAuthRoutes(registration,
-                dev.klave.config.BaseUrl.parse("https://klave.example.com")));
+                new AgentTokens(database.database(), new dev.klave.store.JdbiAgentSessionStore(database.database()),
+                        new dev.klave.store.JdbiAgentTokenStore(database.database()),
+                        new SecretTokenGenerator(new SecureRandom()), clock), perAddress,
+                dev.klave.config.BaseUrl.parse("https://klave.example.com"), clock));
     }
 
     @AfterEach
