@@ -18,7 +18,9 @@ import dev.klave.crypto.KeyPurpose;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.limits.PerAddressLimit;
 import dev.klave.messages.Message;
+import dev.klave.oauth.ClientMetadataDocuments;
 import dev.klave.oauth.OAuthRoutes;
+import dev.klave.oauth.PendingAuthorizations;
 import dev.klave.oauth.Registration;
 import dev.klave.store.JdbiClientStore;
 import dev.klave.store.JdbiRateWindowStore;
@@ -42,6 +44,8 @@ final class AgentsWiring {
     private static final int REGISTRATIONS_PER_MINUTE = 20;
     /** Spec 3 §8: /oauth/token and /oauth/revoke, 120 per minute per address (one count for both). */
     private static final int TOKEN_REQUESTS_PER_MINUTE = 120;
+    /** Spec 3 §8: /oauth/authorize, 30 per minute per address. */
+    private static final int AUTHORIZATIONS_PER_MINUTE = 30;
 
     final Approvals approvals;
     final AccessRequests accessRequests;
@@ -83,12 +87,29 @@ final class AgentsWiring {
             PerAddressLimit tokenRequests = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-token-ip:",
                     TOKEN_REQUESTS_PER_MINUTE, settings.addressGroups(), accounts.clock,
                     Message.OAUTH_TOO_MANY_TOKEN_REQUESTS);
-            login = Optional.of(new OAuthRoutes(new Registration(new JdbiClientStore(database), registrations,
-                    new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, settings.baseUrl(),
-                    accounts.clock));
+            JdbiClientStore clientStore = new JdbiClientStore(database);
+            OAuthRoutes.Authorization authorization = new OAuthRoutes.Authorization(clientStore,
+                    ClientMetadataDocuments.standard(defaultTls(), accounts.clock),
+                    new PendingAuthorizations(new Hmac(accounts.keys.derive(KeyPurpose.OAUTH_AUTHORIZATION)),
+                            accounts.clock),
+                    new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-authorize-ip:",
+                            AUTHORIZATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
+                            Message.AUTHORIZE_TOO_MANY));
+            login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
+                    new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
+                    settings.baseUrl(), accounts.clock));
         }
         oauth = login;
         mcp = new McpRoutes(endpoint, settings.baseUrl());
+    }
+
+    /** Client metadata documents are fetched from the public internet: the JDK's trust store. */
+    private static javax.net.ssl.SSLContext defaultTls() {
+        try {
+            return javax.net.ssl.SSLContext.getDefault();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no default TLS context", e);
+        }
     }
 
     void start() {

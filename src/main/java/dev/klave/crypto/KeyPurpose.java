@@ -23,7 +23,9 @@ public enum KeyPurpose {
      * AES-256-GCM of a held write's body (spec 3 §4 "Write approval flow"): an apply of a Secret
      * carries its values, which are kept sealed until the approved write runs.
      */
-    HELD_WRITES("held-writes");
+    HELD_WRITES("held-writes"),
+    /** HMAC of the consent page's id: a checked authorization request (spec 3 §4 "Agent login"). */
+    OAUTH_AUTHORIZATION("oauth-authorization");
 
     private final String info;
 

@@ -106,6 +106,11 @@ public final class ApiRequest {
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
+    /** Every value of a query parameter, in order (a parameter OAuth forbids repeating, RFC 6749 §3.1). */
+    public List<String> queryParameters(String name) {
+        return List.copyOf(query.getOrDefault(name, List.of()));
+    }
+
     /** The first value of a header, matched without regard to case. */
     public Optional<String> header(String name) {
         List<String> values = headers.get(name);

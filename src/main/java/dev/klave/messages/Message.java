@@ -259,6 +259,15 @@ public enum Message {
     OAUTH_INVALID_TARGET("oauth.invalid_target", 400, "resource debe ser %s"),
     OAUTH_TOO_MANY_TOKEN_REQUESTS("oauth.temporarily_unavailable.token_rate", 429,
             "demasiadas peticiones de tokens desde esta dirección: espera un minuto"),
+    // GET /oauth/authorize (spec 3 §4 rule 7): every error a plain-text 400, never a redirect.
+    /** %s: the parameter, and what is wrong with it. */
+    AUTHORIZE_INVALID(400, "petición de autorización no válida: %s"),
+    AUTHORIZE_UNKNOWN_CLIENT(400, "cliente desconocido: regístralo (POST /oauth/register) o publica su documento"),
+    AUTHORIZE_REDIRECT_NOT_REGISTERED(400, "redirect_uri no es una de las que el cliente declaró"),
+    AUTHORIZE_WRAPPER_CLIENT(400,
+            "este cliente declaró una redirect_uri de un esquema que abre el navegador: ya no puede autorizar"),
+    AUTHORIZE_PKCE(400, "hace falta PKCE con code_challenge_method=S256 (plain no se admite)"),
+    AUTHORIZE_TOO_MANY(429, "demasiadas autorizaciones desde esta dirección: espera un minuto"),
     OAUTH_CLIENTS_FULL("oauth.temporarily_unavailable.clients_full", 503,
             "Klave ya tiene %s clientes registrados: inténtalo más tarde"),
 

@@ -36,13 +36,19 @@ public final class OAuthRoutes implements RouteProvider {
     /** RFC 7009 §2.1: form-encoded too; not readable cross-origin (spec 3 §4 names the token endpoint only). */
     static final RoutePolicy REVOKE = POLICY.withBody(BodyType.FORM, RoutePolicy.API_BODY_LIMIT);
 
+    /** Spec 3 §4 rule 7: every error of the authorization endpoint is a plain-text 400 for the person's browser. */
+    static final RoutePolicy AUTHORIZE = POLICY.withErrors(ErrorFormat.PLAIN_TEXT);
+
     private final Registration registration;
     private final TokenEndpoint tokens;
+    private final AuthorizeEndpoint authorize;
     private final BaseUrl baseUrl;
 
-    public OAuthRoutes(Registration registration, AgentTokens tokens, PerAddressLimit tokenRequests, BaseUrl baseUrl,
-            Clock clock) {
+    public OAuthRoutes(Registration registration, AgentTokens tokens, PerAddressLimit tokenRequests,
+            Authorization authorization, BaseUrl baseUrl, Clock clock) {
         this.registration = requireNonNull(registration, "registration is null");
+        this.authorize = new AuthorizeEndpoint(authorization.clients(), authorization.documents(),
+                authorization.pending(), authorization.perAddress(), baseUrl, clock);
         this.tokens = new TokenEndpoint(tokens, tokenRequests, baseUrl, clock);
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
     }
@@ -58,8 +64,20 @@ public final class OAuthRoutes implements RouteProvider {
         routes.add("POST", Metadata.REGISTER, Access.ANONYMOUS, POLICY,
                 request -> ApiResponse.created(information(
                         registration.register(request.body(), request.clientAddress()))));
+        routes.add("GET", Metadata.AUTHORIZE, Access.ANONYMOUS, AUTHORIZE, authorize::authorize);
         routes.add("POST", "/oauth/token", Access.ANONYMOUS, TOKEN, tokens::token);
         routes.add("POST", "/oauth/revoke", Access.ANONYMOUS, REVOKE, tokens::revoke);
+    }
+
+    /** What the authorization endpoint needs: the clients, their documents, the consent page's ids, its limit. */
+    public record Authorization(ClientStore clients, ClientMetadataDocuments documents, PendingAuthorizations pending,
+            PerAddressLimit perAddress) {
+        public Authorization {
+            requireNonNull(clients, "clients is null");
+            requireNonNull(documents, "documents is null");
+            requireNonNull(pending, "pending is null");
+            requireNonNull(perAddress, "perAddress is null");
+        }
     }
 
     /** RFC 7591 §3.2.1: the client's id, when it was issued, and what it declared; no secret. */

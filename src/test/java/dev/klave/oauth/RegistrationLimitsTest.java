@@ -48,7 +48,17 @@ class RegistrationLimitsTest {
                 new AgentTokens(database.database(), new dev.klave.store.JdbiAgentSessionStore(database.database()),
                         new dev.klave.store.JdbiAgentTokenStore(database.database()),
                         new SecretTokenGenerator(new SecureRandom()), clock), perAddress,
+                new OAuthRoutes.Authorization(clients, ClientMetadataDocuments.standard(defaultTls(), clock),
+                        new PendingAuthorizations(new dev.klave.crypto.Hmac(new byte[32]), clock), perAddress),
                 dev.klave.config.BaseUrl.parse("https://klave.example.com"), clock));
+    }
+
+    private static javax.net.ssl.SSLContext defaultTls() {
+        try {
+            return javax.net.ssl.SSLContext.getDefault();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @AfterEach
