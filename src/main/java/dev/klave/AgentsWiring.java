@@ -94,7 +94,7 @@ final class AgentsWiring {
                             accounts.clock),
                     new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-authorize-ip:",
                             AUTHORIZATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
-                            Message.AUTHORIZE_TOO_MANY));
+                            Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities);
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
                     settings.baseUrl(), accounts.clock));

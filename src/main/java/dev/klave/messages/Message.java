@@ -267,6 +267,9 @@ public enum Message {
     AUTHORIZE_WRAPPER_CLIENT(400,
             "este cliente declaró una redirect_uri de un esquema que abre el navegador: ya no puede autorizar"),
     AUTHORIZE_PKCE(400, "hace falta PKCE con code_challenge_method=S256 (plain no se admite)"),
+    /** %s: the permission, as cluster/role/scope. Spec 3 §5 4: never beyond the person's own. */
+    CONSENT_BEYOND_OWN(403, "no puedes dar a un agente un permiso que no tienes: %s"),
+    CONSENT_NO_PERMISSION(400, "elige al menos un permiso para el agente"),
     AUTHORIZE_TOO_MANY(429, "demasiadas autorizaciones desde esta dirección: espera un minuto"),
     OAUTH_CLIENTS_FULL("oauth.temporarily_unavailable.clients_full", 503,
             "Klave ya tiene %s clientes registrados: inténtalo más tarde"),

@@ -1,5 +1,7 @@
 package dev.klave.oauth;
 
+import dev.klave.access.GrantStore;
+import dev.klave.account.ExternalIdentityStore;
 import dev.klave.http.BodyType;
 import dev.klave.limits.PerAddressLimit;
 import java.time.Clock;
@@ -42,6 +44,7 @@ public final class OAuthRoutes implements RouteProvider {
     private final Registration registration;
     private final TokenEndpoint tokens;
     private final AuthorizeEndpoint authorize;
+    private final ConsentRoutes consent;
     private final BaseUrl baseUrl;
 
     public OAuthRoutes(Registration registration, AgentTokens tokens, PerAddressLimit tokenRequests,
@@ -49,6 +52,8 @@ public final class OAuthRoutes implements RouteProvider {
         this.registration = requireNonNull(registration, "registration is null");
         this.authorize = new AuthorizeEndpoint(authorization.clients(), authorization.documents(),
                 authorization.pending(), authorization.perAddress(), baseUrl, clock);
+        this.consent = new ConsentRoutes(new Consent(authorization.pending(), tokens, authorization.grants(),
+                authorization.identities(), baseUrl.toString(), clock), clientId -> client(authorization, clientId));
         this.tokens = new TokenEndpoint(tokens, tokenRequests, baseUrl, clock);
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
     }
@@ -66,13 +71,27 @@ public final class OAuthRoutes implements RouteProvider {
                         registration.register(request.body(), request.clientAddress()))));
         routes.add("GET", Metadata.AUTHORIZE, Access.ANONYMOUS, AUTHORIZE, authorize::authorize);
         routes.add("POST", "/oauth/token", Access.ANONYMOUS, TOKEN, tokens::token);
+        consent.register(routes);
         routes.add("POST", "/oauth/revoke", Access.ANONYMOUS, REVOKE, tokens::revoke);
+    }
+
+    /** The client a consent page names: registered, or its published document (kept an hour). */
+    private static ClientMetadata client(Authorization authorization, String clientId) {
+        return authorization.clients().find(clientId).map(OAuthClient::metadata).orElseGet(() -> {
+            try {
+                return authorization.documents().fetch(clientId).metadata();
+            } catch (MetadataRefused refused) {
+                throw refused.refusal();
+            }
+        });
     }
 
     /** What the authorization endpoint needs: the clients, their documents, the consent page's ids, its limit. */
     public record Authorization(ClientStore clients, ClientMetadataDocuments documents, PendingAuthorizations pending,
-            PerAddressLimit perAddress) {
+            PerAddressLimit perAddress, GrantStore grants, ExternalIdentityStore identities) {
         public Authorization {
+            requireNonNull(grants, "grants is null");
+            requireNonNull(identities, "identities is null");
             requireNonNull(clients, "clients is null");
             requireNonNull(documents, "documents is null");
             requireNonNull(pending, "pending is null");

@@ -49,7 +49,9 @@ class RegistrationLimitsTest {
                         new dev.klave.store.JdbiAgentTokenStore(database.database()),
                         new SecretTokenGenerator(new SecureRandom()), clock), perAddress,
                 new OAuthRoutes.Authorization(clients, ClientMetadataDocuments.standard(defaultTls(), clock),
-                        new PendingAuthorizations(new dev.klave.crypto.Hmac(new byte[32]), clock), perAddress),
+                        new PendingAuthorizations(new dev.klave.crypto.Hmac(new byte[32]), clock), perAddress,
+                        new dev.klave.store.JdbiGrantStore(database.database()),
+                        new dev.klave.store.JdbiExternalIdentityStore(database.database())),
                 dev.klave.config.BaseUrl.parse("https://klave.example.com"), clock));
     }
 

@@ -1,0 +1,132 @@
+package dev.klave.oauth;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.access.Grant;
+import dev.klave.access.GrantStore;
+import dev.klave.access.Scope;
+import dev.klave.access.Tier;
+import dev.klave.account.ExternalIdentity;
+import dev.klave.account.ExternalIdentityStore;
+import dev.klave.account.SubjectId;
+import dev.klave.cluster.ClusterId;
+import dev.klave.messages.Message;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The consent page's decisions (spec 3 §4 "Agent login" 3): the person signed in chooses, among
+ * their own permissions in force, what their agent may do (never {@code cluster-admin}, never
+ * beyond their own: spec 3 §5 4) and whether its writes wait for them; approving opens the session
+ * and answers with the redirect carrying {@code code}, {@code state} and {@code iss} (RFC 9207),
+ * denying with {@code error=access_denied}.
+ */
+final class Consent {
+    private final PendingAuthorizations pending;
+    private final AgentTokens tokens;
+    private final GrantStore grants;
+    private final ExternalIdentityStore identities;
+    private final String issuer;
+    private final Clock clock;
+
+    Consent(PendingAuthorizations pending, AgentTokens tokens, GrantStore grants, ExternalIdentityStore identities,
+            String issuer, Clock clock) {
+        this.pending = requireNonNull(pending, "pending is null");
+        this.tokens = requireNonNull(tokens, "tokens is null");
+        this.grants = requireNonNull(grants, "grants is null");
+        this.identities = requireNonNull(identities, "identities is null");
+        this.issuer = requireNonNull(issuer, "issuer is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    PendingAuthorization open(String id) {
+        return pending.open(id).orElseThrow(Message.NOT_FOUND::refusal);
+    }
+
+    /** What the person may give: each of their grants in force, cluster-admin offered as admin on the cluster. */
+    List<Permission> choosable(SubjectId person) {
+        List<Permission> offered = new ArrayList<>();
+        for (Grant grant : active(person)) {
+            Permission permission = grant.tier() == Tier.CLUSTER_ADMIN
+                    ? new Permission(grant.clusterId(), Tier.ADMIN, Scope.ALL)
+                    : new Permission(grant.clusterId(), grant.tier(), grant.scope());
+            if (!offered.contains(permission)) {
+                offered.add(permission);
+            }
+        }
+        return offered;
+    }
+
+    /** Approves: the redirect that ends the authorization request with a code. */
+    String approve(String id, SubjectId person, List<Permission> chosen, boolean writesNeedApproval) {
+        PendingAuthorization request = open(id);
+        if (chosen.isEmpty()) {
+            throw Message.CONSENT_NO_PERMISSION.refusal();
+        }
+        List<Grant> own = active(person);
+        for (Permission permission : chosen) {
+            if (own.stream().noneMatch(grant -> covers(grant, permission))) {
+                throw Message.CONSENT_BEYOND_OWN.refusal(permission.cluster().value() + "/"
+                        + permission.role().code() + "/" + permission.scope().value());
+            }
+        }
+        AgentTokens.Consented consented = tokens.consent(person, request.clientId(), chosen, writesNeedApproval,
+                via(person), request.redirectUri(), request.codeChallenge());
+        return redirect(request, "code=" + encode(consented.code()));
+    }
+
+    /** Denies: RFC 6749 §4.1.2.1 {@code access_denied}, with the state and the issuer. */
+    String deny(String id) {
+        return redirect(open(id), "error=access_denied");
+    }
+
+    private String redirect(PendingAuthorization request, String result) {
+        String target = request.redirectUri();
+        StringBuilder url = new StringBuilder(target).append(target.contains("?") ? '&' : '?').append(result);
+        request.state().ifPresent(state -> url.append("&state=").append(encode(state)));
+        // RFC 9207 §2: every answer names the issuer, so a client talking to several can tell.
+        return url.append("&iss=").append(encode(issuer)).toString();
+    }
+
+    private List<Grant> active(SubjectId person) {
+        Instant now = clock.instant();
+        return grants.find(Optional.of(person), Optional.empty(), false).stream().filter(grant -> grant.activeAt(now))
+                .toList();
+    }
+
+    /** A grant covers a permission on its cluster, in its scope (a whole-cluster grant covers any), at or below its role. */
+    static boolean covers(Grant grant, Permission permission) {
+        if (!grant.clusterId().equals(permission.cluster())) {
+            return false;
+        }
+        boolean scope = grant.scope().wholeCluster() || grant.scope().equals(permission.scope());
+        return scope && (grant.tier() == Tier.CLUSTER_ADMIN || grant.tier().ordinal() >= permission.role().ordinal());
+    }
+
+    /**
+     * The sign-in the consent came through, whose unlink ends the session: the person's external
+     * identity when they have one, else their password. The web session does not record its
+     * method yet, so a person with both is taken to have used the identity.
+     */
+    private String via(SubjectId person) {
+        return identities.listFor(person).stream().findFirst().map(ExternalIdentity::key)
+                .map(key -> key.provider().code()).orElse("password");
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    static Permission permission(String cluster, String role, String scope) {
+        Tier tier = Tier.fromCode(role).orElseThrow(() -> Message.TIER_INVALID.refusal());
+        if (tier == Tier.CLUSTER_ADMIN) {
+            throw Message.CONSENT_BEYOND_OWN.refusal(cluster + "/" + role + "/" + scope);
+        }
+        return new Permission(new ClusterId(cluster), tier, new Scope(scope));
+    }
+}
