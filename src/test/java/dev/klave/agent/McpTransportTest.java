@@ -212,7 +212,7 @@ class McpTransportTest {
 
     @Test
     void pathsUnderTheLoginMountsAre404NotTheWebInterface() {
-        for (String path : new String[] {"/oauth/authorize", "/.well-known/oauth-protected-resource",
+        for (String path : new String[] {"/oauth/nothing-here", "/.well-known/oauth-protected-resource",
                 "/.well-known/anything", "/oauth"}) {
             HttpResponse<String> answer = http.get(path);
 
