@@ -70,7 +70,17 @@ final class SimulatorClient {
         }
         headers.forEach(request::header);
         try {
-            HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response;
+            try {
+                response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IOException staleConnection) {
+                if (!method.equals("GET")) {
+                    throw staleConnection;
+                }
+                // A pooled connection the server had just closed (its FIN not yet read): a GET is
+                // sent again once, on a new connection, as Go's and browsers' clients do.
+                response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            }
             return new Response(response.statusCode(), response.headers().firstValue("content-type").orElse(""), response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

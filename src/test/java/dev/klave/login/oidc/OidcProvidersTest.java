@@ -114,9 +114,16 @@ class OidcProvidersTest {
 
     @Test
     void aHostedDomainProviderNeedsAMatchingAllowedHdClaim() {
-        try (TestingOddProvider provider = TestingOddProvider.start("/hd", 1);
-                TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
+        try (TestingOddProvider provider = TestingOddProvider.start("/hd", 1)) {
+            // Before Klave starts: its discovery, in the background, reads whether the provider
+            // names a hosted domain; set afterwards, a fast discovery would miss it.
             provider.hostedDomain(true);
+            hostedDomain(provider);
+        }
+    }
+
+    private void hostedDomain(TestingOddProvider provider) {
+        try (TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
             person(klave, "ana");
 
             provider.nextSignIn(verified("s-ana", "ana@example.com"), Map.of());
