@@ -9,6 +9,7 @@ import dev.klave.audit.ControlEvents;
 import dev.klave.audit.EventType;
 import dev.klave.cluster.ClusterId;
 import dev.klave.messages.Message;
+import dev.klave.storage.DatabaseUnavailableException;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Duration;
@@ -125,7 +126,7 @@ public final class Approvals implements AutoCloseable {
                 if (Thread.interrupted()) {
                     throw new InterruptedException("waiting for a decision on " + id);
                 }
-                WriteRequest request = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
+                WriteRequest request = read(id);
                 Instant now = clock.instant();
                 long left = deadline - System.nanoTime();
                 if (request.statusAt(now) != WriteStatus.PENDING || left <= 0 || waiters.closed()) {
@@ -137,6 +138,31 @@ public final class Approvals implements AutoCloseable {
         } finally {
             waiters.remove(id, self);
         }
+    }
+
+    /**
+     * The request as stored. An interrupt that lands while the database is being read (the pool's
+     * wait, the driver's socket) surfaces there as the database failing: it is the interrupt it
+     * is, so a client that left is told apart from a database that is down.
+     */
+    private WriteRequest read(String id) throws InterruptedException {
+        try {
+            return store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
+        } catch (DatabaseUnavailableException e) {
+            if (Thread.interrupted() || interruptedCause(e)) {
+                throw new InterruptedException("waiting for a decision on " + id);
+            }
+            throw e;
+        }
+    }
+
+    private static boolean interruptedCause(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return failure.getMessage() != null && failure.getMessage().contains("InterruptedException");
     }
 
     /** Approved → executed, once across replicas; false when someone else ran it or it is not approved. */
