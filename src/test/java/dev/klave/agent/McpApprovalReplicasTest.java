@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingAgents;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
@@ -44,17 +45,7 @@ class McpApprovalReplicasTest {
         bot = TestingAgents.bot(first, cluster, "prod-1", "careful", "edit", "team-a");
         first.http().send("PATCH", "/api/subjects/" + bot.id(), "{\"writes_need_approval\":true}", "Cookie",
                 bot.admin());
-        cluster.objects().put("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: web, namespace: team-a}
-                spec:
-                  replicas: 2
-                  selector: {matchLabels: {app: web}}
-                  template:
-                    metadata: {labels: {app: web}}
-                    spec: {containers: [{name: web, image: nginx}]}
-                """);
+        TestingAgents.webDeployment(cluster);
     }
 
     @AfterAll
@@ -76,7 +67,8 @@ class McpApprovalReplicasTest {
 
         long started = System.nanoTime();
         CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> onA.call("scale", scale));
-        Thread.sleep(500);
+        Eventually.until("the call waiting on replica A", Duration.ofSeconds(5),
+                () -> first.klave().services().approvals().waiting(id) == 1);
         assertThat(waiting).isNotDone();
         HttpResponse<String> approved = second.http().send("POST", "/api/agents/requests/" + id + "/approve", "{}",
                 "Cookie", bot.admin());

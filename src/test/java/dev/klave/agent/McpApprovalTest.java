@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.simulator.RecordedRequest;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingAgents;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
@@ -49,17 +50,7 @@ class McpApprovalTest {
 
     @BeforeEach
     void freshDeployment() {
-        cluster.objects().put("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: web, namespace: team-a}
-                spec:
-                  replicas: 2
-                  selector: {matchLabels: {app: web}}
-                  template:
-                    metadata: {labels: {app: web}}
-                    spec: {containers: [{name: web, image: nginx}]}
-                """);
+        TestingAgents.webDeployment(cluster);
     }
 
     @AfterAll
@@ -159,7 +150,8 @@ class McpApprovalTest {
 
         long started = System.nanoTime();
         CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> mcp.call("scale", resume));
-        Thread.sleep(300);
+        Eventually.until("the call waiting for the person", Duration.ofSeconds(5),
+                () -> klave.klave().services().approvals().waiting(id) == 1);
         decide(id, "approve");
         McpClient.Answer done = waiting.get(10, TimeUnit.SECONDS);
 
@@ -251,7 +243,8 @@ class McpApprovalTest {
         resume.put("approval_id", id);
 
         CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> agent.call("scale", resume));
-        Thread.sleep(300);
+        Eventually.until("the call waiting for the person", Duration.ofSeconds(5),
+                () -> klave.klave().services().approvals().waiting(id) == 1);
         assertThat(http.send("POST", "/api/credentials/" + revoked.credentialId() + "/revoke", "{}", "Cookie",
                 bot.admin()).statusCode()).isEqualTo(200);
         decide(id, "approve");

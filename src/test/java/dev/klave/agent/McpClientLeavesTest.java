@@ -49,12 +49,14 @@ class McpClientLeavesTest {
                             + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body)
                             .getBytes(StandardCharsets.UTF_8));
                     out.flush();
-                    Thread.sleep(500);
+                    Eventually.until("the call waiting for the person", Duration.ofSeconds(5),
+                            () -> klave.klave().services().approvals().waiting(id) == 1);
                 }
-                Thread.sleep(300);
+                // The client left: its call must stop waiting, before anyone decides.
+                Eventually.until("the wait of the client that left ended", Duration.ofSeconds(5),
+                        () -> klave.klave().services().approvals().waiting(id) == 0);
                 assertThat(klave.http().send("POST", "/api/agents/requests/" + id + "/approve", "{}", "Cookie",
                         bot.admin()).statusCode()).isEqualTo(200);
-                Thread.sleep(500);
 
                 assertThat(cluster.objects().get("configmaps", "team-a", "flags")).isPresent();
                 Eventually.until("the request still approved, not run", Duration.ofSeconds(2),

@@ -38,17 +38,7 @@ class McpRealClientsTest {
         klave = TestingKlave.startAtOwnAddress(new TestingClock(), settings -> settings);
         bot = TestingAgents.bot(klave, cluster, "prod-1", "careful", "edit", "team-a");
         url = "http://127.0.0.1:" + klave.port() + "/mcp";
-        cluster.objects().put("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: web, namespace: team-a}
-                spec:
-                  replicas: 2
-                  selector: {matchLabels: {app: web}}
-                  template:
-                    metadata: {labels: {app: web}}
-                    spec: {containers: [{name: web, image: nginx}]}
-                """);
+        TestingAgents.webDeployment(cluster);
     }
 
     @AfterAll

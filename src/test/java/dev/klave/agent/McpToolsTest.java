@@ -37,17 +37,7 @@ class McpToolsTest {
         http = klave.http();
         bot = TestingAgents.bot(klave, cluster, "prod-1", "deployer", "edit", "team-a");
         mcp = new McpClient(http, bot.token());
-        cluster.objects().put("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: web, namespace: team-a}
-                spec:
-                  replicas: 2
-                  selector: {matchLabels: {app: web}}
-                  template:
-                    metadata: {labels: {app: web}}
-                    spec: {containers: [{name: web, image: nginx}]}
-                """);
+        TestingAgents.webDeployment(cluster);
         cluster.objects().put("""
                 apiVersion: v1
                 kind: Secret

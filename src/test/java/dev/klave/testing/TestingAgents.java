@@ -55,6 +55,21 @@ public final class TestingAgents {
         return new Bot(admin, id, login, issued.get("id").asText(), issued.get("token").asText());
     }
 
+    /** The deployment {@code web} in {@code team-a}, two replicas of nginx: what the agents' tests scale and restart. */
+    public static void webDeployment(ClusterSimulator cluster) {
+        cluster.objects().put("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web, namespace: team-a}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec: {containers: [{name: web, image: nginx}]}
+                """);
+    }
+
     private static HttpResponse<String> expect(int status, HttpResponse<String> response) {
         if (response.statusCode() != status) {
             throw new AssertionError("expected " + status + ": " + response.statusCode() + " " + response.body());

@@ -165,6 +165,11 @@ public final class Approvals implements AutoCloseable {
         return failure.getMessage() != null && failure.getMessage().contains("InterruptedException");
     }
 
+    /** How many calls of this replica wait for a decision on {@code id} (what an operator, or a test, can watch). */
+    public int waiting(String id) {
+        return waiters.waiting(id);
+    }
+
     /** Approved → executed, once across replicas; false when someone else ran it or it is not approved. */
     public boolean claim(String id) {
         return store.markExecuted(id, clock.instant());

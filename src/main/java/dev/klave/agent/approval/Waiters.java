@@ -45,6 +45,16 @@ final class Waiters {
         byRequest.keySet().forEach(this::wake);
     }
 
+    /** How many calls wait on {@code id} in this replica now. */
+    int waiting(String id) {
+        Set<Thread>[] seen = new Set[1];
+        byRequest.computeIfPresent(id, (key, threads) -> {
+            seen[0] = Set.copyOf(threads);
+            return threads;
+        });
+        return seen[0] == null ? 0 : seen[0].size();
+    }
+
     boolean closed() {
         return closed;
     }
