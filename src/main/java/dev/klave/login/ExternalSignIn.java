@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The sign-in flow every external provider shares (spec 1 §5 "Forge login checks" and
  * "Linking"; spec 2 §5). Three ways in — sign in, complete an invitation or linking link, link
- * one's own account — and one way out: a redirect to {@code /} (or {@code /mi-cuenta?forge=linked}),
- * or to the failure page with {@code ?error=<code>}. The state cookie is cleared on every answer, and
+ * one's own account — and one way out: a redirect to {@code /} (or the page a sign-in started from,
+ * a checked {@link ReturnPath}; or {@code /mi-cuenta?forge=linked}), or to the failure page with
+ * {@code ?error=<code>}. The state cookie is cleared on every answer, and
  * its state is recorded as used in the database before the provider is asked anything, so a
  * replayed callback fails with {@code state} on any replica.
  */
@@ -135,7 +136,16 @@ public final class ExternalSignIn {
 
     /** @param selectAccount ask the provider for its account picker ("Probar con otra cuenta") */
     public Step start(boolean selectAccount) {
-        return begin(SignInState.Purpose.LOGIN, Optional.empty(), Optional.empty(), selectAccount);
+        return start(selectAccount, Optional.empty());
+    }
+
+    /**
+     * @param returnTo the page to land on once signed in (the consent page of spec 3 §4 "Agent
+     *     login"); it travels in the signed state cookie, so nobody can change it on the way
+     */
+    public Step start(boolean selectAccount, Optional<ReturnPath> returnTo) {
+        return begin(SignInState.Purpose.LOGIN, Optional.empty(), Optional.empty(), selectAccount,
+                returnTo.map(ReturnPath::path));
     }
 
     /**
@@ -151,7 +161,7 @@ public final class ExternalSignIn {
         if (!link.usableAt(clock.instant()) || subjects.findById(link.subjectId()).filter(Subject::enabled).isEmpty()) {
             throw Message.LINK_GONE.refusal();
         }
-        return begin(SignInState.Purpose.LINK, Optional.of(token.hash()), Optional.empty(), false);
+        return begin(SignInState.Purpose.LINK, Optional.of(token.hash()), Optional.empty(), false, Optional.empty());
     }
 
     /**
@@ -163,7 +173,8 @@ public final class ExternalSignIn {
         if (identities.findFor(caller.subjectId(), method.provider()).isPresent()) {
             throw Message.IDENTITY_ALREADY_LINKED.refusal();
         }
-        return begin(SignInState.Purpose.LINK_OWN, Optional.empty(), Optional.of(caller.sessionIdHash()), false);
+        return begin(SignInState.Purpose.LINK_OWN, Optional.empty(), Optional.of(caller.sessionIdHash()), false,
+                Optional.empty());
     }
 
     /**
@@ -171,15 +182,15 @@ public final class ExternalSignIn {
      * failure page instead (spec 2 §5 "Discovery": {@code provider_unavailable}, no event).
      */
     private Step begin(SignInState.Purpose purpose, Optional<String> linkTokenHash, Optional<String> sessionHash,
-            boolean selectAccount) {
+            boolean selectAccount, Optional<String> returnTo) {
         SignInState state = method.withExtras(new SignInState(random.randomId(), purpose, linkTokenHash, sessionHash,
-                Optional.empty(), Optional.empty(), cookie.expiry()));
+                Optional.empty(), Optional.empty(), cookie.expiry(), returnTo));
         try {
             return new Step(method.authorizationUrl(state, selectAccount), List.of(cookie.set(state)));
         } catch (SignInFailure failure) {
             LOG.warn("{} sign-in could not start ({}): {}", method.provider().code(), failure.code(),
                     Untrusted.text(failure.getMessage()));
-            return new Step(failureLocation(state.failurePage(), failure.error()), List.of());
+            return new Step(failureLocation(state.failurePage(), failure.error(), state.returnTo()), List.of());
         }
     }
 
@@ -204,6 +215,7 @@ public final class ExternalSignIn {
     /** The callback: never throws; every outcome is a redirect. */
     public Step callback(Callback callback) {
         String failurePage = "/login";
+        Optional<String> returnTo = Optional.empty();
         List<String> clear = List.of(cookie.clear());
         try {
             Optional<SignInState> valid = cookie.read(callback.cookieHeaders());
@@ -218,6 +230,7 @@ public final class ExternalSignIn {
             SignInState state = valid.orElseThrow(() -> SignInFailure.logOnly(STATE,
                     "no valid state cookie (missing, forged or older than 10 minutes)"));
             failurePage = state.failurePage();
+            returnTo = state.returnTo();
             if (!sameSecret(callback.state().orElse(""), state.state())) {
                 throw SignInFailure.of(STATE, "the state parameter does not match the cookie");
             }
@@ -249,7 +262,7 @@ public final class ExternalSignIn {
             Step done;
             try {
                 done = switch (state.purpose()) {
-                    case LOGIN -> signIn(identity, callback.client());
+                    case LOGIN -> signIn(identity, callback.client(), state.landingPage());
                     case LINK -> completeLink(identity, state.linkTokenHash().orElseThrow(), callback.client());
                     case LINK_OWN -> linkOwn(identity, starter.orElseThrow(), callback.client());
                 };
@@ -259,11 +272,11 @@ public final class ExternalSignIn {
             }
             return new Step(done.location(), concat(done.cookies(), clear));
         } catch (SignInFailure failure) {
-            return failed(failure, failurePage, callback.client(), clear);
+            return failed(failure, failurePage, returnTo, callback.client(), clear);
         } catch (RuntimeException e) {
             LOG.error("{} sign-in failed: {}", method.provider().code(), Untrusted.text(String.valueOf(e.getMessage())),
                     e);
-            return new Step(failureLocation(failurePage, SERVER), clear);
+            return new Step(failureLocation(failurePage, SERVER, returnTo), clear);
         }
     }
 
@@ -280,10 +293,11 @@ public final class ExternalSignIn {
         return session;
     }
 
-    private Step signIn(SignInMethod.ProviderIdentity identity, InetAddress client) throws SignInFailure {
+    private Step signIn(SignInMethod.ProviderIdentity identity, InetAddress client, String landing)
+            throws SignInFailure {
         Optional<ExternalIdentity> found = identities.find(identity.key());
         if (found.isEmpty()) {
-            return firstSignIn(identity, client);
+            return firstSignIn(identity, client, landing);
         }
         ExternalIdentity linked = found.get();
         Subject subject = subjects.findById(linked.subjectId()).orElseThrow(() -> SignInFailure.of(UNKNOWN_ACCOUNT,
@@ -312,11 +326,12 @@ public final class ExternalSignIn {
             }
             return signedIn(current.get(), identity, client);
         });
-        return new Step(page("/"), List.of(sessionCookie(opened)));
+        return new Step(page(landing), List.of(sessionCookie(opened)));
     }
 
     /** An identity linked to no account: linked by e-mail when the method finds one (spec 2 §5 rule 7). */
-    private Step firstSignIn(SignInMethod.ProviderIdentity identity, InetAddress client) throws SignInFailure {
+    private Step firstSignIn(SignInMethod.ProviderIdentity identity, InetAddress client, String landing)
+            throws SignInFailure {
         SignInMethod.FirstSignIn first = method.firstSignIn(identity);
         Subject subject = first.subject();
         method.admit(identity, subject);
@@ -353,7 +368,7 @@ public final class ExternalSignIn {
             events.event(EventType.OIDC_LINK).target(named).via(Via.EMAIL).details(details).from(client).record();
             return signedIn(named, identity, client);
         });
-        return new Step(page("/"), List.of(sessionCookie(opened)));
+        return new Step(page(landing), List.of(sessionCookie(opened)));
     }
 
     /** Inside the sign-in's transaction: the session and {@code login.success} (with {@code amr}, {@code acr}). */
@@ -466,7 +481,8 @@ public final class ExternalSignIn {
         }
     }
 
-    private Step failed(SignInFailure failure, String failurePage, InetAddress client, List<String> clear) {
+    private Step failed(SignInFailure failure, String failurePage, Optional<String> returnTo, InetAddress client,
+            List<String> clear) {
         LOG.info("{} sign-in failed ({}): {}", method.provider().code(), failure.code(),
                 Untrusted.text(failure.getMessage()));
         if (failure.recorded()) {
@@ -480,7 +496,7 @@ public final class ExternalSignIn {
                         Untrusted.text(String.valueOf(e)));
             }
         }
-        return new Step(failureLocation(failurePage, failure.error()), clear);
+        return new Step(failureLocation(failurePage, failure.error(), returnTo), clear);
     }
 
     private <T> T inTransaction(java.util.function.Supplier<T> work) throws SignInFailure {
@@ -520,8 +536,11 @@ public final class ExternalSignIn {
                 + identity.display().map(name -> " (" + Untrusted.text(name) + ")").orElse("");
     }
 
-    private URI failureLocation(String page, SignInError error) {
-        return page(page + "?error=" + URLEncoder.encode(error.code(), StandardCharsets.UTF_8));
+    /** The failure page; the login page keeps the return path, so trying again still lands there. */
+    private URI failureLocation(String page, SignInError error, Optional<String> returnTo) {
+        String next = page.equals("/login") ? returnTo.map(path -> "&next=" + URLEncoder.encode(path,
+                StandardCharsets.UTF_8)).orElse("") : "";
+        return page(page + "?error=" + URLEncoder.encode(error.code(), StandardCharsets.UTF_8) + next);
     }
 
     /** A page of the web interface, under the base URL's path when it has one. */

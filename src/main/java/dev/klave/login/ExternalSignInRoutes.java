@@ -15,7 +15,7 @@ import java.util.Optional;
 /**
  * The four routes every external provider has (spec 1 §4 "Login methods and forge login", spec 2
  * §4): {@code GET /api/auth/<p>/login} (with {@code ?prompt=select_account} for the account
- * picker), {@code GET /api/auth/<p>/callback}, {@code POST /api/auth/<p>/link} from an invitation
+ * picker, {@code ?next=} for the page to return to), {@code GET /api/auth/<p>/callback}, {@code POST /api/auth/<p>/link} from an invitation
  * or linking link, and {@code POST /api/me/<p>/link} for one's own account. While the provider is
  * off, all four answer 404 with its message, before anything else is checked.
  */
@@ -36,8 +36,10 @@ public final class ExternalSignInRoutes {
             return;
         }
         ExternalSignIn on = signIn.get();
+        // ?next= is the page to come back to; one that is not Klave's own is dropped (ReturnPath).
         routes.get("/api/auth/" + code + "/login", Access.ANONYMOUS, request -> on.start(
-                        request.queryParameter("prompt").filter("select_account"::equals).isPresent()).redirect())
+                        request.queryParameter("prompt").filter("select_account"::equals).isPresent(),
+                        ReturnPath.of(request.queryParameter("next"))).redirect())
                 .get(callback(code), Access.ANONYMOUS, request -> on.callback(callbackOf(request)).redirect())
                 .post("/api/auth/" + code + "/link", Access.ANONYMOUS,
                         request -> on.startLink(request.json(LinkBody.class).token()).url())

@@ -76,4 +76,28 @@ class StateCookieTest {
         assertThat(forge.clear()).isEqualTo("service_forge_state=; Path=/api/auth/forge/callback; Max-Age=0; HttpOnly; "
                 + "SameSite=Lax; Secure");
     }
+
+    @Test
+    void theReturnPathTravelsInsideTheSignature() {
+        SignInState login = new SignInState("s-9", SignInState.Purpose.LOGIN, Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), forge.expiry(), Optional.of("/agents/authorize/abc.def"));
+        String value = cookieHeader(forge.set(login));
+        int dot = value.lastIndexOf('.');
+        String payload = new String(Base64.getUrlDecoder().decode(value.substring(value.indexOf('=') + 1, dot)));
+        String redirected = "service_forge_state=" + Base64.getUrlEncoder().withoutPadding().encodeToString(
+                payload.replace("/agents/authorize/abc.def", "//evil.example").getBytes()) + value.substring(dot);
+
+        assertThat(forge.read(List.of(value))).map(SignInState::landingPage).contains("/agents/authorize/abc.def");
+        assertThat(forge.read(List.of(redirected))).isEmpty();
+    }
+
+    @Test
+    void aCookieWrittenBeforeReturnPathsLandsOnTheDefaultPage() {
+        String old = "{\"state\":\"s-1\",\"purpose\":\"LOGIN\",\"linkTokenHash\":null,\"sessionHash\":null,"
+                + "\"codeVerifier\":null,\"nonce\":null,\"expiresAt\":" + forge.expiry().getEpochSecond() + "}";
+        String payload = Base64.getUrlEncoder().withoutPadding().encodeToString(old.getBytes());
+        String value = "service_forge_state=" + payload + "." + new Hmac(KEY).sign("service_forge_state." + payload);
+
+        assertThat(forge.read(List.of(value))).map(SignInState::landingPage).contains("/");
+    }
 }

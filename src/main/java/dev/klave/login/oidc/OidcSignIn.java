@@ -98,8 +98,7 @@ public final class OidcSignIn implements SignInMethod {
 
     @Override
     public SignInState withExtras(SignInState state) {
-        return new SignInState(state.state(), state.purpose(), state.linkTokenHash(), state.sessionHash(),
-                Optional.of(new CodeVerifier().getValue()), Optional.of(new Nonce().getValue()), state.expiresAt());
+        return state.withSecrets(Optional.of(new CodeVerifier().getValue()), Optional.of(new Nonce().getValue()));
     }
 
     @Override
