@@ -7,6 +7,7 @@ import dev.klave.agent.McpRoutes;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.tool.Toolbox;
 import dev.klave.oauth.AgentSessionEnds;
+import dev.klave.oauth.AgentSessions;
 import dev.klave.oauth.AgentTokens;
 import dev.klave.store.JdbiAgentSessionStore;
 import dev.klave.store.JdbiAgentTokenStore;
@@ -97,6 +98,7 @@ final class AgentsWiring {
                             Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities);
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
+                    new AgentSessions(database, agentSessions, accounts.subjects, accounts.events, accounts.clock),
                     settings.baseUrl(), accounts.clock));
         }
         oauth = login;

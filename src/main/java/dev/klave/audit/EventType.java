@@ -43,7 +43,9 @@ public enum EventType {
     AGENT_WRITE_APPROVED("agent.write_approved"),
     AGENT_WRITE_DENIED("agent.write_denied"),
     AGENT_ACCESS_APPROVED("agent.access_approved"),
-    AGENT_ACCESS_DENIED("agent.access_denied");
+    AGENT_ACCESS_DENIED("agent.access_denied"),
+    // A person ending their agent's session, or an administrator anyone's (issue 31 item 6).
+    AGENT_SESSION_END("agent.session_end");
 
     private final String code;
 

@@ -28,6 +28,11 @@ public enum Text {
     // the request's id, then its reason.
     ACCESS_REQUEST_GRANT_NOTE("solicitud de acceso de un agente %s: %s"),
 
+    // Why an agent session ended, when a person ended it from the web interface (its end_reason).
+    AGENT_SESSION_ENDED_BY_PERSON("terminada por su persona"),
+    /** %s: the administrator's login. */
+    AGENT_SESSION_ENDED_BY_ADMIN("terminada por el administrador %s"),
+
     // The reconciler (the rbac_cleanup error, a cluster's last error).
     CLEANUP_WITHOUT_TOKENS("el cluster no tenía tokens"),
     IMPERSONATION_ROLE_MISSING("falta el ClusterRole %s: vuelve a aplicar bootstrap.yaml"),

@@ -20,7 +20,8 @@ import java.util.Map;
 
 /**
  * The agent login's routes (spec 3 §4 "Agent login"): the two metadata documents, dynamic
- * client registration, the token endpoint and revocation. Registered only with {@code SERVICE_MCP_ENABLED}; the mounts they live
+ * client registration, the token endpoint and revocation, the consent page's API and the agent
+ * sessions people and administrators list and end. Registered only with {@code SERVICE_MCP_ENABLED}; the mounts they live
  * under ({@code /.well-known}, {@code /oauth}) are the agent endpoint's, so that with the switch
  * off every path there is 404.
  */
@@ -45,15 +46,17 @@ public final class OAuthRoutes implements RouteProvider {
     private final TokenEndpoint tokens;
     private final AuthorizeEndpoint authorize;
     private final ConsentRoutes consent;
+    private final SessionRoutes sessions;
     private final BaseUrl baseUrl;
 
     public OAuthRoutes(Registration registration, AgentTokens tokens, PerAddressLimit tokenRequests,
-            Authorization authorization, BaseUrl baseUrl, Clock clock) {
+            Authorization authorization, AgentSessions sessions, BaseUrl baseUrl, Clock clock) {
         this.registration = requireNonNull(registration, "registration is null");
         this.authorize = new AuthorizeEndpoint(authorization.clients(), authorization.documents(),
                 authorization.pending(), authorization.perAddress(), baseUrl, clock);
         this.consent = new ConsentRoutes(new Consent(authorization.pending(), tokens, authorization.grants(),
                 authorization.identities(), baseUrl.toString(), clock), clientId -> client(authorization, clientId));
+        this.sessions = new SessionRoutes(sessions, authorization.clients());
         this.tokens = new TokenEndpoint(tokens, tokenRequests, baseUrl, clock);
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
     }
@@ -72,6 +75,7 @@ public final class OAuthRoutes implements RouteProvider {
         routes.add("GET", Metadata.AUTHORIZE, Access.ANONYMOUS, AUTHORIZE, authorize::authorize);
         routes.add("POST", "/oauth/token", Access.ANONYMOUS, TOKEN, tokens::token);
         consent.register(routes);
+        sessions.register(routes);
         routes.add("POST", "/oauth/revoke", Access.ANONYMOUS, REVOKE, tokens::revoke);
     }
 

@@ -41,7 +41,8 @@ class ClosedSetsTest {
                 "user.enable", "user.logout", "user.password_change", "user.forge_unlink", "user.oidc_unlink",
                 "bot.create", "grant.create", "grant.revoke", "credential.issue", "credential.revoke",
                 "cluster.create", "cluster.tokens", "cluster.delete", "ci.trust_rule.create", "ci.trust_rule.delete",
-                "agent.write_approved", "agent.write_denied", "agent.access_approved", "agent.access_denied");
+                "agent.write_approved", "agent.write_denied", "agent.access_approved", "agent.access_denied",
+                "agent.session_end");
     }
 
     @Test

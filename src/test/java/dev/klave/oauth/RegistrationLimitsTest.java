@@ -52,6 +52,10 @@ class RegistrationLimitsTest {
                         new PendingAuthorizations(new dev.klave.crypto.Hmac(new byte[32]), clock), perAddress,
                         new dev.klave.store.JdbiGrantStore(database.database()),
                         new dev.klave.store.JdbiExternalIdentityStore(database.database())),
+                new AgentSessions(database.database(), new dev.klave.store.JdbiAgentSessionStore(database.database()),
+                        new dev.klave.store.JdbiSubjectStore(database.database()),
+                        new dev.klave.audit.ControlEvents(new dev.klave.store.JdbiControlEventStore(database.database()),
+                                clock), clock),
                 dev.klave.config.BaseUrl.parse("https://klave.example.com"), clock));
     }
 

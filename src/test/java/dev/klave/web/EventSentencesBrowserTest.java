@@ -182,6 +182,10 @@ class EventSentencesBrowserTest {
                 .target(ana).details(Map.of("reason", "portátil perdido")).record());
         expect("root revocó una credencial de ana", e -> e.event(EventType.CREDENTIAL_REVOKE).actor(root).target(ana)
                 .details(Map.of("reason", "")).record());
+        expect("ana terminó la sesión de uno de sus agentes", e -> e.event(EventType.AGENT_SESSION_END).actor(ana)
+                .target(ana).details(Map.of("session", "s_1234567890", "client", "c-1")).record());
+        expect("root terminó la sesión de un agente de ana", e -> e.event(EventType.AGENT_SESSION_END).actor(root)
+                .target(ana).details(Map.of("session", "s_1234567890", "client", "c-1")).record());
         expect("root registró el cluster prod-9",
                 e -> e.event(EventType.CLUSTER_CREATE).actor(root).details(Map.of("cluster", "prod-9")).record());
         expect("root guardó los tokens del cluster prod-9",

@@ -124,6 +124,28 @@ class ForgeSignInTest {
         assertThat(browser().signIn()).as("the revoked token is not kept").isEqualTo("/");
     }
 
+    @Test
+    void aSignInStartedFromTheConsentPageLandsBackThereAndFailuresKeepIt() {
+        Linked ana = linkedMember("consent");
+        String consent = "/agents/authorize/eyJjIjoiYSJ9.c2ln";
+        String next = java.net.URLEncoder.encode(consent, java.nio.charset.StandardCharsets.UTF_8);
+
+        forge.consentAs(ana.forgeId());
+        assertThat(browser().follow("/api/auth/forge/login?next=" + next)).isEqualTo(consent);
+
+        forge.installed(false);
+        assertThat(browser().follow("/api/auth/forge/login?next=" + next)).as("the login page can try again")
+                .isEqualTo("/login?error=forge&next=" + next);
+        forge.installed(true);
+
+        for (String hostile : List.of("//evil.example", "/\\evil.example", "https://evil.example", "/%2F%2Fevil",
+                "javascript:alert(1)", "/mi-cuenta%0d%0aSet-Cookie:%20a=b", "/api/auth/logout")) {
+            forge.consentAs(ana.forgeId());
+            assertThat(browser().follow("/api/auth/forge/login?next=" + java.net.URLEncoder.encode(hostile,
+                    java.nio.charset.StandardCharsets.UTF_8))).as(hostile).isEqualTo("/");
+        }
+    }
+
     /** What the invitation page's button does: POST the link, get the forge's address and the state cookie. */
     private static HttpResponse<String> startLink(SignInBrowser browser, String link) {
         return browser.send("POST", "/api/auth/forge/link", "{\"token\":\"" + TestingPeople.tokenOf(link) + "\"}");

@@ -129,6 +129,22 @@ class OidcSignInTest {
     }
 
     @Test
+    void aSignInStartedFromTheConsentPageLandsBackThereAndAForeignPageIsIgnored() {
+        String login = unique("consent");
+        person(klave, login, login + "@example.com");
+        String consent = "/agents/authorize/eyJjIjoiYSJ9.c2ln";
+
+        provider.nextSignIn("sub-" + login, login + "@example.com");
+        assertThat(browser().follow("/api/auth/oidc/login?next=" + java.net.URLEncoder.encode(consent,
+                java.nio.charset.StandardCharsets.UTF_8))).as("first sign-in, linked by e-mail").isEqualTo(consent);
+        provider.nextSignIn("sub-" + login, login + "@example.com");
+        assertThat(browser().follow("/api/auth/oidc/login?next=" + java.net.URLEncoder.encode(consent,
+                java.nio.charset.StandardCharsets.UTF_8))).as("signed in by the identity").isEqualTo(consent);
+        provider.nextSignIn("sub-" + login, login + "@example.com");
+        assertThat(browser().follow("/api/auth/oidc/login?next=%2F%2Fevil.example")).isEqualTo("/");
+    }
+
+    @Test
     void noAccountWithTheAddressIsUnknownAccountAndNothingIsCreated() {
         int before = klave.klave().services().accounts().list().size();
         provider.nextSignIn(unique("sub"), unique("nobody") + "@example.com");
