@@ -20,6 +20,7 @@ import { CredentialsScreen } from "./admin/CredentialsScreen";
 import { CiScreen } from "./admin/CiScreen";
 import { AgentsScreen } from "./agents/AgentsScreen";
 import { RequestScreen } from "./agents/RequestScreen";
+import { ConsentScreen } from "./agents/ConsentScreen";
 
 const PUBLIC = new Set(["/login", "/cuenta"]);
 
@@ -90,7 +91,13 @@ function Route({ path, me, onMeChanged }: { path: string; me: Me; onMeChanged: (
     return <AccountScreen me={me} onMeChanged={onMeChanged} />;
   }
   if (path === "/agentes") {
-    return <AgentsScreen />;
+    return <AgentsScreen me={me} />;
+  }
+  // The consent page of an agent's login (spec 3 §4): /oauth/authorize sends the browser here; a person
+  // not signed in is sent to sign in first and comes back (?next=).
+  const consent = /^\/agents\/authorize\/([^/]+)$/.exec(path);
+  if (consent) {
+    return <ConsentScreen id={decodeURIComponent(consent[1])} />;
   }
   // The link an agent gives the person (spec 3 §2); the API answers 404 to whoever may not see it.
   const request = /^\/agents\/requests\/([^/]+)$/.exec(path);

@@ -223,3 +223,31 @@ export interface AccessRequest {
 export type AgentRequest = WriteRequest | AccessRequest;
 
 export interface AgentRequests { write_requests: WriteRequest[]; access_requests: AccessRequest[] }
+
+// ---- Agent login (spec 3 §4 "Agent login") ----
+
+/** One permission a person may give their agent, or gave it: a role on a scope of a cluster. */
+export interface AgentPermission { cluster: string; role: string; scope: string }
+
+/** The consent page's request (GET /api/agents/authorize/{id}). */
+export interface ConsentRequest {
+  client: { id: string; name: string | null; uri: string | null };
+  redirect_uri: string;
+  /** Spec 3 §4 rule 6: anything but a loopback address gets a warning. */
+  redirect_is_loopback: boolean;
+  expires_at: string;
+  permissions: AgentPermission[];
+}
+
+export type AgentSessionState = "open" | "ended" | "expired";
+
+/** A delegated agent's session (GET /api/me/agent-sessions, GET /api/agent-sessions). */
+export interface AgentSession {
+  id: string;
+  client: { id: string; name: string | null; uri: string | null };
+  person: { id: string; login: string };
+  permissions: AgentPermission[];
+  writes_need_approval: boolean;
+  created_at: string; expires_at: string; last_used_at: string | null;
+  state: AgentSessionState; ended_at: string | null; end_reason: string | null;
+}

@@ -215,6 +215,8 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
     case "agent.access_denied":
       return `${who} denegó la solicitud de acceso de un agente de ${target}: «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${
         where(d)}`;
+    case "agent.session_end":
+      return self ? `${target} terminó la sesión de uno de sus agentes` : `${who} terminó la sesión de un agente de ${target}`;
     case "ci.exchange.failure":
       return `Intercambio de CI rechazado: ${ciReason(event.reason)}`;
     default:

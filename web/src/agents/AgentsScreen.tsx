@@ -1,10 +1,12 @@
 // The agents page: the requests waiting for the caller's decision (for administrators, the bots'
-// write and access requests), each with a link to its page.
-import { get, type AccessRequest, type AgentRequests, type WriteRequest } from "../api";
+// write and access requests), each with a link to its page; for administrators, every person's
+// agent sessions, which they may end (issue 31 item 6).
+import { get, type AccessRequest, type AgentRequests, type Me, type WriteRequest } from "../api";
 import { when } from "../format";
 import { CardTable } from "../ui/CardTable";
 import { useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
+import { AgentSessionsList } from "./AgentSessions";
 import { requester, scopeText, verbText } from "./requestText";
 
 function RequestLink({ id, label }: { id: string; label: string }) {
@@ -72,7 +74,7 @@ function Accesses({ list }: { list: AccessRequest[] }) {
   );
 }
 
-export function AgentsScreen() {
+export function AgentsScreen({ me }: { me: Me }) {
   const requests = useLoad(() => get<AgentRequests>("/api/agents/requests"), []);
   const pending = <T extends { status: string }>(list: T[] | undefined) => list?.filter((item) => item.status === "pending");
   return (
@@ -94,6 +96,16 @@ export function AgentsScreen() {
           {(list) => <Accesses list={list} />}
         </Loads>
       </section>
+      {me.is_admin ? (
+        <section class="card" aria-labelledby="sessions-title">
+          <h2 id="sessions-title">Sesiones de agentes</h2>
+          <p class="muted">Los agentes que cada persona ha autorizado a actuar en su nombre. Terminar una sesión deja sus
+            tokens sin valor al momento.</p>
+          <AgentSessionsList everyone={true} />
+        </section>
+      ) : (
+        <p class="muted">Las sesiones de tus agentes están en <a href="/mi-cuenta#agentes">Mi cuenta</a>.</p>
+      )}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { Loads } from "../ui/states";
 import { CredentialsPanel } from "./CredentialsPanel";
 import { PasswordForm } from "./PasswordForm";
 import { Pager } from "../admin/Pager";
+import { OwnAgents } from "../agents/OwnAgents";
 
 export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void }) {
   const { search } = useLocation();
@@ -83,6 +84,7 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
           {(list) => <GrantsTable grants={list} showSubject={false} label="Mis permisos" />}
         </Loads>
       </section>
+      <OwnAgents me={me} />
       <section class="card" aria-labelledby="audit-title">
         <h2 id="audit-title">Mi actividad reciente</h2>
         <Loads loaded={audit}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, getAnonymous, postAnonymous, type Me } from "../api";
 import { rememberProvider, signInError, takeLinked } from "../signInErrors";
 import { navigate, useLocation } from "../router";
-import { clearNotice, currentNotice, safeNext } from "../session";
+import { clearNotice, currentNotice, nextParameter, safeNext } from "../session";
 import { message } from "../ui/load";
 import { forgeName, oidcName, useMethods } from "../ui/methods";
 
@@ -16,6 +16,8 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [contact, setContact] = useState<string | null>(null);
   const notice = currentNotice();
   const code = search.get("error");
+  // The page to come back to (the consent page of an agent, spec 3 §4): the providers' sign-ins carry it too.
+  const next = search.get("next");
   // Shown once the providers that are on are known: a message names only those.
   const failed = code === null || methods === undefined ? null : signInError(code, {
     forge: methods.forge, oidc: methods.oidc, oidcName: methods.oidc_name,
@@ -44,7 +46,7 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
       const me = await postAnonymous<Me>("/api/auth/login", { login, password });
       clearNotice();
       onSignedIn(me);
-      navigate(safeNext(search.get("next")), true);
+      navigate(safeNext(next), true);
     } catch (error) {
       setFailure({ text: message(error), locked: error instanceof ApiError && error.status === 429 });
       setPassword("");
@@ -65,7 +67,7 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
             <p>{failed.text}</p>
             {failed.showContact && contact && <p data-testid="access-contact">{contact}</p>}
             {failed.tryAnotherAccount && methods?.oidc && (
-              <p><a href="/api/auth/oidc/login?prompt=select_account" onClick={() => rememberProvider("oidc")}>
+              <p><a href={`/api/auth/oidc/login?prompt=select_account${nextParameter(next, false)}`} onClick={() => rememberProvider("oidc")}>
                 Probar con otra cuenta</a></p>
             )}
           </div>
@@ -73,13 +75,13 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         {external && (
           <div class="stack">
             {methods.oidc && (
-              <a class="button button-primary button-block" href="/api/auth/oidc/login"
+              <a class="button button-primary button-block" href={`/api/auth/oidc/login${nextParameter(next)}`}
                 onClick={() => rememberProvider("oidc")}>
                 Entrar con {oidcName(methods)}
               </a>
             )}
             {methods.forge && (
-              <a class="button button-primary button-block" href="/api/auth/forge/login"
+              <a class="button button-primary button-block" href={`/api/auth/forge/login${nextParameter(next)}`}
                 onClick={() => rememberProvider("forge")}>
                 Entrar con {forgeName(methods)}
               </a>

@@ -59,9 +59,9 @@ export function Layout({ me, onSignedOut, children }: {
         <nav aria-label="Principal">
           <ul>
             {links.map((link) => {
-              // A request's page (/agents/requests/<id>) belongs to the agents page.
+              // A request's page (/agents/requests/<id>) belongs to the agents page; a consent page to no part.
               const current = path === link.href || path.startsWith(`${link.href}/`)
-                || (link.href === "/agentes" && path.startsWith("/agents/"));
+                || (link.href === "/agentes" && path.startsWith("/agents/requests/"));
               return (
                 <li key={link.href}>
                   <a href={link.href} aria-current={current ? "page" : undefined}>{link.label}</a>
