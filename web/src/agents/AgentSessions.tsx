@@ -10,7 +10,7 @@ import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
-import { clientName, permissionText, stateText } from "./sessionText";
+import { clientName, endReasonText, permissionText, stateText } from "./sessionText";
 
 function EndButton({ session, everyone, onEnded }: {
   session: AgentSession; everyone: boolean; onEnded: () => void;
@@ -83,9 +83,12 @@ function SessionsTable({ sessions, everyone, onEnded }: {
             <td>{when(session.created_at)}</td>
             <td>{session.last_used_at ? when(session.last_used_at) : "nunca"}</td>
             <td>{when(session.expires_at)}</td>
-            <td data-testid="session-state">{stateText(session)}</td>
-            <td class="row-actions">
-              {session.state === "open" && <EndButton session={session} everyone={everyone} onEnded={onEnded} />}
+            <td data-testid="session-state">{stateText(session)}
+              {endReasonText(session) && <><br /><span class="muted small">{endReasonText(session)}</span></>}</td>
+            <td>
+              {session.state === "open" && (
+                <div class="row-actions"><EndButton session={session} everyone={everyone} onEnded={onEnded} /></div>
+              )}
             </td>
           </tr>
         ))}

@@ -13,7 +13,7 @@ export function clientName(session: Pick<AgentSession, "client">): string {
   return session.client.name ?? session.client.id;
 }
 
-/** The session's state as one short phrase, with when and why it ended. */
+/** The session's state as one short phrase, with when it ended or expired. */
 export function stateText(session: AgentSession): string {
   switch (session.state) {
     case "open":
@@ -21,6 +21,12 @@ export function stateText(session: AgentSession): string {
     case "expired":
       return `caducada el ${when(session.expires_at)}`;
     default:
-      return `terminada el ${when(session.ended_at)}${session.end_reason ? `: ${session.end_reason}` : ""}`;
+      return `terminada el ${when(session.ended_at)}`;
   }
+}
+
+/** Why an ended session ended, as a sentence ("Cuenta deshabilitada."), or null. */
+export function endReasonText(session: AgentSession): string | null {
+  const reason = session.state === "ended" ? session.end_reason?.trim() : null;
+  return reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.` : null;
 }
