@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, getAnonymous, postAnonymous, type Me } from "../api";
 import { rememberProvider, signInError, takeLinked } from "../signInErrors";
 import { navigate, useLocation } from "../router";
-import { clearNotice, currentNotice, nextParameter, safeNext } from "../session";
+import { clearNotice, currentNotice, nextParameter, returnPath, safeNext } from "../session";
 import { message } from "../ui/load";
 import { forgeName, oidcName, useMethods } from "../ui/methods";
 
@@ -62,6 +62,9 @@ export function LoginScreen({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <p class="brand brand-large"><img src="/favicon.svg" alt="" width="32" height="32" /> Klave</p>
         <h1 id="login-title" tabIndex={-1}>Entrar</h1>
         {notice && <div class="alert alert-warning" role="alert">{notice}</div>}
+        {returnPath(next)?.startsWith("/agents/authorize/") && (
+          <p class="muted" data-testid="login-for-agent">Un agente te pide acceso: entra y vuelves a la página de autorización.</p>
+        )}
         {failed && (
           <div class="alert alert-error alert-stack" role="alert" id={failed.anchor ?? undefined}>
             <p>{failed.text}</p>

@@ -168,6 +168,7 @@ class AgentLoginBrowserTest extends BrowserTestBase {
         // The consent page's address is URL-safe but for its "/" and its one "." (no \Q…\E: the pattern runs as JavaScript).
         assertThat(page).hasURL(Pattern.compile("/login\\?next=" + URLEncoder.encode(consent, StandardCharsets.UTF_8)
                 .replace(".", "\\.") + "$"));
+        assertThat(page.getByTestId("login-for-agent")).containsText("Un agente te pide acceso");
         signInHere(page, "marta");
 
         assertThat(page).hasURL(web.baseUrl + consent);
