@@ -84,6 +84,45 @@ class OidcSignInBrowserTest {
         org.assertj.core.api.Assertions.assertThat(authorize.url()).contains("prompt=select_account");
     }
 
+    /** The consent page of an agent's login (spec 3 §4), as /oauth/authorize sends a browser to it. */
+    private String consentPage() {
+        String redirect = "http://127.0.0.1:33418/callback";
+        String registered = web.http.send("POST", "/oauth/register", "{\"redirect_uris\":[\"" + redirect
+                + "\"],\"client_name\":\"Agente\"}", "Content-Type", "application/json").body();
+        String client = registered.replaceAll("(?s).*\"client_id\":\"([^\"]+)\".*", "$1");
+        java.net.http.HttpResponse<String> authorized = web.http.get("/oauth/authorize?response_type=code&client_id="
+                + client + "&redirect_uri=" + java.net.URLEncoder.encode(redirect, java.nio.charset.StandardCharsets.UTF_8)
+                + "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=s"
+                + "&resource=" + java.net.URLEncoder.encode(web.baseUrl + "/mcp", java.nio.charset.StandardCharsets.UTF_8));
+        String location = authorized.headers().firstValue("Location").orElseThrow();
+        return location.substring(location.indexOf("/agents/authorize/"));
+    }
+
+    @Test
+    void signingInThroughTheProviderFromTheConsentPageComesBackToIt() {
+        web.klave.klave().services().accounts().createPerson(new NewPerson(new Login("pilar"), Optional.empty(),
+                Optional.of("pilar@example.com"), false, false), Optional.empty());
+        String consent = consentPage();
+        String next = java.net.URLEncoder.encode(consent, java.nio.charset.StandardCharsets.UTF_8);
+        Page page = browser.open(web.baseUrl);
+        page.navigate(consent);
+
+        // Someone else first: the failure keeps the way back, and so does trying another account.
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Entrar con Acme SSO")).click();
+        atTheProvider(page, "stranger-2", "stranger-2@example.com");
+        assertThat(page).hasURL(web.baseUrl + "/login?error=unknown_account&next=" + next);
+        assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Probar con otra cuenta")))
+                .hasAttribute("href", "/api/auth/oidc/login?prompt=select_account&next=" + next);
+
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Entrar con Acme SSO")).click();
+        atTheProvider(page, "pilar-at-acme", "pilar@example.com");
+
+        assertThat(page).hasURL(web.baseUrl + consent);
+        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Autorizar a un agente")))
+                .isVisible();
+        assertThat(page.getByTestId("consent-client-name")).hasText("Agente");
+    }
+
     /** Spec 2 §7: {name} is OIDC_DISPLAY_NAME, and a provider that is off is never named. */
     @Test
     void onlyTheProviderThatIsOnIsNamedByItsDisplayName() {
