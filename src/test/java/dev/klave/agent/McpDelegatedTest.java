@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.messages.Message;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingAgentLogin;
@@ -18,6 +19,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -258,6 +262,33 @@ class McpDelegatedTest {
         assertThat(readable.isError()).as(readable.text()).isFalse();
         assertThat(agent.call("whoami", args()).result().path("structuredContent").path("permissions").toString())
                 .contains("team-b");
+    }
+
+    @Test
+    void aToolCallInFlightIsCutWithinTenSecondsOfItsSessionsRevocation() throws Exception {
+        Person kim = person("kim");
+        TestingAgentLogin.Tokens tokens = TestingAgentLogin.login(klave, kim.cookie(), EDIT_TEAM_A, false);
+        McpClient agent = new McpClient(http, tokens.accessToken());
+        assertThat(agent.call("list_resources", pods("team-a")).isError()).isFalse();
+        int before = klave.klave().services().openStreams().size();
+        cluster.slow(Duration.ofSeconds(25));
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(
+                    () -> agent.call("list_resources", pods("team-a")), threads);
+            Eventually.until("the call held open", Duration.ofSeconds(5),
+                    () -> klave.klave().services().openStreams().size() > before);
+
+            long revokedAt = System.nanoTime();
+            http.send("POST", "/oauth/revoke", "token=" + tokens.accessToken(), "Content-Type",
+                    "application/x-www-form-urlencoded");
+            McpClient.Answer cut = waiting.get(10, TimeUnit.SECONDS);
+
+            assertThat(Duration.ofNanos(System.nanoTime() - revokedAt)).isLessThan(Duration.ofSeconds(10));
+            assertThat(cut.isError()).isTrue();
+            assertThat(cut.text()).contains(Message.CREDENTIAL_NO_LONGER_VALID.text());
+        } finally {
+            cluster.healthy();
+        }
     }
 
     private static JsonNode read(HttpResponse<String> response) {
