@@ -22,6 +22,7 @@ import dev.klave.oauth.PendingAuthorizations;
 import dev.klave.oauth.Registration;
 import dev.klave.store.JdbiClientStore;
 import dev.klave.store.JdbiRateWindowStore;
+import java.util.List;
 import java.util.Optional;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.agent.approval.RequestIds;
@@ -70,7 +71,8 @@ final class AgentsWiring {
             AgentAuthenticator authenticator = new AgentAuthenticator(way.agentBearers, accounts.subjects,
                     Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
             Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
-                    accessRequests, session -> way.agentSessions.findById(session).map(way.agentBearers::allowed),
+                    accessRequests, (session, active) -> way.agentSessions.findById(session)
+                            .map(found -> way.agentBearers.reach(found, active)).orElse(List.of()),
                     settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random),
                     agent -> authenticator.authenticate(Optional.of(agent.authorization())), agents.approvalWait(),

@@ -1,6 +1,7 @@
 package dev.klave;
 
 import dev.klave.access.Tier;
+import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.Actor;
 import dev.klave.audit.AuditWriter;
 import dev.klave.config.ServerTls;
@@ -17,6 +18,7 @@ import dev.klave.http.ProxyFactory;
 import dev.klave.proxy.ProxyHandler;
 import dev.klave.proxy.RefusalAudit;
 import dev.klave.store.Database;
+import dev.klave.oauth.AgentSession;
 import dev.klave.oauth.Permission;
 import dev.klave.oauth.SessionBearers;
 import dev.klave.store.JdbiAccessChanges;
@@ -29,11 +31,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 
 /**
  * The way into clusters: credentials, the audit writer, the gateway every way in shares (credential
@@ -72,10 +76,7 @@ final class GatewayWiring {
         agentTokens = new JdbiAgentTokenStore(database);
         accessRequests = new JdbiAccessRequestStore(database);
         agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions, (session, now) ->
-                accessRequests.inForce(new Actor(session.person(), Optional.empty(), Optional.of(session.id())), now)
-                        .stream().flatMap(request -> request.role() == Tier.CLUSTER_ADMIN ? Stream.empty()
-                                : Stream.of(new Permission(request.cluster(), request.role(), request.scope())))
-                        .toList(), clock);
+                approvedFor(accessRequests, session, now), clock);
         // The agents' checks are a separate instance: the proxy's never sees an agent's token.
         CredentialChecks agentChecks = new CredentialChecks(agentBearers, accounts.subjects, clusters.clusterStore,
                 clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
@@ -95,6 +96,20 @@ final class GatewayWiring {
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining, settings.proxy(),
                     clock, network.tls(), refusals), refusals);
         };
+    }
+
+    /** A session's approved access requests in force, each until its minutes end (the latest of equal ones). */
+    private static Map<Permission, Instant> approvedFor(JdbiAccessRequestStore requests, AgentSession session,
+            Instant now) {
+        Map<Permission, Instant> approved = new HashMap<>();
+        for (AccessRequest request : requests.inForce(new Actor(session.person(), Optional.empty(),
+                Optional.of(session.id())), now)) {
+            if (request.role() != Tier.CLUSTER_ADMIN && request.grantExpiresAt().isPresent()) {
+                approved.merge(new Permission(request.cluster(), request.role(), request.scope()),
+                        request.grantExpiresAt().get(), (first, second) -> first.isAfter(second) ? first : second);
+            }
+        }
+        return approved;
     }
 
     void start() {

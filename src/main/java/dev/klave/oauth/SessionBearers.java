@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,10 +31,13 @@ public final class SessionBearers implements Bearers {
     private final GrantedLater granted;
     private final Clock clock;
 
-    /** What a person granted their agent after the consent: approved access requests still in force. */
+    /**
+     * What a person granted their agent after the consent: approved access requests still in
+     * force, each with the end of the minutes it was approved for.
+     */
     @FunctionalInterface
     public interface GrantedLater {
-        List<Permission> inForce(AgentSession session, Instant now);
+        Map<Permission, Instant> inForce(AgentSession session, Instant now);
     }
 
     public SessionBearers(CredentialStore credentials, AgentTokenStore tokens, AgentSessionStore sessions,
@@ -78,20 +82,37 @@ public final class SessionBearers implements Bearers {
     @Override
     public List<Grant> reach(Credential credential, List<Grant> active) {
         Optional<AgentSession> session = session(credential);
-        if (session.isEmpty()) {
-            return active;
-        }
-        List<Permission> allowed = allowed(session.get());
-        return active.stream().filter(grant -> allowed.stream().anyMatch(permission -> permission.carriedBy(grant)))
-                .toList();
+        return session.isEmpty() ? active : reach(session.get(), active);
     }
 
-    /** The permissions a session holds now: those chosen on the consent page and those approved since. */
-    public List<Permission> allowed(AgentSession session) {
-        List<Permission> allowed = new ArrayList<>(session.permissions());
-        granted.inForce(session, clock.instant()).stream().filter(permission -> !allowed.contains(permission))
-                .forEach(allowed::add);
-        return allowed;
+    /**
+     * Of the person's grants {@code active} now, those the session may use: carrying a permission
+     * chosen on the consent page, or one approved since (then only until its minutes end).
+     */
+    public List<Grant> reach(AgentSession session, List<Grant> active) {
+        List<Permission> chosen = session.permissions();
+        Map<Permission, Instant> later = granted.inForce(session, clock.instant());
+        List<Grant> reach = new ArrayList<>();
+        for (Grant grant : active) {
+            if (chosen.stream().anyMatch(permission -> permission.carriedBy(grant))) {
+                reach.add(grant);
+                continue;
+            }
+            later.entrySet().stream().filter(entry -> entry.getKey().carriedBy(grant)).map(Map.Entry::getValue)
+                    .findFirst().ifPresent(until -> reach.add(until(grant, until)));
+        }
+        return reach;
+    }
+
+    /**
+     * The grant as this session may use it: only until the approved minutes end, even when the
+     * person's own grant runs longer — a kept check lasts no longer either ({@code Caller#validUntil}).
+     */
+    private static Grant until(Grant grant, Instant until) {
+        Instant ends = grant.expiresAt().filter(expiry -> expiry.isBefore(until)).orElse(until);
+        return new Grant(grant.id(), grant.subjectId(), grant.clusterId(), grant.tier(), grant.scope(),
+                Optional.of(ends), grant.note(), grant.createdAt(), grant.createdBy(), grant.revokedAt(),
+                grant.revokedBy());
     }
 
     /** A session's stand-in among credentials (never stored): no token hash, no cluster restriction. */

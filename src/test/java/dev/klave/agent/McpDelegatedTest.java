@@ -260,8 +260,16 @@ class McpDelegatedTest {
         assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
         McpClient.Answer readable = agent.call("list_resources", pods("team-b"));
         assertThat(readable.isError()).as(readable.text()).isFalse();
-        assertThat(agent.call("whoami", args()).result().path("structuredContent").path("permissions").toString())
-                .contains("team-b");
+        // Through ivy's own view grant on team-b (no second grant is made), for the 30 minutes approved only.
+        JsonNode teamB = null;
+        for (JsonNode permission : agent.call("whoami", args()).result().path("structuredContent")
+                .path("permissions")) {
+            teamB = permission.path("scope").asText().equals("team-b") ? permission : teamB;
+        }
+        assertThat(teamB).isNotNull();
+        assertThat(teamB.path("expires_at").isTextual()).isTrue();
+        assertThat(read(http.get("/api/grants?subject=" + ivy.id(), "Cookie", admin)).findValuesAsText("scope"))
+                .containsExactlyInAnyOrder("team-a", "team-b");
     }
 
     @Test

@@ -66,15 +66,17 @@ final class AccountTools {
      */
     List<Grant> inForce(Agent agent) {
         Instant now = clock.instant();
-        Optional<List<Permission>> allowed = agent.session().map(id -> delegations.allowed(id).orElse(List.of()));
+        List<Grant> active = grants.find(Optional.of(agent.account().id()), Optional.empty(), false).stream()
+                .filter(grant -> grant.activeAt(now)
+                        && agent.credential().clusterId().map(grant.clusterId()::equals).orElse(true))
+                .toList();
+        if (agent.session().isPresent()) {
+            active = delegations.reach(agent.session().get(), active);
+        }
         Map<String, Grant> unique = new TreeMap<>();
-        for (Grant grant : grants.find(Optional.of(agent.account().id()), Optional.empty(), false)) {
-            if (grant.activeAt(now) && agent.credential().clusterId().map(grant.clusterId()::equals).orElse(true)
-                    && allowed.map(permissions -> permissions.stream().anyMatch(p -> p.carriedBy(grant)))
-                            .orElse(true)) {
-                unique.merge(grant.clusterId().value() + " " + grant.scope() + " " + grant.tier().code(), grant,
-                        AccountTools::longer);
-            }
+        for (Grant grant : active) {
+            unique.merge(grant.clusterId().value() + " " + grant.scope() + " " + grant.tier().code(), grant,
+                    AccountTools::longer);
         }
         return List.copyOf(unique.values());
     }

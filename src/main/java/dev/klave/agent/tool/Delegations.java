@@ -1,16 +1,16 @@
 package dev.klave.agent.tool;
 
-import dev.klave.oauth.Permission;
+import dev.klave.access.Grant;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * What a delegated agent's session allows now: the permissions its person chose, and those
- * approved since (see {@code oauth.SessionBearers#allowed}). The gateway admits by the same rule;
- * the tools read it to say where the agent may act ({@code whoami}, {@code list_clusters}).
+ * Which of its person's grants a delegated agent's session may use now: those carrying a
+ * permission chosen on the consent page, or one approved since — until its minutes end (see
+ * {@code oauth.SessionBearers#reach}). The gateway admits by the same rule; the tools read it to
+ * say where the agent may act ({@code whoami}, {@code list_clusters}).
  */
 @FunctionalInterface
 public interface Delegations {
-    /** The permissions the session allows now; empty when the session is not there. */
-    Optional<List<Permission>> allowed(String sessionId);
+    /** Of {@code active}, the grants the session may use; none when the session is not there. */
+    List<Grant> reach(String sessionId, List<Grant> active);
 }
