@@ -9,8 +9,6 @@ import dev.klave.agent.tool.Toolbox;
 import dev.klave.oauth.AgentSessionEnds;
 import dev.klave.oauth.AgentSessions;
 import dev.klave.oauth.AgentTokens;
-import dev.klave.store.JdbiAgentSessionStore;
-import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.config.AgentSettings;
 import dev.klave.config.Settings;
 import dev.klave.crypto.Hmac;
@@ -25,12 +23,12 @@ import dev.klave.oauth.PendingAuthorizations;
 import dev.klave.oauth.Registration;
 import dev.klave.store.JdbiClientStore;
 import dev.klave.store.JdbiRateWindowStore;
+import java.util.List;
 import java.util.Optional;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.agent.approval.RequestIds;
 import dev.klave.agent.approval.RequestRoutes;
 import dev.klave.store.Database;
-import dev.klave.store.JdbiAccessRequestStore;
 import dev.klave.store.JdbiWriteRequestStore;
 import dev.klave.store.PostgresDecisionSignals;
 import java.security.SecureRandom;
@@ -62,21 +60,21 @@ final class AgentsWiring {
         RequestIds ids = new RequestIds(random);
         approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
                 PostgresDecisionSignals.of(database), ids, accounts.clock);
-        accessRequests = new AccessRequests(database, new JdbiAccessRequestStore(database), clusters.grants,
+        accessRequests = new AccessRequests(database, way.accessRequests, clusters.grants,
                 accounts.subjects, accounts.events, ids, accounts.clock);
         routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
-        JdbiAgentSessionStore agentSessions = new JdbiAgentSessionStore(database);
-        agentTokens = new AgentTokens(database, agentSessions, new JdbiAgentTokenStore(database), accounts.tokens,
-                accounts.clock);
-        sessionEnds = new AgentSessionEnds(agentSessions);
+        agentTokens = new AgentTokens(database, way.agentSessions, way.agentTokens, accounts.tokens, accounts.clock);
+        sessionEnds = new AgentSessionEnds(way.agentSessions);
         AgentSettings agents = settings.agents();
         Optional<McpEndpoint> endpoint = Optional.empty();
         Optional<OAuthRoutes> login = Optional.empty();
         if (agents.mcpEnabled()) {
-            AgentAuthenticator authenticator = new AgentAuthenticator(way.credentialStore, accounts.subjects,
-                    Subject::writesNeedApproval, accounts.clock);
+            AgentAuthenticator authenticator = new AgentAuthenticator(way.agentBearers, accounts.subjects,
+                    Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
             Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
-                    accessRequests, settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
+                    accessRequests, (session, active) -> way.agentSessions.findById(session)
+                            .map(found -> way.agentBearers.reach(found, active)).orElse(List.of()),
+                    settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random),
                     agent -> authenticator.authenticate(Optional.of(agent.authorization())), agents.approvalWait(),
                     accounts.clock);
@@ -98,7 +96,7 @@ final class AgentsWiring {
                             Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities);
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
-                    new AgentSessions(database, agentSessions, accounts.subjects, accounts.events, accounts.clock),
+                    new AgentSessions(database, way.agentSessions, accounts.subjects, accounts.events, accounts.clock),
                     settings.baseUrl(), accounts.clock));
         }
         oauth = login;

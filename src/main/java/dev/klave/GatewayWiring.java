@@ -1,5 +1,8 @@
 package dev.klave;
 
+import dev.klave.access.Tier;
+import dev.klave.agent.approval.AccessRequest;
+import dev.klave.agent.approval.Actor;
 import dev.klave.audit.AuditWriter;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
@@ -15,15 +18,25 @@ import dev.klave.http.ProxyFactory;
 import dev.klave.proxy.ProxyHandler;
 import dev.klave.proxy.RefusalAudit;
 import dev.klave.store.Database;
+import dev.klave.oauth.AgentSession;
+import dev.klave.oauth.Permission;
+import dev.klave.oauth.SessionBearers;
 import dev.klave.store.JdbiAccessChanges;
+import dev.klave.store.JdbiAccessRequestStore;
+import dev.klave.store.JdbiAgentSessionStore;
+import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiCredentialStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 
 /**
@@ -38,6 +51,11 @@ final class GatewayWiring {
     final JdbiAuditStore auditStore;
     final AuditWriter auditWriter;
     final CredentialChecks credentialChecks;
+    final JdbiAgentSessionStore agentSessions;
+    final JdbiAgentTokenStore agentTokens;
+    final JdbiAccessRequestStore accessRequests;
+    /** What {@code /mcp} accepts: bots' credentials and delegated agents' access tokens. */
+    final SessionBearers agentBearers;
     final OpenStreams openStreams;
     final Gateway gateway;
     final ClusterExchange clusterExchange;
@@ -54,11 +72,22 @@ final class GatewayWiring {
         auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
         credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), accounts.subjects,
                 clusters.clusterStore, clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
-        openStreams = new OpenStreams(credentialChecks, clock);
+        agentSessions = new JdbiAgentSessionStore(database);
+        agentTokens = new JdbiAgentTokenStore(database);
+        accessRequests = new JdbiAccessRequestStore(database);
+        agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions, (session, now) ->
+                approvedFor(accessRequests, session, now), clock);
+        // The agents' checks are a separate instance: the proxy's never sees an agent's token.
+        CredentialChecks agentChecks = new CredentialChecks(agentBearers, accounts.subjects, clusters.clusterStore,
+                clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
+        // One guard for every open call: what the agents' bearers find by id is a superset of the
+        // proxy's (the same credentials, and sessions), and an id is only ever that of an admitted call.
+        openStreams = new OpenStreams(agentChecks, clock);
         // Virtual threads made per task: none exists until a full check runs.
-        gateway = new Gateway(credentialChecks, auditWriter, openStreams,
-                Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory()), clock);
-        clusterExchange = new ClusterExchange(gateway, clock);
+        Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
+        gateway = new Gateway(credentialChecks, auditWriter, openStreams, checking, clock);
+        clusterExchange = new ClusterExchange(new Gateway(agentChecks, auditWriter, openStreams, checking, clock),
+                clock);
         network = new NetworkEngine(settings.tlsEngine());
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
@@ -67,6 +96,20 @@ final class GatewayWiring {
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining, settings.proxy(),
                     clock, network.tls(), refusals), refusals);
         };
+    }
+
+    /** A session's approved access requests in force, each until its minutes end (the latest of equal ones). */
+    private static Map<Permission, Instant> approvedFor(JdbiAccessRequestStore requests, AgentSession session,
+            Instant now) {
+        Map<Permission, Instant> approved = new HashMap<>();
+        for (AccessRequest request : requests.inForce(new Actor(session.person(), Optional.empty(),
+                Optional.of(session.id())), now)) {
+            if (request.role() != Tier.CLUSTER_ADMIN && request.grantExpiresAt().isPresent()) {
+                approved.merge(new Permission(request.cluster(), request.role(), request.scope()),
+                        request.grantExpiresAt().get(), (first, second) -> first.isAfter(second) ? first : second);
+            }
+        }
+        return approved;
     }
 
     void start() {

@@ -179,7 +179,8 @@ public final class Services {
                 subject -> reconciliations.requestAll(), clock);
         OwnAccount own = new OwnAccount(database, subjects, sessions, hasher, throttle, events, mode, agents.sessionEnds,
                 clock);
-        Links links = new Links(database, linkTokens, subjects, sessions, hasher, events, mode, clock);
+        Links links = new Links(database, linkTokens, subjects, sessions, hasher, events, mode, agents.sessionEnds,
+                clock);
         PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode);
         SignedIn signedIn = new SignedIn(own, views, baseUrl.isHttps());
 

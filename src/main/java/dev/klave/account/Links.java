@@ -28,10 +28,12 @@ public final class Links {
     private final PasswordHasher hasher;
     private final ControlEvents events;
     private final SignInMode mode;
+    private final AccessEnds ends;
     private final Clock clock;
 
+    /** @param ends what else ends when the link sets a new password (the person's agent sessions) */
     public Links(Transactions transactions, LinkTokenStore links, SubjectStore subjects, Sessions sessions,
-            PasswordHasher hasher, ControlEvents events, SignInMode mode, Clock clock) {
+            PasswordHasher hasher, ControlEvents events, SignInMode mode, AccessEnds ends, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.links = requireNonNull(links, "links is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
@@ -39,6 +41,7 @@ public final class Links {
         this.hasher = requireNonNull(hasher, "hasher is null");
         this.events = requireNonNull(events, "events is null");
         this.mode = requireNonNull(mode, "mode is null");
+        this.ends = requireNonNull(ends, "ends is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -72,6 +75,8 @@ public final class Links {
             }
             Subject subject = subjects.update(usable.subject.id(), current -> current.withPasswordHash(Optional.of(hash)));
             sessions.closeAll(subject.id());
+            // A new password, as on the account page: whatever the old one let someone open ends too.
+            ends.passwordChanged(subject.id(), now);
             OpenedSession opened = sessions.open(subject);
             events.event(EventType.LINK_COMPLETE).target(subject).via(Via.PASSWORD).reason(usable.link.purpose().code())
                     .from(client).record();

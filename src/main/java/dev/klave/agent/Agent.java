@@ -38,13 +38,25 @@ public record Agent(Subject account, Credential credential, String authorization
         return new Agent(bot, credential, authorization, Optional.empty(), Optional.empty(), writesNeedApproval);
     }
 
+    /** A delegated agent in its person's session; {@code credential} stands for the session. */
+    public static Agent delegated(Subject person, Credential session, String authorization, String sessionId,
+            Instant sessionExpiresAt, boolean writesNeedApproval) {
+        return new Agent(person, session, authorization, Optional.of(sessionId), Optional.of(sessionExpiresAt),
+                writesNeedApproval);
+    }
+
+    /** Who decides this agent's held writes and access requests: its person; empty for a bot (administrators). */
+    public Optional<dev.klave.account.SubjectId> decider() {
+        return session.map(id -> account.id());
+    }
+
     public boolean delegated() {
         return session.isPresent();
     }
 
     /** Spec 3 §8: the rate limit counts per credential, or per session for a delegated agent. */
     public String rateKey() {
-        return session.map(id -> "mcp:session:" + id).orElse("mcp:credential:" + credential.id());
+        return session.map(id -> "mcp:session:" + id).orElseGet(() -> "mcp:credential:" + credential.id());
     }
 
     /** The audit channel of a request a tool sends (spec 3 "Tool rules" 3). */

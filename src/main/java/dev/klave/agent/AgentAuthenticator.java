@@ -6,47 +6,73 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.credential.Credential;
-import dev.klave.credential.CredentialStore;
 import dev.klave.crypto.TokenHash;
 import dev.klave.gateway.Bearers;
 import dev.klave.messages.Message;
+import dev.klave.oauth.AgentSession;
+import dev.klave.oauth.SessionBearers;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Spec 3 §5 1: {@code /mcp} accepts only {@code Authorization: Bearer klt_…} naming a bot's
- * credential that is valid now (not revoked, not expired, its bot enabled). Anything else is 401,
- * whose challenge the route adds. Whether the bot may reach a given cluster is the gateway's to
- * say, on each request a tool sends.
+ * Spec 3 §5 1: {@code /mcp} accepts only {@code Authorization: Bearer klt_…} naming, valid now,
+ * a bot's credential (its bot enabled) or a delegated agent's access token (its session open, its
+ * person enabled). Anything else is 401, whose challenge the route adds. Whether the agent may
+ * reach a given cluster is the gateway's to say, on each request a tool sends.
  */
 public final class AgentAuthenticator {
-    private final CredentialStore credentials;
+    /** A session's last use is shown to its person; a minute's precision spares a write per call. */
+    private static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
+
+    private final SessionBearers bearers;
     private final SubjectStore subjects;
     private final Predicate<Subject> writesNeedApproval;
+    private final SessionTouch touch;
     private final Clock clock;
 
-    public AgentAuthenticator(CredentialStore credentials, SubjectStore subjects, Predicate<Subject> writesNeedApproval,
-            Clock clock) {
-        this.credentials = requireNonNull(credentials, "credentials is null");
+    /** Notes a session's use (its "last use"). */
+    @FunctionalInterface
+    public interface SessionTouch {
+        void touch(String sessionId, Instant at);
+    }
+
+    public AgentAuthenticator(SessionBearers bearers, SubjectStore subjects, Predicate<Subject> writesNeedApproval,
+            SessionTouch touch, Clock clock) {
+        this.bearers = requireNonNull(bearers, "bearers is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.writesNeedApproval = requireNonNull(writesNeedApproval, "writesNeedApproval is null");
+        this.touch = requireNonNull(touch, "touch is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /** @throws dev.klave.messages.Refusal 401 for anything but a valid bot credential */
+    /** @throws dev.klave.messages.Refusal 401 for anything but a valid bot credential or agent access token */
     public Agent authenticate(Optional<String> authorization) {
         TokenHash token = Bearers.token(authorization);
-        Credential credential = credentials.findByTokenHash(token.hex())
-                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        Credential credential = bearers.find(token).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        Instant now = clock.instant();
         if (credential.revoked()) {
             throw Message.CREDENTIAL_REVOKED.refusal();
         }
-        if (credential.expiredAt(clock.instant())) {
+        if (credential.expiredAt(now)) {
             throw Message.CREDENTIAL_EXPIRED.refusal();
         }
         Subject owner = subjects.findById(credential.subjectId())
                 .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        Optional<AgentSession> session = bearers.session(credential);
+        if (session.isPresent()) {
+            if (owner.kind() != SubjectKind.PERSON || !owner.enabled() || !session.get().openAt(now)) {
+                throw Message.MCP_CREDENTIAL_NOT_ACCEPTED.refusal();
+            }
+            AgentSession open = session.get();
+            if (open.lastUsedAt().map(last -> !now.isBefore(last.plus(TOUCH_EVERY))).orElse(true)) {
+                touch.touch(open.id(), now);
+            }
+            return Agent.delegated(owner, credential, authorization.orElseThrow(), open.id(), open.expiresAt(),
+                    open.writesNeedApproval());
+        }
         if (owner.kind() != SubjectKind.BOT || !owner.enabled()) {
             throw Message.MCP_CREDENTIAL_NOT_ACCEPTED.refusal();
         }

@@ -2,11 +2,13 @@ package dev.klave.gateway;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.Grant;
 import dev.klave.credential.Credential;
 import dev.klave.credential.CredentialStore;
 import dev.klave.crypto.TokenHash;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Message;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -20,6 +22,15 @@ public interface Bearers {
 
     /** A credential this way in accepts, by its id (an open call's, checked again by the stream guard). */
     Optional<Credential> findById(String credentialId);
+
+    /**
+     * The grants a credential acts with on a cluster, among its owner's {@code active} ones there:
+     * all of them for a credential; for a delegated agent's session, those carrying a permission
+     * its person chose (spec 3 §4 "Agent login" 5: the intersection, at each call).
+     */
+    default List<Grant> reach(Credential credential, List<Grant> active) {
+        return active;
+    }
 
     /** Credentials for the proxy (spec 1 §2 "Credential"): the credentials table. */
     static Bearers proxyCredentials(CredentialStore credentials) {

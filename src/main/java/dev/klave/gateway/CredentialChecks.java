@@ -185,9 +185,8 @@ public final class CredentialChecks implements StreamChecks {
             throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(credential.clusterId().get().value());
         }
         String userName = KubernetesIdentity.userName(owner);
-        List<Grant> active = grants.find(Optional.of(owner.id()), Optional.of(cluster), false).stream()
-                .filter(grant -> grant.activeAt(now))
-                .toList();
+        List<Grant> active = bearers.reach(credential, grants.find(Optional.of(owner.id()), Optional.of(cluster),
+                false).stream().filter(grant -> grant.activeAt(now)).toList());
         List<String> groups = active.stream().map(Grant::group).distinct().sorted().toList();
         if (groups.isEmpty()) {
             throw Message.NO_ACTIVE_GRANT_ON_CLUSTER.refusal(userName, cluster.value());

@@ -11,8 +11,7 @@ import java.util.Optional;
 
 /**
  * The web interface route rule (spec 1 §4 "Web interface"): GET and HEAD only; a file that exists
- * is served; a missing file under {@code /assets/} (or any missing path that names a file, the
- * consent page {@code /agents/authorize/<id>} of spec 3 §4 excepted) is 404;
+ * is served; a missing file under {@code /assets/} (or any missing path that names a file) is 404;
  * every other path is an interface route and gets {@code index.html}, whose own router draws it.
  */
 final class SpaHandler {
@@ -48,12 +47,9 @@ final class SpaHandler {
         serve(response, assets.index(), false, head);
     }
 
-    /** Interface routes whose last segment holds a dot: the consent page's id is {@code <payload>.<signature>}. */
-    private static final String CONSENT_PAGES = "/agents/authorize/";
-
     private static boolean namesFile(String path) {
         String last = path.substring(path.lastIndexOf('/') + 1);
-        return last.contains(".") && !(path.startsWith(CONSENT_PAGES) && path.indexOf('/', CONSENT_PAGES.length()) < 0);
+        return last.contains(".");
     }
 
     private static void serve(HttpServerResponse response, WebAssets.Asset asset, boolean fingerprinted,

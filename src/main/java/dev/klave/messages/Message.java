@@ -201,7 +201,8 @@ public enum Message {
             "ese rol supera los permisos de la persona en ese cluster"),
 
     // The agent endpoint's transport (spec 3 §7 "Transport-level"); the texts are ours.
-    MCP_CREDENTIAL_NOT_ACCEPTED(401, "en /mcp solo vale la credencial vigente de un bot habilitado"),
+    MCP_CREDENTIAL_NOT_ACCEPTED(401,
+            "en /mcp solo valen la credencial vigente de un bot habilitado y el token de una sesión de agente abierta"),
     MCP_RATE_LIMITED(429, "demasiadas llamadas a /mcp con esta credencial: espera un minuto"),
     // The agent's tools: the service's own refusals (spec 3 §7 "Tool results": <code>: <message>).
     AGENT_ARGUMENT_INVALID("agent.argument_invalid", 400, "argumento %s no válido: %s"),

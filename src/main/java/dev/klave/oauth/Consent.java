@@ -48,16 +48,14 @@ final class Consent {
         return pending.open(id).orElseThrow(Message.NOT_FOUND::refusal);
     }
 
-    /** What the person may give: each of their grants in force, cluster-admin offered as admin on the cluster. */
+    /**
+     * What the person may give: the role and scope of each of their grants in force, one each;
+     * never cluster-admin (spec 3 §5 4), nor anything their grants do not carry (see {@link Permission}).
+     */
     List<Permission> choosable(SubjectId person) {
         List<Permission> offered = new ArrayList<>();
         for (Grant grant : active(person)) {
-            Permission permission = grant.tier() == Tier.CLUSTER_ADMIN
-                    ? new Permission(grant.clusterId(), Tier.ADMIN, Scope.ALL)
-                    : new Permission(grant.clusterId(), grant.tier(), grant.scope());
-            if (!offered.contains(permission)) {
-                offered.add(permission);
-            }
+            Permission.of(grant).filter(permission -> !offered.contains(permission)).ifPresent(offered::add);
         }
         return offered;
     }
@@ -70,7 +68,7 @@ final class Consent {
         }
         List<Grant> own = active(person);
         for (Permission permission : chosen) {
-            if (own.stream().noneMatch(grant -> covers(grant, permission))) {
+            if (own.stream().noneMatch(permission::carriedBy)) {
                 throw Message.CONSENT_BEYOND_OWN.refusal(permission.cluster().value() + "/"
                         + permission.role().code() + "/" + permission.scope().value());
             }
@@ -97,15 +95,6 @@ final class Consent {
         Instant now = clock.instant();
         return grants.find(Optional.of(person), Optional.empty(), false).stream().filter(grant -> grant.activeAt(now))
                 .toList();
-    }
-
-    /** A grant covers a permission on its cluster, in its scope (a whole-cluster grant covers any), at or below its role. */
-    static boolean covers(Grant grant, Permission permission) {
-        if (!grant.clusterId().equals(permission.cluster())) {
-            return false;
-        }
-        boolean scope = grant.scope().wholeCluster() || grant.scope().equals(permission.scope());
-        return scope && (grant.tier() == Tier.CLUSTER_ADMIN || grant.tier().ordinal() >= permission.role().ordinal());
     }
 
     /**

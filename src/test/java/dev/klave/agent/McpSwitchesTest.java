@@ -3,9 +3,11 @@ package dev.klave.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingAgentLogin;
 import dev.klave.testing.TestingAgents;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +60,37 @@ class McpSwitchesTest {
                 assertThat(new McpClient(klave.http(), other.token()).legacy("ping", null).status()).isEqualTo(200);
                 clock.advance(java.time.Duration.ofSeconds(61));
                 assertThat(mcp.legacy("ping", null).status()).isEqualTo(200);
+            } finally {
+                klave.close();
+            }
+        }
+    }
+
+    @Test
+    void aDelegatedAgentsRateCountsPerSessionWhateverTokenItRefreshedTo() throws Exception {
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start()) {
+            TestingKlave klave = TestingKlave.start(new TestingClock(), settings -> settings.with(
+                    "SERVICE_MCP_RATE_LIMIT", "3"));
+            try {
+                TestingAgents.Bot bot = TestingAgents.bot(klave, cluster, "prod-1", "deployer", "view", "team-a");
+                String person = TestingPeople.signUp(klave, "ana", false);
+                String id = McpClient.JSON.readTree(klave.http().get("/api/me", "Cookie", person).body()).path("id")
+                        .asText();
+                klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + id + "\",\"cluster_id\":\"prod-1\","
+                        + "\"tier\":\"view\",\"scope\":\"team-a\"}", "Cookie", bot.admin());
+                TestingAgentLogin.Tokens first = TestingAgentLogin.login(klave, person, "[{\"cluster\":\"prod-1\","
+                        + "\"role\":\"view\",\"scope\":\"team-a\"}]", false);
+                for (int i = 0; i < 2; i++) {
+                    assertThat(new McpClient(klave.http(), first.accessToken()).legacy("ping", null).status())
+                            .isEqualTo(200);
+                }
+                String refreshed = McpClient.JSON.readTree(TestingAgentLogin.refresh(klave, first).body())
+                        .path("access_token").asText();
+                McpClient again = new McpClient(klave.http(), refreshed);
+
+                assertThat(again.legacy("ping", null).status()).isEqualTo(200);
+                assertThat(again.legacy("ping", null).status()).isEqualTo(429);
+                assertThat(new McpClient(klave.http(), bot.token()).legacy("ping", null).status()).isEqualTo(200);
             } finally {
                 klave.close();
             }

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ReturnPathTest {
     @ParameterizedTest
     @ValueSource(strings = {
-        "/agents/authorize/eyJjIjoiaHR0cHM6Ly9leGFtcGxlIn0.c2lnbmF0dXJl",
+        "/agents/authorize/eyJjIjoiaHR0cHM6Ly9leGFtcGxlIn0*c2lnbmF0dXJl",
         "/agents/requests/wr_abc",
         "/mi-cuenta",
         "/",

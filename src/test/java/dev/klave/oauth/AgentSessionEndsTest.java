@@ -88,6 +88,20 @@ class AgentSessionEndsTest {
     }
 
     @Test
+    void aResetLinkThatSetsANewPasswordEndsTheirAgentSessions() throws Exception {
+        String dan = TestingPeople.signUp(klave, "dan", false);
+        String agent = agentOf(idOf(dan), "password");
+        String link = new com.fasterxml.jackson.databind.ObjectMapper().readTree(http.send("POST", "/api/subjects/"
+                + idOf(dan).value() + "/reset-link", "{}", "Cookie", admin).body()).path("reset_link").asText();
+
+        HttpResponse<String> completed = http.send("POST", "/api/auth/link/complete", "{\"token\":\""
+                + TestingPeople.tokenOf(link) + "\",\"password\":\"yet another horse battery\"}");
+
+        assertThat(completed.statusCode()).as(completed.body()).isEqualTo(200);
+        assertThat(tokens.sessionOf(agent)).isEmpty();
+    }
+
+    @Test
     void unlinkingAnIdentityEndsTheSessionsConsentedThroughItOnly() throws Exception {
         String cai = TestingPeople.signUp(klave, "cai", false);
         SubjectId id = idOf(cai);

@@ -82,6 +82,17 @@ class AuthorizeEndpointTest {
     }
 
     @Test
+    void theConsentPageItSendsTheBrowserToOpens() {
+        String location = authorize(good()).headers().firstValue("Location").orElseThrow();
+
+        HttpResponse<String> page = http.get(location.substring("http://localhost:8080".length()));
+
+        assertThat(page.statusCode()).as("the web interface serves the page, not a 404 for a file name")
+                .isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+    }
+
+    @Test
     void anUnknownClientOrAnUnregisteredRedirectIsAPlainTextRefusal() {
         Map<String, String> unknown = good();
         unknown.put("client_id", "oc_nobody");

@@ -111,7 +111,7 @@ class ConsentRoutesTest {
     @Test
     void approvingRedirectsWithACodeTheTokenEndpointHonours() throws Exception {
         HttpResponse<String> approved = decide(authorize(), "{\"approve\":true,\"permissions\":[{\"cluster\":"
-                + "\"prod-1\",\"role\":\"view\",\"scope\":\"team-a\"}],\"writes_need_approval\":true}");
+                + "\"prod-1\",\"role\":\"view\",\"scope\":\"*\"}],\"writes_need_approval\":true}");
 
         assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
         String redirect = JSON.readTree(approved.body()).path("redirect").asText();
@@ -142,11 +142,15 @@ class ConsentRoutesTest {
         HttpResponse<String> clusterAdmin = decide(authorize(), "{\"approve\":true,\"permissions\":[{\"cluster\":"
                 + "\"prod-1\",\"role\":\"cluster-admin\",\"scope\":\"*\"}]}");
         HttpResponse<String> none = decide(authorize(), "{\"approve\":true,\"permissions\":[]}");
+        // Only what a grant carries: the cluster binds the group of ana's view on *, not of a view on team-a.
+        HttpResponse<String> narrower = decide(authorize(), "{\"approve\":true,\"permissions\":[{\"cluster\":"
+                + "\"prod-1\",\"role\":\"view\",\"scope\":\"team-a\"}]}");
 
         assertThat(edit.statusCode()).isEqualTo(403);
         assertThat(edit.body()).contains("no puedes dar a un agente un permiso que no tienes");
         assertThat(clusterAdmin.statusCode()).isEqualTo(403);
         assertThat(none.statusCode()).isEqualTo(400);
+        assertThat(narrower.statusCode()).isEqualTo(403);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.access.AccessChanges;
 import dev.klave.access.Grant;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
@@ -9,8 +10,11 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
-import dev.klave.access.AccessChanges;
+import dev.klave.oauth.AgentSession;
+import dev.klave.oauth.AgentToken;
+import dev.klave.oauth.Permission;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +33,8 @@ abstract class AccessChangesConformance extends StoreConformance {
     private JdbiGrantStore grants;
     private JdbiClusterStore clusters;
     private JdbiSubjectStore subjects;
+    private JdbiAgentSessionStore sessions;
+    private JdbiAgentTokenStore tokens;
 
     @Override
     protected void setUp(Database database) {
@@ -37,6 +43,8 @@ abstract class AccessChangesConformance extends StoreConformance {
         grants = new JdbiGrantStore(database);
         clusters = new JdbiClusterStore(database);
         subjects = new JdbiSubjectStore(database);
+        sessions = new JdbiAgentSessionStore(database);
+        tokens = new JdbiAgentTokenStore(database);
     }
 
     private ClusterId storedCluster() {
@@ -122,5 +130,35 @@ abstract class AccessChangesConformance extends StoreConformance {
     @Test
     void readingTheCounterChangesNothing() {
         assertThat(changes.generation()).isEqualTo(changes.generation());
+    }
+
+    private AgentSession storedSession(SubjectId person) {
+        AgentSession session = new AgentSession("s_" + UUID.randomUUID().toString().replace("-", ""), person,
+                "https://client.example/meta.json", List.of(new Permission(new ClusterId("c"), Tier.VIEW, Scope.ALL)),
+                false, "password", NOW, NOW.plusSeconds(86_400), Optional.empty(), Optional.empty(), Optional.empty());
+        sessions.create(session);
+        return session;
+    }
+
+    @Test
+    void anAgentSessionThatEndsMovesTheCounterOnceAndItsUseAndNewTokensDoNot() {
+        AgentSession session = storedSession(storedPerson("agent-owner"));
+
+        // Issue 31 item 4: a rotation or a new access token must not wake every replica's stream guard.
+        assertThat(moves(() -> tokens.create(new AgentToken(String.format("%064x", SEQUENCE.incrementAndGet()),
+                AgentToken.Kind.ACCESS, session.id(), NOW, NOW.plusSeconds(3600), Optional.empty(), Optional.empty(),
+                Optional.empty())))).isFalse();
+        assertThat(moves(() -> sessions.touch(session.id(), NOW.plusSeconds(60)))).isFalse();
+        assertThat(moves(() -> sessions.end(session.id(), NOW.plusSeconds(120), "revocado"))).isTrue();
+        assertThat(moves(() -> sessions.end(session.id(), NOW.plusSeconds(180), "otra vez"))).isFalse();
+    }
+
+    @Test
+    void endingAPersonsSessionsAtOnceMovesTheCounter() {
+        SubjectId person = storedPerson("agent-owner-2");
+        storedSession(person);
+        storedSession(person);
+
+        assertThat(moves(() -> sessions.endAllOf(person, NOW.plusSeconds(60), "cuenta deshabilitada"))).isTrue();
     }
 }

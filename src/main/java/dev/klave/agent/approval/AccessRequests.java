@@ -113,6 +113,21 @@ public final class AccessRequests {
             throw notDecidable(request, now);
         }
         Instant grantExpiry = now.plus(Duration.ofMinutes(request.minutes()));
+        if (request.actor().sessionId().isPresent()) {
+            Optional<Grant> held = carrying(request, now);
+            if (held.isPresent()) {
+                // A delegated agent asked for what its person already holds as a grant: the session is
+                // allowed it for the minutes asked, through that grant; no second grant is made.
+                transactions.inTransaction(() -> {
+                    if (!store.approve(id, now, by.login().value(), held.get().id(), grantExpiry)) {
+                        throw notDecidable(store.findById(id).orElseThrow(), now);
+                    }
+                    record(EventType.AGENT_ACCESS_APPROVED, request, by, Map.of("grant", held.get().id()));
+                    return null;
+                });
+                return store.findById(id).orElseThrow();
+            }
+        }
         Grants.Request grant = new Grants.Request(request.actor().subject().value(), request.cluster().value(),
                 request.role().code(), request.scope().value(), Optional.of(grantExpiry),
                 Optional.of(Text.ACCESS_REQUEST_GRANT_NOTE.text(id, request.reason())));
@@ -123,6 +138,14 @@ public final class AccessRequests {
             record(EventType.AGENT_ACCESS_APPROVED, request, by, Map.of("grant", created.id()));
         });
         return store.findById(id).orElseThrow();
+    }
+
+    /** The person's grant in force carrying exactly the role and scope asked, if they hold one. */
+    private Optional<Grant> carrying(AccessRequest request, Instant now) {
+        return grants.list(Optional.of(request.actor().subject()), Optional.of(request.cluster()), false).stream()
+                .filter(grant -> grant.activeAt(now) && grant.tier() == request.role()
+                        && grant.scope().equals(request.scope()))
+                .findFirst();
     }
 
     public AccessRequest deny(String id, Principal by) {

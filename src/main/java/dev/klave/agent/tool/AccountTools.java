@@ -20,6 +20,7 @@ import dev.klave.cluster.ClusterStore;
 import dev.klave.config.BaseUrl;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.oauth.Permission;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,34 +38,45 @@ final class AccountTools {
     private final GrantStore grants;
     private final ClusterStore clusters;
     private final AccessRequests accessRequests;
+    private final Delegations delegations;
     private final BaseUrl baseUrl;
     private final Clock clock;
 
-    AccountTools(GrantStore grants, ClusterStore clusters, AccessRequests accessRequests, BaseUrl baseUrl,
-            Clock clock) {
+    AccountTools(GrantStore grants, ClusterStore clusters, AccessRequests accessRequests, Delegations delegations,
+            BaseUrl baseUrl, Clock clock) {
         this.grants = requireNonNull(grants, "grants is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
+        this.delegations = requireNonNull(delegations, "delegations is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
     static Actor actor(Agent agent) {
-        return new Actor(agent.account().id(), Optional.of(agent.credential().id()), agent.session());
+        // A delegated agent's credential stands for its session: the session names it, no credential does.
+        return new Actor(agent.account().id(), agent.delegated() ? Optional.empty()
+                : Optional.of(agent.credential().id()), agent.session());
     }
 
     /**
      * The grants the agent acts under now: its account's active grants, on the credential's
-     * cluster only when the credential is restricted to one; one per cluster, scope and role.
+     * cluster only when the credential is restricted to one; for a delegated agent, those carrying
+     * a permission its session allows (the gateway admits by the same rule); one per cluster,
+     * scope and role.
      */
     List<Grant> inForce(Agent agent) {
         Instant now = clock.instant();
+        List<Grant> active = grants.find(Optional.of(agent.account().id()), Optional.empty(), false).stream()
+                .filter(grant -> grant.activeAt(now)
+                        && agent.credential().clusterId().map(grant.clusterId()::equals).orElse(true))
+                .toList();
+        if (agent.session().isPresent()) {
+            active = delegations.reach(agent.session().get(), active);
+        }
         Map<String, Grant> unique = new TreeMap<>();
-        for (Grant grant : grants.find(Optional.of(agent.account().id()), Optional.empty(), false)) {
-            if (grant.activeAt(now) && agent.credential().clusterId().map(grant.clusterId()::equals).orElse(true)) {
-                unique.merge(grant.clusterId().value() + " " + grant.scope() + " " + grant.tier().code(), grant,
-                        AccountTools::longer);
-            }
+        for (Grant grant : active) {
+            unique.merge(grant.clusterId().value() + " " + grant.scope() + " " + grant.tier().code(), grant,
+                    AccountTools::longer);
         }
         return List.copyOf(unique.values());
     }
@@ -178,9 +190,15 @@ final class AccountTools {
                 Message.AGENT_ACCESS_BAD_MINUTES, Map.of("max", AccessRequest.MAX_MINUTES)));
         String reason = arguments.text("reason").filter(text -> !text.isBlank()).orElseThrow(() -> ToolError.of(
                 Message.AGENT_ACCESS_REASON, Map.of("max", AccessRequest.MAX_REASON)));
+        Agent agent = call.agent();
+        if (agent.delegated() && !withinCeiling(agent, new Permission(cluster.id(), role, scope))) {
+            // Spec 3 §5 4: a delegated agent's ceiling is its person's own permissions there.
+            throw ToolError.of(Message.AGENT_ACCESS_BEYOND_CEILING);
+        }
         AccessRequest request;
         try {
-            request = accessRequests.request(actor(call.agent()), Optional.empty(), cluster.id(), scope, role,
+            // The person a delegated agent acts for decides its requests (issue 31 item 5).
+            request = accessRequests.request(actor(agent), agent.decider(), cluster.id(), scope, role,
                     (int) minutes, reason);
         } catch (Refusal refusal) {
             throw new ToolError(refusal.kind().code(), refusal.getMessage(), Map.of());
@@ -194,6 +212,13 @@ final class AccountTools {
                 + cluster.id().value() + " for " + minutes + " minutes.\nGive the person this link to decide: " + url
                 + "\nThis does not wait: call whoami later; an approved request shows there as a permission.",
                 false, Optional.of(out));
+    }
+
+    /** The person holds, in force now, a grant at or above this role on this scope. */
+    private boolean withinCeiling(Agent agent, Permission asked) {
+        Instant now = clock.instant();
+        return grants.find(Optional.of(agent.account().id()), Optional.of(asked.cluster()), false).stream()
+                .anyMatch(grant -> grant.activeAt(now) && asked.within(grant));
     }
 
     private static ClusterId clusterId(String name) throws ToolError {

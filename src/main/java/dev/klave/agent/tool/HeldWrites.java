@@ -114,7 +114,7 @@ final class HeldWrites {
         Planned.Request held = planned.precondition().held(planned.request(), dryRun, current);
         WriteRequest request;
         try {
-            request = approvals.hold(AccountTools.actor(call.agent()), Optional.empty(), calls.cluster(),
+            request = approvals.hold(AccountTools.actor(call.agent()), call.agent().decider(), calls.cluster(),
                     planned.namespace(), call.name().wire(), planned.verb(), planned.kind().plural(), planned.name(),
                     hash, new HeldCall(held.method(), held.path().value() + (held.query().isEmpty() ? ""
                             : "?" + held.query()), held.body().map(body -> bodies.seal(body.getBytes(

@@ -30,9 +30,11 @@ public final class Toolbox {
     private final Map<ToolName, Tool> tools = new EnumMap<>(ToolName.class);
 
     public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
-            AccessRequests accessRequests, BaseUrl baseUrl, Hmac stateKey, Sealer heldBodies,
+            AccessRequests accessRequests, Delegations delegations, BaseUrl baseUrl, Hmac stateKey,
+            Sealer heldBodies,
             HeldWrites.AgentCheck stillValid, Duration approvalWait, Clock clock) {
-        AccountTools account = new AccountTools(grants, clusters, accessRequests, baseUrl, clock);
+        AccountTools account = new AccountTools(grants, clusters, accessRequests, delegations, baseUrl,
+                clock);
         Clusters reach = new Clusters(exchange, account);
         ReadTools read = new ReadTools(reach);
         HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,

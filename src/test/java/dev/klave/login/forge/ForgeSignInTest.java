@@ -127,7 +127,7 @@ class ForgeSignInTest {
     @Test
     void aSignInStartedFromTheConsentPageLandsBackThereAndFailuresKeepIt() {
         Linked ana = linkedMember("consent");
-        String consent = "/agents/authorize/eyJjIjoiYSJ9.c2ln";
+        String consent = "/agents/authorize/eyJjIjoiYSJ9*c2ln";
         String next = java.net.URLEncoder.encode(consent, java.nio.charset.StandardCharsets.UTF_8);
 
         forge.consentAs(ana.forgeId());

@@ -132,7 +132,7 @@ class OidcSignInTest {
     void aSignInStartedFromTheConsentPageLandsBackThereAndAForeignPageIsIgnored() {
         String login = unique("consent");
         person(klave, login, login + "@example.com");
-        String consent = "/agents/authorize/eyJjIjoiYSJ9.c2ln";
+        String consent = "/agents/authorize/eyJjIjoiYSJ9*c2ln";
 
         provider.nextSignIn("sub-" + login, login + "@example.com");
         assertThat(browser().follow("/api/auth/oidc/login?next=" + java.net.URLEncoder.encode(consent,
