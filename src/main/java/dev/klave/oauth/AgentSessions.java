@@ -14,6 +14,7 @@ import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -73,7 +74,7 @@ public final class AgentSessions {
             if (sessions.end(session.id(), now, reason)) {
                 Subject person = subjects.findById(session.person()).orElseThrow();
                 events.event(EventType.AGENT_SESSION_END).actor(by).target(person)
-                        .details(java.util.Map.of("session", session.id(), "client", session.clientId()))
+                        .details(Map.of("session", session.id(), "client", session.clientId()))
                         .reason(reason).record();
             }
             return null;
