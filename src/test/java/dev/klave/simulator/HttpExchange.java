@@ -72,6 +72,9 @@ final class HttpExchange {
         headers.put("Content-Type", contentType);
         headers.put("Transfer-Encoding", "chunked");
         headers.put("Cache-Control", "no-cache, private");
+        // The connection ends with the stream (connectionTaken): RFC 9112 §9.6 has the server say
+        // so, or a client pools it after the last chunk and its next request meets a closed socket.
+        headers.put("Connection", "close");
         writeHead(status, headers);
         out.flush();
         connectionTaken = true;
