@@ -189,6 +189,38 @@ class KustomizeManifestsTest {
     }
 
     @Test
+    void secretsKeptInASecretManagerAreDroppedFromTheBuildAsTheReadmeShowsAndStillReferenced(@TempDir Path work)
+            throws Exception {
+        Path deploy = copy(DEPLOY, work.resolve("deploy"));
+        Path external = Files.createDirectories(deploy.resolve("overlays/external"));
+        Files.writeString(external.resolve("kustomization.yaml"), """
+                resources:
+                  - ../postgres
+                patches:
+                  - patch: |-
+                      $patch: delete
+                      apiVersion: v1
+                      kind: Secret
+                      metadata:
+                        name: klave-encryption-key
+                  - patch: |-
+                      $patch: delete
+                      apiVersion: v1
+                      kind: Secret
+                      metadata:
+                        name: klave-database
+                """);
+
+        Manifests rendered = Kustomize.build(external);
+
+        assertThat(rendered.all("Secret")).as("apply -k no longer writes the placeholders over them").isEmpty();
+        assertThat(variable(rendered, "SERVICE_ENCRYPTION_KEY").at("/valueFrom/secretKeyRef/name").asText())
+                .isEqualTo("klave-encryption-key");
+        assertThat(variable(rendered, "SERVICE_DATABASE_URL").at("/valueFrom/secretKeyRef/name").asText())
+                .isEqualTo("klave-database");
+    }
+
+    @Test
     void podsRunAsAFixedNonRootUserOnAReadOnlyRootWithNothingToEscalate() {
         both().forEach(manifests -> {
             JsonNode pod = manifests.podSpec();
