@@ -13,17 +13,23 @@ import dev.klave.http.Access;
 import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
+import dev.klave.http.Listing;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
+import dev.klave.storage.Keyset;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@code /api/grants} and {@code /api/tiers} (spec 1 §4 "Grants"). */
 public final class AccessRoutes implements RouteProvider {
+    private static final String LISTING = "grants";
+    private static final Set<String> FILTERS = Set.of("subject", "cluster", "include_revoked");
+
     private final Grants grants;
     private final SubjectStore subjects;
     private final Clock clock;
@@ -69,7 +75,15 @@ public final class AccessRoutes implements RouteProvider {
                         Grants.PROTECTED_NAMESPACES.stream().sorted().toList(), grants.podSecurityRequired())));
     }
 
+    /**
+     * Spec 1 §4: {@code subject}, {@code cluster}, {@code include_revoked=true}; the whole list, or
+     * with {@code limit} or {@code cursor} one page of it, {@code {items, next_cursor}}.
+     */
     private ApiResponse list(ApiRequest request) {
+        Listing.onlyParameters(request, FILTERS);
+        boolean paged = Listing.paged(request);
+        int limit = paged ? Listing.limit(request) : Integer.MAX_VALUE;
+        Optional<Keyset> after = paged ? Listing.keyset(request, LISTING) : Optional.empty();
         Principal caller = Principal.of(request);
         Optional<String> asked = request.queryParameter("subject");
         Optional<SubjectId> subject;
@@ -84,22 +98,33 @@ public final class AccessRoutes implements RouteProvider {
         } else {
             subject = asked.map(this::subjectOf);
         }
-        Optional<ClusterId> cluster = request.queryParameter("cluster")
-                .map(id -> ClusterId.isValid(id) ? new ClusterId(id) : null);
-        if (request.queryParameter("cluster").isPresent() && cluster.isEmpty()) {
-            return ApiResponse.ok(List.of());
+        Optional<String> clusterText = request.queryParameter("cluster");
+        if (clusterText.isPresent() && !ClusterId.isValid(clusterText.get())) {
+            return ApiResponse.ok(paged ? new Listing.Page<>(List.of(), Optional.empty()) : List.of());
         }
         boolean includeRevoked = request.queryParameter("include_revoked").map("true"::equals).orElse(false);
+        GrantFilter filter = new GrantFilter(subject, clusterText.map(ClusterId::new), includeRevoked);
         Instant now = clock.instant();
-        return ApiResponse.ok(grants.list(subject, cluster, includeRevoked).stream()
-                .map(grant -> view(grant, now)).toList());
+        if (!paged) {
+            return ApiResponse.ok(grants.list(filter, Optional.empty(), limit).stream()
+                    .map(row -> view(row, now)).toList());
+        }
+        return ApiResponse.ok(Listing.page(grants.list(filter, after, limit + 1), limit, row -> view(row, now),
+                row -> Listing.keysetCursor(LISTING, row.keyset())));
+    }
+
+    private static GrantView view(ListedGrant row, Instant now) {
+        // Spec 1 §3: a disabled subject's grants are kept but do not count.
+        return view(row.grant(), row.holderLogin().value(), row.grant().activeAt(now) && row.holderEnabled());
     }
 
     private GrantView view(Grant grant, Instant now) {
         Optional<Subject> holder = subjects.findById(grant.subjectId());
         String login = holder.map(Subject::login).map(Object::toString).orElse("");
-        // Spec 1 §3: a disabled subject's grants are kept but do not count.
-        boolean counts = grant.activeAt(now) && holder.map(Subject::enabled).orElse(false);
+        return view(grant, login, grant.activeAt(now) && holder.map(Subject::enabled).orElse(false));
+    }
+
+    private static GrantView view(Grant grant, String login, boolean counts) {
         return new GrantView(grant.id(), grant.subjectId().value(), login, grant.clusterId().value(),
                 grant.tier().code(), grant.scope().value(), grant.group(), grant.expiresAt(), grant.note(),
                 grant.createdAt(), grant.revokedAt(), counts);

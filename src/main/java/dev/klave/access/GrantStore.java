@@ -2,6 +2,7 @@ package dev.klave.access;
 
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
+import dev.klave.storage.Keyset;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +15,13 @@ public interface GrantStore {
 
     /** Grants matching the filters (empty filter: any), newest first. */
     List<Grant> find(Optional<SubjectId> subject, Optional<ClusterId> cluster, boolean includeRevoked);
+
+    /**
+     * Up to {@code limit} grants matching {@code filter}, newest first (then by id), after
+     * {@code after} when given, each with its holder's login and state: one query whatever the
+     * number of rows.
+     */
+    List<ListedGrant> list(GrantFilter filter, Optional<Keyset> after, int limit);
 
     /** Marks the grant revoked; false when it was already revoked or does not exist. */
     boolean revoke(String id, Instant at, String by);

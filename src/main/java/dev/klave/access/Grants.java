@@ -130,6 +130,11 @@ public final class Grants {
         return grants.find(subject, cluster, includeRevoked);
     }
 
+    /** Up to {@code limit} grants matching {@code filter}, newest first, after {@code after}, with their holders. */
+    public List<ListedGrant> list(GrantFilter filter, Optional<dev.klave.storage.Keyset> after, int limit) {
+        return grants.list(filter, after, limit);
+    }
+
     /** Revokes; revoking twice is harmless. */
     public void revoke(String id, Principal actor) {
         Grant grant = grants.findById(id).orElseThrow(Message.NOT_FOUND::refusal);

@@ -9,13 +9,18 @@ import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
 import dev.klave.http.Json;
+import dev.klave.http.Listing;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /** The account routes of spec 1 §4: "Subjects", "Session and own account". */
 public final class AccountRoutes implements RouteProvider {
+    private static final String LISTING = "subjects";
+    private static final Set<String> FILTERS = Set.of("q", "kind", "status");
+    private static final int MAX_TEXT = 200;
     private static final Set<String> PATCHABLE = Set.of("display_name", "email", "is_admin", "writes_need_approval");
 
     private final Accounts accounts;
@@ -48,8 +53,7 @@ public final class AccountRoutes implements RouteProvider {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.get("/api/subjects", Access.ADMIN, request -> ApiResponse.ok(
-                        views.subjects(accounts.list())))
+        routes.get("/api/subjects", Access.ADMIN, this::list)
                 .post("/api/subjects", Access.ADMIN, this::create)
                 .patch("/api/subjects/{id}", Access.ADMIN, request -> ApiResponse.ok(views.subject(
                         accounts.update(id(request), changes(Json.readObject(request.body())), Principal.of(request)))))
@@ -92,6 +96,45 @@ public final class AccountRoutes implements RouteProvider {
                     sessions.closeAll(Principal.of(request).subjectId());
                     return signedIn.signedOut();
                 });
+    }
+
+    /**
+     * Spec 1 §4: every person and bot. With {@code limit} or {@code cursor}, one page, by login,
+     * {@code {items, next_cursor}}, filtered by {@code q}, {@code kind} and {@code status}.
+     */
+    private ApiResponse list(ApiRequest request) {
+        Listing.onlyParameters(request, FILTERS);
+        Optional<String> text = request.queryParameter("q").map(String::strip).filter(value -> !value.isEmpty());
+        if (text.filter(value -> value.length() > MAX_TEXT).isPresent()) {
+            throw Message.FILTER_INVALID.refusal("q", "como mucho " + MAX_TEXT + " caracteres");
+        }
+        Optional<SubjectKind> kind = request.queryParameter("kind").map(code -> switch (code) {
+            case "person" -> SubjectKind.PERSON;
+            case "bot" -> SubjectKind.BOT;
+            default -> throw Message.FILTER_INVALID.refusal("kind", "person o bot");
+        });
+        Optional<Boolean> enabled = request.queryParameter("status").map(code -> switch (code) {
+            case "enabled" -> true;
+            case "disabled" -> false;
+            default -> throw Message.FILTER_INVALID.refusal("status", "enabled o disabled");
+        });
+        SubjectFilter filter = new SubjectFilter(text, kind, enabled);
+        if (!Listing.paged(request)) {
+            return ApiResponse.ok(views.subjects(accounts.list(filter, Optional.empty(), Integer.MAX_VALUE)));
+        }
+        int limit = Listing.limit(request);
+        Optional<Login> after = Listing.cursor(request, LISTING, 1).map(fields -> {
+            if (!Login.isValid(fields.getFirst())) {
+                throw Message.CURSOR_INVALID.refusal();
+            }
+            return new Login(fields.getFirst());
+        });
+        List<Subject> rows = accounts.list(filter, after, limit + 1);
+        List<Subject> shown = rows.size() > limit ? rows.subList(0, limit) : rows;
+        Optional<String> next = rows.size() > limit
+                ? Optional.of(Listing.encodeCursor(LISTING, List.of(shown.getLast().login().value())))
+                : Optional.empty();
+        return ApiResponse.ok(new Listing.Page<>(views.subjects(shown), next));
     }
 
     private ApiResponse create(ApiRequest request) {

@@ -50,6 +50,11 @@ public final class Accounts {
         return subjects.list();
     }
 
+    /** Up to {@code limit} subjects matching {@code filter}, by login, after {@code after}. */
+    public List<Subject> list(SubjectFilter filter, Optional<Login> after, int limit) {
+        return subjects.list(filter, after, limit);
+    }
+
     public Subject get(SubjectId id) {
         return subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
     }

@@ -27,6 +27,12 @@ public interface SubjectStore {
     List<Subject> list();
 
     /**
+     * Up to {@code limit} subjects matching {@code filter}, ordered by login, after the login
+     * {@code after} when given.
+     */
+    List<Subject> list(SubjectFilter filter, Optional<Login> after, int limit);
+
+    /**
      * Every administrator, locked until the surrounding transaction ends, so that two changes
      * that could each remove "the last administrator" run one after the other.
      */

@@ -4,16 +4,21 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.account.Login;
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
+import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectStore;
 import dev.klave.cluster.ClusterId;
 import dev.klave.http.Access;
+import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
 import dev.klave.http.Json;
+import dev.klave.http.Listing;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
+import dev.klave.storage.Keyset;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -22,6 +27,10 @@ import java.util.Set;
 
 /** {@code /api/credentials} (spec 1 §4 "Credentials"). */
 public final class CredentialRoutes implements RouteProvider {
+    private static final String LISTING = "credentials";
+    private static final Set<String> FILTERS = Set.of("subject", "cluster", "status", "q");
+    private static final int MAX_TEXT = 200;
+
     private final Credentials credentials;
     private final SubjectStore subjects;
     private final Clock clock;
@@ -45,8 +54,7 @@ public final class CredentialRoutes implements RouteProvider {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.get("/api/credentials", Access.SESSION, request -> ApiResponse.ok(
-                        credentials.list(Principal.of(request)).stream().map(this::view).toList()))
+        routes.get("/api/credentials", Access.SESSION, this::list)
                 .post("/api/credentials", Access.SESSION, request -> {
                     NewCredential body = request.json(NewCredential.class);
                     IssuedCredential issued = credentials.issue(new Credentials.Request(body.ttl(), body.name(),
@@ -69,6 +77,68 @@ public final class CredentialRoutes implements RouteProvider {
                 });
     }
 
+    /**
+     * Spec 1 §4: the whole list (an administrator's is everyone's). With {@code limit} or
+     * {@code cursor}, one page of it, {@code {items, next_cursor}}, filtered on the server.
+     */
+    private ApiResponse list(ApiRequest request) {
+        Listing.onlyParameters(request, FILTERS);
+        boolean paged = Listing.paged(request);
+        int limit = paged ? Listing.limit(request) : Integer.MAX_VALUE;
+        Optional<Keyset> after = paged ? Listing.keyset(request, LISTING) : Optional.empty();
+        Principal caller = Principal.of(request);
+        Optional<SubjectId> subject = request.queryParameter("subject").map(asked -> subjectOf(asked, caller));
+        Optional<String> clusterText = request.queryParameter("cluster");
+        if (clusterText.isPresent() && !ClusterId.isValid(clusterText.get())) {
+            // No cluster has such an id, so none of its credentials can be restricted to it.
+            return ApiResponse.ok(paged ? new Listing.Page<>(List.of(), Optional.empty()) : List.of());
+        }
+        Optional<CredentialStatus> status = request.queryParameter("status").map(CredentialRoutes::status);
+        Optional<String> text = request.queryParameter("q").map(String::strip).filter(value -> !value.isEmpty());
+        if (text.filter(value -> value.length() > MAX_TEXT).isPresent()) {
+            throw Message.FILTER_INVALID.refusal("q", "como mucho " + MAX_TEXT + " caracteres");
+        }
+        CredentialFilter filter = new CredentialFilter(subject, clusterText.map(ClusterId::new), status, text);
+        if (!paged) {
+            return ApiResponse.ok(credentials.list(caller, filter, Optional.empty(), limit).stream()
+                    .map(this::view).toList());
+        }
+        List<ListedCredential> rows = credentials.list(caller, filter, after, limit + 1);
+        return ApiResponse.ok(Listing.page(rows, limit, this::view,
+                row -> Listing.keysetCursor(LISTING, row.keyset())));
+    }
+
+    /** An owner asked about by id or by login; another's is not a person's to ask about (403). */
+    private SubjectId subjectOf(String text, Principal caller) {
+        boolean own = text.equals(caller.subjectId().value()) || text.equals(caller.login().value());
+        if (!caller.admin() && !own) {
+            throw Message.OTHERS_CREDENTIALS.refusal();
+        }
+        if (own) {
+            return caller.subjectId();
+        }
+        try {
+            return new SubjectId(text);
+        } catch (IllegalArgumentException notAnId) {
+            if (!Login.isValid(text)) {
+                throw Message.USER_NOT_FOUND.refusal();
+            }
+            return subjects.findByLogin(new Login(text)).map(Subject::id).orElseThrow(Message.USER_NOT_FOUND::refusal);
+        }
+    }
+
+    private static CredentialStatus status(String text) {
+        try {
+            return CredentialStatus.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw Message.FILTER_INVALID.refusal("status", "active, revoked o expired");
+        }
+    }
+
+    private CredentialView view(ListedCredential row) {
+        return view(row.credential(), row.ownerLogin().value());
+    }
+
     /** The answer of an issue: the credential, and its token and kubeconfig this once. */
     public IssuedView issuedView(IssuedCredential issued) {
         CredentialView view = view(issued.credential());
@@ -77,8 +147,13 @@ public final class CredentialRoutes implements RouteProvider {
                 issued.kubeconfig(), issued.clusters().stream().map(ClusterId::value).toList());
     }
 
+    /** One credential, its owner read by id: for answers about a single one. */
     private CredentialView view(Credential credential) {
-        String login = subjects.findById(credential.subjectId()).map(Subject::login).map(Object::toString).orElse("");
+        return view(credential,
+                subjects.findById(credential.subjectId()).map(Subject::login).map(Object::toString).orElse(""));
+    }
+
+    private CredentialView view(Credential credential, String login) {
         return new CredentialView(credential.id(), credential.name(), credential.note(),
                 credential.subjectId().value(), login, credential.clusterId().map(ClusterId::value),
                 credential.createdAt(), credential.expiresAt(), credential.statusAt(clock.instant()).code(),

@@ -2,6 +2,7 @@ package dev.klave.credential;
 
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
+import dev.klave.storage.Keyset;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -14,8 +15,13 @@ public interface CredentialStore {
 
     Optional<Credential> findByTokenHash(String tokenHash);
 
-    /** Every credential, or those of one subject, newest first. */
-    List<Credential> list(Optional<SubjectId> subject);
+    /**
+     * Up to {@code limit} credentials matching {@code filter}, newest first (then by id), after
+     * {@code after} when given, each with its owner's login: one query whatever the number of rows.
+     *
+     * @param now the time against which {@code active} and {@code expired} are told apart
+     */
+    List<ListedCredential> list(CredentialFilter filter, Instant now, Optional<Keyset> after, int limit);
 
     /** Revokes one credential; false when it was revoked already or does not exist. */
     boolean revoke(String id, Instant at, Optional<String> by, Optional<String> reason);

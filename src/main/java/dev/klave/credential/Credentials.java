@@ -20,6 +20,7 @@ import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
+import dev.klave.storage.Keyset;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Duration;
@@ -154,9 +155,18 @@ public final class Credentials {
         return cluster;
     }
 
-    /** Everyone's for an administrator, one's own for anyone else. */
-    public List<Credential> list(Principal caller) {
-        return credentials.list(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()));
+    /**
+     * Up to {@code limit} credentials matching {@code filter}, newest first, after {@code after}:
+     * everyone's for an administrator, one's own for anyone else (asking for another's is refused).
+     */
+    public List<ListedCredential> list(Principal caller, CredentialFilter filter, Optional<Keyset> after, int limit) {
+        if (caller.admin()) {
+            return credentials.list(filter, clock.instant(), after, limit);
+        }
+        if (filter.subject().filter(asked -> !asked.equals(caller.subjectId())).isPresent()) {
+            throw Message.OTHERS_CREDENTIALS.refusal();
+        }
+        return credentials.list(filter.ofSubject(caller.subjectId()), clock.instant(), after, limit);
     }
 
     /** Revokes; the owner or an administrator only. Revoking twice is harmless. */

@@ -106,6 +106,11 @@ public final class ApiRequest {
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
+    /** The names of the query parameters sent, to refuse those a route does not know. */
+    public java.util.Set<String> queryParameterNames() {
+        return query.keySet();
+    }
+
     /** Every value of a query parameter, in order (a parameter OAuth forbids repeating, RFC 6749 §3.1). */
     public List<String> queryParameters(String name) {
         return List.copyOf(query.getOrDefault(name, List.of()));

@@ -100,6 +100,12 @@ public enum Message {
     KIND_INVALID(400, "kind no válido: usa bot, o nada para una persona"),
     TIME_INVALID(400, "%s no válido: usa RFC 3339, por ejemplo 2026-11-25T10:00:00Z"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),
+    // Listings of credentials, grants and subjects paged with a cursor (not in the specification,
+    // which lists them whole; README "Listings page by page").
+    QUERY_PARAMETER_UNKNOWN(400, "consulta no válida: parámetro desconocido «%s»"),
+    LIMIT_INVALID(400, "limit no válido: usa un número de 1 a 500"),
+    CURSOR_INVALID(400, "cursor no válido: vuelve a pedir la primera página"),
+    FILTER_INVALID(400, "%s no válido: usa %s"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
     // The bootstrap JSON (spec 1 §4 POST /api/clusters/{id}/tokens), field by field.
     BOOTSTRAP_PROXY_TOKEN_EMPTY(400, "JSON de bootstrap no válido: proxyToken está vacío"),

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.account.EmailKey;
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
+import dev.klave.account.SubjectFilter;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
@@ -59,6 +60,26 @@ public final class JdbiSubjectStore implements SubjectStore {
         return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM subjects ORDER BY login")
                 .map(JdbiSubjectStore::map)
                 .list());
+    }
+
+    @Override
+    public List<Subject> list(SubjectFilter filter, Optional<Login> after, int limit) {
+        ListingSql.Statement statement = listing(filter, after, limit);
+        return database.withHandle(handle -> statement.list(handle, JdbiSubjectStore::map));
+    }
+
+    /**
+     * The listing's one statement: it walks the unique index on {@code login} from the keyset on,
+     * which gives the order, and filters as it goes (a few thousand subjects at most, spec 1 §2).
+     */
+    static ListingSql.Statement listing(SubjectFilter filter, Optional<Login> after, int limit) {
+        ListingSql sql = new ListingSql("SELECT " + COLUMNS + " FROM subjects");
+        filter.kind().ifPresent(kind -> sql.where("kind = :kind", "kind", kind.code()));
+        filter.enabled().ifPresent(enabled -> sql.where(enabled ? "disabled_at IS NULL" : "disabled_at IS NOT NULL"));
+        filter.text().ifPresent(text -> sql.where("(login LIKE :text ESCAPE '!' OR lower(display_name) LIKE :text "
+                + "ESCAPE '!' OR lower(email) LIKE :text ESCAPE '!')", "text", ListingSql.containing(text)));
+        after.ifPresent(login -> sql.where("login > :after_login", "after_login", login.value()));
+        return sql.orderBy("login", limit);
     }
 
     @Override

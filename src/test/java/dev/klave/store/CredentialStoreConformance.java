@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
+import dev.klave.credential.CredentialFilter;
+import dev.klave.credential.CredentialStatus;
 import dev.klave.credential.CredentialStore;
+import dev.klave.credential.ListedCredential;
+import dev.klave.storage.Keyset;
 import dev.klave.storage.AlreadyExistsException;
 import java.time.Duration;
 import java.time.Instant;
@@ -95,12 +99,83 @@ abstract class CredentialStoreConformance extends StoreConformance {
         Credential newer = stored(ana, Optional.of(cluster("prod")), NOW);
         Credential evas = stored(eva, Optional.empty(), NOW.minusSeconds(30));
 
-        assertThat(store.list(Optional.of(ana))).containsExactly(newer, older);
-        assertThat(store.list(Optional.of(eva))).containsExactly(evas);
-        assertThat(store.list(Optional.of(new SubjectId(UUID.randomUUID().toString())))).isEmpty();
-        List<Credential> all = store.list(Optional.empty());
+        assertThat(listOf(Optional.of(ana))).containsExactly(newer, older);
+        assertThat(listOf(Optional.of(eva))).containsExactly(evas);
+        assertThat(listOf(Optional.of(new SubjectId(UUID.randomUUID().toString())))).isEmpty();
+        List<Credential> all = listOf(Optional.empty());
         assertThat(all).contains(newer, older, evas);
         assertThat(all).extracting(Credential::createdAt).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+    }
+
+    private List<Credential> listOf(Optional<SubjectId> owner) {
+        CredentialFilter filter = owner.map(CredentialFilter.ANY::ofSubject).orElse(CredentialFilter.ANY);
+        return store.list(filter, NOW, Optional.empty(), Integer.MAX_VALUE).stream()
+                .map(ListedCredential::credential).toList();
+    }
+
+    @Test
+    void pagesFollowOneAnotherByKeysetEachRowOnceEvenWithinOneMillisecond() {
+        SubjectId owner = storedPerson("pages");
+        List<Credential> created = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            // Three share a millisecond: the id orders them, and the keyset must not skip or repeat one.
+            created.add(stored(owner, Optional.empty(), NOW.minusSeconds(i < 3 ? 0 : i)));
+        }
+        List<Credential> expected = created.stream().sorted(java.util.Comparator.comparing(Credential::createdAt)
+                .reversed().thenComparing(Credential::id)).toList();
+
+        List<Credential> seen = new java.util.ArrayList<>();
+        Optional<Keyset> after = Optional.empty();
+        int pages = 0;
+        while (true) {
+            List<ListedCredential> page = store.list(CredentialFilter.ANY.ofSubject(owner), NOW, after, 2);
+            pages++;
+            page.forEach(row -> seen.add(row.credential()));
+            if (page.size() < 2) {
+                break;
+            }
+            after = Optional.of(page.getLast().keyset());
+        }
+
+        assertThat(seen).containsExactlyElementsOf(expected);
+        assertThat(pages).isEqualTo(4);
+    }
+
+    @Test
+    void theListingCarriesTheOwnersLoginAndFiltersByStateClusterAndText() {
+        SubjectId owner = storedPerson("filtros");
+        String login = new JdbiSubjectStore(database()).findById(owner).orElseThrow().login().value();
+        ClusterId prod = cluster("prod");
+        Credential active = stored(owner, Optional.of(prod), NOW.minusSeconds(10));
+        Credential expired = new Credential(UUID.randomUUID().toString(), "hash-" + UUID.randomUUID(), owner,
+                Optional.empty(), "Portátil 100% de Ana_B", "", NOW.minus(Duration.ofDays(2)),
+                NOW.minus(Duration.ofDays(1)), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        store.create(expired);
+        Credential revoked = stored(owner, Optional.of(prod), NOW.minusSeconds(20));
+        store.revoke(revoked.id(), NOW.minusSeconds(5), Optional.empty(), Optional.of("perdida"));
+        CredentialFilter mine = CredentialFilter.ANY.ofSubject(owner);
+
+        assertThat(store.list(mine, NOW, Optional.empty(), 10)).extracting(ListedCredential::ownerLogin)
+                .extracting(Object::toString).containsOnly(login);
+        assertThat(ids(with(mine, CredentialStatus.ACTIVE))).containsExactly(active.id());
+        assertThat(ids(with(mine, CredentialStatus.EXPIRED))).containsExactly(expired.id());
+        assertThat(ids(with(mine, CredentialStatus.REVOKED))).containsExactly(revoked.id());
+        assertThat(ids(new CredentialFilter(Optional.empty(), Optional.of(prod), Optional.empty(), Optional.empty())))
+                .containsExactly(active.id(), revoked.id());
+        assertThat(ids(new CredentialFilter(Optional.of(owner), Optional.empty(), Optional.empty(),
+                Optional.of("100% DE ANA_b")))).as("any case; %% and _ are plain characters").containsExactly(expired.id());
+        assertThat(ids(new CredentialFilter(Optional.of(owner), Optional.empty(), Optional.empty(),
+                Optional.of("100_")))).isEmpty();
+        assertThat(ids(new CredentialFilter(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(login)))).as("by the owner's login").hasSize(3);
+    }
+
+    private static CredentialFilter with(CredentialFilter filter, CredentialStatus status) {
+        return new CredentialFilter(filter.subject(), filter.cluster(), Optional.of(status), filter.text());
+    }
+
+    private List<String> ids(CredentialFilter filter) {
+        return store.list(filter, NOW, Optional.empty(), 100).stream().map(row -> row.credential().id()).toList();
     }
 
     @Test

@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.access.Grant;
+import dev.klave.access.GrantFilter;
 import dev.klave.access.GrantStore;
+import dev.klave.access.ListedGrant;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.storage.AlreadyExistsException;
+import dev.klave.storage.Keyset;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -110,6 +114,46 @@ abstract class GrantStoreConformance extends StoreConformance {
         assertThat(store.find(Optional.empty(), Optional.empty(), false))
                 .contains(anaProdOld, anaProdNew, anaStaging, evaProd)
                 .extracting(Grant::createdAt).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+    }
+
+    @Test
+    void theListingPagesByKeysetWithTheHoldersLoginAndStateAndTheSameFilters() {
+        SubjectId ana = storedPerson("listed");
+        ClusterId prod = storedCluster();
+        ClusterId staging = storedCluster();
+        List<Grant> grants = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            grants.add(stored(ana, i % 2 == 0 ? prod : staging, Tier.VIEW, new Scope("ns-" + i),
+                    NOW.minusSeconds(i < 2 ? 0 : i)));
+        }
+        Grant revoked = grants.get(4);
+        store.revoke(revoked.id(), NOW.plusSeconds(1), "admin-2");
+        new JdbiSubjectStore(database()).update(ana, subject -> subject.withDisabledAt(Optional.of(NOW)));
+        List<String> expected = grants.stream().filter(grant -> grant != revoked)
+                .sorted(java.util.Comparator.comparing(Grant::createdAt).reversed().thenComparing(Grant::id))
+                .map(Grant::id).toList();
+
+        List<ListedGrant> seen = new java.util.ArrayList<>();
+        Optional<Keyset> after = Optional.empty();
+        GrantFilter anas = new GrantFilter(Optional.of(ana), Optional.empty(), false);
+        for (List<ListedGrant> page = store.list(anas, after, 3); ; page = store.list(anas, after, 3)) {
+            seen.addAll(page);
+            if (page.size() < 3) {
+                break;
+            }
+            after = Optional.of(page.getLast().keyset());
+        }
+
+        assertThat(seen).extracting(row -> row.grant().id()).containsExactlyElementsOf(expected);
+        assertThat(seen).allSatisfy(row -> {
+            assertThat(row.holderLogin().value()).startsWith("listed-");
+            assertThat(row.holderEnabled()).isFalse();
+        });
+        assertThat(store.list(new GrantFilter(Optional.empty(), Optional.of(prod), true), Optional.empty(), 10))
+                .extracting(row -> row.grant().id()).containsExactly(grants.get(0).id(), grants.get(2).id(),
+                        grants.get(4).id());
+        assertThat(store.list(new GrantFilter(Optional.of(ana), Optional.of(staging), false), Optional.empty(), 10))
+                .extracting(row -> row.grant().id()).containsExactly(grants.get(1).id(), grants.get(3).id());
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
+import dev.klave.account.SubjectFilter;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
@@ -87,6 +88,52 @@ abstract class SubjectStoreConformance extends StoreConformance {
         List<String> logins = store.list().stream().map(subject -> subject.login().value()).toList();
 
         assertThat(logins).isSorted().contains(abe.login().value(), zed.login().value());
+    }
+
+    @Test
+    void theListingPagesByLoginAndFiltersByTextKindAndState() {
+        String prefix = "pg" + SEQUENCE.incrementAndGet() + "x";
+        List<Subject> created = new java.util.ArrayList<>();
+        for (String name : List.of("e", "b", "d", "a", "c")) {
+            Subject person = Subject.newPerson(new Login(prefix + name), "Nombre " + name.toUpperCase(),
+                    Optional.of(name + "@" + prefix + ".example"), false, false, NOW);
+            store.create(person);
+            created.add(person);
+        }
+        Subject bot = new Subject(SubjectId.random(), new Login(prefix + "f"), SubjectKind.BOT, "Robot 50%",
+                Optional.empty(), false, false, Optional.empty(), Optional.empty(), NOW, false);
+        store.create(bot);
+        store.update(created.get(0).id(), subject -> subject.withDisabledAt(Optional.of(NOW)));
+        SubjectFilter mine = new SubjectFilter(Optional.of(prefix), Optional.empty(), Optional.empty());
+
+        List<String> seen = new java.util.ArrayList<>();
+        Optional<Login> after = Optional.empty();
+        for (List<Subject> page = store.list(mine, after, 2); ; page = store.list(mine, after, 2)) {
+            page.forEach(subject -> seen.add(subject.login().value()));
+            if (page.size() < 2) {
+                break;
+            }
+            after = Optional.of(page.getLast().login());
+        }
+
+        assertThat(seen).containsExactly(prefix + "a", prefix + "b", prefix + "c", prefix + "d", prefix + "e",
+                prefix + "f");
+        assertThat(logins(new SubjectFilter(Optional.of(prefix), Optional.of(SubjectKind.BOT), Optional.empty())))
+                .containsExactly(prefix + "f");
+        assertThat(logins(new SubjectFilter(Optional.of(prefix), Optional.empty(), Optional.of(false))))
+                .containsExactly(prefix + "e");
+        assertThat(logins(new SubjectFilter(Optional.of(prefix), Optional.of(SubjectKind.PERSON), Optional.of(true))))
+                .containsExactly(prefix + "a", prefix + "b", prefix + "c", prefix + "d");
+        assertThat(logins(new SubjectFilter(Optional.of("C@" + prefix.toUpperCase()), Optional.empty(),
+                Optional.empty()))).as("by e-mail, any case").containsExactly(prefix + "c");
+        assertThat(logins(new SubjectFilter(Optional.of("nombre d"), Optional.empty(), Optional.empty())))
+                .as("by name").contains(prefix + "d").doesNotContain(prefix + "c");
+        assertThat(logins(new SubjectFilter(Optional.of("robot 50%"), Optional.empty(), Optional.empty())))
+                .contains(prefix + "f");
+    }
+
+    private List<String> logins(SubjectFilter filter) {
+        return store.list(filter, Optional.empty(), 100).stream().map(subject -> subject.login().value()).toList();
     }
 
     @Test
