@@ -108,7 +108,8 @@ export interface Subject {
   id: string; login: string; kind: "person" | "bot"; display_name: string; email: string | null;
   is_admin: boolean; enabled: boolean; disabled_at: string | null; break_glass: boolean;
   has_password: boolean; forge: ForgeLink | null; oidc: OidcLink | null; created_at: string;
-  last_sign_in_at?: string | null; invitation_expires_at?: string | null; active_grants?: number; last_admin?: boolean;
+  last_sign_in_at?: string | null; invitation_expires_at?: string | null; active_grants?: number; active_credentials?: number;
+  last_admin?: boolean;
   /** A bot's only: an agent's writes with its credentials wait for an administrator's approval (spec 3 §4). */
   writes_need_approval?: boolean;
 }
@@ -161,6 +162,12 @@ export interface ControlEvent {
   target: { id: string; login: string } | null; via: string | null; reason: string | null;
   client_ip: string | null; details: Record<string, unknown>;
 }
+
+/**
+ * One page of a listing read with a cursor (credentials, grants, subjects: `?limit=` and
+ * `&cursor=`): the rows, and the cursor of the next page while there is one.
+ */
+export interface ListPage<T> { items: T[]; next_cursor: string | null }
 
 export interface Page<T> { events: T[]; page: number; page_size: number; has_more: boolean; total?: number }
 

@@ -166,8 +166,10 @@ function DeletedReport({ deleted }: { deleted: Deleted }) {
 /** Who can reach the cluster: its grants and the credentials restricted to it, and its audit. */
 function ClusterAccess({ id }: { id: string }) {
   const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ cluster: id })}`), [id]);
-  const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
-  const restricted = credentials.data?.filter((credential) => credential.cluster_id === id && credential.status === "active");
+  // The server picks them: the active credentials restricted to this cluster, not everyone's.
+  const credentials = useLoad(() => get<Credential[]>(`/api/credentials${query({ cluster: id, status: "active" })}`),
+    [id]);
+  const restricted = credentials.data;
   return (
     <section class="card" aria-labelledby="access-title">
       <h2 id="access-title">Accesos</h2>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { get, type Credential, type Issued, type Me, type Subject } from "../api";
+import { get, query, type Credential, type Issued, type Me, type Subject } from "../api";
 import { navigate, useLocation } from "../router";
 import { IssuedOnce } from "../screens/IssuedOnce";
 import { IssueForm } from "../screens/IssueForm";
 import { CredentialsTable, revokeCredential } from "../ui/CredentialsTable";
+import { CursorPager, useCursorPages } from "../ui/cursorPages";
 import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 
@@ -16,14 +17,26 @@ const STATES = [
 
 /**
  * Every credential, for administrators: owner, name, cluster, issued, expires, state and why it was
- * revoked; filtered by owner and state (both in the URL, so the filters, the inputs and the address
- * always agree); revoked with a reason; issued for anyone, bots included.
+ * revoked; filtered by owner, state and text (in the URL, so the filters, the inputs and the address
+ * always agree) by the server, 50 at a time; revoked with a reason; issued for anyone, bots included.
  */
 export function CredentialsScreen({ me }: { me: Me }) {
   const { search } = useLocation();
   const owner = search.get("owner") ?? "";
   const state = search.get("state") ?? "";
-  const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
+  const text = search.get("q") ?? "";
+  const credentials = useCursorPages<Credential>(`/api/credentials${query({ subject: owner, status: state, q: text })}`);
+  // What is typed goes to the address (and so to the server) once typing pauses.
+  const [typed, setTyped] = useState(text);
+  useEffect(() => setTyped(text), [text]);
+  useEffect(() => {
+    if (typed.trim() === text) {
+      return undefined;
+    }
+    const timer = setTimeout(() => filter({ q: typed.trim() }, true), 300);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [typed]);
   const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   // Arriving from a person's "Credenciales (n)" (?owner=…): issuing is for that person already.
   const [issuing, setIssuing] = useState(owner);
@@ -35,15 +48,17 @@ export function CredentialsScreen({ me }: { me: Me }) {
   const [issued, setIssued] = useState<Issued | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const filter = (next: { owner?: string; state?: string }) => {
+  function filter(next: { owner?: string; state?: string; q?: string }, replace = false) {
     const params = new URLSearchParams();
     const nextOwner = next.owner ?? owner;
     const nextState = next.state ?? state;
+    const nextText = next.q ?? text;
     if (nextOwner) params.set("owner", nextOwner);
     if (nextState) params.set("state", nextState);
-    const text = params.toString();
-    navigate(`/admin/credenciales${text ? `?${text}` : ""}`);
-  };
+    if (nextText) params.set("q", nextText);
+    const address = params.toString();
+    navigate(`/admin/credenciales${address ? `?${address}` : ""}`, replace);
+  }
 
   const revoke = async (credential: Credential) => {
     setFailure(null);
@@ -56,8 +71,6 @@ export function CredentialsScreen({ me }: { me: Me }) {
     }
   };
 
-  const shown = credentials.data?.filter((credential) => (!owner || credential.subject_id === owner)
-    && (!state || credential.status === state));
   const people = subjects.data ?? [];
 
   return (
@@ -105,12 +118,18 @@ export function CredentialsScreen({ me }: { me: Me }) {
               {STATES.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
             </select>
           </label>
+          <label class="field">
+            <span>Buscar</span>
+            <input type="search" name="q" value={typed} placeholder="nombre o login del titular"
+              onInput={(event) => setTyped(event.currentTarget.value)} />
+          </label>
         </div>
         {failure && <div class="alert alert-error" role="alert">{failure}</div>}
-        <Loads loaded={{ ...credentials, data: shown }} empty="Ninguna credencial con estos filtros.">
+        <Loads loaded={{ ...credentials, data: credentials.data?.items }} empty="Ninguna credencial con estos filtros.">
           {(list) => <CredentialsTable credentials={list} showOwner onRevoke={revoke} testId="all-credentials" label="Todas las credenciales"
             rowTestId={(credential) => `credential-${credential.id}`} />}
         </Loads>
+        <CursorPager pages={credentials} label="Páginas de credenciales" />
       </section>
     </>
   );

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { del, get, query, type Cluster, type Grant, type Subject } from "../api";
 import { confirmAction } from "../ui/confirm";
+import { CursorPager, useCursorPages } from "../ui/cursorPages";
 import { GrantsTable } from "../ui/GrantsTable";
 import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
@@ -13,8 +14,8 @@ export function GrantsScreen() {
   const [subject, setSubject] = useState("");
   const [cluster, setCluster] = useState("");
   const [revoked, setRevoked] = useState(false);
-  const grants = useLoad(() => get<Grant[]>(`/api/grants${query({ subject, cluster, include_revoked: revoked })}`),
-    [subject, cluster, revoked]);
+  // The server filters and pages, 50 at a time, newest first.
+  const grants = useCursorPages<Grant>(`/api/grants${query({ subject, cluster, include_revoked: revoked })}`);
   const [failure, setFailure] = useState<string | null>(null);
 
   const revoke = async (grant: Grant) => {
@@ -68,9 +69,10 @@ export function GrantsScreen() {
           </label>
         </form>
         {failure && <div class="alert alert-error" role="alert">{failure}</div>}
-        <Loads loaded={grants} empty="Ningún permiso coincide con estos filtros.">
+        <Loads loaded={{ ...grants, data: grants.data?.items }} empty="Ningún permiso coincide con estos filtros.">
           {(list) => <GrantsTable grants={list} showSubject onRevoke={revoke} />}
         </Loads>
+        <CursorPager pages={grants} label="Páginas de permisos" />
       </section>
     </>
   );

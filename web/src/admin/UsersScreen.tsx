@@ -1,9 +1,10 @@
 import { Fragment } from "preact";
-import { useState } from "preact/hooks";
-import { del, get, post, type Credential, type Me, type Subject } from "../api";
+import { useEffect, useState } from "preact/hooks";
+import { del, post, query, type Me, type Subject } from "../api";
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
-import { message, useLoad } from "../ui/load";
+import { CursorPager, useCursorPages } from "../ui/cursorPages";
+import { message } from "../ui/load";
 import { oidcName, useMethods } from "../ui/methods";
 import { OneTimeLink, type OneTimeLinkValue } from "../ui/OneTimeLink";
 import { CardTable } from "../ui/CardTable";
@@ -20,10 +21,6 @@ function neverActivated(subject: Subject): boolean {
 }
 
 export function UsersScreen({ me }: { me: Me }) {
-  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
-  const credentials = useLoad(() => get<Credential[]>("/api/credentials"), []);
-  const activeCredentials = (id: string) =>
-    (credentials.data ?? []).filter((credential) => credential.subject_id === id && credential.status === "active").length;
   const [link, setLink] = useState<OneTimeLinkValue | null>(null);
   const methods = useMethods();
   const oidc = oidcName(methods);
@@ -37,6 +34,14 @@ export function UsersScreen({ me }: { me: Me }) {
   const [kind, setKind] = useState("");
   const [state, setState] = useState("");
   const [adminsOnly, setAdminsOnly] = useState(false);
+  // The server filters and pages (50 at a time, by login); what is typed goes once typing pauses.
+  const [text, setText] = useState("");
+  useEffect(() => {
+    const timer = setTimeout(() => setText(search.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const subjects = useCursorPages<Subject>(`/api/subjects${query({ q: text, kind, status: state, admin: adminsOnly })}`);
+  const activeCredentials = (subject: Subject) => subject.active_credentials ?? 0;
 
   const act = async (subject: Subject, action: "disable" | "enable" | "reset-link" | "logout") => {
     const who = subject.display_name ? `${subject.display_name} (${subject.login})` : subject.login;
@@ -144,13 +149,7 @@ export function UsersScreen({ me }: { me: Me }) {
             onChange={(event) => setAdminsOnly(event.currentTarget.checked)} /> Solo administradores</label>
         </div>
         {failure && <div class="alert alert-error" role="alert" data-testid="action-error">{failure}</div>}
-        <Loads loaded={{ ...subjects, data: subjects.data?.filter((subject) => {
-          const text = search.trim().toLowerCase();
-          return (!text || [subject.login, subject.display_name, subject.email ?? ""].some((value) => value.toLowerCase().includes(text)))
-            && (!kind || subject.kind === kind)
-            && (!state || (state === "enabled") === subject.enabled)
-            && (!adminsOnly || subject.is_admin);
-        }) }} empty="Ningún usuario coincide.">
+        <Loads loaded={{ ...subjects, data: subjects.data?.items }} empty="Ningún usuario coincide.">
           {(list) => (
             <CardTable label="Usuarios">
                 <thead>
@@ -199,8 +198,8 @@ export function UsersScreen({ me }: { me: Me }) {
                       <td>{subject.active_grants ?? 0}</td>
                       <td class="row-actions">
                         <a class="button button-small" href={`/admin/credenciales?owner=${encodeURIComponent(subject.id)}`}
-                          aria-label={`Credenciales (${activeCredentials(subject.id)}) de ${subject.login}`}
-                          data-testid={`credentials-of-${subject.login}`}>Credenciales ({activeCredentials(subject.id)})</a>
+                          aria-label={`Credenciales (${activeCredentials(subject)}) de ${subject.login}`}
+                          data-testid={`credentials-of-${subject.login}`}>Credenciales ({activeCredentials(subject)})</a>
                         <button type="button" class="button button-small" onClick={() => {
                           setFailure(null);
                           setEditing(subject);
@@ -257,6 +256,7 @@ export function UsersScreen({ me }: { me: Me }) {
             </CardTable>
           )}
         </Loads>
+        <CursorPager pages={subjects} label="Páginas de usuarios" />
       </section>
     </>
   );

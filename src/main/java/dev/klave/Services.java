@@ -170,7 +170,8 @@ public final class Services {
         Accounts accounts = base.accounts;
         GrantStore grantStore = clusterArea.grantStore;
         AccountViews views = new AccountViews(identities, sessionStore, linkTokens, lastAdmin,
-                () -> activeGrantsBySubject(grantStore, clock), clock);
+                shown -> grantStore.countActive(shown, clock.instant()),
+                shown -> way.credentialStore.countActive(shown, clock.instant()), clock);
         Reconciliations reconciliations = clusterArea.reconciliations;
         Credentials credentials = way.credentials;
         AccountLifecycle lifecycle = new AccountLifecycle(database, subjects, identities, linkTokens, sessions,
@@ -254,15 +255,6 @@ public final class Services {
         agents.oauth.ifPresent(routes::add);
         return new Services(clusterArea, way, agents, accounts, lifecycle, own, links, sessions, passwordLogin, events,
                 List.copyOf(routes), forgeSync, lastAdmin, mode, identities, oidc.map(OidcRoutes.Configured::provider));
-    }
-
-    /** How many active grants each subject holds, for the administrators' list of accounts. */
-    private static java.util.Map<SubjectId, Integer> activeGrantsBySubject(GrantStore grants, Clock clock) {
-        java.util.Map<SubjectId, Integer> counts = new java.util.HashMap<>();
-        grants.find(Optional.empty(), Optional.empty(), false).stream()
-                .filter(grant -> grant.expiresAt().map(expiry -> expiry.isAfter(clock.instant())).orElse(true))
-                .forEach(grant -> counts.merge(grant.subjectId(), 1, Integer::sum));
-        return counts;
     }
 
     /**

@@ -4,7 +4,9 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.storage.Keyset;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Storage of grants. */
@@ -22,6 +24,9 @@ public interface GrantStore {
      * number of rows.
      */
     List<ListedGrant> list(GrantFilter filter, Optional<Keyset> after, int limit);
+
+    /** How many grants active at {@code now} each of {@code subjects} holds; a subject with none is absent. */
+    Map<SubjectId, Integer> countActive(Collection<SubjectId> subjects, Instant now);
 
     /** Marks the grant revoked; false when it was already revoked or does not exist. */
     boolean revoke(String id, Instant at, String by);

@@ -19,7 +19,7 @@ import java.util.Set;
 /** The account routes of spec 1 §4: "Subjects", "Session and own account". */
 public final class AccountRoutes implements RouteProvider {
     private static final String LISTING = "subjects";
-    private static final Set<String> FILTERS = Set.of("q", "kind", "status");
+    private static final Set<String> FILTERS = Set.of("q", "kind", "status", "admin");
     private static final int MAX_TEXT = 200;
     private static final Set<String> PATCHABLE = Set.of("display_name", "email", "is_admin", "writes_need_approval");
 
@@ -100,7 +100,8 @@ public final class AccountRoutes implements RouteProvider {
 
     /**
      * Spec 1 §4: every person and bot. With {@code limit} or {@code cursor}, one page, by login,
-     * {@code {items, next_cursor}}, filtered by {@code q}, {@code kind} and {@code status}.
+     * {@code {items, next_cursor}}; filtered (whole or paged) by {@code q}, {@code kind},
+     * {@code status} and {@code admin=true}.
      */
     private ApiResponse list(ApiRequest request) {
         Listing.onlyParameters(request, FILTERS);
@@ -118,7 +119,12 @@ public final class AccountRoutes implements RouteProvider {
             case "disabled" -> false;
             default -> throw Message.FILTER_INVALID.refusal("status", "enabled o disabled");
         });
-        SubjectFilter filter = new SubjectFilter(text, kind, enabled);
+        boolean adminsOnly = request.queryParameter("admin").map(code -> switch (code) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw Message.FILTER_INVALID.refusal("admin", "true o false");
+        }).orElse(false);
+        SubjectFilter filter = new SubjectFilter(text, kind, enabled, adminsOnly);
         if (!Listing.paged(request)) {
             return ApiResponse.ok(views.subjects(accounts.list(filter, Optional.empty(), Integer.MAX_VALUE)));
         }

@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** How accounts look in API answers (snake_case by the API's JSON mapper). */
 public final class AccountViews {
@@ -14,27 +16,34 @@ public final class AccountViews {
     private final SessionStore sessions;
     private final LinkTokenStore links;
     private final LastAdminRule lastAdmin;
-    private final java.util.function.Supplier<Map<SubjectId, Integer>> activeGrants;
+    private final Function<Collection<SubjectId>, Map<SubjectId, Integer>> activeGrants;
+    private final Function<Collection<SubjectId>, Map<SubjectId, Integer>> activeCredentials;
     private final java.time.Clock clock;
 
-    /** @param activeGrants how many active grants each subject holds (from {@code access}, wired at the root) */
+    /**
+     * @param activeGrants how many active grants each of some subjects holds (from {@code access}, wired at the root)
+     * @param activeCredentials how many valid credentials each of some subjects holds (from {@code credential})
+     */
     public AccountViews(ExternalIdentityStore identities, SessionStore sessions, LinkTokenStore links,
-            LastAdminRule lastAdmin, java.util.function.Supplier<Map<SubjectId, Integer>> activeGrants,
+            LastAdminRule lastAdmin, Function<Collection<SubjectId>, Map<SubjectId, Integer>> activeGrants,
+            Function<Collection<SubjectId>, Map<SubjectId, Integer>> activeCredentials,
             java.time.Clock clock) {
         this.identities = requireNonNull(identities, "identities is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.links = requireNonNull(links, "links is null");
         this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
         this.activeGrants = requireNonNull(activeGrants, "activeGrants is null");
+        this.activeCredentials = requireNonNull(activeCredentials, "activeCredentials is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /** What the administrators' list shows beside each account, read once for the whole list. */
+    /** What the administrators' list shows beside each account, read once for the whole page. */
     private record Extras(Map<SubjectId, Instant> lastSignIn, Map<SubjectId, Instant> pendingUntil,
-            Map<SubjectId, Integer> grants, Optional<SubjectId> lastAdmin) {}
+            Map<SubjectId, Integer> grants, Map<SubjectId, Integer> credentials, Optional<SubjectId> lastAdmin) {}
 
-    private Extras extras() {
-        return new Extras(sessions.lastOpened(), links.pendingUntil(clock.instant()), activeGrants.get(),
+    private Extras extras(Collection<SubjectId> shown) {
+        return new Extras(sessions.lastOpened(), links.pendingUntil(clock.instant()), activeGrants.apply(shown),
+                activeCredentials.apply(shown),
                 lastAdmin.onlyAdminAbleToSignIn());
     }
 
@@ -51,7 +60,7 @@ public final class AccountViews {
     public record SubjectView(String id, String login, String kind, String displayName, Optional<String> email,
             boolean isAdmin, boolean enabled, Optional<Instant> disabledAt, boolean breakGlass, boolean hasPassword,
             Optional<ForgeView> forge, Optional<OidcView> oidc, Instant createdAt, Optional<Instant> lastSignInAt,
-            Optional<Instant> invitationExpiresAt, int activeGrants, boolean lastAdmin,
+            Optional<Instant> invitationExpiresAt, int activeGrants, int activeCredentials, boolean lastAdmin,
             @JsonInclude(JsonInclude.Include.NON_ABSENT) Optional<Boolean> writesNeedApproval) {}
 
     /** A new person, with the invitation link shown this once. */
@@ -66,7 +75,7 @@ public final class AccountViews {
     public record ResetLinkView(String resetLink, Instant expiresAt) {}
 
     public SubjectView subject(Subject subject) {
-        return subject(subject, identities.listFor(subject.id()), extras());
+        return subject(subject, identities.listFor(subject.id()), extras(List.of(subject.id())));
     }
 
     /** Every account, reading the identities in one query per provider rather than one per account. */
@@ -76,7 +85,7 @@ public final class AccountViews {
             identities.list(provider).forEach(identity -> linked.computeIfAbsent(identity.subjectId(),
                     ignored -> new java.util.ArrayList<>()).add(identity));
         }
-        Extras extras = extras();
+        Extras extras = extras(subjects.stream().map(Subject::id).toList());
         return subjects.stream().map(subject -> subject(subject, linked.getOrDefault(subject.id(), List.of()), extras))
                 .toList();
     }
@@ -89,6 +98,7 @@ public final class AccountViews {
                 Optional.ofNullable(extras.pendingUntil().get(subject.id())),
                 // Spec 1 §3: a disabled subject's grants are kept but do not count.
                 subject.enabled() ? extras.grants().getOrDefault(subject.id(), 0) : 0,
+                extras.credentials().getOrDefault(subject.id(), 0),
                 extras.lastAdmin().map(subject.id()::equals).orElse(false),
                 subject.kind() == SubjectKind.BOT ? Optional.of(subject.writesNeedApproval()) : Optional.empty());
     }

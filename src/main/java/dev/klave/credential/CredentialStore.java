@@ -4,7 +4,9 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.storage.Keyset;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Storage of credentials, found by the hash of their token. */
@@ -22,6 +24,9 @@ public interface CredentialStore {
      * @param now the time against which {@code active} and {@code expired} are told apart
      */
     List<ListedCredential> list(CredentialFilter filter, Instant now, Optional<Keyset> after, int limit);
+
+    /** How many credentials valid at {@code now} each of {@code subjects} holds; a subject with none is absent. */
+    Map<SubjectId, Integer> countActive(Collection<SubjectId> subjects, Instant now);
 
     /** Revokes one credential; false when it was revoked already or does not exist. */
     boolean revoke(String id, Instant at, Optional<String> by, Optional<String> reason);

@@ -175,6 +175,30 @@ public final class Database implements Transactions, AutoCloseable {
         dataSource.getHikariPoolMXBean().softEvictConnections();
     }
 
+    /**
+     * For tests: how many statements Jdbi runs, on any thread, while {@code work} runs (what a page
+     * of a listing costs, whatever its number of rows).
+     */
+    int statementsDuring(Runnable work) {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        org.jdbi.v3.core.statement.SqlStatements statements = jdbi.getConfig(
+                org.jdbi.v3.core.statement.SqlStatements.class);
+        org.jdbi.v3.core.statement.SqlLogger previous = statements.getSqlLogger();
+        statements.setSqlLogger(new org.jdbi.v3.core.statement.SqlLogger() {
+            @Override
+            public void logBeforeExecution(org.jdbi.v3.core.statement.StatementContext context) {
+                count.incrementAndGet();
+                previous.logBeforeExecution(context);
+            }
+        });
+        try {
+            work.run();
+        } finally {
+            statements.setSqlLogger(previous);
+        }
+        return count.get();
+    }
+
     /** How many pooled connections have kept statements (for tests). */
     int connectionsWithKeptStatements() {
         return kept.connections();

@@ -13,7 +13,9 @@ import dev.klave.storage.Keyset;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -94,6 +96,12 @@ public final class JdbiCredentialStore implements CredentialStore {
         filter.text().ifPresent(text -> sql.where("(lower(c.name) LIKE :text ESCAPE '!' "
                 + "OR s.login LIKE :text ESCAPE '!')", "text", ListingSql.containing(text)));
         return sql.after(after, "c.created_at", "c.id").orderBy("c.created_at DESC, c.id", limit);
+    }
+
+    @Override
+    public Map<SubjectId, Integer> countActive(Collection<SubjectId> subjects, Instant now) {
+        return database.withHandle(handle -> ListingSql.countBySubject(handle, "credentials",
+                "revoked_at IS NULL AND expires_at > :now", subjects, now.toEpochMilli()));
     }
 
     @Override

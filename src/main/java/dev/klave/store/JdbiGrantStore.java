@@ -15,7 +15,9 @@ import dev.klave.storage.Keyset;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -97,6 +99,12 @@ public final class JdbiGrantStore implements GrantStore {
             sql.where("g.revoked_at IS NULL");
         }
         return sql.after(after, "g.created_at", "g.id").orderBy("g.created_at DESC, g.id", limit);
+    }
+
+    @Override
+    public Map<SubjectId, Integer> countActive(Collection<SubjectId> subjects, Instant now) {
+        return database.withHandle(handle -> ListingSql.countBySubject(handle, "grants",
+                "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > :now)", subjects, now.toEpochMilli()));
     }
 
     @Override

@@ -76,6 +76,9 @@ public final class JdbiSubjectStore implements SubjectStore {
         ListingSql sql = new ListingSql("SELECT " + COLUMNS + " FROM subjects");
         filter.kind().ifPresent(kind -> sql.where("kind = :kind", "kind", kind.code()));
         filter.enabled().ifPresent(enabled -> sql.where(enabled ? "disabled_at IS NULL" : "disabled_at IS NOT NULL"));
+        if (filter.adminsOnly()) {
+            sql.where("is_admin = :admin", "admin", true);
+        }
         filter.text().ifPresent(text -> sql.where("(login LIKE :text ESCAPE '!' OR lower(display_name) LIKE :text "
                 + "ESCAPE '!' OR lower(email) LIKE :text ESCAPE '!')", "text", ListingSql.containing(text)));
         after.ifPresent(login -> sql.where("login > :after_login", "after_login", login.value()));

@@ -3,6 +3,8 @@ package dev.klave.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.storage.Keyset;
+import dev.klave.account.SubjectId;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -73,6 +75,25 @@ final class ListingSql {
         }
         parameters.put("limit", limit);
         return new Statement(sql + " ORDER BY " + order + " LIMIT :limit", parameters);
+    }
+
+    /**
+     * {@code count} of each subject among {@code subjects}: one grouped query per 500 of them (a
+     * page is at most 500), so a listing never asks once per row.
+     */
+    static Map<SubjectId, Integer> countBySubject(Handle handle, String table, String condition,
+            Collection<SubjectId> subjects, long now) {
+        Map<SubjectId, Integer> counts = new java.util.HashMap<>();
+        List<String> ids = subjects.stream().map(SubjectId::value).distinct().toList();
+        for (int from = 0; from < ids.size(); from += 500) {
+            handle.createQuery("SELECT subject_id, COUNT(*) AS n FROM " + table + " WHERE subject_id IN (<ids>) AND "
+                            + condition + " GROUP BY subject_id")
+                    .bindList("ids", ids.subList(from, Math.min(ids.size(), from + 500)))
+                    .bind("now", now)
+                    .map((row, context) -> Map.entry(new SubjectId(row.getString("subject_id")), row.getInt("n")))
+                    .forEach(entry -> counts.put(entry.getKey(), entry.getValue()));
+        }
+        return counts;
     }
 
     /**

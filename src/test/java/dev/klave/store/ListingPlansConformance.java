@@ -105,8 +105,9 @@ abstract class ListingPlansConformance extends StoreConformance {
         filters.put("by text", new SubjectFilter(Optional.of("ana"), Optional.empty(), Optional.empty()));
         filters.put("by kind", new SubjectFilter(Optional.empty(), Optional.of(SubjectKind.BOT), Optional.empty()));
         filters.put("by state", new SubjectFilter(Optional.empty(), Optional.empty(), Optional.of(false)));
-        filters.put("by text, kind and state", new SubjectFilter(Optional.of("a"), Optional.of(SubjectKind.PERSON),
-                Optional.of(true)));
+        filters.put("administrators", new SubjectFilter(Optional.empty(), Optional.empty(), Optional.empty(), true));
+        filters.put("by text, kind, state, administrators", new SubjectFilter(Optional.of("a"),
+                Optional.of(SubjectKind.PERSON), Optional.of(true), true));
         return filters;
     }
 
