@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { get, type ListPage } from "../api";
 import { useLoad, type Loaded } from "./load";
 
@@ -20,6 +20,12 @@ export interface CursorPages<T> extends Loaded<ListPage<T>> {
 export function useCursorPages<T>(path: string, limit = PAGE_SIZE): CursorPages<T> {
   const [trail, setTrail] = useState<{ path: string; cursors: string[] }>({ path, cursors: [] });
   const cursors = trail.path === path ? trail.cursors : [];
+  useEffect(() => {
+    // Forget the old filter's pages, so coming back to it starts at its first page too.
+    if (trail.path !== path) {
+      setTrail({ path, cursors: [] });
+    }
+  }, [path, trail.path]);
   const cursor = cursors.length ? cursors[cursors.length - 1] : "";
   const separator = path.includes("?") ? "&" : "?";
   const loaded = useLoad(() => get<ListPage<T>>(`${path}${separator}limit=${limit}${cursor

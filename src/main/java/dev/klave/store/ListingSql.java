@@ -15,7 +15,7 @@ import org.jdbi.v3.core.mapper.RowMapper;
 
 /**
  * The SELECT of a listing read page by page: conditions joined with AND, a keyset instead of
- * OFFSET, the order and one LIMIT. The same text for both dialects; {@code ListingPlansTest} reads
+ * OFFSET, the order and one LIMIT. The same text for both dialects; {@code ListingPlansConformance} reads
  * each shape's plan on both to check that an index serves the filter and the order.
  */
 final class ListingSql {
