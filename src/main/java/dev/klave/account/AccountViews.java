@@ -42,7 +42,8 @@ public final class AccountViews {
             Map<SubjectId, Integer> grants, Map<SubjectId, Integer> credentials, Optional<SubjectId> lastAdmin) {}
 
     private Extras extras(Collection<SubjectId> shown) {
-        return new Extras(sessions.lastOpened(), links.pendingUntil(clock.instant()), activeGrants.apply(shown),
+        return new Extras(sessions.lastOpened(shown), links.pendingUntil(shown, clock.instant()),
+                activeGrants.apply(shown),
                 activeCredentials.apply(shown),
                 lastAdmin.onlyAdminAbleToSignIn());
     }
@@ -78,14 +79,16 @@ public final class AccountViews {
         return subject(subject, identities.listFor(subject.id()), extras(List.of(subject.id())));
     }
 
-    /** Every account, reading the identities in one query per provider rather than one per account. */
+    /**
+     * A page of accounts (or all of them): their identities, last sign-ins, pending links and
+     * counts read for these accounts only, one query each, never one per account.
+     */
     public List<SubjectView> subjects(List<Subject> subjects) {
+        List<SubjectId> shown = subjects.stream().map(Subject::id).toList();
         Map<SubjectId, List<ExternalIdentity>> linked = new java.util.HashMap<>();
-        for (IdentityProvider provider : IdentityProvider.values()) {
-            identities.list(provider).forEach(identity -> linked.computeIfAbsent(identity.subjectId(),
-                    ignored -> new java.util.ArrayList<>()).add(identity));
-        }
-        Extras extras = extras(subjects.stream().map(Subject::id).toList());
+        identities.listFor(shown).forEach(identity -> linked.computeIfAbsent(identity.subjectId(),
+                ignored -> new java.util.ArrayList<>()).add(identity));
+        Extras extras = extras(shown);
         return subjects.stream().map(subject -> subject(subject, linked.getOrDefault(subject.id(), List.of()), extras))
                 .toList();
     }

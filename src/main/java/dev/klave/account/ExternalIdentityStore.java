@@ -20,6 +20,9 @@ public interface ExternalIdentityStore {
     /** Every identity at {@code provider} (the forge sync walks these). */
     List<ExternalIdentity> list(IdentityProvider provider);
 
+    /** The identities of each of {@code subjects} (a page of accounts), every provider's. */
+    List<ExternalIdentity> listFor(java.util.Collection<SubjectId> subjects);
+
     /**
      * Links {@code identity} to its account, replacing the account's earlier identity at the same
      * provider (spec 1 §5: a linking link "switches an account to another forge account").

@@ -21,6 +21,6 @@ public interface LinkTokenStore {
     /** Whether the subject holds a link usable at {@code now} (an invitation or a reset/linking link). */
     boolean hasPending(SubjectId subjectId, Instant now);
 
-    /** For each subject with a pending link at {@code now}, when its last one expires. */
-    java.util.Map<SubjectId, Instant> pendingUntil(Instant now);
+    /** For each of {@code subjects} with a pending link at {@code now}, when its last one expires. */
+    java.util.Map<SubjectId, Instant> pendingUntil(java.util.Collection<SubjectId> subjects, Instant now);
 }

@@ -18,6 +18,6 @@ public interface SessionStore {
     /** Whether the subject ever had a session: whether the person has ever signed in (rows are kept). */
     boolean everOpened(SubjectId subjectId);
 
-    /** When each person last signed in (their newest session's start). */
-    java.util.Map<SubjectId, Instant> lastOpened();
+    /** When each of {@code subjects} last signed in (their newest session's start); one who never did is absent. */
+    java.util.Map<SubjectId, Instant> lastOpened(java.util.Collection<SubjectId> subjects);
 }

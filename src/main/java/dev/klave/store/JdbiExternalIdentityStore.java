@@ -46,6 +46,20 @@ public final class JdbiExternalIdentityStore implements ExternalIdentityStore {
     }
 
     @Override
+    public List<ExternalIdentity> listFor(java.util.Collection<SubjectId> subjects) {
+        List<ExternalIdentity> found = new java.util.ArrayList<>();
+        database.withHandle(handle -> {
+            ListingSql.inBatches(subjects, ids -> found.addAll(handle.createQuery("SELECT " + COLUMNS
+                            + " FROM external_identities WHERE subject_id IN (<ids>) ORDER BY subject_id, provider")
+                    .bindList("ids", ids)
+                    .map(JdbiExternalIdentityStore::map)
+                    .list()));
+            return null;
+        });
+        return found;
+    }
+
+    @Override
     public List<ExternalIdentity> listFor(SubjectId subject) {
         return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM external_identities "
                         + "WHERE subject_id = :subject_id ORDER BY provider")

@@ -90,14 +90,19 @@ public final class JdbiLinkTokenStore implements LinkTokenStore {
     }
 
     @Override
-    public java.util.Map<SubjectId, Instant> pendingUntil(Instant now) {
+    public java.util.Map<SubjectId, Instant> pendingUntil(java.util.Collection<SubjectId> subjects, Instant now) {
         java.util.Map<SubjectId, Instant> until = new java.util.HashMap<>();
-        database.withHandle(handle -> handle.createQuery("SELECT subject_id, MAX(expires_at) AS until FROM link_tokens "
-                        + "WHERE consumed_at IS NULL AND revoked_at IS NULL AND expires_at > :now GROUP BY subject_id")
-                .bind("now", now.toEpochMilli())
-                .map((row, context) -> java.util.Map.entry(new SubjectId(row.getString("subject_id")),
-                        Instant.ofEpochMilli(row.getLong("until"))))
-                .list()).forEach(entry -> until.put(entry.getKey(), entry.getValue()));
+        database.withHandle(handle -> {
+            ListingSql.inBatches(subjects, ids -> handle.createQuery("SELECT subject_id, MAX(expires_at) AS until "
+                            + "FROM link_tokens WHERE subject_id IN (<ids>) AND consumed_at IS NULL "
+                            + "AND revoked_at IS NULL AND expires_at > :now GROUP BY subject_id")
+                    .bindList("ids", ids)
+                    .bind("now", now.toEpochMilli())
+                    .map((row, context) -> java.util.Map.entry(new SubjectId(row.getString("subject_id")),
+                            Instant.ofEpochMilli(row.getLong("until"))))
+                    .forEach(entry -> until.put(entry.getKey(), entry.getValue())));
+            return null;
+        });
         return until;
     }
 }

@@ -76,13 +76,17 @@ public final class JdbiSessionStore implements SessionStore {
     }
 
     @Override
-    public java.util.Map<SubjectId, Instant> lastOpened() {
+    public java.util.Map<SubjectId, Instant> lastOpened(java.util.Collection<SubjectId> subjects) {
         java.util.Map<SubjectId, Instant> last = new java.util.HashMap<>();
-        database.withHandle(handle -> handle.createQuery(
-                        "SELECT subject_id, MAX(created_at) AS at FROM sessions GROUP BY subject_id")
-                .map((row, context) -> java.util.Map.entry(new SubjectId(row.getString("subject_id")),
-                        Instant.ofEpochMilli(row.getLong("at"))))
-                .list()).forEach(entry -> last.put(entry.getKey(), entry.getValue()));
+        database.withHandle(handle -> {
+            ListingSql.inBatches(subjects, ids -> handle.createQuery("SELECT subject_id, MAX(created_at) AS at "
+                            + "FROM sessions WHERE subject_id IN (<ids>) GROUP BY subject_id")
+                    .bindList("ids", ids)
+                    .map((row, context) -> java.util.Map.entry(new SubjectId(row.getString("subject_id")),
+                            Instant.ofEpochMilli(row.getLong("at"))))
+                    .forEach(entry -> last.put(entry.getKey(), entry.getValue())));
+            return null;
+        });
         return last;
     }
 }

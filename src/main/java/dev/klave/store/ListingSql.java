@@ -84,16 +84,24 @@ final class ListingSql {
     static Map<SubjectId, Integer> countBySubject(Handle handle, String table, String condition,
             Collection<SubjectId> subjects, long now) {
         Map<SubjectId, Integer> counts = new java.util.HashMap<>();
+        inBatches(subjects, ids -> handle.createQuery("SELECT subject_id, COUNT(*) AS n FROM " + table
+                        + " WHERE subject_id IN (<ids>) AND " + condition + " GROUP BY subject_id")
+                .bindList("ids", ids)
+                .bind("now", now)
+                .map((row, context) -> Map.entry(new SubjectId(row.getString("subject_id")), row.getInt("n")))
+                .forEach(entry -> counts.put(entry.getKey(), entry.getValue())));
+        return counts;
+    }
+
+    /**
+     * Runs {@code query} with the ids of {@code subjects}, 500 at a time (a page holds at most 500,
+     * and both dialects bound how many parameters one statement takes); nothing for none.
+     */
+    static void inBatches(Collection<SubjectId> subjects, java.util.function.Consumer<List<String>> query) {
         List<String> ids = subjects.stream().map(SubjectId::value).distinct().toList();
         for (int from = 0; from < ids.size(); from += 500) {
-            handle.createQuery("SELECT subject_id, COUNT(*) AS n FROM " + table + " WHERE subject_id IN (<ids>) AND "
-                            + condition + " GROUP BY subject_id")
-                    .bindList("ids", ids.subList(from, Math.min(ids.size(), from + 500)))
-                    .bind("now", now)
-                    .map((row, context) -> Map.entry(new SubjectId(row.getString("subject_id")), row.getInt("n")))
-                    .forEach(entry -> counts.put(entry.getKey(), entry.getValue()));
+            query.accept(ids.subList(from, Math.min(ids.size(), from + 500)));
         }
-        return counts;
     }
 
     /**

@@ -31,6 +31,24 @@ abstract class ExternalIdentityStoreConformance extends StoreConformance {
     }
 
     @Test
+    void theIdentitiesOfAPageOfAccountsComeInOneCall() {
+        SubjectId ana = storedPerson("page");
+        SubjectId bea = storedPerson("page");
+        SubjectId other = storedPerson("page");
+        long first = FORGE_IDS.incrementAndGet();
+        long second = FORGE_IDS.incrementAndGet();
+        ExternalIdentity oidc = new ExternalIdentity(ana, ExternalIdentity.Key.oidc("https://idp.example/", "sub",
+                "page-" + first), Optional.empty(), Optional.empty(), NOW);
+        store.link(forge(ana, first, "ana-gh"));
+        store.link(oidc);
+        store.link(forge(other, second, "other-gh"));
+
+        assertThat(store.listFor(java.util.List.of(ana, bea))).containsExactlyInAnyOrder(forge(ana, first, "ana-gh"),
+                oidc);
+        assertThat(store.listFor(java.util.List.<SubjectId>of())).isEmpty();
+    }
+
+    @Test
     void aLinkedForgeAccountIsFoundByItsIdAndByItsAccount() {
         SubjectId ana = storedPerson("ana");
         long id = FORGE_IDS.incrementAndGet();

@@ -39,6 +39,21 @@ abstract class LinkTokenStoreConformance extends StoreConformance {
     }
 
     @Test
+    void pendingUntilIsTheLastPendingLinksExpiryOfEachAskedSubjectOnly() {
+        SubjectId ana = newPerson();
+        SubjectId bea = newPerson();
+        SubjectId spent = newPerson();
+        pending(ana, LinkPurpose.RESET);
+        LinkToken invitation = pending(ana, LinkPurpose.INVITATION);
+        pending(bea, LinkPurpose.INVITATION);
+        store.consume(pending(spent, LinkPurpose.INVITATION).id(), NOW);
+
+        assertThat(store.pendingUntil(java.util.List.of(ana, spent), NOW))
+                .isEqualTo(java.util.Map.of(ana, invitation.expiresAt()));
+        assertThat(store.pendingUntil(java.util.List.of(ana), invitation.expiresAt())).isEmpty();
+    }
+
+    @Test
     void storedTokenReadsBackByItsHash() {
         LinkToken token = pending(newPerson(), LinkPurpose.INVITATION);
 

@@ -34,6 +34,22 @@ abstract class SessionStoreConformance extends StoreConformance {
     }
 
     @Test
+    void lastOpenedIsTheNewestSessionOfEachAskedSubjectOnly() {
+        SubjectId ana = person();
+        SubjectId bea = person();
+        SubjectId never = person();
+        open(ana);
+        WebSession later = new WebSession(UUID.randomUUID().toString(), ana, NOW.plusSeconds(90),
+                NOW.plus(Duration.ofHours(13)), Optional.empty());
+        store.create(later);
+        open(bea);
+
+        assertThat(store.lastOpened(java.util.List.of(ana, never)))
+                .isEqualTo(java.util.Map.of(ana, NOW.plusSeconds(90)));
+        assertThat(store.lastOpened(java.util.List.of())).isEmpty();
+    }
+
+    @Test
     void storedSessionReadsBackByTheHashOfItsId() {
         WebSession session = open(person());
 
