@@ -13,6 +13,7 @@ import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Namespaces;
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
+import dev.klave.storage.Keyset;
 import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
@@ -131,7 +132,7 @@ public final class Grants {
     }
 
     /** Up to {@code limit} grants matching {@code filter}, newest first, after {@code after}, with their holders. */
-    public List<ListedGrant> list(GrantFilter filter, Optional<dev.klave.storage.Keyset> after, int limit) {
+    public List<ListedGrant> list(GrantFilter filter, Optional<Keyset> after, int limit) {
         return grants.list(filter, after, limit);
     }
 

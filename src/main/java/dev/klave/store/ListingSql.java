@@ -50,11 +50,6 @@ final class ListingSql {
         return where(condition);
     }
 
-    ListingSql bind(String name, Object value) {
-        parameters.put(name, requireNonNull(value, "value is null"));
-        return this;
-    }
-
     /**
      * Rows after {@code after} in the order {@code createdAt DESC, id}: the first condition is a range
      * the index {@code (…, created_at DESC, id)} starts from, the second drops the rows of the same
