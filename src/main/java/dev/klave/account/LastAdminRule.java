@@ -50,13 +50,19 @@ public final class LastAdminRule {
      * "disable" or "unlink" that this rule would refuse.
      */
     public Optional<SubjectId> onlyAdminAbleToSignIn() {
-        List<Subject> able = subjects.list().stream().filter(this::canSignInAsAdmin).toList();
+        List<Subject> able = enabledAdministrators().stream().filter(this::canSignInAsAdmin).toList();
         return able.size() == 1 ? Optional.of(able.getFirst().id()) : Optional.empty();
     }
 
     /** Whether some administrator can sign in now (logged as an error at start when none can). */
     public boolean anyAdminCanSignIn() {
-        return subjects.list().stream().anyMatch(this::canSignInAsAdmin);
+        return enabledAdministrators().stream().anyMatch(this::canSignInAsAdmin);
+    }
+
+    /** The only subjects the rule is about, read as such (each page of accounts asks), not every subject. */
+    private List<Subject> enabledAdministrators() {
+        return subjects.list(new SubjectFilter(Optional.empty(), Optional.of(SubjectKind.PERSON), Optional.of(true),
+                true), Optional.empty(), Integer.MAX_VALUE);
     }
 
     /**
