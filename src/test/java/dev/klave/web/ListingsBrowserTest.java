@@ -41,6 +41,10 @@ class ListingsBrowserTest extends BrowserTestBase {
                 .map(login -> Subject.newPerson(new Login(login), login, Optional.empty(), false, false, now))
                 .toList();
         owners.forEach(subjects::create);
+        for (int i = 0; i < 60; i++) {
+            subjects.create(Subject.newPerson(new Login(String.format("gente-%02d", i)), "Gente " + i, Optional.empty(),
+                    false, false, now));
+        }
         for (int i = 0; i < CREDENTIALS; i++) {
             Instant created = now.minusSeconds(60L * (i + 1));
             Credential credential = new Credential(UUID.randomUUID().toString(), "hash-" + UUID.randomUUID(),
@@ -69,7 +73,8 @@ class ListingsBrowserTest extends BrowserTestBase {
         List<String> asked = new CopyOnWriteArrayList<>();
         signIn(page, "root");
         page.onRequest(request -> {
-            if (request.url().contains("/api/credentials")) {
+            // The account page (where signing in lands) lists one's own: not this screen's request.
+            if (request.url().contains("/api/credentials") && request.frame().url().contains("/admin/credenciales")) {
                 asked.add(request.url());
             }
         });
@@ -128,5 +133,41 @@ class ListingsBrowserTest extends BrowserTestBase {
                 .assertThat(url).contains("status=revoked").contains("subject="));
         org.assertj.core.api.Assertions.assertThat(asked).anySatisfy(url -> org.assertj.core.api.Assertions
                 .assertThat(url).contains("q=cred-07"));
+    }
+
+    @Test
+    void theUsersScreenPagesByLoginAndSearchesOnTheServer() {
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        List<String> asked = new CopyOnWriteArrayList<>();
+        page.onRequest(request -> {
+            if ((request.url().contains("/api/subjects") || request.url().contains("/api/credentials"))
+                    && request.frame().url().contains("/admin/usuarios")) {
+                asked.add(request.url());
+            }
+        });
+        nav(page, "Usuarios");
+        Locator users = page.locator("[data-testid^=subject-]");
+        Locator pages = page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Páginas de usuarios"));
+
+        assertThat(users).hasCount(50);
+        assertThat(users.first()).containsText("gente-00");
+        pages.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Siguiente →")).click();
+        assertThat(users).hasCount(14);
+        assertThat(users.first()).containsText("gente-50");
+        // Counted by the server for the page's rows: titular-a's 40 credentials, 4 of them revoked.
+        assertThat(page.getByTestId("credentials-of-titular-a")).hasText("Credenciales (36)");
+
+        page.locator("input[name=search]").fill("TITULAR");
+        assertThat(users).hasCount(3);
+        assertThat(pages).hasCount(0);
+        page.locator("select[name=kind]").selectOption("bot");
+        assertThat(page.getByText("Ningún usuario coincide.")).isVisible();
+
+        org.assertj.core.api.Assertions.assertThat(asked).as("no list of every credential, no list of every user")
+                .allSatisfy(url -> org.assertj.core.api.Assertions.assertThat(url).contains("/api/subjects?")
+                        .contains("limit=50"));
+        org.assertj.core.api.Assertions.assertThat(asked).anySatisfy(url -> org.assertj.core.api.Assertions
+                .assertThat(url).contains("q=TITULAR").contains("kind=bot"));
     }
 }
