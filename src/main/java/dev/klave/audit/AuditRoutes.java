@@ -32,7 +32,20 @@ public final class AuditRoutes implements RouteProvider {
             Optional<String> error, Optional<String> clientIp, Optional<Instant> completedAt, String channel,
             Optional<String> tool, Optional<String> session) {}
 
-    record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore, long total) {}
+    record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore,
+            Optional<String> nextCursor, long total, boolean totalCapped) {}
+
+    /** The filters of the listing and the export (spec 1 §4 "Audit", spec 3 "Tool rules" 3, issue 32). */
+    private static final java.util.Set<String> FILTERS = java.util.Set.of("subject", "cluster", "namespace", "verb",
+            "resource", "credential", "from", "to", "include_discovery", "channel", "tool", "session", "status");
+    private static final java.util.Set<String> LISTING = union(FILTERS, "page", "cursor");
+    private static final java.util.Set<String> EXPORT = union(FILTERS, "format");
+
+    private static java.util.Set<String> union(java.util.Set<String> names, String... more) {
+        java.util.Set<String> all = new java.util.HashSet<>(names);
+        all.addAll(java.util.List.of(more));
+        return java.util.Set.copyOf(all);
+    }
 
     record EventView(String id, Instant at, String type, Optional<ControlEvent.SubjectRef> actor,
             Optional<ControlEvent.SubjectRef> target, Optional<String> via, Optional<String> reason,
@@ -49,10 +62,13 @@ public final class AuditRoutes implements RouteProvider {
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore()));
         }).get("/api/audit", Access.SESSION, request -> {
-            AuditQueries.Page page = audit.page(filter(request), page(request), viewer(request));
+            request.refuseUnknownQuery(LISTING);
+            Optional<AuditCursor> after = request.queryParameter("cursor").map(AuditCursor::decode);
+            AuditQueries.Page page = audit.page(filter(request), page(request), after, viewer(request));
             return ApiResponse.ok(new AuditPage(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
-                    page.pageSize(), page.hasMore(), page.total()));
+                    page.pageSize(), page.hasMore(), page.nextCursor(), page.total(), page.totalCapped()));
         }).get("/api/audit/export", Access.SESSION, request -> {
+            request.refuseUnknownQuery(EXPORT);
             AuditQueries.Export export = audit.export(filter(request), viewer(request));
             String format = request.queryParameter("format").orElse("csv");
             List<AuditView> rows = export.rows().stream().map(AuditRoutes::view).toList();
@@ -73,7 +89,17 @@ public final class AuditRoutes implements RouteProvider {
                 request.queryParameter("namespace"), request.queryParameter("verb"), request.queryParameter("resource"),
                 request.queryParameter("credential"), time(request, "from"), time(request, "to"),
                 request.queryParameter("include_discovery").map("true"::equals).orElse(false), channel(request),
-                request.queryParameter("tool"), request.queryParameter("session"));
+                request.queryParameter("tool"), request.queryParameter("session"), status(request));
+    }
+
+    /** The {@code status} filter: an HTTP status, 100 to 599. */
+    private static Optional<Integer> status(ApiRequest request) {
+        return request.queryParameter("status").map(text -> {
+            if (text.matches("[1-5][0-9][0-9]")) {
+                return Integer.parseInt(text);
+            }
+            throw Message.STATUS_FILTER_INVALID.refusal();
+        });
     }
 
     /** The {@code channel} filter: {@code proxy} or {@code tool}; anything else is 400. */

@@ -100,6 +100,9 @@ public enum Message {
     KIND_INVALID(400, "kind no válido: usa bot, o nada para una persona"),
     TIME_INVALID(400, "%s no válido: usa RFC 3339, por ejemplo 2026-11-25T10:00:00Z"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),
+    CURSOR_INVALID(400, "cursor no válido: usa el next_cursor de la página anterior"),
+    STATUS_FILTER_INVALID(400, "status no válido: usa un código HTTP de 100 a 599"),
+    QUERY_PARAMETER_UNKNOWN(400, "parámetro desconocido: %s"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
     // The bootstrap JSON (spec 1 §4 POST /api/clusters/{id}/tokens), field by field.
     BOOTSTRAP_PROXY_TOKEN_EMPTY(400, "JSON de bootstrap no válido: proxyToken está vacío"),

@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.audit.AuditCursor;
 import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditStore;
@@ -139,23 +140,67 @@ public final class JdbiAuditStore implements AuditStore {
     }
 
     @Override
-    public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
+    public List<AuditRow> find(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters));
-        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT :limit OFFSET :offset");
+        after.ifPresent(cursor -> {
+            // The keyset: strictly after the last row shown, in the listing's order (at, id), which
+            // every index of V21 holds; the two comparisons rather than a row value, which older
+            // SQLite planners do not match to an index range.
+            sql.append(" AND (a.at < :cursor_at OR (a.at = :cursor_at AND a.id < :cursor_id))");
+            parameters.put("cursor_at", cursor.at().toEpochMilli());
+            parameters.put("cursor_id", cursor.id());
+        });
+        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT :limit");
         parameters.put("limit", limit);
-        parameters.put("offset", offset);
+        if (offset > 0) {
+            sql.append(" OFFSET :offset");
+            parameters.put("offset", offset);
+        }
         return database.withHandle(handle -> handle.createQuery(sql.toString())
                 .bindMap(parameters)
                 .map(JdbiAuditStore::map)
                 .list());
     }
 
-    @Override
-    public long count(AuditFilter filter) {
+    /**
+     * The plan the database makes for a listing page with this filter (issue 32: every filter has
+     * an index). SQLite's {@code EXPLAIN QUERY PLAN} lines; PostgreSQL's JSON plan, made with
+     * sequential scans and sorts priced out of reach, so that a {@code Seq Scan} or {@code Sort}
+     * in it means no index can serve the shape whatever the table's size.
+     */
+    public List<String> listingPlan(AuditFilter filter, Optional<AuditCursor> after) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        String sql = "SELECT COUNT(*) FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
+        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters));
+        after.ifPresent(cursor -> {
+            sql.append(" AND (a.at < :cursor_at OR (a.at = :cursor_at AND a.id < :cursor_id))");
+            parameters.put("cursor_at", cursor.at().toEpochMilli());
+            parameters.put("cursor_id", cursor.id());
+        });
+        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT 51");
+        if (database.dialect() == Dialect.SQLITE) {
+            return database.withHandle(handle -> handle.createQuery("EXPLAIN QUERY PLAN " + sql).bindMap(parameters)
+                    .map((row, context) -> row.getString("detail")).list());
+        }
+        return database.inTransaction(() -> database.withHandle(handle -> {
+            handle.execute("SET LOCAL enable_seqscan = off");
+            handle.execute("SET LOCAL enable_sort = off");
+            return handle.createQuery("EXPLAIN (FORMAT JSON) " + sql).bindMap(parameters).mapTo(String.class).list();
+        }));
+    }
+
+    @Override
+    public long count(AuditFilter filter, long atMost) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        String matching = "SELECT 1 FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
                 + where(filter, parameters);
+        if (atMost == Long.MAX_VALUE) {
+            String sql = "SELECT COUNT(*) FROM (" + matching + ") matching";
+            return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters).mapTo(Long.class).one());
+        }
+        // Stops reading at atMost rows: the bounded total of a listing.
+        parameters.put("at_most", atMost);
+        String sql = "SELECT COUNT(*) FROM (" + matching + " LIMIT :at_most) matching";
         return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters).mapTo(Long.class).one());
     }
 
@@ -177,6 +222,10 @@ public final class JdbiAuditStore implements AuditStore {
         filter.channel().ifPresent(kind -> sql.append(" AND a.channel = '").append(kind.wire()).append('\''));
         condition(sql, parameters, "tool", filter.tool());
         condition(sql, parameters, "session", filter.session());
+        filter.status().ifPresent(status -> {
+            sql.append(" AND COALESCE(c.status, a.status) = :status");
+            parameters.put("status", status);
+        });
         filter.from().ifPresent(from -> {
             sql.append(" AND a.at >= :from");
             parameters.put("from", from.toEpochMilli());
