@@ -29,10 +29,6 @@ public final class AuditQueries {
         this.writer = requireNonNull(writer, "writer is null");
     }
 
-    /** Most rows one export holds; a larger selection is cut, and the answer says so. */
-    public static final int EXPORT_LIMIT = 20_000;
-    private static final int EXPORT_BATCH = 1_000;
-
     /** Most rows a listing's total counts; past it the total says "more than" (issue 32). */
     public static final int TOTAL_LIMIT = 10_000;
 
@@ -72,30 +68,25 @@ public final class AuditQueries {
                 Math.min(counted, TOTAL_LIMIT), counted > TOTAL_LIMIT);
     }
 
-    /** What an export holds: the rows the filter keeps, newest first, and whether there were more. */
-    public record Export(List<AuditRow> rows, boolean truncated) {
-        public Export {
-            rows = List.copyOf(rows);
-        }
+    /**
+     * Streams the rows {@code filter} keeps — the same a listing pages through, all of them —
+     * after {@code after} when given (a cut export resumes after the last row it received). It
+     * reads up to now only: rows written meanwhile are newer and not part of it.
+     */
+    public long export(AuditFilter filter, Optional<AuditCursor> after, Viewer caller, AuditExport.Format format,
+            AuditExport.Sink sink) throws java.io.IOException, InterruptedException {
+        flushWriter();
+        AuditFilter mine = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
+        return AuditExport.stream(store, mine.until(java.time.Instant.now()), after, format, sink);
     }
 
-    /** The rows {@code filter} keeps, the same a listing pages through, up to {@link #EXPORT_LIMIT}. */
-    public Export export(AuditFilter filter, Viewer caller) {
-        flushWriter();
-        // Reads up to now only: rows written meanwhile are not part of it.
-        AuditFilter mine = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
-        AuditFilter effective = mine.until(java.time.Instant.now());
-        List<AuditRow> rows = new java.util.ArrayList<>();
-        Optional<AuditCursor> after = Optional.empty();
-        while (rows.size() < EXPORT_LIMIT) {
-            List<AuditRow> batch = store.find(effective, after, 0, Math.min(EXPORT_BATCH, EXPORT_LIMIT - rows.size()));
-            rows.addAll(batch);
-            if (batch.size() < EXPORT_BATCH) {
-                return new Export(rows, false);
-            }
-            after = Optional.of(AuditCursor.after(batch.getLast()));
+    /** Where an export resumes: after the row {@code id}, which the caller must be able to read. */
+    public AuditCursor resumeAfter(String id, Viewer caller) {
+        try {
+            return AuditCursor.after(one(id, caller));
+        } catch (dev.klave.messages.Refusal notFound) {
+            throw Message.EXPORT_AFTER_INVALID.refusal();
         }
-        return new Export(rows, !store.find(effective, after, 0, 1).isEmpty());
     }
 
     /** Someone else's row is 404 for a non-administrator, as if it did not exist. */

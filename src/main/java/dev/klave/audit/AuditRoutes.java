@@ -39,7 +39,7 @@ public final class AuditRoutes implements RouteProvider {
     private static final java.util.Set<String> FILTERS = java.util.Set.of("subject", "cluster", "namespace", "verb",
             "resource", "credential", "from", "to", "include_discovery", "channel", "tool", "session", "status");
     private static final java.util.Set<String> LISTING = union(FILTERS, "page", "cursor");
-    private static final java.util.Set<String> EXPORT = union(FILTERS, "format");
+    private static final java.util.Set<String> EXPORT = union(FILTERS, "format", "after");
 
     private static java.util.Set<String> union(java.util.Set<String> names, String... more) {
         java.util.Set<String> all = new java.util.HashSet<>(names);
@@ -69,17 +69,14 @@ public final class AuditRoutes implements RouteProvider {
                     page.pageSize(), page.hasMore(), page.nextCursor(), page.total(), page.totalCapped()));
         }).get("/api/audit/export", Access.SESSION, request -> {
             request.refuseUnknownQuery(EXPORT);
-            AuditQueries.Export export = audit.export(filter(request), viewer(request));
-            String format = request.queryParameter("format").orElse("csv");
-            List<AuditView> rows = export.rows().stream().map(AuditRoutes::view).toList();
-            ApiResponse response = switch (format) {
-                case "csv" -> ApiResponse.raw("text/csv; charset=utf-8", AuditExport.csv(rows))
-                        .withHeader("Content-Disposition", "attachment; filename=\"klave-audit.csv\"");
-                case "jsonl" -> ApiResponse.raw("application/x-ndjson; charset=utf-8", AuditExport.jsonLines(rows))
-                        .withHeader("Content-Disposition", "attachment; filename=\"klave-audit.jsonl\"");
-                default -> throw Message.EXPORT_FORMAT_INVALID.refusal();
-            };
-            return export.truncated() ? response.withHeader("X-Klave-Truncated", "true") : response;
+            AuditExport.Format format = AuditExport.Format.named(request.queryParameter("format").orElse("csv"));
+            AuditFilter filter = filter(request);
+            AuditQueries.Viewer viewer = viewer(request);
+            Optional<AuditCursor> after = request.queryParameter("after").map(id -> audit.resumeAfter(id, viewer));
+            // Streamed (issue 32): any size, one batch in memory, the first bytes at once.
+            return ApiResponse.streamed(format.contentType(), out -> audit.export(filter, after, viewer, format,
+                    out::write)).withHeader("Content-Disposition", "attachment; filename=\"" + format.fileName()
+                            + "\"");
         }).get("/api/audit/{id}", Access.SESSION, request -> ApiResponse.ok(
                 view(audit.one(request.pathParameter("id"), viewer(request)))));
     }
@@ -118,7 +115,7 @@ public final class AuditRoutes implements RouteProvider {
         });
     }
 
-    private static AuditView view(AuditRow row) {
+    static AuditView view(AuditRow row) {
         return new AuditView(row.id(), row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
                 row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(), row.status(),
                 row.error(), row.clientIp(), row.completedAt(), row.channel().kind().wire(), row.channel().tool(),

@@ -174,6 +174,7 @@ public enum Message {
     FORM_INVALID(400, "cuerpo de formulario no válido"),
     // Not in the specification: GET /api/audit/export?format= takes csv or jsonl.
     EXPORT_FORMAT_INVALID(400, "formato de exportación no válido: usa csv o jsonl"),
+    EXPORT_AFTER_INVALID(400, "after no válido: usa el id de la última fila recibida"),
     TOO_MANY_ATTEMPTS(429, "demasiados intentos"),
     INTERNAL_ERROR(500, "error interno"),
     CLUSTER_FAILED(502, "%s"),

@@ -124,4 +124,29 @@ class AuditListingTest {
         assertThat(cursor.body()).contains("cursor no válido");
         assertThat(export.statusCode()).isEqualTo(400);
     }
+
+    @Test
+    void theExportStreamsEveryRowPastTheOldLimitAndResumesAfterTheLastOneReceived() throws Exception {
+        HttpResponse<java.io.InputStream> streamed = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + klave.port() + "/api/audit/export?format=jsonl"))
+                        .header("Cookie", admin).build(), HttpResponse.BodyHandlers.ofInputStream());
+        List<String> lines;
+        try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(streamed.body(),
+                StandardCharsets.UTF_8))) {
+            lines = reader.lines().toList();
+        }
+        String tenth = JSON.readTree(lines.get(9)).get("id").asText();
+        HttpResponse<String> resumed = klave.http().get("/api/audit/export?format=jsonl&after=" + tenth, "Cookie",
+                admin);
+        HttpResponse<String> unknownAfter = klave.http().get("/api/audit/export?after=nope", "Cookie", admin);
+
+        assertThat(streamed.statusCode()).isEqualTo(200);
+        assertThat(streamed.headers().firstValue("Transfer-Encoding")).contains("chunked");
+        assertThat(lines).hasSize(10_050);
+        assertThat(new HashSet<>(lines)).hasSize(10_050);
+        assertThat(resumed.body().split("\n")).containsExactlyElementsOf(lines.subList(10, lines.size()));
+        assertThat(unknownAfter.statusCode()).isEqualTo(400);
+        assertThat(unknownAfter.body()).contains("after no válido");
+    }
 }
