@@ -3,6 +3,7 @@ package dev.klave;
 import dev.klave.access.Tier;
 import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.Actor;
+import dev.klave.audit.AuditRetention;
 import dev.klave.audit.AuditWriter;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
@@ -27,6 +28,7 @@ import dev.klave.store.JdbiAgentSessionStore;
 import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiCredentialStore;
+import dev.klave.store.JdbiLeaseStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -61,8 +63,12 @@ final class GatewayWiring {
     final ClusterExchange clusterExchange;
     final NetworkEngine network;
     final ProxyFactory proxy;
+    /** Deleting audit rows past {@code SERVICE_AUDIT_RETENTION}, when it is set. */
+    final Optional<AuditRetention> retention;
 
-    GatewayWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters) {
+    /** @param replica this replica's name in the leases it takes */
+    GatewayWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
+            String replica) {
         Clock clock = accounts.clock;
         credentialStore = new JdbiCredentialStore(database);
         credentials = new Credentials(database, credentialStore, accounts.subjects, clusters.clusterStore,
@@ -70,6 +76,8 @@ final class GatewayWiring {
                 kubeconfigCa(settings), clock);
         auditStore = new JdbiAuditStore(database);
         auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
+        retention = settings.auditRetention().map(kept -> new AuditRetention(auditStore, new JdbiLeaseStore(database),
+                accounts.events, kept, replica, clock));
         credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), accounts.subjects,
                 clusters.clusterStore, clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
         agentSessions = new JdbiAgentSessionStore(database);
@@ -115,6 +123,7 @@ final class GatewayWiring {
     void start() {
         auditWriter.start();
         openStreams.start();
+        retention.ifPresent(AuditRetention::start);
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {

@@ -69,6 +69,7 @@ import dev.klave.login.oidc.EmailLinking;
 import dev.klave.login.oidc.OidcProvider;
 import dev.klave.login.oidc.OidcRoutes;
 import dev.klave.login.oidc.OidcSignIn;
+import dev.klave.audit.AuditRetention;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenStreams;
@@ -153,7 +154,7 @@ public final class Services {
         String replica = "replica-" + UUID.randomUUID();
         AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
         ClustersWiring clusterArea = new ClustersWiring(database, settings, base, random, replica);
-        GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea);
+        GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea, replica);
         AgentsWiring agents = new AgentsWiring(database, settings, base, clusterArea, way, random);
         KeyRing keys = base.keys;
         SecretTokenGenerator tokens = base.tokens;
@@ -289,6 +290,7 @@ public final class Services {
         way.openStreams.close();
         clusterArea.close();
         forgeSync.ifPresent(ForgeSync::close);
+        way.retention.ifPresent(AuditRetention::close);
         way.auditWriter.close();
     }
 

@@ -73,6 +73,8 @@ public final class SettingsLoader {
     public static final String MCP_ENABLED = "SERVICE_MCP_ENABLED";
     public static final String MCP_RATE_LIMIT = "SERVICE_MCP_RATE_LIMIT";
     public static final String AGENT_APPROVAL_WAIT = "SERVICE_AGENT_APPROVAL_WAIT";
+    /** How long audit rows are kept (issue 32); unset keeps them for ever. */
+    public static final String AUDIT_RETENTION = "SERVICE_AUDIT_RETENTION";
 
     public static final String DEFAULT_BASE_URL = "http://localhost:8080";
     public static final String DEFAULT_LISTEN = "0.0.0.0:8080";
@@ -127,6 +129,7 @@ public final class SettingsLoader {
         Optional<Boolean> mcpEnabled = read(MCP_ENABLED, "true", SettingsLoader::parseBoolean);
         Optional<Integer> mcpRateLimit = read(MCP_RATE_LIMIT, "120", SettingsLoader::parseCount);
         Optional<Duration> approvalWait = read(AGENT_APPROVAL_WAIT, "50s", AgentSettings::parseWait);
+        Optional<Duration> auditRetention = optional(AUDIT_RETENTION, SettingsLoader::parseRetention, true);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -139,7 +142,7 @@ public final class SettingsLoader {
                 shutdownTimeout.orElseThrow(),
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
                 accessContact.orElseThrow(), extraCas.orElseThrow(), new AgentSettings(mcpEnabled.orElseThrow(),
-                        mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()));
+                        mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()), auditRetention);
     }
 
     /**
@@ -349,6 +352,15 @@ public final class SettingsLoader {
             problems.add(name + ": cannot read the file (got '" + value + "')");
         }
         return Optional.of(path);
+    }
+
+    /** At least a day: a shorter retention is a typo more likely than a policy. */
+    private static Duration parseRetention(String text) {
+        Duration duration = Durations.parse(text);
+        if (duration.compareTo(Duration.ofDays(1)) < 0) {
+            throw new IllegalArgumentException("must be at least 1d (for example 400d)");
+        }
+        return duration;
     }
 
     private static Duration parsePositive(String text) {

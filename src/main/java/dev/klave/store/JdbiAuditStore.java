@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.AuditCursor;
 import dev.klave.audit.AuditFilter;
+import dev.klave.audit.AuditPruning;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditStore;
 import dev.klave.audit.Channel;
@@ -11,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +22,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /** {@link AuditStore} in SQL: each batch is one transaction, on PostgreSQL one statement. */
-public final class JdbiAuditStore implements AuditStore {
+public final class JdbiAuditStore implements AuditStore, AuditPruning {
     // SQLite's; PostgreSQL's batch is PostgresAuditBatch.
     private static final String INSERT = "INSERT INTO audit (id, at, subject_id, subject_login, credential_id, "
             + "cluster_id, namespace, verb, resource, name, path, client_ip, status, error, completed_at, channel, "
@@ -246,6 +248,21 @@ public final class JdbiAuditStore implements AuditStore {
             sql.append(" AND a.").append(column).append(" = :").append(column);
             parameters.put(column, text);
         });
+    }
+
+    @Override
+    public int deleteBefore(Instant before, int limit) {
+        return database.inTransaction(() -> database.withHandle(handle -> {
+            // The oldest first, by the time index; then each row's completion and the row, by key.
+            List<String> ids = handle.createQuery("SELECT id FROM audit WHERE at < :before ORDER BY at, id "
+                    + "LIMIT :limit").bind("before", before.toEpochMilli()).bind("limit", limit).mapTo(String.class)
+                    .list();
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            handle.createUpdate("DELETE FROM audit_completion WHERE id IN (<ids>)").bindList("ids", ids).execute();
+            return handle.createUpdate("DELETE FROM audit WHERE id IN (<ids>)").bindList("ids", ids).execute();
+        }));
     }
 
     @Override
