@@ -77,6 +77,7 @@ import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiDiscoveryStatusStore;
 import dev.klave.store.JdbiExchangedTokenStore;
+import dev.klave.store.JdbiAuditFeed;
 import dev.klave.store.JdbiLeaseStore;
 import dev.klave.store.JdbiUsedStateStore;
 import dev.klave.store.JdbiRateWindowStore;
@@ -243,7 +244,8 @@ public final class Services {
                 new OidcRoutes(oidc),
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn, views),
                 new LoginRoutes(passwordLogin, methods, signedIn, settings.accessContact()),
-                new AuditRoutes(events, new AuditQueries(way.auditStore, way.auditWriter)),
+                new AuditRoutes(events, new AuditQueries(way.auditStore, way.auditWriter),
+                        new JdbiAuditFeed(database)),
                 new ClusterRoutes(clusterArea.clusters, clusterArea.namespaces, clusterArea.reconciler,
                         clusterArea.connections, credentials::revokeAllRestrictedTo, baseUrl),
                 new AccessRoutes(clusterArea.grants, subjects, clock),

@@ -20,10 +20,12 @@ public final class AuditRoutes implements RouteProvider {
 
     private final ControlEvents events;
     private final AuditQueries audit;
+    private final FeedStore feed;
 
-    public AuditRoutes(ControlEvents events, AuditQueries audit) {
+    public AuditRoutes(ControlEvents events, AuditQueries audit, FeedStore feed) {
         this.events = requireNonNull(events, "events is null");
         this.audit = requireNonNull(audit, "audit is null");
+        this.feed = java.util.Objects.requireNonNull(feed, "feed is null");
     }
 
     record AuditView(String id, Instant at, Optional<String> subjectId, Optional<String> subject,
@@ -53,6 +55,15 @@ public final class AuditRoutes implements RouteProvider {
 
     record PageView(java.util.List<EventView> events, int page, int pageSize, boolean hasMore) {}
 
+    /** One entry of the feed: {@code request} (an ended request, as the listing shows it) or {@code event}. */
+    record FeedEntryView(String position, String type, Optional<AuditView> request, Optional<EventView> event) {}
+
+    record FeedView(java.util.List<FeedEntryView> entries, String nextCursor) {}
+
+    /** Entries a feed read answers by default, and at most (issue 32). */
+    static final int FEED_DEFAULT = 500;
+    static final int FEED_MAX = 5_000;
+
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/control-events", Access.ADMIN, request -> {
@@ -61,6 +72,13 @@ public final class AuditRoutes implements RouteProvider {
                     time(request, "to")), page(request));
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore()));
+        }).get("/api/audit/feed", Access.ADMIN, request -> {
+            request.refuseUnknownQuery(java.util.Set.of("after", "limit"));
+            FeedPosition after = request.queryParameter("after").map(FeedPosition::decode).orElse(FeedPosition.START);
+            int limit = request.queryParameter("limit").map(AuditRoutes::feedLimit).orElse(FEED_DEFAULT);
+            java.util.List<FeedStore.Entry> entries = feed.after(after, limit);
+            return ApiResponse.ok(new FeedView(entries.stream().map(AuditRoutes::view).toList(),
+                    (entries.isEmpty() ? after : entries.getLast().position()).encode()));
         }).get("/api/audit", Access.SESSION, request -> {
             request.refuseUnknownQuery(LISTING);
             Optional<AuditCursor> after = request.queryParameter("cursor").map(AuditCursor::decode);
@@ -113,6 +131,23 @@ public final class AuditRoutes implements RouteProvider {
                 throw Message.TIME_INVALID.refusal(name);
             }
         });
+    }
+
+    private static FeedEntryView view(FeedStore.Entry entry) {
+        return new FeedEntryView(entry.position().encode(), entry.request().isPresent() ? "request" : "event",
+                entry.request().map(AuditRoutes::view), entry.event().map(AuditRoutes::view));
+    }
+
+    private static int feedLimit(String text) {
+        try {
+            int limit = Integer.parseInt(text);
+            if (limit >= 1 && limit <= FEED_MAX) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // Falls through to the refusal.
+        }
+        throw Message.FEED_LIMIT_INVALID.refusal(FEED_MAX);
     }
 
     static AuditView view(AuditRow row) {

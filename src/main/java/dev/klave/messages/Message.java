@@ -103,6 +103,7 @@ public enum Message {
     CURSOR_INVALID(400, "cursor no válido: usa el next_cursor de la página anterior"),
     STATUS_FILTER_INVALID(400, "status no válido: usa un código HTTP de 100 a 599"),
     QUERY_PARAMETER_UNKNOWN(400, "parámetro desconocido: %s"),
+    FEED_LIMIT_INVALID(400, "limit no válido: usa un número de 1 a %s"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
     // The bootstrap JSON (spec 1 §4 POST /api/clusters/{id}/tokens), field by field.
     BOOTSTRAP_PROXY_TOKEN_EMPTY(400, "JSON de bootstrap no válido: proxyToken está vacío"),

@@ -265,6 +265,15 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
         }));
     }
 
+    /** The rows {@code ids} name, in no order (the audit feed's). */
+    public List<AuditRow> findByIds(List<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return database.withHandle(handle -> handle.createQuery(SELECT + " WHERE a.id IN (<ids>)")
+                .bindList("ids", ids).map(JdbiAuditStore::map).list());
+    }
+
     @Override
     public Optional<AuditRow> findById(String id) {
         return database.withHandle(handle -> handle.createQuery(SELECT + " WHERE a.id = :id")

@@ -149,4 +149,23 @@ class AuditListingTest {
         assertThat(unknownAfter.statusCode()).isEqualTo(400);
         assertThat(unknownAfter.body()).contains("after no válido");
     }
+
+    @Test
+    void theFeedHandsOutEndedRequestsAndEventsAfterACursorToAdministratorsOnly() throws Exception {
+        JsonNode first = JSON.readTree(klave.http().get("/api/audit/feed?limit=3", "Cookie", admin).body());
+        JsonNode next = JSON.readTree(klave.http().get("/api/audit/feed?limit=3&after="
+                + first.get("next_cursor").asText(), "Cookie", admin).body());
+        String person = TestingPeople.signUp(klave, "reader", false);
+
+        assertThat(first.get("entries")).hasSize(3);
+        Set<String> types = new HashSet<>();
+        first.get("entries").forEach(entry -> types.add(entry.get("type").asText()));
+        assertThat(types).isNotEmpty().isSubsetOf(Set.of("request", "event"));
+        assertThat(next.get("entries")).hasSize(3);
+        assertThat(next.get("entries").get(0).get("position").asText())
+                .isNotEqualTo(first.get("entries").get(2).get("position").asText());
+        assertThat(klave.http().get("/api/audit/feed", "Cookie", person).statusCode()).isEqualTo(403);
+        assertThat(klave.http().get("/api/audit/feed?limit=0", "Cookie", admin).statusCode()).isEqualTo(400);
+        assertThat(klave.http().get("/api/audit/feed?after=garbage", "Cookie", admin).statusCode()).isEqualTo(400);
+    }
 }
