@@ -27,6 +27,7 @@ import dev.klave.store.JdbiAgentSessionStore;
 import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiCredentialStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,14 +63,15 @@ final class GatewayWiring {
     final NetworkEngine network;
     final ProxyFactory proxy;
 
-    GatewayWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters) {
+    GatewayWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
+            MeterRegistry registry) {
         Clock clock = accounts.clock;
         credentialStore = new JdbiCredentialStore(database);
         credentials = new Credentials(database, credentialStore, accounts.subjects, clusters.clusterStore,
                 clusters.grantStore, accounts.tokens, accounts.events, settings.maxCredentialTtl(), settings.baseUrl(),
                 kubeconfigCa(settings), clock);
         auditStore = new JdbiAuditStore(database);
-        auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
+        auditWriter = new AuditWriter(auditStore, settings.auditTimeout(), registry);
         credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), accounts.subjects,
                 clusters.clusterStore, clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
         agentSessions = new JdbiAgentSessionStore(database);
@@ -82,7 +84,7 @@ final class GatewayWiring {
                 clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
         // One guard for every open call: what the agents' bearers find by id is a superset of the
         // proxy's (the same credentials, and sessions), and an id is only ever that of an admitted call.
-        openStreams = new OpenStreams(agentChecks, clock);
+        openStreams = new OpenStreams(agentChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
         gateway = new Gateway(credentialChecks, auditWriter, openStreams, checking, clock);
@@ -94,7 +96,7 @@ final class GatewayWiring {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining, settings.proxy(),
-                    clock, network.tls(), refusals), refusals);
+                    clock, network.tls(), refusals, registry), refusals);
         };
     }
 

@@ -31,7 +31,8 @@ public record Settings(
         Optional<OidcSettings> oidc,
         Optional<String> accessContact,
         Optional<ExtraCertificates> extraCertificates,
-        AgentSettings agents) {
+        AgentSettings agents,
+        Optional<ListenAddress> metricsListen) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
         requireNonNull(listen, "listen is null");
@@ -52,5 +53,6 @@ public record Settings(
         requireNonNull(accessContact, "accessContact is null");
         requireNonNull(extraCertificates, "extraCertificates is null");
         requireNonNull(agents, "agents is null");
+        requireNonNull(metricsListen, "metricsListen is null");
     }
 }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import dev.klave.logs.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,7 +123,8 @@ public final class ClusterExchange {
     }
 
     private Exchanged failed(String auditId, Ending ending, Call call, OutboundFailure failure) {
-        LOG.warn("call {} to cluster {} failed: {}", auditId, call.cluster(), Untrusted.text(failure.toString()));
+        LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                .log("call {} to cluster {} failed: {}", auditId, call.cluster(), Untrusted.text(failure.toString()));
         if (failure.kind() == OutboundFailure.Kind.TOO_LARGE) {
             String text = Message.AUDIT_ANSWER_TOO_LARGE.text(size(answerLimit));
             ending.end(Message.AUDIT_ANSWER_TOO_LARGE.status(), Optional.of(text));
