@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.config.ListenAddress;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmHeapPressureMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -43,6 +44,11 @@ public final class Metrics implements AutoCloseable {
             return off();
         }
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // Two of the processor binder's names break Prometheus's naming rules (promtool check
+        // metrics): a unit abbreviated (process_cpu_time_ns_total) and a gauge ending in _count
+        // (system_cpu_count). process_cpu_usage and system_cpu_usage say what they would.
+        prometheus.config().meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time")
+                || id.getName().equals("system.cpu.count")));
         new ClassLoaderMetrics().bindTo(prometheus);
         new JvmMemoryMetrics().bindTo(prometheus);
         JvmGcMetrics gc = new JvmGcMetrics();

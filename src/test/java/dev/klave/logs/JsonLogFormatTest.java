@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -32,6 +33,8 @@ class JsonLogFormatTest {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream original = System.err;
         LoggerContext context = new LoggerContext();
+        // What logback's own initialisation gives the context SLF4J binds at start.
+        context.setMDCAdapter(new LogbackMDCAdapter());
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             // What the environment variable gives logback: the context's property wins over it.
@@ -45,6 +48,9 @@ class JsonLogFormatTest {
         } finally {
             context.stop();
             System.setErr(original);
+        }
+        if (captured.size() == 0) {
+            throw new AssertionError("nothing logged; logback said: " + context.getStatusManager().getCopyOfStatusList());
         }
         List<String> lines = new ArrayList<>();
         for (String line : captured.toString(StandardCharsets.UTF_8).split("\n", -1)) {

@@ -246,9 +246,14 @@ class PrometheusScrapeTest {
 
     /** The result vector of an instant query through Prometheus's HTTP API. */
     private List<JsonNode> query(int port, String query) throws Exception {
-        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+        HttpResponse<String> answer;
+        try {
+            answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.ConnectException notYet) {
+            return List.of(); // Prometheus not listening yet
+        }
         if (answer.statusCode() == 503) {
             return List.of(); // still starting
         }
