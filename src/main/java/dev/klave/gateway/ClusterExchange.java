@@ -7,6 +7,7 @@ import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterCallFailed;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.KubernetesApi;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
 import dev.klave.outbound.Answer;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import dev.klave.logs.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -7,6 +7,7 @@ import dev.klave.audit.AuditWriter;
 import dev.klave.credential.Credential;
 import dev.klave.crypto.TokenHash;
 import dev.klave.crypto.TokenKind;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.storage.DatabaseUnavailableException;
@@ -17,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
-import dev.klave.logs.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

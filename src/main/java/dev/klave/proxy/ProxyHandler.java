@@ -14,6 +14,7 @@ import dev.klave.http.ClientAddresses;
 import dev.klave.http.EdgeAudit;
 import dev.klave.http.KubeStatus;
 import dev.klave.http.UnreadBodies;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
@@ -36,7 +37,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
-import dev.klave.logs.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

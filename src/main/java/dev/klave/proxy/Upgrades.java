@@ -8,6 +8,7 @@ import dev.klave.gateway.Caller;
 import dev.klave.gateway.Ending;
 import dev.klave.gateway.OpenStreams;
 import dev.klave.http.KubeStatus;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
 import io.vertx.core.Future;
@@ -30,7 +31,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import dev.klave.logs.LogFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
