@@ -29,6 +29,7 @@ import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiCredentialStore;
 import dev.klave.store.JdbiLeaseStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -68,14 +69,14 @@ final class GatewayWiring {
 
     /** @param replica this replica's name in the leases it takes */
     GatewayWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
-            String replica) {
+            String replica, MeterRegistry registry) {
         Clock clock = accounts.clock;
         credentialStore = new JdbiCredentialStore(database);
         credentials = new Credentials(database, credentialStore, accounts.subjects, clusters.clusterStore,
                 clusters.grantStore, accounts.tokens, accounts.events, settings.maxCredentialTtl(), settings.baseUrl(),
                 kubeconfigCa(settings), clock);
         auditStore = new JdbiAuditStore(database);
-        auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
+        auditWriter = new AuditWriter(auditStore, settings.auditTimeout(), registry);
         retention = settings.auditRetention().map(kept -> new AuditRetention(auditStore, new JdbiLeaseStore(database),
                 accounts.events, kept, replica, clock));
         credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), accounts.subjects,
@@ -90,7 +91,7 @@ final class GatewayWiring {
                 clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
         // One guard for every open call: what the agents' bearers find by id is a superset of the
         // proxy's (the same credentials, and sessions), and an id is only ever that of an admitted call.
-        openStreams = new OpenStreams(agentChecks, clock);
+        openStreams = new OpenStreams(agentChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
         gateway = new Gateway(credentialChecks, auditWriter, openStreams, checking, clock);
@@ -102,7 +103,7 @@ final class GatewayWiring {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining, settings.proxy(),
-                    clock, network.tls(), refusals), refusals);
+                    clock, network.tls(), refusals, registry), refusals);
         };
     }
 

@@ -32,6 +32,7 @@ public record Settings(
         Optional<String> accessContact,
         Optional<ExtraCertificates> extraCertificates,
         AgentSettings agents,
+        Optional<ListenAddress> metricsListen,
         Optional<Duration> auditRetention) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
@@ -53,6 +54,7 @@ public record Settings(
         requireNonNull(accessContact, "accessContact is null");
         requireNonNull(extraCertificates, "extraCertificates is null");
         requireNonNull(agents, "agents is null");
+        requireNonNull(metricsListen, "metricsListen is null");
         requireNonNull(auditRetention, "auditRetention is null");
     }
 }
