@@ -169,7 +169,11 @@ export interface ControlEvent {
  */
 export interface ListPage<T> { items: T[]; next_cursor: string | null }
 
-export interface Page<T> { events: T[]; page: number; page_size: number; has_more: boolean; total?: number }
+/** A listing's page; the audit's also says its bounded total (counted up to 10 000) and the next page's cursor. */
+export interface Page<T> {
+  events: T[]; page: number; page_size: number; has_more: boolean;
+  total?: number; total_capped?: boolean; next_cursor?: string | null;
+}
 
 export interface OidcStatus {
   configured: boolean; issuer: string | null; domains: string[]; autolink: string | null;

@@ -108,7 +108,8 @@ function Requests({ search }: { search: URLSearchParams }) {
           {(result) => (
             <>
               <div class="actions">
-                <p data-testid="audit-total">{result.total === 1 ? "1 petición" : `${result.total ?? 0} peticiones`} con estos filtros</p>
+                <p data-testid="audit-total">{result.total_capped ? "Más de 10 000 peticiones"
+                  : result.total === 1 ? "1 petición" : `${result.total ?? 0} peticiones`} con estos filtros</p>
                 <a class="button button-small" href={`/api/audit/export${query({ ...applied, format: "csv" })}`}
                   download="klave-audit.csv">Exportar CSV</a>
                 <a class="button button-small" href={`/api/audit/export${query({ ...applied, format: "jsonl" })}`}

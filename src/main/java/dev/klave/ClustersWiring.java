@@ -15,6 +15,7 @@ import dev.klave.store.Database;
 import dev.klave.store.JdbiClusterStore;
 import dev.klave.store.JdbiGrantStore;
 import dev.klave.store.JdbiLeaseStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 
@@ -35,14 +36,15 @@ final class ClustersWiring implements AutoCloseable {
     final Grants grants;
 
     /** @param replica this replica's name in the leases it takes */
-    ClustersWiring(Database database, Settings settings, AccountsWiring accounts, SecureRandom random, String replica) {
+    ClustersWiring(Database database, Settings settings, AccountsWiring accounts, SecureRandom random, String replica,
+            MeterRegistry registry) {
         Clock clock = accounts.clock;
         clusterStore = new JdbiClusterStore(database);
         grantStore = new JdbiGrantStore(database);
         vault = new TokenVault(accounts.keys.derive(KeyPurpose.CLUSTER_TOKENS), random);
         connections = new ClusterConnections(clusterStore, vault);
         reconciler = new Reconciler(clusterStore, connections, grantStore, accounts.subjects,
-                new JdbiLeaseStore(database), replica, clock);
+                new JdbiLeaseStore(database), replica, clock, registry);
         reconciliations = new Reconciliations(reconciler, clusterStore, grantStore, clock);
         namespaces = new Namespaces(connections);
         clusters = new Clusters(database, clusterStore, vault, accounts.events, reconciliations::request, clock);

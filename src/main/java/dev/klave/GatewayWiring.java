@@ -3,6 +3,7 @@ package dev.klave;
 import dev.klave.access.Tier;
 import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.Actor;
+import dev.klave.audit.AuditRetention;
 import dev.klave.audit.AuditWriter;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
@@ -27,6 +28,8 @@ import dev.klave.store.JdbiAgentSessionStore;
 import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiCredentialStore;
+import dev.klave.store.JdbiLeaseStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -61,15 +64,21 @@ final class GatewayWiring {
     final ClusterExchange clusterExchange;
     final NetworkEngine network;
     final ProxyFactory proxy;
+    /** Deleting audit rows past {@code SERVICE_AUDIT_RETENTION}, when it is set. */
+    final Optional<AuditRetention> retention;
 
-    GatewayWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters) {
+    /** @param replica this replica's name in the leases it takes */
+    GatewayWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
+            String replica, MeterRegistry registry) {
         Clock clock = accounts.clock;
         credentialStore = new JdbiCredentialStore(database);
         credentials = new Credentials(database, credentialStore, accounts.subjects, clusters.clusterStore,
                 clusters.grantStore, accounts.tokens, accounts.events, settings.maxCredentialTtl(), settings.baseUrl(),
                 kubeconfigCa(settings), clock);
         auditStore = new JdbiAuditStore(database);
-        auditWriter = new AuditWriter(auditStore, settings.auditTimeout());
+        auditWriter = new AuditWriter(auditStore, settings.auditTimeout(), registry);
+        retention = settings.auditRetention().map(kept -> new AuditRetention(auditStore, new JdbiLeaseStore(database),
+                accounts.events, kept, replica, clock));
         credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), accounts.subjects,
                 clusters.clusterStore, clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
         agentSessions = new JdbiAgentSessionStore(database);
@@ -82,7 +91,7 @@ final class GatewayWiring {
                 clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
         // One guard for every open call: what the agents' bearers find by id is a superset of the
         // proxy's (the same credentials, and sessions), and an id is only ever that of an admitted call.
-        openStreams = new OpenStreams(agentChecks, clock);
+        openStreams = new OpenStreams(agentChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
         gateway = new Gateway(credentialChecks, auditWriter, openStreams, checking, clock);
@@ -94,7 +103,7 @@ final class GatewayWiring {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining, settings.proxy(),
-                    clock, network.tls(), refusals), refusals);
+                    clock, network.tls(), refusals, registry), refusals);
         };
     }
 
@@ -115,6 +124,7 @@ final class GatewayWiring {
     void start() {
         auditWriter.start();
         openStreams.start();
+        retention.ifPresent(AuditRetention::start);
     }
 
     private static Optional<String> kubeconfigCa(Settings settings) {

@@ -13,6 +13,8 @@ import dev.klave.http.KlaveHttpServer;
 import dev.klave.http.RouteProvider;
 import dev.klave.http.WebAssets;
 import dev.klave.login.SignInMethods;
+import dev.klave.metrics.Metrics;
+import dev.klave.metrics.StateGauges;
 import dev.klave.store.Database;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -33,13 +35,15 @@ public final class Klave implements AutoCloseable {
     private final Database database;
     private final Services services;
     private final KlaveHttpServer server;
+    private final Metrics metrics;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Klave(Settings settings, Database database, Services services, KlaveHttpServer server) {
+    private Klave(Settings settings, Database database, Services services, KlaveHttpServer server, Metrics metrics) {
         this.settings = settings;
         this.database = database;
         this.services = services;
         this.server = server;
+        this.metrics = metrics;
     }
 
     /** Starts Klave with its own routes plus {@code extraRoutes} (tests add probes here). */
@@ -59,9 +63,15 @@ public final class Klave implements AutoCloseable {
         MasterKey masterKey = EncryptionKeyFile.resolve(settings.encryptionKey(), random);
         WebAssets assets = WebAssets.fromClasspath();
         Database database = Database.open(settings.database());
+        Metrics metrics = Metrics.from(settings.metricsListen());
         try {
+            if (metrics.enabled()) {
+                database.measure(metrics.registry());
+            }
             Services services = Services.create(database, settings, masterKey, SignInMethods.from(settings), clock,
-                random, outboundTls);
+                random, outboundTls, metrics.registry());
+            StateGauges.bind(metrics.registry(), services.openStreams(), services.forgeSync(),
+                    services.oidcProvider());
             if (services.externalSignInLeavesNoAdmin()) {
                 // Spec 1 §5 "Break-glass": Klave still starts, so that the CLI can fix it.
                 LOG.error("forge or OIDC sign-in is on, but no enabled administrator can sign in: link one to "
@@ -82,6 +92,8 @@ public final class Klave implements AutoCloseable {
             services.start();
             KlaveHttpServer server;
             try {
+                // Its own listener, never the public one (README "Metrics"); a port taken stops the start.
+                metrics.start();
                 server = KlaveHttpServer.start(settings, routes, services.authenticator(),
                         new ReplicaReadiness(database::answersWithin, services.auditWriter()), assets,
                         services.proxy(), services.network());
@@ -91,8 +103,9 @@ public final class Klave implements AutoCloseable {
             }
             LOG.info("Klave listening on {} (public address {})", describe(settings, server.port()),
                     settings.baseUrl());
-            return new Klave(settings, database, services, server);
+            return new Klave(settings, database, services, server, metrics);
         } catch (RuntimeException e) {
+            metrics.close();
             database.close();
             throw e;
         }
@@ -119,6 +132,11 @@ public final class Klave implements AutoCloseable {
         return services;
     }
 
+    /** The meters, and the port {@code /metrics} is served on when {@code SERVICE_METRICS_LISTEN} is set. */
+    public Metrics metrics() {
+        return metrics;
+    }
+
     /**
      * Graceful stop (SIGTERM): readiness fails first ({@code SERVICE_SHUTDOWN_DELAY} before the
      * listener closes), requests in flight finish within {@code SERVICE_SHUTDOWN_TIMEOUT}, and the
@@ -138,6 +156,7 @@ public final class Klave implements AutoCloseable {
         services.approvals().close();
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());
         services.close();
+        metrics.close();
         database.close();
         LOG.info("Klave stopped{}", clean ? "" : " (some requests were cut off)");
     }

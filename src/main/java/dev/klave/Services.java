@@ -56,6 +56,7 @@ import dev.klave.installation.InstallationRoutes;
 import dev.klave.login.ExternalSignIn;
 import dev.klave.login.LoginRoutes;
 import dev.klave.login.PasswordLogin;
+import dev.klave.login.SignInMeters;
 import dev.klave.login.SignInMethods;
 import dev.klave.login.StateCookie;
 import dev.klave.login.UsedStateStore;
@@ -69,6 +70,7 @@ import dev.klave.login.oidc.EmailLinking;
 import dev.klave.login.oidc.OidcProvider;
 import dev.klave.login.oidc.OidcRoutes;
 import dev.klave.login.oidc.OidcSignIn;
+import dev.klave.audit.AuditRetention;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenStreams;
@@ -76,11 +78,14 @@ import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiDiscoveryStatusStore;
 import dev.klave.store.JdbiExchangedTokenStore;
+import dev.klave.store.JdbiAuditFeed;
 import dev.klave.store.JdbiLeaseStore;
 import dev.klave.store.JdbiUsedStateStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiSyncReportStore;
 import dev.klave.store.JdbiTrustRuleStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -147,13 +152,24 @@ public final class Services {
      */
     public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
             Clock clock, SecureRandom random, SSLContext outboundTls) {
+        return create(database, settings, masterKey, methods, clock, random, outboundTls, new CompositeMeterRegistry());
+    }
+
+    /**
+     * @param registry where every package makes its meters ({@code SERVICE_METRICS_LISTEN}); an
+     *     empty composite when metrics are off
+     */
+    public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
+            Clock clock, SecureRandom random, SSLContext outboundTls, MeterRegistry registry) {
         requireNonNull(database, "database is null");
+        requireNonNull(registry, "registry is null");
+        SignInMeters signIns = new SignInMeters(registry);
         BaseUrl baseUrl = settings.baseUrl();
         // One name for this replica in every lease it takes (reconciliation, the forge's sync).
         String replica = "replica-" + UUID.randomUUID();
         AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
-        ClustersWiring clusterArea = new ClustersWiring(database, settings, base, random, replica);
-        GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea);
+        ClustersWiring clusterArea = new ClustersWiring(database, settings, base, random, replica, registry);
+        GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea, replica, registry);
         AgentsWiring agents = new AgentsWiring(database, settings, base, clusterArea, way, random);
         KeyRing keys = base.keys;
         SecretTokenGenerator tokens = base.tokens;
@@ -182,7 +198,8 @@ public final class Services {
                 clock);
         Links links = new Links(database, linkTokens, subjects, sessions, hasher, events, mode, agents.sessionEnds,
                 clock);
-        PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode);
+        PasswordLogin passwordLogin = new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode,
+                signIns);
         SignedIn signedIn = new SignedIn(own, views, baseUrl.isHttps());
 
         CredentialRoutes credentialRoutes = new CredentialRoutes(credentials, subjects, clock);
@@ -192,7 +209,8 @@ public final class Services {
         CiExchange exchange = new CiExchange(
                 new ActionsTokenVerifier(ci.issuer().toString(), baseUrl.toString(), issuerKeys, clock),
                 trustRuleStore, new JdbiExchangedTokenStore(database), subjects, credentials,
-                new JdbiRateWindowStore(database), database, events, ci.credentialTtl(), settings.addressGroups(), clock);
+                new JdbiRateWindowStore(database), database, events, ci.credentialTtl(), settings.addressGroups(), clock,
+                registry);
         TrustRules trustRules = new TrustRules(database, trustRuleStore, subjects, events, clock);
 
         UsedStateStore usedStates = new JdbiUsedStateStore(database);
@@ -208,7 +226,7 @@ public final class Services {
             ExternalSignIn signIn = new ExternalSignIn(new ForgeSignIn(client,
                     URI.create(baseUrl.resolve(ForgeRoutes.CALLBACK)), forgeSettings.requireOrgTwoFactor(), clock),
                     stateCookie, database, subjects, identities, linkTokens, sessions, throttle, usedStates, events,
-                    tokens, baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock);
+                    tokens, baseUrl.isHttps(), baseUrl.path(), Optional.empty(), clock, signIns);
             JdbiSyncReportStore reports = new JdbiSyncReportStore(database);
             syncReports = Optional.of(reports);
             forge = Optional.of(new ForgeRoutes.Configured(forgeSettings, signIn,
@@ -230,7 +248,7 @@ public final class Services {
             ExternalSignIn signIn = new ExternalSignIn(new OidcSignIn(oidcSettings, provider,
                     URI.create(baseUrl.resolve(OidcRoutes.CALLBACK)), linking), stateCookie, database, subjects,
                     identities, linkTokens, sessions, throttle, usedStates, events, tokens, baseUrl.isHttps(),
-                    baseUrl.path(), Optional.of(baseUrl.hostAndPort()), clock);
+                    baseUrl.path(), Optional.of(baseUrl.hostAndPort()), clock, signIns);
             oidc = Optional.of(new OidcRoutes.Configured(oidcSettings, signIn, provider));
         }
 
@@ -243,7 +261,8 @@ public final class Services {
                 new OidcRoutes(oidc),
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn, views),
                 new LoginRoutes(passwordLogin, methods, signedIn, settings.accessContact()),
-                new AuditRoutes(events, new AuditQueries(way.auditStore, way.auditWriter)),
+                new AuditRoutes(events, new AuditQueries(way.auditStore, way.auditWriter),
+                        new JdbiAuditFeed(database)),
                 new ClusterRoutes(clusterArea.clusters, clusterArea.namespaces, clusterArea.reconciler,
                         clusterArea.connections, credentials::revokeAllRestrictedTo, baseUrl),
                 new AccessRoutes(clusterArea.grants, subjects, clock),
@@ -281,6 +300,7 @@ public final class Services {
         way.openStreams.close();
         clusterArea.close();
         forgeSync.ifPresent(ForgeSync::close);
+        way.retention.ifPresent(AuditRetention::close);
         way.auditWriter.close();
     }
 

@@ -34,12 +34,13 @@ class ReplicaReadinessTest {
         }
 
         @Override
-        public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
+        public List<AuditRow> find(AuditFilter filter, Optional<dev.klave.audit.AuditCursor> after, int offset,
+                int limit) {
             return List.of();
         }
 
         @Override
-        public long count(AuditFilter filter) {
+        public long count(AuditFilter filter, long atMost) {
             return 0;
         }
 

@@ -1,7 +1,9 @@
 package dev.klave.audit;
 
 import dev.klave.http.Json;
+import dev.klave.messages.Message;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,15 +11,85 @@ import java.util.Optional;
 
 /**
  * The audit rows an export holds, as CSV (RFC 4180, one header line) or JSON lines (each line the
- * row exactly as {@code GET /api/audit} gives it).
+ * row exactly as {@code GET /api/audit} gives it), written as they are read (issue 32): a batch of
+ * rows at a time after the last one written, so an export of any size holds one batch in memory,
+ * its first bytes leave at once, and one cut short resumes after the last row received.
  */
-final class AuditExport {
+public final class AuditExport {
+    /** Rows read, and written, at a time. */
+    static final int BATCH = 1_000;
+
+    /** The two formats of {@code GET /api/audit/export} and {@code klave audit export}. */
+    public enum Format {
+        CSV("text/csv; charset=utf-8", "klave-audit.csv"),
+        JSONL("application/x-ndjson; charset=utf-8", "klave-audit.jsonl");
+
+        private final String contentType;
+        private final String fileName;
+
+        Format(String contentType, String fileName) {
+            this.contentType = contentType;
+            this.fileName = fileName;
+        }
+
+        public String contentType() {
+            return contentType;
+        }
+
+        public String fileName() {
+            return fileName;
+        }
+
+        /** {@code csv} or {@code jsonl}; 400 otherwise. */
+        public static Format named(String name) {
+            return switch (name) {
+                case "csv" -> CSV;
+                case "jsonl" -> JSONL;
+                default -> throw Message.EXPORT_FORMAT_INVALID.refusal();
+            };
+        }
+    }
+
+    /** Where an export goes: an HTTP response, a file, standard output. */
+    @FunctionalInterface
+    public interface Sink {
+        void write(byte[] bytes) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Writes every row {@code filter} keeps, newest first, after {@code after} when given: the
+     * header (CSV), then one batch of lines per read. Returns how many rows were written.
+     */
+    public static long stream(AuditStore store, AuditFilter filter, Optional<AuditCursor> after, Format format,
+            Sink sink) throws IOException, InterruptedException {
+        if (format == Format.CSV) {
+            sink.write((HEADER + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        long written = 0;
+        Optional<AuditCursor> next = after;
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("export stopped");
+            }
+            List<AuditRow> batch = store.find(filter, next, 0, BATCH);
+            if (batch.isEmpty()) {
+                return written;
+            }
+            List<AuditRoutes.AuditView> views = batch.stream().map(AuditRoutes::view).toList();
+            sink.write(format == Format.CSV ? csvRows(views) : jsonLines(views));
+            written += batch.size();
+            if (batch.size() < BATCH) {
+                return written;
+            }
+            next = Optional.of(AuditCursor.after(batch.getLast()));
+        }
+    }
     private static final String HEADER = "id,at,subject_id,subject,credential,cluster,namespace,verb,resource,name,"
             + "path,status,error,client_ip,completed_at,channel,tool,session";
 
     private AuditExport() {}
 
-    static byte[] jsonLines(List<AuditRoutes.AuditView> rows) {
+    private static byte[] jsonLines(List<AuditRoutes.AuditView> rows) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (AuditRoutes.AuditView row : rows) {
             out.writeBytes(Json.write(row));
@@ -26,8 +98,8 @@ final class AuditExport {
         return out.toByteArray();
     }
 
-    static byte[] csv(List<AuditRoutes.AuditView> rows) {
-        StringBuilder text = new StringBuilder(HEADER).append("\r\n");
+    private static byte[] csvRows(List<AuditRoutes.AuditView> rows) {
+        StringBuilder text = new StringBuilder();
         for (AuditRoutes.AuditView row : rows) {
             List<String> cells = new ArrayList<>();
             cells.add(row.id());

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The filters of {@code GET /api/audit} (spec 1 §4 "Audit"); empty means any. {@code channel},
- * {@code tool} and {@code session} pick how a request came (spec 3 "Tool rules" 3).
+ * {@code tool} and {@code session} pick how a request came (spec 3 "Tool rules" 3); {@code status}
+ * the HTTP status it was answered with (issue 32).
  */
 public record AuditFilter(
         Optional<String> subject,
@@ -21,7 +22,8 @@ public record AuditFilter(
         boolean includeDiscovery,
         Optional<Channel.Kind> channel,
         Optional<String> tool,
-        Optional<String> session) {
+        Optional<String> session,
+        Optional<Integer> status) {
     public AuditFilter {
         requireNonNull(subject, "subject is null");
         requireNonNull(cluster, "cluster is null");
@@ -34,6 +36,16 @@ public record AuditFilter(
         requireNonNull(channel, "channel is null");
         requireNonNull(tool, "tool is null");
         requireNonNull(session, "session is null");
+        requireNonNull(status, "status is null");
+    }
+
+    /** A filter that asks nothing of the answer's status. */
+    public AuditFilter(Optional<String> subject, Optional<String> cluster, Optional<String> namespace,
+            Optional<String> verb, Optional<String> resource, Optional<String> credential, Optional<Instant> from,
+            Optional<Instant> to, boolean includeDiscovery, Optional<Channel.Kind> channel, Optional<String> tool,
+            Optional<String> session) {
+        this(subject, cluster, namespace, verb, resource, credential, from, to, includeDiscovery, channel, tool,
+                session, Optional.empty());
     }
 
     /** A filter that asks nothing of how a request came. */
@@ -48,11 +60,17 @@ public record AuditFilter(
     public AuditFilter until(Instant instant) {
         Instant end = to.filter(given -> given.isBefore(instant)).orElse(instant);
         return new AuditFilter(subject, cluster, namespace, verb, resource, credential, from, Optional.of(end),
-                includeDiscovery, channel, tool, session);
+                includeDiscovery, channel, tool, session, status);
+    }
+
+    /** The same filter, keeping the requests answered {@code code}. */
+    public AuditFilter withStatus(int code) {
+        return new AuditFilter(subject, cluster, namespace, verb, resource, credential, from, to, includeDiscovery,
+                channel, tool, session, Optional.of(code));
     }
 
     public AuditFilter onlySubject(String subjectId) {
         return new AuditFilter(Optional.of(subjectId), cluster, namespace, verb, resource, credential, from, to,
-                includeDiscovery, channel, tool, session);
+                includeDiscovery, channel, tool, session, status);
     }
 }

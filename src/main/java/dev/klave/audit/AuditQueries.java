@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.messages.Message;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,13 +29,18 @@ public final class AuditQueries {
         this.writer = requireNonNull(writer, "writer is null");
     }
 
-    /** Most rows one export holds; a larger selection is cut, and the answer says so. */
-    public static final int EXPORT_LIMIT = 20_000;
-    private static final int EXPORT_BATCH = 1_000;
+    /** Most rows a listing's total counts; past it the total says "more than" (issue 32). */
+    public static final int TOTAL_LIMIT = 10_000;
 
-    public record Page(List<AuditRow> events, int page, int pageSize, boolean hasMore, long total) {
+    /**
+     * One page: its rows, whether more follow and the cursor of the next page, and the total —
+     * at most {@link #TOTAL_LIMIT}, {@code totalCapped} when there are more.
+     */
+    public record Page(List<AuditRow> events, int page, int pageSize, boolean hasMore,
+            Optional<String> nextCursor, long total, boolean totalCapped) {
         public Page {
             events = List.copyOf(events);
+            java.util.Objects.requireNonNull(nextCursor, "nextCursor is null");
         }
     }
 
@@ -45,37 +51,42 @@ public final class AuditQueries {
         }
     }
 
-    /** Non-administrators see only their own rows, whatever the filter asks. */
-    public Page page(AuditFilter filter, int page, Viewer caller) {
+    /**
+     * Non-administrators see only their own rows, whatever the filter asks. A page follows
+     * {@code after} (keyset) or, without one, is the {@code page}-th of spec 1.
+     */
+    public Page page(AuditFilter filter, int page, Optional<AuditCursor> after, Viewer caller) {
         flushWriter();
         AuditFilter effective = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
-        List<AuditRow> rows = store.find(effective, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
+        int offset = after.isPresent() ? 0 : (page - 1) * PAGE_SIZE;
+        List<AuditRow> rows = store.find(effective, after, offset, PAGE_SIZE + 1);
         boolean more = rows.size() > PAGE_SIZE;
-        return new Page(more ? rows.subList(0, PAGE_SIZE) : rows, page, PAGE_SIZE, more, store.count(effective));
+        List<AuditRow> shown = more ? rows.subList(0, PAGE_SIZE) : rows;
+        long counted = store.count(effective, TOTAL_LIMIT + 1L);
+        return new Page(shown, page, PAGE_SIZE, more,
+                more ? Optional.of(AuditCursor.after(shown.getLast()).encode()) : Optional.empty(),
+                Math.min(counted, TOTAL_LIMIT), counted > TOTAL_LIMIT);
     }
 
-    /** What an export holds: the rows the filter keeps, newest first, and whether there were more. */
-    public record Export(List<AuditRow> rows, boolean truncated) {
-        public Export {
-            rows = List.copyOf(rows);
-        }
-    }
-
-    /** The rows {@code filter} keeps, the same a listing pages through, up to {@link #EXPORT_LIMIT}. */
-    public Export export(AuditFilter filter, Viewer caller) {
+    /**
+     * Streams the rows {@code filter} keeps — the same a listing pages through, all of them —
+     * after {@code after} when given (a cut export resumes after the last row it received). It
+     * reads up to now only: rows written meanwhile are newer and not part of it.
+     */
+    public long export(AuditFilter filter, Optional<AuditCursor> after, Viewer caller, AuditExport.Format format,
+            AuditExport.Sink sink) throws java.io.IOException, InterruptedException {
         flushWriter();
-        // Rows written while the export pages would shift its offsets: it reads up to now only.
         AuditFilter mine = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
-        AuditFilter effective = mine.until(java.time.Instant.now());
-        List<AuditRow> rows = new java.util.ArrayList<>();
-        while (rows.size() < EXPORT_LIMIT) {
-            List<AuditRow> batch = store.find(effective, rows.size(), Math.min(EXPORT_BATCH, EXPORT_LIMIT - rows.size()));
-            rows.addAll(batch);
-            if (batch.size() < EXPORT_BATCH) {
-                return new Export(rows, false);
-            }
+        return AuditExport.stream(store, mine.until(java.time.Instant.now()), after, format, sink);
+    }
+
+    /** Where an export resumes: after the row {@code id}, which the caller must be able to read. */
+    public AuditCursor resumeAfter(String id, Viewer caller) {
+        try {
+            return AuditCursor.after(one(id, caller));
+        } catch (dev.klave.messages.Refusal notFound) {
+            throw Message.EXPORT_AFTER_INVALID.refusal();
         }
-        return new Export(rows, !store.find(effective, EXPORT_LIMIT, 1).isEmpty());
     }
 
     /** Someone else's row is 404 for a non-administrator, as if it did not exist. */

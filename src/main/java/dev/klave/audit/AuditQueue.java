@@ -53,6 +53,16 @@ final class AuditQueue {
         }
     }
 
+    /** How many rows and flushes wait for a writer now. */
+    int depth() {
+        lock.lock();
+        try {
+            return items.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Queues a completion without waking anybody. */
     void complete(AuditRow.Completion completion) {
         completions.add(completion);

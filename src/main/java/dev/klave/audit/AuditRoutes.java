@@ -20,10 +20,12 @@ public final class AuditRoutes implements RouteProvider {
 
     private final ControlEvents events;
     private final AuditQueries audit;
+    private final FeedStore feed;
 
-    public AuditRoutes(ControlEvents events, AuditQueries audit) {
+    public AuditRoutes(ControlEvents events, AuditQueries audit, FeedStore feed) {
         this.events = requireNonNull(events, "events is null");
         this.audit = requireNonNull(audit, "audit is null");
+        this.feed = java.util.Objects.requireNonNull(feed, "feed is null");
     }
 
     record AuditView(String id, Instant at, Optional<String> subjectId, Optional<String> subject,
@@ -32,13 +34,35 @@ public final class AuditRoutes implements RouteProvider {
             Optional<String> error, Optional<String> clientIp, Optional<Instant> completedAt, String channel,
             Optional<String> tool, Optional<String> session) {}
 
-    record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore, long total) {}
+    record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore,
+            Optional<String> nextCursor, long total, boolean totalCapped) {}
+
+    /** The filters of the listing and the export (spec 1 §4 "Audit", spec 3 "Tool rules" 3, issue 32). */
+    private static final java.util.Set<String> FILTERS = java.util.Set.of("subject", "cluster", "namespace", "verb",
+            "resource", "credential", "from", "to", "include_discovery", "channel", "tool", "session", "status");
+    private static final java.util.Set<String> LISTING = union(FILTERS, "page", "cursor");
+    private static final java.util.Set<String> EXPORT = union(FILTERS, "format", "after");
+
+    private static java.util.Set<String> union(java.util.Set<String> names, String... more) {
+        java.util.Set<String> all = new java.util.HashSet<>(names);
+        all.addAll(java.util.List.of(more));
+        return java.util.Set.copyOf(all);
+    }
 
     record EventView(String id, Instant at, String type, Optional<ControlEvent.SubjectRef> actor,
             Optional<ControlEvent.SubjectRef> target, Optional<String> via, Optional<String> reason,
             Optional<String> clientIp, Map<String, Object> details) {}
 
     record PageView(java.util.List<EventView> events, int page, int pageSize, boolean hasMore) {}
+
+    /** One entry of the feed: {@code request} (an ended request, as the listing shows it) or {@code event}. */
+    record FeedEntryView(String position, String type, Optional<AuditView> request, Optional<EventView> event) {}
+
+    record FeedView(java.util.List<FeedEntryView> entries, String nextCursor) {}
+
+    /** Entries a feed read answers by default, and at most (issue 32). */
+    static final int FEED_DEFAULT = 500;
+    static final int FEED_MAX = 5_000;
 
     @Override
     public void register(ApiRoutes routes) {
@@ -48,22 +72,29 @@ public final class AuditRoutes implements RouteProvider {
                     time(request, "to")), page(request));
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore()));
+        }).get("/api/audit/feed", Access.ADMIN, request -> {
+            request.refuseUnknownQuery(java.util.Set.of("after", "limit"));
+            FeedPosition after = request.queryParameter("after").map(FeedPosition::decode).orElse(FeedPosition.START);
+            int limit = request.queryParameter("limit").map(AuditRoutes::feedLimit).orElse(FEED_DEFAULT);
+            java.util.List<FeedStore.Entry> entries = feed.after(after, limit);
+            return ApiResponse.ok(new FeedView(entries.stream().map(AuditRoutes::view).toList(),
+                    (entries.isEmpty() ? after : entries.getLast().position()).encode()));
         }).get("/api/audit", Access.SESSION, request -> {
-            AuditQueries.Page page = audit.page(filter(request), page(request), viewer(request));
+            request.refuseUnknownQuery(LISTING);
+            Optional<AuditCursor> after = request.queryParameter("cursor").map(AuditCursor::decode);
+            AuditQueries.Page page = audit.page(filter(request), page(request), after, viewer(request));
             return ApiResponse.ok(new AuditPage(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
-                    page.pageSize(), page.hasMore(), page.total()));
+                    page.pageSize(), page.hasMore(), page.nextCursor(), page.total(), page.totalCapped()));
         }).get("/api/audit/export", Access.SESSION, request -> {
-            AuditQueries.Export export = audit.export(filter(request), viewer(request));
-            String format = request.queryParameter("format").orElse("csv");
-            List<AuditView> rows = export.rows().stream().map(AuditRoutes::view).toList();
-            ApiResponse response = switch (format) {
-                case "csv" -> ApiResponse.raw("text/csv; charset=utf-8", AuditExport.csv(rows))
-                        .withHeader("Content-Disposition", "attachment; filename=\"klave-audit.csv\"");
-                case "jsonl" -> ApiResponse.raw("application/x-ndjson; charset=utf-8", AuditExport.jsonLines(rows))
-                        .withHeader("Content-Disposition", "attachment; filename=\"klave-audit.jsonl\"");
-                default -> throw Message.EXPORT_FORMAT_INVALID.refusal();
-            };
-            return export.truncated() ? response.withHeader("X-Klave-Truncated", "true") : response;
+            request.refuseUnknownQuery(EXPORT);
+            AuditExport.Format format = AuditExport.Format.named(request.queryParameter("format").orElse("csv"));
+            AuditFilter filter = filter(request);
+            AuditQueries.Viewer viewer = viewer(request);
+            Optional<AuditCursor> after = request.queryParameter("after").map(id -> audit.resumeAfter(id, viewer));
+            // Streamed (issue 32): any size, one batch in memory, the first bytes at once.
+            return ApiResponse.streamed(format.contentType(), out -> audit.export(filter, after, viewer, format,
+                    out::write)).withHeader("Content-Disposition", "attachment; filename=\"" + format.fileName()
+                            + "\"");
         }).get("/api/audit/{id}", Access.SESSION, request -> ApiResponse.ok(
                 view(audit.one(request.pathParameter("id"), viewer(request)))));
     }
@@ -73,7 +104,17 @@ public final class AuditRoutes implements RouteProvider {
                 request.queryParameter("namespace"), request.queryParameter("verb"), request.queryParameter("resource"),
                 request.queryParameter("credential"), time(request, "from"), time(request, "to"),
                 request.queryParameter("include_discovery").map("true"::equals).orElse(false), channel(request),
-                request.queryParameter("tool"), request.queryParameter("session"));
+                request.queryParameter("tool"), request.queryParameter("session"), status(request));
+    }
+
+    /** The {@code status} filter: an HTTP status, 100 to 599. */
+    private static Optional<Integer> status(ApiRequest request) {
+        return request.queryParameter("status").map(text -> {
+            if (text.matches("[1-5][0-9][0-9]")) {
+                return Integer.parseInt(text);
+            }
+            throw Message.STATUS_FILTER_INVALID.refusal();
+        });
     }
 
     /** The {@code channel} filter: {@code proxy} or {@code tool}; anything else is 400. */
@@ -92,7 +133,24 @@ public final class AuditRoutes implements RouteProvider {
         });
     }
 
-    private static AuditView view(AuditRow row) {
+    private static FeedEntryView view(FeedStore.Entry entry) {
+        return new FeedEntryView(entry.position().encode(), entry.request().isPresent() ? "request" : "event",
+                entry.request().map(AuditRoutes::view), entry.event().map(AuditRoutes::view));
+    }
+
+    private static int feedLimit(String text) {
+        try {
+            int limit = Integer.parseInt(text);
+            if (limit >= 1 && limit <= FEED_MAX) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // Falls through to the refusal.
+        }
+        throw Message.FEED_LIMIT_INVALID.refusal(FEED_MAX);
+    }
+
+    static AuditView view(AuditRow row) {
         return new AuditView(row.id(), row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
                 row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(), row.status(),
                 row.error(), row.clientIp(), row.completedAt(), row.channel().kind().wire(), row.channel().tool(),

@@ -23,11 +23,25 @@ public interface AuditStore {
      */
     int parallelBatches();
 
-    /** Rows matching the filter, newest first. */
-    List<AuditRow> find(AuditFilter filter, int offset, int limit);
+    /**
+     * Rows matching the filter, newest first (time, then Audit-ID), after {@code after} when
+     * given, skipping {@code offset} more (spec 1's {@code page}; 0 with a cursor).
+     */
+    List<AuditRow> find(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit);
 
-    /** How many rows {@code filter} keeps (the listing's total). */
-    long count(AuditFilter filter);
+    default List<AuditRow> find(AuditFilter filter, int offset, int limit) {
+        return find(filter, Optional.empty(), offset, limit);
+    }
+
+    /**
+     * How many rows {@code filter} keeps, counting no further than {@code atMost}: a listing's
+     * total is bounded (issue 32), since counting every match of a large audit costs seconds.
+     */
+    long count(AuditFilter filter, long atMost);
+
+    default long count(AuditFilter filter) {
+        return count(filter, Long.MAX_VALUE);
+    }
 
     Optional<AuditRow> findById(String id);
 }

@@ -2,6 +2,10 @@ package dev.klave.audit;
 
 import static java.util.Objects.requireNonNull;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +53,9 @@ public final class AuditWriter implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final long holdNanos;
     private final RecordDeadlines deadlines;
+    /** {@code klave_audit_commit_duration_seconds{result}}: each batch's write, committed or failed. */
+    private final Timer committed;
+    private final Timer failed;
     /** Why a writer thread died, once one has: from then on every row is refused at once. */
     private final AtomicReference<Throwable> died = new AtomicReference<>();
 
@@ -69,7 +76,13 @@ public final class AuditWriter implements AutoCloseable {
      *     ({@code SERVICE_AUDIT_TIMEOUT}): the request is then refused with 503, not forwarded
      */
     public AuditWriter(AuditStore store, Duration recordWait) {
-        this(store, HOLD_COMPLETIONS, store.parallelBatches(), recordWait);
+        this(store, recordWait, new CompositeMeterRegistry());
+    }
+
+    /** @param registry where the commit time and the queue's depth go */
+    public AuditWriter(AuditStore store, Duration recordWait, MeterRegistry registry) {
+        this(store, HOLD_COMPLETIONS, store.parallelBatches(), recordWait, Ticker.system("klave-audit-deadlines"),
+                registry);
     }
 
     AuditWriter(AuditStore store, Duration holdCompletions, int writers) {
@@ -86,6 +99,11 @@ public final class AuditWriter implements AutoCloseable {
 
     /** @param ticker what drives the sweeps that fail rows not durable within the record wait */
     AuditWriter(AuditStore store, Duration holdCompletions, int writers, Duration recordWait, Ticker ticker) {
+        this(store, holdCompletions, writers, recordWait, ticker, new CompositeMeterRegistry());
+    }
+
+    private AuditWriter(AuditStore store, Duration holdCompletions, int writers, Duration recordWait, Ticker ticker,
+            MeterRegistry registry) {
         this.store = requireNonNull(store, "store is null");
         this.holdNanos = requireNonNull(holdCompletions, "holdCompletions is null").toNanos();
         requireNonNull(recordWait, "recordWait is null");
@@ -102,6 +120,28 @@ public final class AuditWriter implements AutoCloseable {
         }
         this.threads = List.copyOf(made);
         this.deadlines = new RecordDeadlines(recordWait, ticker);
+        this.committed = commitTimer(registry, "success");
+        this.failed = commitTimer(registry, "failure");
+        Gauge.builder("klave.audit.queue.depth", this, AuditWriter::queued)
+                .description("Audit rows waiting for a writer thread (each holds its request until committed)")
+                .register(registry);
+    }
+
+    /** Buckets from a page-cache commit to the record wait's order of magnitude. */
+    private static Timer commitTimer(MeterRegistry registry, String result) {
+        return Timer.builder("klave.audit.commit.duration")
+                .description("Time to write one batch of audit rows and completions in one transaction")
+                .tag("result", result)
+                .serviceLevelObjectives(Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+                        Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+                        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5),
+                        Duration.ofSeconds(15))
+                .register(registry);
+    }
+
+    /** Rows and flushes waiting for a writer thread, completions not counted (metrics). */
+    public int queued() {
+        return queue.depth();
     }
 
     /**
@@ -257,11 +297,14 @@ public final class AuditWriter implements AutoCloseable {
         }
         // One transaction for both: on PostgreSQL every commit waits for a log flush, and a
         // request's wait for its row is one commit instead of two (bench/RESULTS.md).
+        long started = System.nanoTime();
         try {
             long value = store.write(rows.stream().map(Pending::row).toList(), completions);
+            committed.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             settle(rows, value);
             return;
         } catch (RuntimeException e) {
+            failed.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             LOG.warn("audit batch failed ({}); writing its rows and completions apart", e.getMessage());
         }
         // Apart, so that only rows that cannot be written refuse their requests, as before.

@@ -45,7 +45,8 @@ public enum EventType {
     AGENT_ACCESS_APPROVED("agent.access_approved"),
     AGENT_ACCESS_DENIED("agent.access_denied"),
     // A person ending their agent's session, or an administrator anyone's (issue 31 item 6).
-    AGENT_SESSION_END("agent.session_end");
+    AGENT_SESSION_END("agent.session_end"),
+    AUDIT_RETENTION("audit.retention");
 
     private final String code;
 

@@ -20,6 +20,8 @@ import dev.klave.messages.Text;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.RateWindowStore;
 import dev.klave.storage.Transactions;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,10 +56,12 @@ public final class CiExchange {
     private final ControlEvents events;
     private final Duration credentialTtl;
     private final Clock clock;
+    private final Counter issuedCount;
+    private final Counter refusedCount;
 
     public CiExchange(ActionsTokenVerifier verifier, TrustRuleStore rules, ExchangedTokenStore exchanged,
             SubjectStore subjects, Credentials credentials, RateWindowStore windows, Transactions transactions,
-            ControlEvents events, Duration credentialTtl, AddressGroups groups, Clock clock) {
+            ControlEvents events, Duration credentialTtl, AddressGroups groups, Clock clock, MeterRegistry registry) {
         this.verifier = requireNonNull(verifier, "verifier is null");
         this.rules = requireNonNull(rules, "rules is null");
         this.exchanged = requireNonNull(exchanged, "exchanged is null");
@@ -68,6 +72,16 @@ public final class CiExchange {
         this.events = requireNonNull(events, "events is null");
         this.credentialTtl = requireNonNull(credentialTtl, "credentialTtl is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.issuedCount = exchangeCounter(registry, "success");
+        this.refusedCount = exchangeCounter(registry, "failure");
+    }
+
+    private static Counter exchangeCounter(MeterRegistry registry, String result) {
+        return Counter.builder("klave.ci.exchanges")
+                .description("CI token exchanges (POST /v1/ci/forge-actions/token) by result: a credential issued, "
+                        + "or refused")
+                .tag("result", result)
+                .register(registry);
     }
 
     public Duration credentialTtl() {
@@ -76,6 +90,17 @@ public final class CiExchange {
 
     /** @param body the request body, {@code {"token": "<ID token>"}} */
     public IssuedCredential exchange(byte[] body, InetAddress client) {
+        try {
+            IssuedCredential issued = issue(body, client);
+            issuedCount.increment();
+            return issued;
+        } catch (RuntimeException refused) {
+            refusedCount.increment();
+            throw refused;
+        }
+    }
+
+    private IssuedCredential issue(byte[] body, InetAddress client) {
         perAddress.count(client);
         ActionsClaims claims = verify(tokenOf(body), client);
         if (exchanged.exchanged(claims.jti())) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         versionProvider = KlaveCommand.Version.class,
         description = "Klave: an access gateway in front of Kubernetes clusters.%n"
                 + "Settings come from SERVICE_* environment variables (see README.md).",
-        subcommands = {ServeCommand.class, UserCommand.class},
+        subcommands = {ServeCommand.class, UserCommand.class, AuditCommand.class},
         synopsisSubcommandLabel = "COMMAND")
 public final class KlaveCommand implements Runnable {
     /** Exit status 0 from a command that must not end the process (the server runs on). */
@@ -28,7 +28,7 @@ public final class KlaveCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (serve, user)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (serve, user, audit)");
     }
 
     static final class Version implements CommandLine.IVersionProvider {

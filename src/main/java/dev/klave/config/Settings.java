@@ -31,7 +31,9 @@ public record Settings(
         Optional<OidcSettings> oidc,
         Optional<String> accessContact,
         Optional<ExtraCertificates> extraCertificates,
-        AgentSettings agents) {
+        AgentSettings agents,
+        Optional<ListenAddress> metricsListen,
+        Optional<Duration> auditRetention) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
         requireNonNull(listen, "listen is null");
@@ -52,5 +54,7 @@ public record Settings(
         requireNonNull(accessContact, "accessContact is null");
         requireNonNull(extraCertificates, "extraCertificates is null");
         requireNonNull(agents, "agents is null");
+        requireNonNull(metricsListen, "metricsListen is null");
+        requireNonNull(auditRetention, "auditRetention is null");
     }
 }

@@ -73,6 +73,11 @@ public final class SettingsLoader {
     public static final String MCP_ENABLED = "SERVICE_MCP_ENABLED";
     public static final String MCP_RATE_LIMIT = "SERVICE_MCP_RATE_LIMIT";
     public static final String AGENT_APPROVAL_WAIT = "SERVICE_AGENT_APPROVAL_WAIT";
+    /** How long audit rows are kept (issue 32); unset keeps them for ever. */
+    public static final String AUDIT_RETENTION = "SERVICE_AUDIT_RETENTION";
+    public static final String METRICS_LISTEN = "SERVICE_METRICS_LISTEN";
+    /** Read by the logging set-up (logback.xml) before anything else; checked here with the rest. */
+    public static final String LOG_FORMAT = "KLAVE_LOG_FORMAT";
 
     public static final String DEFAULT_BASE_URL = "http://localhost:8080";
     public static final String DEFAULT_LISTEN = "0.0.0.0:8080";
@@ -127,6 +132,9 @@ public final class SettingsLoader {
         Optional<Boolean> mcpEnabled = read(MCP_ENABLED, "true", SettingsLoader::parseBoolean);
         Optional<Integer> mcpRateLimit = read(MCP_RATE_LIMIT, "120", SettingsLoader::parseCount);
         Optional<Duration> approvalWait = read(AGENT_APPROVAL_WAIT, "50s", AgentSettings::parseWait);
+        Optional<Optional<ListenAddress>> metricsListen = metricsListen(listen);
+        read(LOG_FORMAT, "text", SettingsLoader::parseLogFormat);
+        Optional<Duration> auditRetention = optional(AUDIT_RETENTION, SettingsLoader::parseRetention, true);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -139,7 +147,38 @@ public final class SettingsLoader {
                 shutdownTimeout.orElseThrow(),
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
                 accessContact.orElseThrow(), extraCas.orElseThrow(), new AgentSettings(mcpEnabled.orElseThrow(),
-                        mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()));
+                        mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()), metricsListen.orElseThrow(),
+                auditRetention);
+    }
+
+    /**
+     * {@code SERVICE_METRICS_LISTEN}: off when unset. Metrics are for the operator's scraper, never
+     * for the public port, so the two listeners may not share a port (a fixed port, not 0).
+     */
+    private Optional<Optional<ListenAddress>> metricsListen(Optional<ListenAddress> listen) {
+        if (!isSet(METRICS_LISTEN)) {
+            return Optional.of(Optional.empty());
+        }
+        Optional<ListenAddress> metrics = parse(METRICS_LISTEN, environment.get(METRICS_LISTEN).strip(),
+                ListenAddress::parse, true);
+        if (metrics.isEmpty()) {
+            return Optional.empty();
+        }
+        if (listen.isPresent() && metrics.get().port() != 0 && metrics.get().port() == listen.get().port()) {
+            problems.add(METRICS_LISTEN + ": must not use " + LISTEN + "'s port " + listen.get().port()
+                    + ": metrics have a listener of their own (got '" + metrics.get() + "')");
+            return Optional.empty();
+        }
+        return Optional.of(metrics);
+    }
+
+    /** {@code KLAVE_LOG_FORMAT}: {@code text} (the default) or {@code json}, one object per line. */
+    private static String parseLogFormat(String text) {
+        // Not stripped: the logging set-up reads the variable as it is.
+        if (!text.equals("text") && !text.equals("json")) {
+            throw new IllegalArgumentException("must be text or json");
+        }
+        return text;
     }
 
     /**
@@ -349,6 +388,15 @@ public final class SettingsLoader {
             problems.add(name + ": cannot read the file (got '" + value + "')");
         }
         return Optional.of(path);
+    }
+
+    /** At least a day: a shorter retention is a typo more likely than a policy. */
+    private static Duration parseRetention(String text) {
+        Duration duration = Durations.parse(text);
+        if (duration.compareTo(Duration.ofDays(1)) < 0) {
+            throw new IllegalArgumentException("must be at least 1d (for example 400d)");
+        }
+        return duration;
     }
 
     private static Duration parsePositive(String text) {

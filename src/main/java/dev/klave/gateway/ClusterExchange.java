@@ -7,6 +7,7 @@ import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterCallFailed;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.KubernetesApi;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
 import dev.klave.outbound.Answer;
@@ -122,7 +123,8 @@ public final class ClusterExchange {
     }
 
     private Exchanged failed(String auditId, Ending ending, Call call, OutboundFailure failure) {
-        LOG.warn("call {} to cluster {} failed: {}", auditId, call.cluster(), Untrusted.text(failure.toString()));
+        LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                .log("call {} to cluster {} failed: {}", auditId, call.cluster(), Untrusted.text(failure.toString()));
         if (failure.kind() == OutboundFailure.Kind.TOO_LARGE) {
             String text = Message.AUDIT_ANSWER_TOO_LARGE.text(size(answerLimit));
             ending.end(Message.AUDIT_ANSWER_TOO_LARGE.status(), Optional.of(text));

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntConsumer;
 
 /**
  * The handle that ends one call: completes its audit row once — the first ending (the answer, a
@@ -22,15 +23,23 @@ public final class Ending {
     private final OpenStreams streams;
     private final AuditWriter audit;
     private final Clock clock;
+    /** Told the status of the ending recorded (the proxy's meters); once, like the row. */
+    private final IntConsumer observer;
     private final AtomicBoolean ended = new AtomicBoolean();
     /** What the call holds (a place among its credential's requests, a pool's count), given up when it ends. */
     private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
     public Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock) {
+        this(auditId, streams, audit, clock, status -> { });
+    }
+
+    /** @param observer told the status recorded, once, after the row's completion is queued */
+    public Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock, IntConsumer observer) {
         this.auditId = requireNonNull(auditId, "auditId is null");
         this.streams = requireNonNull(streams, "streams is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.observer = requireNonNull(observer, "observer is null");
     }
 
     /** Records how the call ended, unless it ended already. */
@@ -39,6 +48,7 @@ public final class Ending {
             streams.closed(auditId);
             audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
             releaseHeld();
+            observer.accept(status);
         }
     }
 

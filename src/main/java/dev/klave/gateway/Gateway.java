@@ -7,6 +7,7 @@ import dev.klave.audit.AuditWriter;
 import dev.klave.credential.Credential;
 import dev.klave.crypto.TokenHash;
 import dev.klave.crypto.TokenKind;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.storage.DatabaseUnavailableException;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +55,11 @@ public final class Gateway {
     /** The handle that will end the call under {@code auditId}, made before it is admitted. */
     public Ending ending(String auditId) {
         return new Ending(auditId, streams, audit, clock);
+    }
+
+    /** As {@link #ending(String)}, telling {@code observer} the status the call ends with (metrics). */
+    public Ending ending(String auditId, IntConsumer observer) {
+        return new Ending(auditId, streams, audit, clock, observer);
     }
 
     /** The open calls of this replica, cut on revocation and at shutdown. */
@@ -136,7 +143,8 @@ public final class Gateway {
                         credential.flatMap(checks::ownerLogin), Optional.of(refusal.status()),
                         Optional.of(refusal.getMessage())));
             } catch (Exception e) {
-                LOG.warn("audit row {} of a refused request not written: {}", auditId, e.toString());
+                LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                        .log("audit row {} of a refused request not written: {}", auditId, e.toString());
             }
             return refused(refusal);
         } catch (RuntimeException e) {
@@ -168,7 +176,8 @@ public final class Gateway {
      */
     private void auditFailed(String auditId, Throwable failure) {
         Throwable cause = failure instanceof ExecutionException ? failure.getCause() : failure;
-        LOG.error("audit row {} not written; request refused: {}", auditId, String.valueOf(cause));
+        LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId)
+                .log("audit row {} not written; request refused: {}", auditId, String.valueOf(cause));
         Message refused = Message.AUDIT_UNAVAILABLE;
         audit.complete(new AuditRow.Completion(auditId, refused.status(), Optional.of(refused.text()),
                 clock.instant()));
@@ -177,10 +186,10 @@ public final class Gateway {
     /** A check that could not be made: the database is down (spec 1 §7: 503), or anything else (500). */
     private static Refusal unexpected(String auditId, RuntimeException e) {
         if (e instanceof DatabaseUnavailableException) {
-            LOG.warn("admission of {}: {}", auditId, e.getMessage());
+            LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId).log("admission of {}: {}", auditId, e.getMessage());
             return Message.DATABASE_UNAVAILABLE.refusal();
         }
-        LOG.error("admission failed for {}", auditId, e);
+        LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).setCause(e).log("admission failed for {}", auditId);
         return Message.INTERNAL_ERROR.refusal();
     }
 

@@ -3,9 +3,13 @@ package dev.klave.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.ClusterId;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.storage.DatabaseUnavailableException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,6 +60,9 @@ public final class OpenStreams implements AutoCloseable {
     private final Duration checkEvery;
     /** A recheck is queued on the guard's thread and has not started: more requests join it. */
     private final AtomicBoolean recheckQueued = new AtomicBoolean();
+    /** {@code klave_stream_cuts_total{reason}}, one counter per reason, made once. */
+    private final Map<Message, Counter> cutCounters;
+    private final Counter restartCuts;
 
     /** One open call; {@code cut} ends it and says why in its audit row. */
     private static final class Stream {
@@ -96,15 +103,41 @@ public final class OpenStreams implements AutoCloseable {
 
     /** The guard of a replica: its own thread, one tick a second, from {@link #start()}. */
     public OpenStreams(StreamChecks checks, Clock clock) {
-        this(checks, clock, Ticker.thread("klave-stream-guard"), CHECK_EVERY);
+        this(checks, clock, new CompositeMeterRegistry());
+    }
+
+    /** @param registry where the cuts are counted ({@code klave_stream_cuts_total}) */
+    public OpenStreams(StreamChecks checks, Clock clock, MeterRegistry registry) {
+        this(checks, clock, Ticker.thread("klave-stream-guard"), CHECK_EVERY, registry);
     }
 
     /** @param ticker the thread the checks run on; tests pass one whose ticks they drive */
     public OpenStreams(StreamChecks checks, Clock clock, Ticker ticker, Duration checkEvery) {
+        this(checks, clock, ticker, checkEvery, new CompositeMeterRegistry());
+    }
+
+    OpenStreams(StreamChecks checks, Clock clock, Ticker ticker, Duration checkEvery, MeterRegistry registry) {
         this.checks = requireNonNull(checks, "checks is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.ticker = requireNonNull(ticker, "ticker is null");
         this.checkEvery = requireNonNull(checkEvery, "checkEvery is null");
+        requireNonNull(registry, "registry is null");
+        this.cutCounters = Map.of(
+                Message.AUDIT_STREAM_CUT, cutCounter(registry, "access"),
+                Message.AUDIT_STREAM_CUT_DATABASE, cutCounter(registry, "database"),
+                Message.AUDIT_STREAM_CUT_CHECK_FAILED, cutCounter(registry, "check_failed"));
+        this.restartCuts = cutCounter(registry, "shutdown");
+    }
+
+    /**
+     * The reasons a call is cut: its access ended (revoked, expired, owner disabled, grant gone),
+     * the database was away past the grace, a check failed, or the replica stopped.
+     */
+    private static Counter cutCounter(MeterRegistry registry, String reason) {
+        return Counter.builder("klave.stream.cuts")
+                .description("Open calls (watches, logs, exec, requests awaiting their answer) cut by Klave, by reason")
+                .tag("reason", reason)
+                .register(registry);
     }
 
     /** Starts the ticks; until then, nothing is checked. */
@@ -217,11 +250,12 @@ public final class OpenStreams implements AutoCloseable {
     }
 
     private void cut(Stream stream, Message auditText, String why, Map<Cuts, Integer> cuts) {
-        LOG.debug("cutting stream {}", stream.auditId);
+        LOG.atDebug().addKeyValue(LogFields.AUDIT_ID, stream.auditId).log("cutting stream {}", stream.auditId);
         // Only the registration still held under its Audit-ID: a call that ended, or opened again
         // with another cut (the proxy's answer began), is not cut through a stale one.
         if (streams.remove(stream.auditId, stream)) {
             stream.cut.accept(auditText.text());
+            cutCounters.getOrDefault(auditText, cutCounters.get(Message.AUDIT_STREAM_CUT)).increment();
         }
         cuts.merge(new Cuts(stream.credentialId, stream.cluster, why), 1, Integer::sum);
     }
@@ -251,7 +285,8 @@ public final class OpenStreams implements AutoCloseable {
         } catch (Refusal refusal) {
             return new Verdict.Fails(Message.AUDIT_STREAM_CUT, refusal.getMessage());
         } catch (DatabaseUnavailableException e) {
-            LOG.warn("could not check stream {}: {}", stream.auditId, e.getMessage());
+            LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, stream.auditId)
+                    .log("could not check stream {}: {}", stream.auditId, e.getMessage());
             return new Verdict.Unknown("the database is away: " + e.getMessage());
         } catch (RuntimeException e) {
             // A defect, not an outage: nothing says the credential still holds.
@@ -268,6 +303,7 @@ public final class OpenStreams implements AutoCloseable {
             Stream held = streams.remove(stream.auditId);
             if (held != null) {
                 held.cut.accept(Message.AUDIT_RESTARTING.text());
+                restartCuts.increment();
             }
         }
     }

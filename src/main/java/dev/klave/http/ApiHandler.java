@@ -255,6 +255,11 @@ final class ApiHandler implements Handler<HttpServerRequest> {
             if (response.body().orElse(null) instanceof ApiResponse.RawBody raw) {
                 return target -> Responses.raw(target, policy, response.status(), raw, response.headers());
             }
+            if (response.body().orElse(null) instanceof ApiResponse.StreamedBody streamed) {
+                String what = request.method() + " " + Untrusted.text(request.path());
+                return target -> StreamedAnswer.start(target, policy, response.status(), streamed, response.headers(),
+                        blocking, what);
+            }
             byte[] body = response.body().map(Json::write).orElse(new byte[0]);
             return target -> Responses.json(target, policy, response.status(), body, response.headers());
         } catch (Refusal refusal) {

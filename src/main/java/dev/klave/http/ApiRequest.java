@@ -106,9 +106,21 @@ public final class ApiRequest {
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
-    /** The names of the query parameters sent, to refuse those a route does not know. */
-    public java.util.Set<String> queryParameterNames() {
+    /** The names of the query parameters present. */
+    public java.util.Set<String> queryNames() {
         return query.keySet();
+    }
+
+    /**
+     * Refuses a query parameter the route does not read (issue 32: a filter that is ignored
+     * silently shows the wrong rows as if they were the right ones).
+     *
+     * @throws dev.klave.messages.Refusal 400 naming the first unknown parameter
+     */
+    public void refuseUnknownQuery(java.util.Set<String> known) {
+        query.keySet().stream().filter(name -> !known.contains(name)).sorted().findFirst().ifPresent(name -> {
+            throw dev.klave.messages.Message.QUERY_PARAMETER_UNKNOWN.refusal(dev.klave.messages.Untrusted.text(name));
+        });
     }
 
     /** Every value of a query parameter, in order (a parameter OAuth forbids repeating, RFC 6749 §3.1). */

@@ -59,6 +59,35 @@ public record ApiResponse(int status, Optional<Object> body, List<Header> header
         }
     }
 
+    /**
+     * A body written while it is produced, chunked (RFC 9112 §7.1): the producer runs on the
+     * request's virtual thread and each {@code write} returns once the connection has taken the
+     * bytes, so a slow client slows the producer instead of filling memory.
+     */
+    public record StreamedBody(String contentType, Producer producer) {
+        public StreamedBody {
+            requireNonNull(contentType, "contentType is null");
+            requireNonNull(producer, "producer is null");
+        }
+    }
+
+    /** Writes a streamed body; what it throws after the first bytes can only cut the response. */
+    @FunctionalInterface
+    public interface Producer {
+        void produce(Chunks out) throws Exception;
+    }
+
+    /** Where a producer writes. */
+    @FunctionalInterface
+    public interface Chunks {
+        /** @throws java.io.IOException when the client left */
+        void write(byte[] bytes) throws java.io.IOException, InterruptedException;
+    }
+
+    public static ApiResponse streamed(String contentType, Producer producer) {
+        return new ApiResponse(200, Optional.of(new StreamedBody(contentType, producer)), List.of());
+    }
+
     public static ApiResponse raw(String contentType, byte[] content) {
         return new ApiResponse(200, Optional.of(new RawBody(contentType, content)), List.of());
     }

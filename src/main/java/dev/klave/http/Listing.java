@@ -15,7 +15,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -44,11 +43,9 @@ public final class Listing {
 
     /** Refuses the first query parameter (in name order) that is neither in {@code allowed} nor a paging one. */
     public static void onlyParameters(ApiRequest request, Set<String> allowed) {
-        for (String name : new TreeSet<>(request.queryParameterNames())) {
-            if (!allowed.contains(name) && !PAGING.contains(name)) {
-                throw Message.QUERY_PARAMETER_UNKNOWN.refusal(name);
-            }
-        }
+        Set<String> known = new java.util.HashSet<>(allowed);
+        known.addAll(PAGING);
+        request.refuseUnknownQuery(known);
     }
 
     /** Whether the caller asked for a page ({@code limit} or {@code cursor}) rather than the whole listing. */
@@ -63,11 +60,11 @@ public final class Listing {
             return DEFAULT_LIMIT;
         }
         if (!text.get().matches("[0-9]{1,3}")) {
-            throw Message.LIMIT_INVALID.refusal();
+            throw Message.FEED_LIMIT_INVALID.refusal(MAX_LIMIT);
         }
         int limit = Integer.parseInt(text.get());
         if (limit < 1 || limit > MAX_LIMIT) {
-            throw Message.LIMIT_INVALID.refusal();
+            throw Message.FEED_LIMIT_INVALID.refusal(MAX_LIMIT);
         }
         return limit;
     }

@@ -42,6 +42,17 @@ final class Responses {
         response.end(Buffer.buffer(body.content()));
     }
 
+    /** The head of a chunked answer whose body follows as it is produced ({@link StreamedAnswer}). */
+    static boolean beginStreamed(HttpServerResponse response, RoutePolicy policy, int status, String contentType,
+            List<ApiResponse.Header> headers) {
+        if (!begin(response, policy, status, headers)) {
+            return false;
+        }
+        response.putHeader("Content-Type", contentType);
+        response.setChunked(true);
+        return true;
+    }
+
     /** Status, the API's headers, the route's CORS and challenge headers, the endpoint's own. */
     private static boolean begin(HttpServerResponse response, RoutePolicy policy, int status,
             List<ApiResponse.Header> headers) {

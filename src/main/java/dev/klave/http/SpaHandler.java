@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * The web interface route rule (spec 1 §4 "Web interface"): GET and HEAD only; a file that exists
- * is served; a missing file under {@code /assets/} (or any missing path that names a file) is 404;
+ * is served; a missing file under {@code /assets/} (or any missing path that names a file, or
+ * {@code /metrics}, which has a listener of its own) is 404;
  * every other path is an interface route and gets {@code index.html}, whose own router draws it.
  */
 final class SpaHandler {
@@ -40,7 +41,9 @@ final class SpaHandler {
             serve(response, file.get(), path.startsWith("/assets/"), head);
             return;
         }
-        if (path.startsWith("/assets/") || namesFile(path)) {
+        // /metrics is served on its own listener only (SERVICE_METRICS_LISTEN): a scraper pointed
+        // at the public port gets a plain 404, not the interface's page with a 200.
+        if (path.startsWith("/assets/") || namesFile(path) || path.equals("/metrics")) {
             Responses.text(response, 404, Message.NOT_FOUND.text(), head);
             return;
         }

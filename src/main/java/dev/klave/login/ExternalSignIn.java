@@ -77,6 +77,7 @@ public final class ExternalSignIn {
     private final String basePath;
     private final Optional<String> expectedHost;
     private final Clock clock;
+    private final SignInMeters meters;
 
     /**
      * @param basePath the path of {@code SERVICE_BASE_URL} ({@code ""} or {@code /klave}): the
@@ -87,6 +88,16 @@ public final class ExternalSignIn {
             ExternalIdentityStore identities, LinkTokenStore links, Sessions sessions, LoginThrottle throttle,
             UsedStateStore usedStates, ControlEvents events, SecretTokenGenerator random, boolean secureCookies,
             String basePath, Optional<String> expectedHost, Clock clock) {
+        this(method, cookie, transactions, subjects, identities, links, sessions, throttle, usedStates, events, random,
+                secureCookies, basePath, expectedHost, clock, SignInMeters.none());
+    }
+
+    /** @param meters where sign-ins are counted, by this method and result */
+    public ExternalSignIn(SignInMethod method, StateCookie cookie, Transactions transactions, SubjectStore subjects,
+            ExternalIdentityStore identities, LinkTokenStore links, Sessions sessions, LoginThrottle throttle,
+            UsedStateStore usedStates, ControlEvents events, SecretTokenGenerator random, boolean secureCookies,
+            String basePath, Optional<String> expectedHost, Clock clock, SignInMeters meters) {
+        this.meters = requireNonNull(meters, "meters is null");
         this.basePath = requireNonNull(basePath, "basePath is null");
         this.expectedHost = requireNonNull(expectedHost, "expectedHost is null");
         this.method = requireNonNull(method, "method is null");
@@ -326,6 +337,7 @@ public final class ExternalSignIn {
             }
             return signedIn(current.get(), identity, client);
         });
+        meters.succeeded(via());
         return new Step(page(landing), List.of(sessionCookie(opened)));
     }
 
@@ -368,6 +380,7 @@ public final class ExternalSignIn {
             events.event(EventType.OIDC_LINK).target(named).via(Via.EMAIL).details(details).from(client).record();
             return signedIn(named, identity, client);
         });
+        meters.succeeded(via());
         return new Step(page(landing), List.of(sessionCookie(opened)));
     }
 
@@ -483,6 +496,7 @@ public final class ExternalSignIn {
 
     private Step failed(SignInFailure failure, String failurePage, Optional<String> returnTo, InetAddress client,
             List<String> clear) {
+        meters.failed(via());
         LOG.info("{} sign-in failed ({}): {}", method.provider().code(), failure.code(),
                 Untrusted.text(failure.getMessage()));
         if (failure.recorded()) {

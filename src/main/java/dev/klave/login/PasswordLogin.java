@@ -34,9 +34,16 @@ public final class PasswordLogin {
     private final LoginThrottle throttle;
     private final ControlEvents events;
     private final SignInMode mode;
+    private final SignInMeters meters;
 
     public PasswordLogin(Transactions transactions, SubjectStore subjects, Sessions sessions, PasswordHasher hasher,
             LoginThrottle throttle, ControlEvents events, SignInMode mode) {
+        this(transactions, subjects, sessions, hasher, throttle, events, mode, SignInMeters.none());
+    }
+
+    public PasswordLogin(Transactions transactions, SubjectStore subjects, Sessions sessions, PasswordHasher hasher,
+            LoginThrottle throttle, ControlEvents events, SignInMode mode, SignInMeters meters) {
+        this.meters = requireNonNull(meters, "meters is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
@@ -94,15 +101,18 @@ public final class PasswordLogin {
                     nowLocked ? PasswordFailure.WRONG_PASSWORD_LOCKED : PasswordFailure.WRONG_PASSWORD, client);
         }
         throttle.succeeded(loginText);
-        return transactions.inTransaction(() -> {
+        OpenedSession session = transactions.inTransaction(() -> {
             OpenedSession opened = sessions.open(subject);
             events.event(EventType.LOGIN_SUCCESS).target(subject).via(Via.PASSWORD).from(client).record();
             return opened;
         });
+        meters.succeeded(Via.PASSWORD);
+        return session;
     }
 
     private dev.klave.messages.Refusal failure(Optional<Subject> subject, String loginText, PasswordFailure reason,
             InetAddress client) {
+        meters.failed(Via.PASSWORD);
         ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(Via.PASSWORD).reason(reason.code())
                 .from(client);
         subject.ifPresentOrElse(event::target, () -> event.details(java.util.Map.of("login", abbreviate(loginText))));

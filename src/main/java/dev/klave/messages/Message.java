@@ -100,11 +100,12 @@ public enum Message {
     KIND_INVALID(400, "kind no válido: usa bot, o nada para una persona"),
     TIME_INVALID(400, "%s no válido: usa RFC 3339, por ejemplo 2026-11-25T10:00:00Z"),
     PAGE_INVALID(400, "page no válido: usa un número de 1 a 10000"),
-    // Listings of credentials, grants and subjects paged with a cursor (not in the specification,
-    // which lists them whole; README "Listings page by page").
-    QUERY_PARAMETER_UNKNOWN(400, "consulta no válida: parámetro desconocido «%s»"),
-    LIMIT_INVALID(400, "limit no válido: usa un número de 1 a 500"),
-    CURSOR_INVALID(400, "cursor no válido: vuelve a pedir la primera página"),
+    CURSOR_INVALID(400, "cursor no válido: usa el next_cursor de la página anterior"),
+    STATUS_FILTER_INVALID(400, "status no válido: usa un código HTTP de 100 a 599"),
+    QUERY_PARAMETER_UNKNOWN(400, "parámetro desconocido: %s"),
+    FEED_LIMIT_INVALID(400, "limit no válido: usa un número de 1 a %s"),
+    // A filter of the credentials, grants or subjects listing (README "Listings page by page"):
+    // the parameter, and the values it takes.
     FILTER_INVALID(400, "%s no válido: usa %s"),
     CURRENT_PASSWORD_WRONG(400, "la contraseña actual no es correcta"),
     // The bootstrap JSON (spec 1 §4 POST /api/clusters/{id}/tokens), field by field.
@@ -177,6 +178,7 @@ public enum Message {
     FORM_INVALID(400, "cuerpo de formulario no válido"),
     // Not in the specification: GET /api/audit/export?format= takes csv or jsonl.
     EXPORT_FORMAT_INVALID(400, "formato de exportación no válido: usa csv o jsonl"),
+    EXPORT_AFTER_INVALID(400, "after no válido: usa el id de la última fila recibida"),
     TOO_MANY_ATTEMPTS(429, "demasiados intentos"),
     INTERNAL_ERROR(500, "error interno"),
     CLUSTER_FAILED(502, "%s"),

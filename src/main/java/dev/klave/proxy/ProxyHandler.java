@@ -14,9 +14,11 @@ import dev.klave.http.ClientAddresses;
 import dev.klave.http.EdgeAudit;
 import dev.klave.http.KubeStatus;
 import dev.klave.http.UnreadBodies;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -56,13 +58,16 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final ProxyLimits limits;
     private final AuditIds auditIds;
     private final RefusalAudit refusals;
+    private final ProxyMeters meters;
 
     /**
      * @param limits time-outs towards clusters and each credential's share of them
      * @param streamTls the TLS engine of upgraded connections to clusters (the listener's)
+     * @param registry where the proxy's request counters and latency histogram go
      */
     public ProxyHandler(Vertx vertx, Gateway gateway, ClientAddresses clients, BooleanSupplier draining,
-            ProxyLimits limits, Clock clock, SSLEngineOptions streamTls, RefusalAudit refusals) {
+            ProxyLimits limits, Clock clock, SSLEngineOptions streamTls, RefusalAudit refusals,
+            MeterRegistry registry) {
         this.gateway = requireNonNull(gateway, "gateway is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx);
@@ -74,10 +79,12 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 limits.queueTimeout());
         this.auditIds = new AuditIds(requireNonNull(clock, "clock is null"));
         this.refusals = requireNonNull(refusals, "refusals is null");
+        this.meters = new ProxyMeters(registry);
     }
 
     @Override
     public void handle(HttpServerRequest request) {
+        long started = System.nanoTime();
         String auditId = auditIds.next();
         HttpServerResponse response = request.response();
         response.putHeader("Audit-ID", auditId);
@@ -90,17 +97,19 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         } catch (Refusal refusal) {
             // The refusal's row stands whatever happens to the body afterwards.
             request.exceptionHandler(ignored -> { });
-            refuse(request, auditId, client, authorization, refusal);
+            refuse(request, auditId, client, authorization, refusal, started);
             return;
         }
         boolean upgrade = isUpgrade(request);
         // Hold the body until the credential is checked and the audit row is written.
         request.pause();
-        ProxiedRequest proxied = new ProxiedRequest(request, gateway.ending(auditId));
-        Context context = Vertx.currentContext();
         Call call = target.call(request.method().name(), client);
+        MeasuredRequest measured = new MeasuredRequest(meters, started, call.info().verb(),
+                !upgrade && !call.stream());
+        ProxiedRequest proxied = new ProxiedRequest(request, gateway.ending(auditId, measured));
+        Context context = Vertx.currentContext();
         gateway.admit(auditId, authorization, call).whenComplete((admission, failure) -> context.runOnContext(
-                ignored -> proceed(proxied, request, target, call, auditId, upgrade,
+                ignored -> proceed(proxied, request, target, call, auditId, upgrade, measured,
                         failure == null ? admission : new Admission.Refused(Message.INTERNAL_ERROR.refusal()))));
     }
 
@@ -109,7 +118,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      * could not be, within the bound): nothing of it is forwarded either way.
      */
     private void refuse(HttpServerRequest request, String auditId, InetAddress client, Optional<String> authorization,
-            Refusal refusal) {
+            Refusal refusal, long started) {
         Context context = Vertx.currentContext();
         if (refusal.status() == Message.METHOD_NOT_ALLOWED.status()) {
             request.response().putHeader("Allow", EarlyChecks.ALLOWED_METHODS);
@@ -118,8 +127,11 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 EdgeAudit.Refused.bearerOf(authorization), refusal.status(), refusal.getMessage()))
                 .whenComplete((written, failure) -> {
                     if (failure != null) {
-                        LOG.warn("audit row {} of a refused request not written: {}", auditId, failure.toString());
+                        LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                                .log("audit row {} of a refused request not written: {}", auditId, failure.toString());
                     }
+                    // Neither cluster nor verb is established: the path failed the proxy's rules.
+                    meters.ended(ProxyMeters.UNKNOWN, ProxyMeters.UNKNOWN, refusal.status(), started, true);
                     context.runOnContext(ignored -> answerRefusal(request, refusal, isUpgrade(request)));
                 });
     }
@@ -143,10 +155,12 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     }
 
     private void proceed(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, Call call,
-            String auditId, boolean upgrade, Admission admission) {
+            String auditId, boolean upgrade, MeasuredRequest measured, Admission admission) {
         Caller caller;
         switch (admission) {
             case Admission.Refused refused -> {
+                // Its row holds the refusal; unless the request ended already, that is its status.
+                measured.accept(refused.refusal().status());
                 if (proxied.refused()) {
                     answerRefusal(request, refused.refusal(), upgrade);
                 }
@@ -154,6 +168,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             }
             case Admission.Admitted admitted -> caller = admitted.caller();
         }
+        measured.admittedTo(target.cluster().value());
         if (!proxied.admitted()) {
             return;
         }
@@ -276,7 +291,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                             ? UpstreamFailures.classifyConnecting(none.getCause(),
                                     pool.full(Upstreams.REQUEST_CONNECTIONS))
                             : UpstreamFailures.classify(failure);
-                    LOG.warn("proxy {} to cluster {} failed: {}", auditId, target.cluster(),
+                    LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                            .log("proxy {} to cluster {} failed: {}", auditId, target.cluster(),
                             Untrusted.text(String.valueOf(failure instanceof NoConnection ? failure.getCause() : failure)));
                     Refusal refusal = message.refusal(target.cluster().value());
                     ending.end(refusal.status(), Optional.of(refusal.getMessage()));

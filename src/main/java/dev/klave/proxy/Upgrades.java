@@ -8,6 +8,7 @@ import dev.klave.gateway.Caller;
 import dev.klave.gateway.Ending;
 import dev.klave.gateway.OpenStreams;
 import dev.klave.http.KubeStatus;
+import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
 import io.vertx.core.Future;
@@ -75,7 +76,8 @@ final class Upgrades {
         open(target.cluster(), caller.cluster(), request.method().name(), target.upstreamUri(), headers)
                 .onFailure(failure -> {
                     Message message = UpstreamFailures.classify(failure);
-                    LOG.warn("upgrade {} to cluster {} failed: {}", auditId, target.cluster(),
+                    LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                            .log("upgrade {} to cluster {} failed: {}", auditId, target.cluster(),
                             Untrusted.text(failure.toString()));
                     ending.end(message.status(), Optional.of(message.text()));
                     KubeStatus.send(response, message);
@@ -108,7 +110,8 @@ final class Upgrades {
                     });
                     head.append("Audit-ID: ").append(auditId).append("\r\n\r\n");
                     RawConnection.takeOver(request).onFailure(failure -> {
-                        LOG.warn("upgrade {}: cannot take the client connection over: {}", auditId, failure.toString());
+                        LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                                .log("upgrade {}: cannot take the client connection over: {}", auditId, failure.toString());
                         ending.end(502, Optional.of(Message.UPSTREAM_CONNECTION.text()));
                         answer.socket().close();
                     }).onSuccess(client -> {

@@ -16,9 +16,13 @@ import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.cluster.RbacReconciliation;
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import dev.klave.messages.Text;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.LeaseStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,9 +49,17 @@ public final class Reconciler implements RbacReconciliation {
     private final LeaseStore leases;
     private final String replica;
     private final Clock clock;
+    private final MeterRegistry registry;
 
     public Reconciler(ClusterStore clusters, ClusterConnections connections, GrantStore grants, SubjectStore subjects,
             LeaseStore leases, String replica, Clock clock) {
+        this(clusters, connections, grants, subjects, leases, replica, clock, new CompositeMeterRegistry());
+    }
+
+    /** @param registry where passes are counted ({@code klave_reconcile_passes_total{cluster,result}}) */
+    public Reconciler(ClusterStore clusters, ClusterConnections connections, GrantStore grants, SubjectStore subjects,
+            LeaseStore leases, String replica, Clock clock, MeterRegistry registry) {
+        this.registry = requireNonNull(registry, "registry is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.grants = requireNonNull(grants, "grants is null");
@@ -65,14 +77,56 @@ public final class Reconciler implements RbacReconciliation {
      */
     @Override
     public Pass reconcile(ClusterId cluster) {
+        try {
+            Pass pass = pass(cluster);
+            counted(cluster, "success");
+            return pass;
+        } catch (Skipped skipped) {
+            counted(cluster, "skipped");
+            throw skipped.refusal;
+        } catch (RuntimeException e) {
+            // No label for a cluster that is not registered (the API's 404).
+            if (!(e instanceof Refusal refused && refused.status() == 404)) {
+                counted(cluster, "failure");
+            }
+            throw e;
+        }
+    }
+
+    /** A pass not run: another one holds the cluster, or its tokens are not there yet. */
+    private static final class Skipped extends RuntimeException {
+        private final Refusal refusal;
+
+        Skipped(Refusal refusal) {
+            super(refusal.getMessage(), null, false, false);
+            this.refusal = refusal;
+        }
+    }
+
+    /** Clusters are registered ones (the store's, or the API's after its lookup): a bounded label. */
+    private void counted(ClusterId cluster, String result) {
+        Counter.builder("klave.reconcile.passes")
+                .description("RBAC reconciliation passes of a cluster, by result: success, failure (the cluster "
+                        + "or the database failed), skipped (another pass held the cluster, or no tokens yet)")
+                .tags("cluster", cluster.value(), "result", result)
+                .register(registry)
+                .increment();
+    }
+
+    private Pass pass(ClusterId cluster) {
         String lease = "reconcile/" + cluster.value();
         // A holder per pass, not per replica: two passes of one replica exclude each other too.
         String holder = replica + "/" + UUID.randomUUID();
         if (!leases.tryAcquire(lease, holder, clock.instant(), LEASE)) {
-            throw Message.RECONCILE_RUNNING.refusal();
+            throw new Skipped(Message.RECONCILE_RUNNING.refusal());
         }
         try {
-            KubernetesApi api = connections.reconciler(cluster);
+            KubernetesApi api;
+            try {
+                api = connections.reconciler(cluster);
+            } catch (Refusal refused) {
+                throw refused.status() == Message.CLUSTER_WITHOUT_TOKENS.status() ? new Skipped(refused) : refused;
+            }
             try {
                 Pass pass = apply(api, desired(cluster));
                 clusters.recordReconciliation(cluster, clock.instant(), Optional.empty());

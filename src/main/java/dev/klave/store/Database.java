@@ -4,11 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.storage.AlreadyExistsException;
 import dev.klave.storage.DatabaseUnavailableException;
 import dev.klave.storage.Transactions;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -225,6 +227,15 @@ public final class Database implements Transactions, AutoCloseable {
     }
 
     /** Whether the database answers a trivial query within {@code timeout} (readiness, spec 1 §4). */
+    /**
+     * Publishes the pool's meters ({@code hikaricp_connections_active}, {@code _pending}, acquire
+     * times…, tagged {@code pool="klave-db"}) through HikariCP's own Micrometer binding. Once.
+     */
+    public void measure(MeterRegistry registry) {
+        dataSource.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(requireNonNull(registry,
+                "registry is null")));
+    }
+
     public boolean answersWithin(Duration timeout) {
         CompletableFuture<Boolean> answer = CompletableFuture.supplyAsync(this::answers,
                 runnable -> Thread.ofVirtual().name("klave-db-ping").start(runnable));

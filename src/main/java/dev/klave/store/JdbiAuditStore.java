@@ -2,7 +2,9 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.audit.AuditCursor;
 import dev.klave.audit.AuditFilter;
+import dev.klave.audit.AuditPruning;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditStore;
 import dev.klave.audit.Channel;
@@ -10,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +22,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /** {@link AuditStore} in SQL: each batch is one transaction, on PostgreSQL one statement. */
-public final class JdbiAuditStore implements AuditStore {
+public final class JdbiAuditStore implements AuditStore, AuditPruning {
     // SQLite's; PostgreSQL's batch is PostgresAuditBatch.
     private static final String INSERT = "INSERT INTO audit (id, at, subject_id, subject_login, credential_id, "
             + "cluster_id, namespace, verb, resource, name, path, client_ip, status, error, completed_at, channel, "
@@ -139,23 +142,67 @@ public final class JdbiAuditStore implements AuditStore {
     }
 
     @Override
-    public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
+    public List<AuditRow> find(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters));
-        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT :limit OFFSET :offset");
+        after.ifPresent(cursor -> {
+            // The keyset: strictly after the last row shown, in the listing's order (at, id), which
+            // every index of V21 holds; the two comparisons rather than a row value, which older
+            // SQLite planners do not match to an index range.
+            sql.append(" AND (a.at < :cursor_at OR (a.at = :cursor_at AND a.id < :cursor_id))");
+            parameters.put("cursor_at", cursor.at().toEpochMilli());
+            parameters.put("cursor_id", cursor.id());
+        });
+        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT :limit");
         parameters.put("limit", limit);
-        parameters.put("offset", offset);
+        if (offset > 0) {
+            sql.append(" OFFSET :offset");
+            parameters.put("offset", offset);
+        }
         return database.withHandle(handle -> handle.createQuery(sql.toString())
                 .bindMap(parameters)
                 .map(JdbiAuditStore::map)
                 .list());
     }
 
-    @Override
-    public long count(AuditFilter filter) {
+    /**
+     * The plan the database makes for a listing page with this filter (issue 32: every filter has
+     * an index). SQLite's {@code EXPLAIN QUERY PLAN} lines; PostgreSQL's JSON plan, made with
+     * sequential scans and sorts priced out of reach, so that a {@code Seq Scan} or {@code Sort}
+     * in it means no index can serve the shape whatever the table's size.
+     */
+    public List<String> listingPlan(AuditFilter filter, Optional<AuditCursor> after) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        String sql = "SELECT COUNT(*) FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
+        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters));
+        after.ifPresent(cursor -> {
+            sql.append(" AND (a.at < :cursor_at OR (a.at = :cursor_at AND a.id < :cursor_id))");
+            parameters.put("cursor_at", cursor.at().toEpochMilli());
+            parameters.put("cursor_id", cursor.id());
+        });
+        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT 51");
+        if (database.dialect() == Dialect.SQLITE) {
+            return database.withHandle(handle -> handle.createQuery("EXPLAIN QUERY PLAN " + sql).bindMap(parameters)
+                    .map((row, context) -> row.getString("detail")).list());
+        }
+        return database.inTransaction(() -> database.withHandle(handle -> {
+            handle.execute("SET LOCAL enable_seqscan = off");
+            handle.execute("SET LOCAL enable_sort = off");
+            return handle.createQuery("EXPLAIN (FORMAT JSON) " + sql).bindMap(parameters).mapTo(String.class).list();
+        }));
+    }
+
+    @Override
+    public long count(AuditFilter filter, long atMost) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        String matching = "SELECT 1 FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
                 + where(filter, parameters);
+        if (atMost == Long.MAX_VALUE) {
+            String sql = "SELECT COUNT(*) FROM (" + matching + ") matching";
+            return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters).mapTo(Long.class).one());
+        }
+        // Stops reading at atMost rows: the bounded total of a listing.
+        parameters.put("at_most", atMost);
+        String sql = "SELECT COUNT(*) FROM (" + matching + " LIMIT :at_most) matching";
         return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters).mapTo(Long.class).one());
     }
 
@@ -177,6 +224,10 @@ public final class JdbiAuditStore implements AuditStore {
         filter.channel().ifPresent(kind -> sql.append(" AND a.channel = '").append(kind.wire()).append('\''));
         condition(sql, parameters, "tool", filter.tool());
         condition(sql, parameters, "session", filter.session());
+        filter.status().ifPresent(status -> {
+            sql.append(" AND COALESCE(c.status, a.status) = :status");
+            parameters.put("status", status);
+        });
         filter.from().ifPresent(from -> {
             sql.append(" AND a.at >= :from");
             parameters.put("from", from.toEpochMilli());
@@ -197,6 +248,30 @@ public final class JdbiAuditStore implements AuditStore {
             sql.append(" AND a.").append(column).append(" = :").append(column);
             parameters.put(column, text);
         });
+    }
+
+    @Override
+    public int deleteBefore(Instant before, int limit) {
+        return database.inTransaction(() -> database.withHandle(handle -> {
+            // The oldest first, by the time index; then each row's completion and the row, by key.
+            List<String> ids = handle.createQuery("SELECT id FROM audit WHERE at < :before ORDER BY at, id "
+                    + "LIMIT :limit").bind("before", before.toEpochMilli()).bind("limit", limit).mapTo(String.class)
+                    .list();
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            handle.createUpdate("DELETE FROM audit_completion WHERE id IN (<ids>)").bindList("ids", ids).execute();
+            return handle.createUpdate("DELETE FROM audit WHERE id IN (<ids>)").bindList("ids", ids).execute();
+        }));
+    }
+
+    /** The rows {@code ids} name, in no order (the audit feed's). */
+    public List<AuditRow> findByIds(List<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return database.withHandle(handle -> handle.createQuery(SELECT + " WHERE a.id IN (<ids>)")
+                .bindList("ids", ids).map(JdbiAuditStore::map).list());
     }
 
     @Override

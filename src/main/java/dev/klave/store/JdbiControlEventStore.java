@@ -69,6 +69,16 @@ public final class JdbiControlEventStore implements ControlEventStore {
                 .list());
     }
 
+    /** The events {@code ids} name, in no order (the audit feed's). */
+    public List<ControlEvent> findByIds(List<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return database.withHandle(handle -> handle.createQuery("SELECT id, at, type, actor_id, actor_login, "
+                + "target_id, target_login, via, reason, client_ip, details FROM control_events WHERE id IN (<ids>)")
+                .bindList("ids", ids).map(JdbiControlEventStore::map).list());
+    }
+
     @Override
     public int count(String type, Optional<String> via, Instant since) {
         return database.withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM control_events "

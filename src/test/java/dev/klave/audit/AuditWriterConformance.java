@@ -148,7 +148,7 @@ abstract class AuditWriterConformance extends StoreConformance {
             writer.complete(new AuditRow.Completion(second, 201, Optional.empty(), AT));
             AuditFilter all = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true);
-            assertThat(queries.page(all, 1, admin).events()).filteredOn(row -> row.id().equals(second))
+            assertThat(queries.page(all, 1, Optional.empty(), admin).events()).filteredOn(row -> row.id().equals(second))
                     .singleElement().extracting(AuditRow::status).isEqualTo(Optional.of(201));
         }
     }

@@ -26,13 +26,13 @@ abstract class ForwardingAuditStore implements AuditStore {
     }
 
     @Override
-    public List<AuditRow> find(AuditFilter filter, int offset, int limit) {
-        return store.find(filter, offset, limit);
+    public List<AuditRow> find(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit) {
+        return store.find(filter, after, offset, limit);
     }
 
     @Override
-    public long count(AuditFilter filter) {
-        return store.count(filter);
+    public long count(AuditFilter filter, long atMost) {
+        return store.count(filter, atMost);
     }
 
     @Override

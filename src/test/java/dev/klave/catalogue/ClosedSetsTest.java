@@ -42,7 +42,7 @@ class ClosedSetsTest {
                 "bot.create", "grant.create", "grant.revoke", "credential.issue", "credential.revoke",
                 "cluster.create", "cluster.tokens", "cluster.delete", "ci.trust_rule.create", "ci.trust_rule.delete",
                 "agent.write_approved", "agent.write_denied", "agent.access_approved", "agent.access_denied",
-                "agent.session_end");
+                "agent.session_end", "audit.retention");
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,6 +83,38 @@ class KlaveProcessIT {
             assertThat(http.get("/api/me", "Cookie", cookie).body()).contains("\"break_glass\":true");
             assertThat(http.get("/api/control-events", "Cookie", cookie).body()).contains("\"type\":\"user.break_glass\"")
                     .contains("\"via\":\"cli\"");
+            klave.terminate();
+            klave.awaitExit(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    void auditExportWritesEveryRowToAFileAndResumesAfterTheLastOneReceived() throws Exception {
+        try (KlaveProcess klave = KlaveProcess.start(directory, Map.of(
+                "SERVICE_LISTEN", "127.0.0.1:0", "SERVICE_SHUTDOWN_DELAY", "0s"), "serve")) {
+            TestingHttp http = new TestingHttp(klave.awaitListening(START));
+            for (int i = 0; i < 3; i++) {
+                // Refused requests are rows too (hidden from listings unless discovery is included).
+                assertThat(http.get("/clusters/prod-" + i + "/api/v1/pods", "Authorization", "Bearer klt_nope")
+                        .statusCode()).isEqualTo(401);
+            }
+            Path file = directory.resolve("audit.jsonl");
+
+            KlaveProcess all = KlaveProcess.run(directory, Map.of(), "audit", "export", "--format", "jsonl",
+                    "--include-discovery", "--output", file.toString());
+            List<String> lines = Files.readAllLines(file);
+            String newest = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.getFirst()).get("id")
+                    .asText();
+            KlaveProcess rest = KlaveProcess.run(directory, Map.of(), "audit", "export", "--format", "jsonl",
+                    "--include-discovery", "--after", newest);
+            KlaveProcess wrongStatus = KlaveProcess.run(directory, Map.of(), "audit", "export", "--status", "42");
+
+            assertThat(all.exitValue()).as(String.join("\n", all.stderr())).isZero();
+            assertThat(lines).hasSize(3).allSatisfy(line -> assertThat(line).contains("\"status\":401"));
+            assertThat(all.stderr()).anySatisfy(line -> assertThat(line).contains("exported 3 rows to "));
+            assertThat(rest.stdout()).containsExactlyElementsOf(lines.subList(1, 3));
+            assertThat(wrongStatus.exitValue()).isEqualTo(1);
+            assertThat(wrongStatus.stderr()).anySatisfy(line -> assertThat(line).contains("status no válido"));
             klave.terminate();
             klave.awaitExit(Duration.ofSeconds(30));
         }
@@ -214,7 +247,7 @@ class KlaveProcessIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"--help", "serve --help", "user --help", "user create --help",
-        "user set-break-glass --help"})
+        "user set-break-glass --help", "audit --help", "audit export --help"})
     void everyCommandExplainsItself(String arguments) {
         KlaveProcess help = KlaveProcess.run(directory, Map.of(), arguments.split(" "));
 

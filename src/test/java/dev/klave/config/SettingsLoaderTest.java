@@ -225,4 +225,14 @@ class SettingsLoaderTest {
                 .isInstanceOf(InvalidSettingsException.class)
                 .hasMessageContaining("SERVICE_LISTEN");
     }
+
+    @Test
+    void auditRetentionIsOffUnlessSetAndAtLeastADay() throws Exception {
+        assertThat(SettingsLoader.load(Map.of()).auditRetention()).isEmpty();
+        assertThat(SettingsLoader.load(Map.of("SERVICE_AUDIT_RETENTION", "400d")).auditRetention())
+                .contains(java.time.Duration.ofDays(400));
+        assertThatThrownBy(() -> SettingsLoader.load(Map.of("SERVICE_AUDIT_RETENTION", "2h")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("SERVICE_AUDIT_RETENTION: must be at least 1d");
+    }
 }

@@ -3,6 +3,7 @@ package dev.klave.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klave.audit.AuditCursor;
 import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
@@ -112,6 +113,92 @@ abstract class AuditStoreConformance extends StoreConformance {
                 "UPDATE audit SET channel = 'ftp' WHERE id = :id").bind("id", id).execute()))
                 .isInstanceOf(RuntimeException.class);
         assertThat(audit.findById(id).orElseThrow().channel()).isEqualTo(Channel.PROXY);
+    }
+
+    /** A proxy row of {@code cluster} at {@code at}, answered {@code status}. */
+    private AuditRow rowAt(String id, String cluster, Instant at, int status) {
+        return new AuditRow(id, at, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), cluster,
+                Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/team-a/pods",
+                Optional.empty(), Optional.of(status), Optional.empty(), Optional.of(at), Channel.PROXY);
+    }
+
+    private static AuditFilter ofCluster(String cluster) {
+        return new AuditFilter(Optional.empty(), Optional.of(cluster), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
+    }
+
+    @Test
+    void pagingWithTheCursorGivesEveryRowOnceInOrderTiesOfOneMillisecondIncluded() {
+        String cluster = "keyset-" + ids.next();
+        List<AuditRow> written = new java.util.ArrayList<>();
+        for (int i = 0; i < 11; i++) {
+            // Three rows share each millisecond: the Audit-ID orders them.
+            written.add(rowAt(ids.next(), cluster, AT.plusMillis(i / 3), 200));
+        }
+        audit.write(written, List.of());
+        List<String> expected = written.stream().sorted(java.util.Comparator.comparing(AuditRow::at)
+                .thenComparing(AuditRow::id).reversed()).map(AuditRow::id).toList();
+
+        List<String> paged = new java.util.ArrayList<>();
+        Optional<AuditCursor> after = Optional.empty();
+        for (int pages = 0; pages < 10; pages++) {
+            List<AuditRow> page = audit.find(ofCluster(cluster), after, 0, 4);
+            page.forEach(row -> paged.add(row.id()));
+            if (page.size() < 4) {
+                break;
+            }
+            after = Optional.of(AuditCursor.decode(AuditCursor.after(page.getLast()).encode()));
+        }
+
+        assertThat(paged).containsExactlyElementsOf(expected);
+        assertThat(audit.find(ofCluster(cluster), 4, 4)).extracting(AuditRow::id)
+                .containsExactlyElementsOf(expected.subList(4, 8));
+    }
+
+    @Test
+    void theStatusFilterReadsTheAnswerWhereverItIsKeptAndACountStopsWhereItIsBounded() {
+        String cluster = "status-" + ids.next();
+        String refusedLater = ids.next();
+        String servedLater = ids.next();
+        String writtenForbidden = ids.next();
+        audit.write(List.of(pending(refusedLater), pending(servedLater), rowAt(writtenForbidden, cluster, AT, 403)),
+                List.of());
+        audit.write(List.of(), List.of(new AuditRow.Completion(refusedLater, 403, Optional.of("no"), AT),
+                new AuditRow.Completion(servedLater, 200, Optional.empty(), AT)));
+        AuditFilter forbidden = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true, Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.of(403));
+
+        assertThat(audit.find(forbidden, 0, 1000)).extracting(AuditRow::id).contains(refusedLater, writtenForbidden)
+                .doesNotContain(servedLater);
+        assertThat(audit.count(ofCluster(cluster).withStatus(403), 10)).isEqualTo(1);
+        for (int i = 0; i < 5; i++) {
+            audit.write(List.of(rowAt(ids.next(), cluster, AT, 200)), List.of());
+        }
+        assertThat(audit.count(ofCluster(cluster), 3)).isEqualTo(3);
+        assertThat(audit.count(ofCluster(cluster))).isEqualTo(6);
+    }
+
+    /** Each filter the listing offers, alone, as the plan tests read them (issue 32). */
+    static java.util.Map<String, AuditFilter> everyFilter() {
+        java.util.Map<String, AuditFilter> filters = new java.util.LinkedHashMap<>();
+        Optional<String> none = Optional.empty();
+        Optional<Instant> never = Optional.empty();
+        Optional<String> some = Optional.of("x");
+        filters.put("none", new AuditFilter(none, none, none, none, none, none, never, never, false));
+        filters.put("subject", new AuditFilter(some, none, none, none, none, none, never, never, false));
+        filters.put("cluster", new AuditFilter(none, some, none, none, none, none, never, never, false));
+        filters.put("namespace", new AuditFilter(none, none, some, none, none, none, never, never, false));
+        filters.put("verb", new AuditFilter(none, none, none, some, none, none, never, never, false));
+        filters.put("resource", new AuditFilter(none, none, none, none, some, none, never, never, false));
+        filters.put("credential", new AuditFilter(none, none, none, none, none, some, never, never, false));
+        filters.put("from-to", new AuditFilter(none, none, none, none, none, none, Optional.of(AT),
+                Optional.of(AT.plusSeconds(60)), false));
+        filters.put("tool", new AuditFilter(none, none, none, none, none, none, never, never, true, Optional.empty(),
+                some, none));
+        filters.put("session", new AuditFilter(none, none, none, none, none, none, never, never, true,
+                Optional.empty(), none, some));
+        return filters;
     }
 
     private AuditRow row(String id, String cluster, Channel channel) {

@@ -18,6 +18,25 @@ class PostgresAuditStoreTest extends AuditStoreConformance {
     }
 
     /**
+     * Issue 32: every filter of the listing, on its first page and after a cursor, can be read from
+     * an index in the listing's order: with sequential scans and sorts priced out, the plan has
+     * neither (were no index able to serve it, PostgreSQL would still have to use them).
+     */
+    @Test
+    void everyListingFilterIsServedByAnIndexInOrderWithoutASort() {
+        java.util.Optional<dev.klave.audit.AuditCursor> cursor = java.util.Optional.of(new dev.klave.audit.AuditCursor(
+                java.time.Instant.parse("2026-11-25T10:00:00Z"), "0193a1b2-0000-7000-8000-000000000000"));
+        for (var filter : everyFilter().entrySet()) {
+            for (var after : List.of(java.util.Optional.<dev.klave.audit.AuditCursor>empty(), cursor)) {
+                String plan = String.join("\n", audit.listingPlan(filter.getValue(), after));
+
+                assertThat(plan).as(filter.getKey() + " " + plan).doesNotContain("\"Seq Scan\"")
+                        .doesNotContain("\"Sort\"").doesNotContain("\"Incremental Sort\"");
+            }
+        }
+    }
+
+    /**
      * PostgreSQL reads the counter inside the batch's statement, before its rows are written
      * (PostgresAuditBatch); an access change that comes after that read must wait for the batch's
      * commit. (On SQLite the batch holds the only write lock throughout.) The batch is held

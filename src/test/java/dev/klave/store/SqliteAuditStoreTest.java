@@ -1,10 +1,43 @@
 package dev.klave.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.audit.AuditCursor;
+import dev.klave.audit.AuditFilter;
 import dev.klave.testing.TestingDatabase;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 
 class SqliteAuditStoreTest extends AuditStoreConformance {
     @Override
     protected TestingDatabase openDatabase() {
         return TestingDatabase.sqlite();
+    }
+
+    /**
+     * Issue 32: every filter of the listing, on its first page and after a cursor, is read from an
+     * index in the listing's order — never a scan of the table, never a sort of its matches.
+     */
+    @Test
+    void everyListingFilterIsServedByAnIndexInOrderWithoutASort() {
+        Optional<AuditCursor> cursor = Optional.of(new AuditCursor(Instant.parse("2026-11-25T10:00:00Z"),
+                "0193a1b2-0000-7000-8000-000000000000"));
+        for (Map.Entry<String, AuditFilter> filter : everyFilter().entrySet()) {
+            for (Optional<AuditCursor> after : List.of(Optional.<AuditCursor>empty(), cursor)) {
+                List<String> plan = audit.listingPlan(filter.getValue(), after);
+
+                assertThat(plan).as(filter.getKey() + " " + plan).noneMatch(line -> line.contains("TEMP B-TREE"));
+                assertThat(plan).as(filter.getKey() + " " + plan)
+                        .noneMatch(line -> line.startsWith("SCAN a") && !line.contains("INDEX"));
+                String column = switch (filter.getKey()) {
+                    case "none", "from-to" -> "audit_by_time";
+                    default -> "audit_by_" + filter.getKey();
+                };
+                assertThat(String.join("\n", plan)).as(filter.getKey()).contains(column);
+            }
+        }
     }
 }

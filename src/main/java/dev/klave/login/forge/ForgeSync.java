@@ -111,6 +111,11 @@ public final class ForgeSync implements AutoCloseable {
         }
     }
 
+    /** The last pass's report, whichever replica ran it (metrics, the status API). */
+    public Optional<SyncReport> lastReport() {
+        return reports.last();
+    }
+
     private boolean recent(Instant start) {
         Optional<SyncReport> last = reports.last();
         return last.isPresent() && start.isBefore(last.get().finishedAt().plus(FRESH))
