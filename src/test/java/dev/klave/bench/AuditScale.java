@@ -65,8 +65,7 @@ public final class AuditScale {
         long loading = System.nanoTime();
         load(store, rows);
         System.out.printf("%s: %,d rows loaded in %.0f s%n", name, rows, (System.nanoTime() - loading) / 1e9);
-        database.withHandle(handle -> handle.execute(database.dialect().name().equals("SQLITE") ? "ANALYZE"
-                : "ANALYZE audit"));
+        database.withHandle(handle -> handle.execute("ANALYZE"));
         Map<String, Supplier<Object>> listings = new LinkedHashMap<>();
         listings.put("no filter, first page", () -> store.find(filter(Map.of()), Optional.empty(), 0, 51));
         listings.put("busiest credential", () -> store.find(filter(Map.of("credential", "cred-0")), Optional.empty(),
@@ -128,6 +127,7 @@ public final class AuditScale {
         long span = 30L * 24 * 3600 * 1000;
         for (int done = 0; done < rows; done += BATCH) {
             List<AuditRow> batch = new ArrayList<>();
+            List<AuditRow.Completion> completions = new ArrayList<>();
             int size = Math.min(BATCH, rows - done);
             for (int i = 0; i < size; i++) {
                 int n = done + i;
@@ -138,14 +138,18 @@ public final class AuditScale {
                 String credential = busy ? "cred-0" : "cred-" + (1 + random.nextInt(20_000));
                 String verb = verbs[random.nextInt(verbs.length)];
                 int status = random.nextInt(100) < 3 ? 403 : 200;
-                batch.add(new AuditRow(ids.next(), at, Optional.of("s-" + subject), Optional.of("user-" + subject),
+                // As the proxy writes them: the row before the request leaves, its end in audit_completion.
+                String id = ids.next();
+                batch.add(new AuditRow(id, at, Optional.of("s-" + subject), Optional.of("user-" + subject),
                         Optional.of(credential), "c-" + random.nextInt(50),
                         Optional.of(namespaces[random.nextInt(namespaces.length)]), verb,
                         Optional.of(resources[random.nextInt(resources.length)]), Optional.of("x-" + n),
-                        "/api/v1/namespaces/x/pods", Optional.of("10.0.0.1"), Optional.of(status), Optional.empty(),
-                        Optional.of(at), Channel.PROXY));
+                        "/api/v1/namespaces/x/pods", Optional.of("10.0.0.1"), Optional.empty(), Optional.empty(),
+                        Optional.empty(), Channel.PROXY));
+                completions.add(new AuditRow.Completion(id, status, Optional.empty(), at.plusMillis(5)));
             }
             store.write(batch, List.of());
+            store.write(List.of(), completions);
             if ((done / BATCH) % 40 == 0) {
                 System.out.printf("  %,d rows%n", done + size);
             }
