@@ -53,7 +53,8 @@ public final class AuditRoutes implements RouteProvider {
             Optional<ControlEvent.SubjectRef> target, Optional<String> via, Optional<String> reason,
             Optional<String> clientIp, Map<String, Object> details) {}
 
-    record PageView(java.util.List<EventView> events, int page, int pageSize, boolean hasMore) {}
+    record PageView(java.util.List<EventView> events, int page, int pageSize, boolean hasMore,
+            Optional<String> nextCursor) {}
 
     /** One entry of the feed: {@code request} (an ended request, as the listing shows it) or {@code event}. */
     record FeedEntryView(String position, String type, Optional<AuditView> request, Optional<EventView> event) {}
@@ -67,11 +68,13 @@ public final class AuditRoutes implements RouteProvider {
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/control-events", Access.ADMIN, request -> {
+            request.refuseUnknownQuery(java.util.Set.of("type", "subject", "from", "to", "page", "cursor"));
+            Optional<String> after = request.queryParameter("cursor").map(AuditRoutes::decodeEventCursor);
             ControlEvents.Page page = events.page(new EventFilter(request.queryParameter("type").filter(t -> !t.isBlank()),
                     request.queryParameter("subject").filter(t -> !t.isBlank()), time(request, "from"),
-                    time(request, "to")), page(request));
+                    time(request, "to")), page(request), after);
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
-                    page.pageSize(), page.hasMore()));
+                    page.pageSize(), page.hasMore(), page.nextCursor().map(AuditRoutes::encodeEventCursor)));
         }).get("/api/audit/feed", Access.ADMIN, request -> {
             request.refuseUnknownQuery(java.util.Set.of("after", "limit"));
             FeedPosition after = request.queryParameter("after").map(FeedPosition::decode).orElse(FeedPosition.START);
@@ -136,6 +139,26 @@ public final class AuditRoutes implements RouteProvider {
     private static FeedEntryView view(FeedStore.Entry entry) {
         return new FeedEntryView(entry.position().encode(), entry.request().isPresent() ? "request" : "event",
                 entry.request().map(AuditRoutes::view), entry.event().map(AuditRoutes::view));
+    }
+
+    /** An event's id as the control events listing's opaque cursor. */
+    private static String encodeEventCursor(String id) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(("event:" + id)
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    /** The event id a cursor names; 400 for anything {@link #encodeEventCursor} did not write. */
+    private static String decodeEventCursor(String text) {
+        try {
+            String plain = new String(java.util.Base64.getUrlDecoder().decode(text),
+                    java.nio.charset.StandardCharsets.US_ASCII);
+            if (plain.startsWith("event:") && plain.substring(6).matches("[0-9a-f-]{36}")) {
+                return plain.substring(6);
+            }
+        } catch (IllegalArgumentException e) {
+            // Falls through to the refusal.
+        }
+        throw Message.CURSOR_INVALID.refusal();
     }
 
     private static int feedLimit(String text) {

@@ -43,14 +43,27 @@ public final class ControlEvents {
 
     /** One page of the events {@code filter} keeps, newest first. */
     public Page page(EventFilter filter, int page) {
-        List<ControlEvent> rows = store.newestFirst(filter, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
-        boolean more = rows.size() > PAGE_SIZE;
-        return new Page(more ? rows.subList(0, PAGE_SIZE) : rows, page, PAGE_SIZE, more);
+        return page(filter, page, Optional.empty());
     }
 
-    public record Page(List<ControlEvent> events, int page, int pageSize, boolean hasMore) {
+    /**
+     * One page of the events {@code filter} keeps, newest first: after the event {@code afterId}
+     * (the previous page's {@code nextCursor}, issue 32) or else the {@code page}-th of spec 1.
+     */
+    public Page page(EventFilter filter, int page, Optional<String> afterId) {
+        int offset = afterId.isPresent() ? 0 : (page - 1) * PAGE_SIZE;
+        List<ControlEvent> rows = store.newestFirst(filter, afterId, offset, PAGE_SIZE + 1);
+        boolean more = rows.size() > PAGE_SIZE;
+        List<ControlEvent> shown = more ? rows.subList(0, PAGE_SIZE) : rows;
+        return new Page(shown, page, PAGE_SIZE, more, more ? Optional.of(shown.getLast().id()) : Optional.empty());
+    }
+
+    /** @param nextCursor the last event's id when more follow: {@code cursor} of the next page */
+    public record Page(List<ControlEvent> events, int page, int pageSize, boolean hasMore,
+            Optional<String> nextCursor) {
         public Page {
             events = List.copyOf(events);
+            requireNonNull(nextCursor, "nextCursor is null");
         }
     }
 

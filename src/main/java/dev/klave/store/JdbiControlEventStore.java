@@ -48,8 +48,9 @@ public final class JdbiControlEventStore implements ControlEventStore {
     }
 
     @Override
-    public List<ControlEvent> newestFirst(EventFilter filter, int offset, int limit) {
+    public List<ControlEvent> newestFirst(EventFilter filter, Optional<String> afterId, int offset, int limit) {
         StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        afterId.ifPresent(id -> where.append(" AND seq < (SELECT seq FROM control_events WHERE id = :after_id)"));
         filter.type().ifPresent(type -> where.append(type.endsWith(".")
                 ? " AND substr(type, 1, :type_length) = :type" : " AND type = :type"));
         filter.subjectId().ifPresent(id -> where.append(" AND (actor_id = :subject OR target_id = :subject)"));
@@ -58,6 +59,7 @@ public final class JdbiControlEventStore implements ControlEventStore {
         return database.withHandle(handle -> handle.createQuery("SELECT id, at, type, actor_id, actor_login, "
                         + "target_id, target_login, via, reason, client_ip, details FROM control_events" + where
                         + " ORDER BY seq DESC LIMIT :limit OFFSET :offset")
+                .bind("after_id", afterId.orElse(null))
                 .bind("type", filter.type().orElse(null))
                 .bind("type_length", filter.type().map(String::length).orElse(0))
                 .bind("subject", filter.subjectId().orElse(null))

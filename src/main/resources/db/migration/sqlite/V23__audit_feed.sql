@@ -11,7 +11,9 @@ INSERT INTO feed_counter (id, value) VALUES (1, 0);
 ALTER TABLE audit_completion ADD COLUMN feed_seq INTEGER;
 ALTER TABLE audit ADD COLUMN feed_seq INTEGER;
 ALTER TABLE control_events ADD COLUMN feed_seq INTEGER;
-CREATE TRIGGER feed_completion AFTER INSERT ON audit_completion
+-- A completion written without its number (not the audit writer, which numbers a batch at once
+-- from the same counter inside its transaction) takes the next one here.
+CREATE TRIGGER feed_completion AFTER INSERT ON audit_completion WHEN NEW.feed_seq IS NULL
 BEGIN
     UPDATE feed_counter SET value = value + 1 WHERE id = 1;
     UPDATE audit_completion SET feed_seq = (SELECT value FROM feed_counter WHERE id = 1) WHERE id = NEW.id;

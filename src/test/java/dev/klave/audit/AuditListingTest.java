@@ -168,4 +168,32 @@ class AuditListingTest {
         assertThat(klave.http().get("/api/audit/feed?limit=0", "Cookie", admin).statusCode()).isEqualTo(400);
         assertThat(klave.http().get("/api/audit/feed?after=garbage", "Cookie", admin).statusCode()).isEqualTo(400);
     }
+
+    @Test
+    void controlEventsPageByCursorEachOnceAndRefuseWhatTheyDoNotKnow() throws Exception {
+        dev.klave.store.JdbiControlEventStore store = new dev.klave.store.JdbiControlEventStore(
+                klave.klave().database());
+        for (int i = 0; i < 120; i++) {
+            store.append(new ControlEvent(java.util.UUID.randomUUID().toString(), AT.plusSeconds(i), "grant.create",
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    java.util.Map.of()));
+        }
+        List<String> seen = new ArrayList<>();
+        JsonNode page = JSON.readTree(klave.http().get("/api/control-events?type=grant.create", "Cookie", admin)
+                .body());
+        while (true) {
+            page.get("events").forEach(event -> seen.add(event.get("id").asText()));
+            if (!page.get("has_more").asBoolean()) {
+                break;
+            }
+            page = JSON.readTree(klave.http().get("/api/control-events?type=grant.create&cursor="
+                    + page.get("next_cursor").asText(), "Cookie", admin).body());
+        }
+
+        assertThat(seen).hasSize(120);
+        assertThat(new HashSet<>(seen)).hasSize(120);
+        assertThat(klave.http().get("/api/control-events?cursor=" + seen.getFirst(), "Cookie", admin).statusCode())
+                .isEqualTo(400);
+        assertThat(klave.http().get("/api/control-events?colour=red", "Cookie", admin).statusCode()).isEqualTo(400);
+    }
 }
