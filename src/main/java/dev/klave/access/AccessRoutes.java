@@ -2,7 +2,6 @@ package dev.klave.access;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.Login;
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
@@ -132,14 +131,7 @@ public final class AccessRoutes implements RouteProvider {
 
     /** The subject an administrator asks about: by id, or by login. */
     private SubjectId subjectOf(String text) {
-        try {
-            return new SubjectId(text);
-        } catch (IllegalArgumentException notAnId) {
-            if (!Login.isValid(text)) {
-                throw Message.USER_NOT_FOUND.refusal();
-            }
-            return subjects.findByLogin(new Login(text)).map(Subject::id).orElseThrow(Message.USER_NOT_FOUND::refusal);
-        }
+        return subjects.idOrLogin(text);
     }
 
     private static Instant instant(String text) {

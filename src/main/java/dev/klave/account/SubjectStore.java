@@ -18,6 +18,23 @@ public interface SubjectStore {
     Optional<Subject> findByLogin(Login login);
 
     /**
+     * The subject a query parameter names, by its id or by its login (the listings' {@code subject}).
+     *
+     * @throws dev.klave.messages.Refusal 404 {@code USER_NOT_FOUND} when it names none
+     */
+    default SubjectId idOrLogin(String text) {
+        try {
+            return new SubjectId(text);
+        } catch (IllegalArgumentException notAnId) {
+            if (!Login.isValid(text)) {
+                throw dev.klave.messages.Message.USER_NOT_FOUND.refusal();
+            }
+            return findByLogin(new Login(text)).map(Subject::id)
+                    .orElseThrow(dev.klave.messages.Message.USER_NOT_FOUND::refusal);
+        }
+    }
+
+    /**
      * The people whose e-mail matches {@code email} after trimming and folding only A to Z (spec 2
      * §5 rule 7; {@link EmailKey}), enabled or not, ordered by login.
      */

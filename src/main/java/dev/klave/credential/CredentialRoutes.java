@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.klave.account.Login;
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
@@ -117,14 +116,7 @@ public final class CredentialRoutes implements RouteProvider {
         if (own) {
             return caller.subjectId();
         }
-        try {
-            return new SubjectId(text);
-        } catch (IllegalArgumentException notAnId) {
-            if (!Login.isValid(text)) {
-                throw Message.USER_NOT_FOUND.refusal();
-            }
-            return subjects.findByLogin(new Login(text)).map(Subject::id).orElseThrow(Message.USER_NOT_FOUND::refusal);
-        }
+        return subjects.idOrLogin(text);
     }
 
     private static CredentialStatus status(String text) {

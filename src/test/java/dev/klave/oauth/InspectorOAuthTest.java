@@ -113,8 +113,8 @@ class InspectorOAuthTest {
         String listed;
         String output;
         try (NodeProcess login = inspector(callback, "--method", "tools/list")) {
-            String url = login.await(Pattern.compile("Please navigate to: (\\S+)"), Duration.ofSeconds(30))
-                    .orElseThrow(() -> new AssertionError("the Inspector asked nobody to log in\n" + login));
+            String url = login.await("the Inspector asking someone to log in",
+                    Pattern.compile("Please navigate to: (\\S+)"), Duration.ofSeconds(30));
             visit = ana.approve(url, "[{\"cluster\":\"prod-1\",\"role\":\"view\",\"scope\":\"*\"}]");
             exit = login.exit(Duration.ofSeconds(30));
             listed = login.stdout();

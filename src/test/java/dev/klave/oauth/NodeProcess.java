@@ -1,5 +1,6 @@
 package dev.klave.oauth;
 
+import dev.klave.testing.Eventually;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,28 +80,31 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
-    /** The first match of {@code pattern} (group 1) in either stream, waiting at most {@code timeout}. */
-    Optional<String> await(Pattern pattern, Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            for (List<String> lines : List.of(stdout, stderr)) {
-                synchronized (lines) {
-                    for (String line : lines) {
-                        Matcher matcher = pattern.matcher(line);
-                        if (matcher.find()) {
-                            return Optional.of(matcher.group(1));
-                        }
+    /**
+     * The first match of {@code pattern} (group 1) in either stream, within {@code timeout}; fails
+     * saying {@code what}, with the process's output, when it does not come — at once when the
+     * process has ended without it.
+     */
+    String await(String what, Pattern pattern, Duration timeout) {
+        return Eventually.value(what + "\n" + this, timeout, () -> {
+            boolean ended = !process.isAlive() && !out.isAlive() && !err.isAlive();
+            Optional<String> found = match(pattern);
+            if (found.isEmpty() && ended) {
+                throw new AssertionError("the process ended without " + what + "\n" + this);
+            }
+            return found;
+        });
+    }
+
+    private Optional<String> match(Pattern pattern) {
+        for (List<String> lines : List.of(stdout, stderr)) {
+            synchronized (lines) {
+                for (String line : lines) {
+                    Matcher matcher = pattern.matcher(line);
+                    if (matcher.find()) {
+                        return Optional.of(matcher.group(1));
                     }
                 }
-            }
-            if (!process.isAlive() && !out.isAlive() && !err.isAlive()) {
-                return Optional.empty();
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
             }
         }
         return Optional.empty();

@@ -85,10 +85,9 @@ class OAuthConformanceTest {
         try (NodeProcess suite = NodeProcess.start(Map.of(), List.of("node_modules/conformance-next/dist/index.js",
                 "authorization", "--url", base, "--client-id", clientId, "--resource", base + "/mcp",
                 "--port", String.valueOf(port), "--output-dir", results.toString()))) {
-            String url = suite.await(Pattern.compile("^(" + Pattern.quote(base) + "/oauth/authorize\\?\\S+)$"),
-                    Duration.ofSeconds(30)).orElseThrow(() -> new AssertionError("no authorization URL\n" + suite));
-            suite.await(Pattern.compile("^(Callback server started)"), Duration.ofSeconds(10))
-                    .orElseThrow(() -> new AssertionError("no callback listener\n" + suite));
+            String url = suite.await("the authorization URL", Pattern.compile("^(" + Pattern.quote(base)
+                    + "/oauth/authorize\\?\\S+)$"), Duration.ofSeconds(30));
+            suite.await("the callback listener", Pattern.compile("^(Callback server started)"), Duration.ofSeconds(10));
             ConsentingBrowser.Visit visit = person.apply(url);
             int exit = suite.exit(Duration.ofSeconds(30));
             return new Run(visit, exit, checks(results), suite.toString());

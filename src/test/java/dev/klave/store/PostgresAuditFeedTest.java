@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.FeedPosition;
 import dev.klave.audit.FeedStore;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingDatabase;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -37,24 +37,26 @@ class PostgresAuditFeedTest extends AuditFeedConformance {
         FeedPosition start = end();
         Set<String> written = java.util.concurrent.ConcurrentHashMap.newKeySet();
         ConcurrentLinkedQueue<String> received = new ConcurrentLinkedQueue<>();
-        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicBoolean lateCommitted = new AtomicBoolean();
         CountDownLatch lateOpen = new CountDownLatch(1);
+        CountDownLatch writersDone = new CountDownLatch(4);
         String late = UUID.randomUUID().toString();
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            // A transaction that writes an event, then waits while others commit, then commits.
+            // A transaction that writes an event first — the smallest transaction id of all — and
+            // commits only once every writer has committed its entries.
             CompletableFuture<Void> slow = CompletableFuture.runAsync(() -> database().withHandle(handle -> {
                 handle.begin();
                 handle.createUpdate("INSERT INTO control_events (id, at, type) VALUES (:id, 0, 'grant.create')")
                         .bind("id", late).execute();
-                lateOpen.countDown();
-                sleep(Duration.ofMillis(800));
-                handle.commit();
                 written.add(late);
+                lateOpen.countDown();
+                await(writersDone);
+                handle.commit();
+                lateCommitted.set(true);
                 return null;
             }), threads);
-            List<CompletableFuture<Void>> writers = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
-                writers.add(CompletableFuture.runAsync(() -> {
+                CompletableFuture.runAsync(() -> {
                     await(lateOpen);
                     for (int i = 0; i < 60; i++) {
                         String id = ids.next();
@@ -66,30 +68,21 @@ class PostgresAuditFeedTest extends AuditFeedConformance {
                         events.append(event(event));
                         written.add(event);
                     }
-                }, threads));
+                    writersDone.countDown();
+                }, threads);
             }
-            // Polls while they write, then until it has as many entries as were written (an older
-            // transaction anywhere on the server holds entries back; it never makes the feed skip).
-            CompletableFuture<Void> poller = CompletableFuture.runAsync(() -> {
-                FeedPosition after = start;
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (System.nanoTime() < deadline) {
-                    if (!writing.get() && received.size() >= written.size()) {
-                        return;
-                    }
-                    List<FeedStore.Entry> read = feed.after(after, 25);
-                    read.forEach(entry -> received.add(idOf(entry)));
-                    if (!read.isEmpty()) {
-                        after = read.getLast().position();
-                    } else {
-                        sleep(Duration.ofMillis(5));
-                    }
+            // Polls while they write and after, until it has every entry (an older transaction
+            // anywhere on the server holds entries back; it never makes the feed skip one).
+            FeedPosition[] after = {start};
+            Eventually.until("every entry written, through the feed", Duration.ofSeconds(60), () -> {
+                List<FeedStore.Entry> read = feed.after(after[0], 25);
+                read.forEach(entry -> received.add(idOf(entry)));
+                if (!read.isEmpty()) {
+                    after[0] = read.getLast().position();
                 }
-            }, threads);
-            CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-            slow.get(60, TimeUnit.SECONDS);
-            writing.set(false);
-            poller.get(60, TimeUnit.SECONDS);
+                return lateCommitted.get() && received.size() >= written.size();
+            });
+            slow.get(10, TimeUnit.SECONDS);
         }
 
         // Nothing more arrives after the count is reached: each entry came once.
@@ -107,15 +100,9 @@ class PostgresAuditFeedTest extends AuditFeedConformance {
 
     private static void await(CountDownLatch latch) {
         try {
-            latch.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration);
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the other writers did not get that far in 30 s");
+            }
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
