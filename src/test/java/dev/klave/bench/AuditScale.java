@@ -5,11 +5,13 @@ import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.Channel;
+import dev.klave.audit.EventFilter;
 import dev.klave.audit.FeedPosition;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiAuditFeed;
 import dev.klave.store.JdbiAuditStore;
+import dev.klave.store.JdbiControlEventStore;
 import dev.klave.testing.TestingPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +34,11 @@ import java.util.function.Supplier;
  * each listing the API offers — the first page, filters, a deep page by cursor, the bounded total,
  * the export's batch and the feed — p50 and p95 over repeated runs. Loopback and local files only.
  *
- * <p>{@code java … dev.klave.bench.AuditScale <rows> [sqlite|postgres|both]}
+ * <p>{@code java … dev.klave.bench.AuditScale <rows> [sqlite|postgres|both] [--keep <dir>]}: with
+ * {@code --keep} the SQLite file stays as {@code <dir>/klave.db} and the PostgreSQL database as
+ * {@code klave_scale}, for {@code bench/run}'s {@code BENCH_SEED_SQLITE}/{@code BENCH_SEED_POSTGRES}
+ * (the proxy and the export measured on that data). {@code … AuditScale time <database url>}
+ * times the listings again on a kept database, loading nothing.
  */
 public final class AuditScale {
     private static final int BATCH = 5_000;
@@ -42,30 +48,60 @@ public final class AuditScale {
     private AuditScale() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("time")) {
+            DatabaseUrl url = DatabaseUrl.parse(args[1]);
+            try (Database database = Database.open(url)) {
+                time(url instanceof DatabaseUrl.Sqlite ? "sqlite" : "postgres", database);
+            }
+            return;
+        }
         int rows = Integer.parseInt(args.length > 0 ? args[0] : "1000000");
         String which = args.length > 1 ? args[1] : "both";
+        Optional<Path> keep = args.length > 3 && args[2].equals("--keep") ? Optional.of(Path.of(args[3]))
+                : Optional.empty();
         if (!which.equals("postgres")) {
-            Path directory = Files.createTempDirectory("klave-scale-");
+            Path directory = keep.orElse(Files.createTempDirectory("klave-scale-"));
+            Files.createDirectories(directory);
+            Files.deleteIfExists(directory.resolve("klave.db"));
             try (Database database = Database.open(new DatabaseUrl.Sqlite(directory.resolve("klave.db")))) {
                 run("sqlite", database, rows);
             }
+            keep.ifPresent(dir -> System.out.println("kept: sqlite:" + dir.resolve("klave.db")));
         }
         if (!which.equals("sqlite")) {
-            DatabaseUrl.Postgres url = TestingPostgres.freshDatabase();
+            DatabaseUrl.Postgres url = keep.isPresent() ? TestingPostgres.namedDatabase(KEPT) : TestingPostgres.freshDatabase();
             try (Database database = Database.open(url)) {
                 run("postgres", database, rows);
             } finally {
-                TestingPostgres.drop(url);
+                if (keep.isEmpty()) {
+                    TestingPostgres.drop(url);
+                }
             }
+            keep.ifPresent(dir -> System.out.println("kept: " + TestingPostgres.urlOf(url)));
         }
     }
 
+    /** The PostgreSQL database {@code --keep} leaves behind (replaced by the next run). */
+    private static final String KEPT = "klave_scale";
+
     private static void run(String name, Database database, int rows) {
-        JdbiAuditStore store = new JdbiAuditStore(database);
         long loading = System.nanoTime();
-        load(store, rows);
-        System.out.printf("%s: %,d rows loaded in %.0f s%n", name, rows, (System.nanoTime() - loading) / 1e9);
+        load(new JdbiAuditStore(database), rows);
+        int events = Math.max(1_000, rows / 25);
+        loadEvents(database, events);
+        System.out.printf("%s: %,d rows and %,d control events loaded in %.0f s%n", name, rows, events,
+                (System.nanoTime() - loading) / 1e9);
         database.withHandle(handle -> handle.execute("ANALYZE"));
+        time(name, database);
+    }
+
+    private static void time(String name, Database database) {
+        JdbiAuditStore store = new JdbiAuditStore(database);
+        int rows = database.withHandle(handle -> handle.createQuery("SELECT count(*) FROM audit")
+                .mapTo(Integer.class).one());
+        int events = database.withHandle(handle -> handle.createQuery("SELECT count(*) FROM control_events")
+                .mapTo(Integer.class).one());
+        System.out.printf("%s: %,d audit rows, %,d control events%n", name, rows, events);
         Map<String, Supplier<Object>> listings = new LinkedHashMap<>();
         listings.put("no filter, first page", () -> store.find(filter(Map.of()), Optional.empty(), 0, 51));
         listings.put("busiest credential", () -> store.find(filter(Map.of("credential", "cred-0")), Optional.empty(),
@@ -89,6 +125,25 @@ public final class AuditScale {
         listings.put("export batch (1,000 rows)", () -> store.find(filter(Map.of()), Optional.of(deep), 0, 1_000));
         JdbiAuditFeed feed = new JdbiAuditFeed(database);
         listings.put("feed, 500 entries from a position", () -> feed.after(new FeedPosition(0, rows / 2), 500));
+        JdbiControlEventStore controlEvents = new JdbiControlEventStore(database);
+        listings.put("control events, first page", () -> controlEvents.newestFirst(EventFilter.ALL, 0, 51));
+        listings.put("control events, type=login.failure", () -> controlEvents.newestFirst(
+                events(Optional.of("login.failure"), Optional.empty()), 0, 51));
+        listings.put("control events, type=user. (a prefix)", () -> controlEvents.newestFirst(
+                events(Optional.of("user."), Optional.empty()), 0, 51));
+        listings.put("control events, type=cluster.delete (rare)", () -> controlEvents.newestFirst(
+                events(Optional.of("cluster.delete"), Optional.empty()), 0, 51));
+        listings.put("control events, one person (actor or target)", () -> controlEvents.newestFirst(
+                events(Optional.empty(), Optional.of("s-17")), 0, 51));
+        listings.put("control events, the busiest administrator", () -> controlEvents.newestFirst(
+                events(Optional.empty(), Optional.of("s-0")), 0, 51));
+        String half = database.withHandle(handle -> handle.createQuery(
+                "SELECT id FROM control_events ORDER BY seq LIMIT 1 OFFSET :n").bind("n", events / 2)
+                .mapTo(String.class).one());
+        listings.put("control events, half-way by cursor", () -> controlEvents.newestFirst(EventFilter.ALL,
+                Optional.of(half), 0, 51));
+        listings.put("control events, user. half-way by cursor", () -> controlEvents.newestFirst(
+                events(Optional.of("user."), Optional.empty()), Optional.of(half), 0, 51));
         System.out.printf("| %s listing | p50 ms | p95 ms |%n|---|---:|---:|%n", name);
         for (Map.Entry<String, Supplier<Object>> listing : listings.entrySet()) {
             double[] times = new double[RUNS];
@@ -102,6 +157,48 @@ public final class AuditScale {
             Arrays.sort(times);
             System.out.printf("| %s | %.1f | %.1f |%n", listing.getKey(), times[RUNS / 2],
                     times[(int) Math.ceil(RUNS * 0.95) - 1]);
+        }
+    }
+
+    private static EventFilter events(Optional<String> type, Optional<String> subject) {
+        return new EventFilter(type, subject, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Control events over the same 30 days, oldest first: mostly sign-ins, then credentials issued,
+     * grants and users changed by a few administrators ({@code s-0} the busiest), a cluster deleted
+     * now and then.
+     */
+    private static void loadEvents(Database database, int events) {
+        Random random = new Random(7);
+        String[] types = {"login.success", "login.success", "login.success", "login.success", "login.failure",
+            "credential.issue", "credential.issue", "credential.revoke", "grant.create", "grant.revoke",
+            "user.update", "user.create", "user.logout", "user.reset_link", "bot.create"};
+        long span = 30L * 24 * 3600 * 1000;
+        for (int done = 0; done < events; done += BATCH) {
+            int size = Math.min(BATCH, events - done);
+            int first = done;
+            database.withHandle(handle -> handle.inTransaction(transaction -> {
+                var batch = transaction.prepareBatch("INSERT INTO control_events (id, at, type, actor_id, actor_login, "
+                        + "target_id, target_login, via, reason, client_ip, details) VALUES (:id, :at, :type, "
+                        + ":actor_id, :actor_login, :target_id, :target_login, :via, NULL, '10.0.0.1', NULL)");
+                for (int i = 0; i < size; i++) {
+                    int n = first + i;
+                    String type = random.nextInt(2_000) == 0 ? "cluster.delete" : types[random.nextInt(types.length)];
+                    boolean signIn = type.startsWith("login.") || type.equals("user.logout");
+                    int person = random.nextInt(2_000);
+                    int admin = random.nextInt(4) == 0 ? 0 : random.nextInt(20);
+                    batch.bind("id", "ev-" + n).bind("at", END.toEpochMilli() - span + span * n / events)
+                            .bind("type", type)
+                            .bind("actor_id", "s-" + (signIn ? person : admin))
+                            .bind("actor_login", "user-" + (signIn ? person : admin))
+                            .bind("target_id", signIn ? null : "s-" + person)
+                            .bind("target_login", signIn ? null : "user-" + person)
+                            .bind("via", signIn ? "password" : null)
+                            .add();
+                }
+                return batch.execute();
+            }));
         }
     }
 

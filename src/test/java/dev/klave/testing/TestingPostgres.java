@@ -34,6 +34,15 @@ public final class TestingPostgres {
                 admin.query());
     }
 
+    /** The database {@code name}, dropped first if it exists: one that outlives its run (bench/scale --keep). */
+    public static DatabaseUrl.Postgres namedDatabase(String name) {
+        DatabaseUrl.Postgres admin = server();
+        execute(admin, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        execute(admin, "CREATE DATABASE " + name);
+        return new DatabaseUrl.Postgres(admin.host(), admin.port(), name, admin.user(), admin.password(),
+                admin.query());
+    }
+
     public static void drop(DatabaseUrl.Postgres database) {
         execute(server(), "DROP DATABASE IF EXISTS " + database.database() + " WITH (FORCE)");
     }
