@@ -49,26 +49,8 @@ public final class JdbiControlEventStore implements ControlEventStore {
 
     @Override
     public List<ControlEvent> newestFirst(EventFilter filter, Optional<String> afterId, int offset, int limit) {
-        StringBuilder where = new StringBuilder(" WHERE 1 = 1");
-        afterId.ifPresent(id -> where.append(" AND seq < (SELECT seq FROM control_events WHERE id = :after_id)"));
-        filter.type().ifPresent(type -> where.append(type.endsWith(".")
-                ? " AND substr(type, 1, :type_length) = :type" : " AND type = :type"));
-        filter.subjectId().ifPresent(id -> where.append(" AND (actor_id = :subject OR target_id = :subject)"));
-        filter.from().ifPresent(from -> where.append(" AND at >= :from"));
-        filter.to().ifPresent(to -> where.append(" AND at < :to"));
-        return database.withHandle(handle -> handle.createQuery("SELECT id, at, type, actor_id, actor_login, "
-                        + "target_id, target_login, via, reason, client_ip, details FROM control_events" + where
-                        + " ORDER BY seq DESC LIMIT :limit OFFSET :offset")
-                .bind("after_id", afterId.orElse(null))
-                .bind("type", filter.type().orElse(null))
-                .bind("type_length", filter.type().map(String::length).orElse(0))
-                .bind("subject", filter.subjectId().orElse(null))
-                .bind("from", filter.from().map(Instant::toEpochMilli).orElse(null))
-                .bind("to", filter.to().map(Instant::toEpochMilli).orElse(null))
-                .bind("limit", limit)
-                .bind("offset", offset)
-                .map(JdbiControlEventStore::map)
-                .list());
+        return database.withHandle(handle -> ControlEventListing.of(filter, afterId, offset, limit)
+                .list(handle, JdbiControlEventStore::map));
     }
 
     /** The events {@code ids} name, in no order (the audit feed's). */
@@ -76,8 +58,8 @@ public final class JdbiControlEventStore implements ControlEventStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return database.withHandle(handle -> handle.createQuery("SELECT id, at, type, actor_id, actor_login, "
-                + "target_id, target_login, via, reason, client_ip, details FROM control_events WHERE id IN (<ids>)")
+        return database.withHandle(handle -> handle.createQuery("SELECT " + ControlEventListing.COLUMNS
+                        + " FROM control_events WHERE id IN (<ids>)")
                 .bindList("ids", ids).map(JdbiControlEventStore::map).list());
     }
 

@@ -7,6 +7,7 @@ import dev.klave.account.Login;
 import dev.klave.account.SubjectFilter;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectKind;
+import dev.klave.audit.EventFilter;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.CredentialFilter;
 import dev.klave.credential.CredentialStatus;
@@ -59,6 +60,16 @@ abstract class ListingPlansConformance extends StoreConformance {
                         JdbiSubjectStore.listing(filter.getValue(), login, LIMIT)));
             }
         }
+        for (Optional<String> afterId : List.of(Optional.<String>empty(), Optional.of("ev-1"))) {
+            String page = afterId.isPresent() ? ", after a cursor" : ", first page";
+            for (Map.Entry<String, EventFilter> filter : eventFilters().entrySet()) {
+                shapes.add(Arguments.of("control events " + filter.getKey() + page,
+                        ControlEventListing.of(filter.getValue(), afterId, 0, LIMIT)));
+            }
+        }
+        // Spec 1's page number: an OFFSET, within each arm's walk.
+        shapes.add(Arguments.of("control events by type prefix, page 3", ControlEventListing.of(
+                eventFilter(Optional.of("user."), Optional.empty()), Optional.empty(), 100, LIMIT)));
         // The whole list, as spec 1 §4 shows it when no limit is asked for.
         shapes.add(Arguments.of("credentials, whole", JdbiCredentialStore.listing(CredentialFilter.ANY, NOW,
                 Optional.empty(), Integer.MAX_VALUE)));
@@ -84,6 +95,23 @@ abstract class ListingPlansConformance extends StoreConformance {
         filters.put("by subject, cluster, status and text", new CredentialFilter(Optional.of(SUBJECT),
                 Optional.of(CLUSTER), Optional.of(CredentialStatus.ACTIVE), Optional.of("x")));
         return filters;
+    }
+
+    private static Map<String, EventFilter> eventFilters() {
+        Map<String, EventFilter> filters = new java.util.LinkedHashMap<>();
+        filters.put("unfiltered", EventFilter.ALL);
+        filters.put("by type", eventFilter(Optional.of("login.failure"), Optional.empty()));
+        filters.put("by type prefix", eventFilter(Optional.of("user."), Optional.empty()));
+        filters.put("by person", eventFilter(Optional.empty(), Optional.of(SUBJECT.value())));
+        filters.put("by type and person", eventFilter(Optional.of("grant.create"), Optional.of(SUBJECT.value())));
+        filters.put("by type prefix and person", eventFilter(Optional.of("agent."), Optional.of(SUBJECT.value())));
+        filters.put("by time", new EventFilter(Optional.empty(), Optional.empty(), Optional.of(NOW.minusSeconds(3600)),
+                Optional.of(NOW)));
+        return filters;
+    }
+
+    private static EventFilter eventFilter(Optional<String> type, Optional<String> subject) {
+        return new EventFilter(type, subject, Optional.empty(), Optional.empty());
     }
 
     private static Map<String, GrantFilter> grantFilters() {

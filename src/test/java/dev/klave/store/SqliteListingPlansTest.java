@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 class SqliteListingPlansTest extends ListingPlansConformance {
     /** "SCAN c" alone reads the table whole; "SCAN c USING INDEX …" walks an index in its order. */
     private static final Pattern WHOLE_TABLE = Pattern.compile("SCAN \\w+( AS \\w+)?");
+    private static final Pattern ARM = Pattern.compile("SCAN arm\\d+");
 
     @Override
     protected TestingDatabase openDatabase() {
@@ -20,8 +21,17 @@ class SqliteListingPlansTest extends ListingPlansConformance {
                 .bindMap(statement.parameters())
                 .map((row, context) -> row.getString("detail"))
                 .list());
-        return steps.stream().filter(step -> WHOLE_TABLE.matcher(step).matches() || step.contains("TEMP B-TREE"))
-                .map(step -> step + " (plan: " + steps + ")")
-                .toList();
+        List<String> offending = new java.util.ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            String step = steps.get(i);
+            // An arm of a merged listing (ControlEventListing) is a co-routine, and its sort orders
+            // at most offset + limit rows that an index walk produced, not a table.
+            boolean ofAnArm = ARM.matcher(step).matches()
+                    || step.contains("TEMP B-TREE") && i > 0 && ARM.matcher(steps.get(i - 1)).matches();
+            if (!ofAnArm && (WHOLE_TABLE.matcher(step).matches() || step.contains("TEMP B-TREE"))) {
+                offending.add(step + " (plan: " + steps + ")");
+            }
+        }
+        return offending;
     }
 }
