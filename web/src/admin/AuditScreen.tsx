@@ -1,6 +1,6 @@
 // Audit browser: every filter of GET /api/audit, kept in the address so a view can be shared.
 import { useEffect, useState } from "preact/hooks";
-import { get, query, type AuditRow, type Cluster, type Page, type Subject } from "../api";
+import { get, query, type AuditRow, type Cluster, type Page } from "../api";
 import { rangeProblem, toLocalInput, toRfc3339 } from "../format";
 import { FilterPanel } from "../ui/FilterPanel";
 import { navigate, useLocation } from "../router";
@@ -9,6 +9,7 @@ import { useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { ControlEvents } from "./ControlEvents";
 import { Pager } from "./Pager";
+import { SubjectSelect } from "../ui/SubjectSelect";
 
 const FIELDS = ["subject", "cluster", "namespace", "verb", "resource", "credential", "channel", "tool", "session",
   "from", "to", "include_discovery"] as const;
@@ -34,7 +35,6 @@ function Requests({ search }: { search: URLSearchParams }) {
   const page = Number(search.get("page") ?? "1") || 1;
   const key = search.toString();
   const rows = useLoad(() => get<Page<AuditRow>>(`/api/audit${query({ ...applied, page: page > 1 ? page : undefined })}`), [key]);
-  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   const clusters = useLoad(() => get<Cluster[]>("/api/clusters"), []);
   const [draft, setDraft] = useState<Filters>(applied);
   // The inputs follow the address: after "Quitar filtros", back and forward they show what filters the rows.
@@ -60,12 +60,8 @@ function Requests({ search }: { search: URLSearchParams }) {
     <>
       <FilterPanel id="filters-title" active={FIELDS.filter((field) => applied[field]).length}>
         <form class="filters" onSubmit={apply}>
-          <label class="field"><span>Usuario</span>
-            <select name="subject" value={draft.subject} onChange={set("subject")}>
-              <option value="">Todos</option>
-              {(subjects.data ?? []).map((item) => <option key={item.id} value={item.id}>{item.login}</option>)}
-            </select>
-          </label>
+          <SubjectSelect label="Usuario" name="subject" empty="Todos" value={draft.subject}
+            onChange={(subject) => setDraft({ ...draft, subject })} />
           <label class="field"><span>Cluster</span>
             <select name="cluster" value={draft.cluster} onChange={set("cluster")}>
               <option value="">Todos</option>

@@ -1,6 +1,6 @@
 import { Fragment } from "preact";
 import { useState } from "preact/hooks";
-import { del, get, post, type Subject, type TrustRule, type TrustRules } from "../api";
+import { del, get, post, type TrustRule, type TrustRules } from "../api";
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
@@ -8,6 +8,7 @@ import { SecretValue } from "../ui/secret";
 import { CardTable } from "../ui/CardTable";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
+import { SubjectSelect } from "../ui/SubjectSelect";
 import { fullRefs, workflow } from "./ciWorkflow";
 
 /**
@@ -17,12 +18,10 @@ import { fullRefs, workflow } from "./ciWorkflow";
  */
 export function CiScreen() {
   const rules = useLoad(() => get<TrustRules>("/api/ci/trust-rules"), []);
-  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   const [failure, setFailure] = useState<string | null>(null);
   const [draft, setDraft] = useState({ name: "", bot: "", owner: "", repository: "", ref: "", environment: "" });
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
-  const bots = (subjects.data ?? []).filter((subject) => subject.kind === "bot" && subject.enabled);
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -100,11 +99,8 @@ export function CiScreen() {
         <form onSubmit={create} class="form-grid" aria-label="Nueva trust rule">
           <label class="field"><span>Nombre</span>
             <input name="name" required maxLength={200} value={draft.name} onInput={field("name")} /></label>
-          <label class="field"><span>Bot</span>
-            <select name="bot" required value={draft.bot} onChange={field("bot")}>
-              <option value="">Elige un bot…</option>
-              {bots.map((bot) => <option key={bot.id} value={bot.id}>{bot.login}</option>)}
-            </select></label>
+          <SubjectSelect label="Bot" name="bot" empty="Elige un bot…" kind="bot" enabledOnly required value={draft.bot}
+            onChange={(bot) => setDraft({ ...draft, bot })} />
           <label class="field"><span>Id del propietario</span>
             <input name="owner" required inputMode="numeric" pattern="[0-9]+" value={draft.owner} onInput={field("owner")} /></label>
           <label class="field"><span>Id del repositorio</span>

@@ -1,11 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
-import { get, query, type ControlEvent, type Page, type Subject } from "../api";
+import { get, query, type ControlEvent, type Page } from "../api";
 import { eventTypes, sentence } from "../eventSentence";
 import { rangeProblem, toLocalInput, toRfc3339, when } from "../format";
 import { FilterPanel } from "../ui/FilterPanel";
 import { useMethods } from "../ui/methods";
 import { navigate } from "../router";
 import { useLoad } from "../ui/load";
+import { SubjectSelect } from "../ui/SubjectSelect";
 import { Loads } from "../ui/states";
 import { Pager } from "./Pager";
 
@@ -25,7 +26,6 @@ export function ControlEvents({ search }: { search: URLSearchParams }) {
   const events = useLoad(() => get<Page<ControlEvent>>(`/api/control-events${query({
     ...applied, page: page > 1 ? page : undefined,
   })}`), [key]);
-  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   const [draft, setDraft] = useState<Filters>(applied);
   useEffect(() => setDraft(applied), [key]);
   const methods = useMethods();
@@ -55,12 +55,8 @@ export function ControlEvents({ search }: { search: URLSearchParams }) {
               {eventTypes(providers).map((type) => <option key={type.value} value={type.value}>{type.label}</option>)}
             </select>
           </label>
-          <label class="field"><span>Persona</span>
-            <select name="subject" value={draft.subject} onChange={(event) => setDraft({ ...draft, subject: event.currentTarget.value })}>
-              <option value="">Todas</option>
-              {(subjects.data ?? []).map((item) => <option key={item.id} value={item.id}>{item.login}</option>)}
-            </select>
-          </label>
+          <SubjectSelect label="Persona" name="subject" empty="Todas" value={draft.subject}
+            onChange={(subject) => setDraft({ ...draft, subject })} />
           <label class="field"><span>Desde</span><input type="datetime-local" name="from" value={toLocalInput(draft.from)}
             aria-describedby={problem ? "event-range-problem" : undefined}
             onInput={(event) => setDraft({ ...draft, from: event.currentTarget.value })} /></label>

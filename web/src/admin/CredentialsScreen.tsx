@@ -7,6 +7,7 @@ import { CredentialsTable, revokeCredential } from "../ui/CredentialsTable";
 import { CursorPager, useCursorPages } from "../ui/cursorPages";
 import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
+import { SubjectSelect } from "../ui/SubjectSelect";
 
 const STATES = [
   { value: "", label: "Todas" },
@@ -37,14 +38,19 @@ export function CredentialsScreen({ me }: { me: Me }) {
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [typed]);
-  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   // Arriving from a person's "Credenciales (n)" (?owner=…): issuing is for that person already.
   const [issuing, setIssuing] = useState(owner);
+  const [issuingKind, setIssuingKind] = useState<string | undefined>(undefined);
   useEffect(() => {
     if (owner) {
       setIssuing(owner);
+      setIssuingKind(undefined);
     }
   }, [owner]);
+  // Arriving with ?owner=, the kind comes from a lookup of that one subject, not the whole list.
+  const issuingSubject = useLoad(() => issuing && !issuingKind
+    ? get<Subject[]>(`/api/subjects${query({ id: issuing })}`) : Promise.resolve([] as Subject[]), [issuing, issuingKind]);
+  const forBot = (issuingKind ?? issuingSubject.data?.[0]?.kind) === "bot";
   const [issued, setIssued] = useState<Issued | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -71,8 +77,6 @@ export function CredentialsScreen({ me }: { me: Me }) {
     }
   };
 
-  const people = subjects.data ?? [];
-
   return (
     <>
       <h1 tabIndex={-1}>Credenciales</h1>
@@ -83,19 +87,14 @@ export function CredentialsScreen({ me }: { me: Me }) {
           <IssuedOnce issued={issued} onDone={() => setIssued(null)} returnFocusTo="issue-title" />
         ) : (
           <>
-            <label class="field">
-              <span>Para</span>
-              <select value={issuing} onChange={(event) => setIssuing(event.currentTarget.value)} name="subject">
-                <option value="">Elige una persona o un bot…</option>
-                {people.filter((subject) => subject.enabled).map((subject) => (
-                  <option key={subject.id} value={subject.id}>
-                    {subject.login} ({subject.kind === "bot" ? "bot" : "persona"})
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SubjectSelect label="Para" name="subject" empty="Elige una persona o un bot…" enabledOnly value={issuing}
+              describe={(subject) => `${subject.login} (${subject.kind === "bot" ? "bot" : "persona"})`}
+              onChange={(id, subject) => {
+                setIssuing(id);
+                setIssuingKind(subject?.kind);
+              }} />
             {issuing && <IssueForm me={me} subjectId={issuing}
-              forBot={people.find((subject) => subject.id === issuing)?.kind === "bot"} onIssued={(value) => {
+              forBot={forBot} onIssued={(value) => {
               setIssued(value);
               credentials.reload();
             }} />}
@@ -105,13 +104,7 @@ export function CredentialsScreen({ me }: { me: Me }) {
       <section class="card" aria-labelledby="all-credentials-title">
         <h2 id="all-credentials-title">Todas</h2>
         <div class="form-grid" role="search" aria-label="Filtrar credenciales">
-          <label class="field">
-            <span>Titular</span>
-            <select value={owner} onChange={(event) => filter({ owner: event.currentTarget.value })} name="owner">
-              <option value="">Todos</option>
-              {people.map((subject) => <option key={subject.id} value={subject.id}>{subject.login}</option>)}
-            </select>
-          </label>
+          <SubjectSelect label="Titular" name="owner" empty="Todos" value={owner} onChange={(id) => filter({ owner: id })} />
           <label class="field">
             <span>Estado</span>
             <select value={state} onChange={(event) => filter({ state: event.currentTarget.value })} name="state">

@@ -1,12 +1,12 @@
 import { useState } from "preact/hooks";
-import { get, post, type Catalogue, type Cluster, type Namespace, type Subject } from "../api";
+import { get, post, type Catalogue, type Cluster, type Namespace } from "../api";
 import { rfc3339, TIER_NAMES } from "../format";
 import { message, useLoad } from "../ui/load";
+import { SubjectSelect } from "../ui/SubjectSelect";
 
 const SAFE_LEVELS = new Set(["baseline", "restricted"]);
 
-export function GrantForm({ subjects, clusters, onCreated }: {
-  subjects: Subject[];
+export function GrantForm({ clusters, onCreated }: {
   clusters: Cluster[];
   onCreated: () => void;
 }) {
@@ -52,15 +52,9 @@ export function GrantForm({ subjects, clusters, onCreated }: {
     <section class="card" aria-labelledby="grant-title">
       <h2 id="grant-title">Conceder un permiso</h2>
       <form onSubmit={submit} class="form-grid" onInvalidCapture={() => setFailure(null)}>
-        <label class="field">
-          <span>Usuario</span>
-          <select name="subject" required value={subject} onChange={(event) => setSubject(event.currentTarget.value)}>
-            <option value="">Elige…</option>
-            {subjects.filter((item) => item.enabled).map((item) => (
-              <option key={item.id} value={item.id}>{item.login}{item.kind === "bot" ? " (bot)" : ""}</option>
-            ))}
-          </select>
-        </label>
+        <SubjectSelect label="Usuario" name="subject" empty="Elige…" required enabledOnly value={subject}
+          describe={(item) => item.kind === "bot" ? `${item.login} (bot)` : item.login}
+          onChange={setSubject} />
         <label class="field">
           <span>Cluster</span>
           <select name="cluster" required value={cluster} onChange={(event) => {

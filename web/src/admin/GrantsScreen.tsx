@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { del, get, query, type Cluster, type Grant, type Subject } from "../api";
+import { del, get, query, type Cluster, type Grant } from "../api";
 import { confirmAction } from "../ui/confirm";
 import { CursorPager, useCursorPages } from "../ui/cursorPages";
 import { GrantsTable } from "../ui/GrantsTable";
@@ -7,9 +7,9 @@ import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { GrantForm } from "./GrantForm";
+import { SubjectSelect } from "../ui/SubjectSelect";
 
 export function GrantsScreen() {
-  const subjects = useLoad(() => get<Subject[]>("/api/subjects"), []);
   const clusters = useLoad(() => get<Cluster[]>("/api/clusters"), []);
   const [subject, setSubject] = useState("");
   const [cluster, setCluster] = useState("");
@@ -42,20 +42,14 @@ export function GrantsScreen() {
     <>
       <h1 tabIndex={-1}>Permisos</h1>
       <p class="lead">Quién puede hacer qué en cada cluster. Klave mantiene el RBAC de los clusters igual a esta lista.</p>
-      <GrantForm subjects={subjects.data ?? []} clusters={clusters.data ?? []} onCreated={() => {
+      <GrantForm clusters={clusters.data ?? []} onCreated={() => {
         toast("Permiso concedido.");
         grants.reload();
       }} />
       <section class="card" aria-labelledby="grants-title">
         <h2 id="grants-title">Concedidos</h2>
         <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filtros de permisos">
-          <label class="field">
-            <span>Usuario</span>
-            <select value={subject} onChange={(event) => setSubject(event.currentTarget.value)} name="filter-subject">
-              <option value="">Todos</option>
-              {(subjects.data ?? []).map((item) => <option key={item.id} value={item.id}>{item.login}</option>)}
-            </select>
-          </label>
+          <SubjectSelect label="Usuario" name="filter-subject" empty="Todos" value={subject} onChange={setSubject} />
           <label class="field">
             <span>Cluster</span>
             <select value={cluster} onChange={(event) => setCluster(event.currentTarget.value)} name="filter-cluster">

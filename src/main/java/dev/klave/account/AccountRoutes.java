@@ -19,7 +19,7 @@ import java.util.Set;
 /** The account routes of spec 1 §4: "Subjects", "Session and own account". */
 public final class AccountRoutes implements RouteProvider {
     private static final String LISTING = "subjects";
-    private static final Set<String> FILTERS = Set.of("q", "kind", "status", "admin");
+    private static final Set<String> FILTERS = Set.of("q", "kind", "status", "admin", "id");
     private static final int MAX_TEXT = 200;
     private static final Set<String> PATCHABLE = Set.of("display_name", "email", "is_admin", "writes_need_approval");
 
@@ -105,6 +105,11 @@ public final class AccountRoutes implements RouteProvider {
      */
     private ApiResponse list(ApiRequest request) {
         Listing.onlyParameters(request, FILTERS);
+        Optional<List<String>> ids = Listing.ids(request);
+        if (ids.isPresent()) {
+            return ApiResponse.ok(views.subjects(accounts.byIds(ids.get().stream().filter(SubjectId::isValid)
+                    .map(SubjectId::new).toList())));
+        }
         Optional<String> text = request.queryParameter("q").map(String::strip).filter(value -> !value.isEmpty());
         if (text.filter(value -> value.length() > MAX_TEXT).isPresent()) {
             throw Message.FILTER_INVALID.refusal("q", "como mucho " + MAX_TEXT + " caracteres");

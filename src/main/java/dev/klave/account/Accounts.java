@@ -55,6 +55,11 @@ public final class Accounts {
         return subjects.list(filter, after, limit);
     }
 
+    /** The subjects {@code ids} name, by login; ids that name none are left out. */
+    public List<Subject> byIds(List<SubjectId> ids) {
+        return subjects.findByIds(ids);
+    }
+
     public Subject get(SubjectId id) {
         return subjects.findById(id).orElseThrow(Message.USER_NOT_FOUND::refusal);
     }

@@ -11,6 +11,16 @@ public record SubjectId(String value) {
         UUID.fromString(value);
     }
 
+    /** Whether {@code text} could be a subject's id (a UUID); asking for one that is not finds none. */
+    public static boolean isValid(String text) {
+        try {
+            UUID.fromString(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     public static SubjectId random() {
         return new SubjectId(UUID.randomUUID().toString());
     }

@@ -49,6 +49,9 @@ public interface SubjectStore {
      */
     List<Subject> list(SubjectFilter filter, Optional<Login> after, int limit);
 
+    /** The subjects {@code ids} name (those that exist), ordered by login: one query. */
+    List<Subject> findByIds(java.util.Collection<SubjectId> ids);
+
     /**
      * Every administrator, locked until the surrounding transaction ends, so that two changes
      * that could each remove "the last administrator" run one after the other.

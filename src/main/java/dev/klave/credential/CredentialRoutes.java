@@ -27,7 +27,7 @@ import java.util.Set;
 /** {@code /api/credentials} (spec 1 §4 "Credentials"). */
 public final class CredentialRoutes implements RouteProvider {
     private static final String LISTING = "credentials";
-    private static final Set<String> FILTERS = Set.of("subject", "cluster", "status", "q");
+    private static final Set<String> FILTERS = Set.of("subject", "cluster", "status", "q", "id");
     private static final int MAX_TEXT = 200;
 
     private final Credentials credentials;
@@ -82,6 +82,10 @@ public final class CredentialRoutes implements RouteProvider {
      */
     private ApiResponse list(ApiRequest request) {
         Listing.onlyParameters(request, FILTERS);
+        Optional<List<String>> ids = Listing.ids(request);
+        if (ids.isPresent()) {
+            return ApiResponse.ok(credentials.named(Principal.of(request), ids.get()).stream().map(this::view).toList());
+        }
         boolean paged = Listing.paged(request);
         int limit = paged ? Listing.limit(request) : Integer.MAX_VALUE;
         Optional<Keyset> after = paged ? Listing.keyset(request, LISTING) : Optional.empty();

@@ -25,6 +25,9 @@ public interface CredentialStore {
      */
     List<ListedCredential> list(CredentialFilter filter, Instant now, Optional<Keyset> after, int limit);
 
+    /** The credentials {@code ids} name (those that exist), with their owners' logins, newest first: one query. */
+    List<ListedCredential> findListed(Collection<String> ids);
+
     /** How many credentials valid at {@code now} each of {@code subjects} holds; a subject with none is absent. */
     Map<SubjectId, Integer> countActive(Collection<SubjectId> subjects, Instant now);
 

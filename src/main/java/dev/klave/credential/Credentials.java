@@ -169,6 +169,13 @@ public final class Credentials {
         return credentials.list(filter.ofSubject(caller.subjectId()), clock.instant(), after, limit);
     }
 
+    /** The credentials {@code ids} name that {@code caller} may see: an administrator any, a person their own. */
+    public List<ListedCredential> named(Principal caller, List<String> ids) {
+        return credentials.findListed(ids).stream()
+                .filter(row -> caller.admin() || row.credential().subjectId().equals(caller.subjectId()))
+                .toList();
+    }
+
     /** Revokes; the owner or an administrator only. Revoking twice is harmless. */
     public Credential revoke(String id, Optional<String> reason, Principal caller) {
         Credential credential = credentials.findById(id).orElseThrow(Message.NOT_FOUND::refusal);

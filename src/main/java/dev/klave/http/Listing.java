@@ -48,6 +48,26 @@ public final class Listing {
         request.refuseUnknownQuery(known);
     }
 
+    /** The most ids one {@code id} lookup names: a page of the screens that ask (50), with room. */
+    public static final int MAX_IDS = 100;
+
+    /**
+     * The rows named by {@code id} (repeated, 1 to {@link #MAX_IDS}): what a screen asks for the
+     * names behind the ids of one page (the audit table's credentials, a picker's chosen subject),
+     * instead of the whole listing. It is a lookup by key, so it takes no other filter and no page.
+     */
+    public static Optional<List<String>> ids(ApiRequest request) {
+        List<String> ids = request.queryParameters("id");
+        if (ids.isEmpty()) {
+            return Optional.empty();
+        }
+        if (ids.size() > MAX_IDS || request.queryNames().size() > 1
+                || ids.stream().anyMatch(id -> id.isEmpty() || id.length() > 200)) {
+            throw Message.FILTER_INVALID.refusal("id", "de 1 a " + MAX_IDS + " ids, sin otros filtros ni página");
+        }
+        return Optional.of(ids.stream().distinct().toList());
+    }
+
     /** Whether the caller asked for a page ({@code limit} or {@code cursor}) rather than the whole listing. */
     public static boolean paged(ApiRequest request) {
         return request.queryParameter("limit").isPresent() || request.queryParameter("cursor").isPresent();

@@ -76,6 +76,19 @@ public final class JdbiCredentialStore implements CredentialStore {
                 new ListedCredential(map(row, context), new Login(row.getString("owner_login")))));
     }
 
+    @Override
+    public List<ListedCredential> findListed(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return database.withHandle(handle -> handle.createQuery("SELECT " + QUALIFIED
+                        + ", s.login AS owner_login FROM credentials c JOIN subjects s ON s.id = c.subject_id "
+                        + "WHERE c.id IN (<ids>) ORDER BY c.created_at DESC, c.id")
+                .bindList("ids", List.copyOf(new java.util.LinkedHashSet<>(ids)))
+                .map((row, context) -> new ListedCredential(map(row, context), new Login(row.getString("owner_login"))))
+                .list());
+    }
+
     /**
      * The listing's one statement: the owner's login comes from a join, never from a query per row.
      * Each filter has an index that also gives the order ({@code V22}): by owner, by cluster, or the

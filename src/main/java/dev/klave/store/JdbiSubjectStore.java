@@ -68,6 +68,18 @@ public final class JdbiSubjectStore implements SubjectStore {
         return database.withHandle(handle -> statement.list(handle, JdbiSubjectStore::map));
     }
 
+    @Override
+    public List<Subject> findByIds(java.util.Collection<SubjectId> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS
+                        + " FROM subjects WHERE id IN (<ids>) ORDER BY login")
+                .bindList("ids", ids.stream().map(SubjectId::value).distinct().toList())
+                .map(JdbiSubjectStore::map)
+                .list());
+    }
+
     /**
      * The listing's one statement: it walks the unique index on {@code login} from the keyset on,
      * which gives the order, and filters as it goes (a few thousand subjects at most, spec 1 §2).

@@ -252,6 +252,43 @@ class ListingsApiTest {
         assertThat(owner.get("active_credentials").asInt()).as("counted for the page, in one query").isEqualTo(4);
     }
 
+    /** What the audit table and the pickers ask (issue 32): the names behind a page's ids, not the whole list. */
+    @Test
+    void idsAreLookedUpByKeyEachPersonSeeingOnlyTheirOwn() {
+        JsonNode whole = ok("/api/credentials", admin);
+        List<String> three = List.of(whole.get(40).get("id").asText(), whole.get(2).get("id").asText(),
+                whole.get(17).get("id").asText());
+        JsonNode named = ok("/api/credentials?id=" + three.get(0) + "&id=" + three.get(1) + "&id=" + three.get(2)
+                + "&id=" + three.get(1) + "&id=no-such-credential", admin);
+        assertThat(ids(named)).as("newest first, once each, the unknown left out")
+                .containsExactly(three.get(1), three.get(2), three.get(0));
+        assertThat(named.get(0).get("subject_login").asText())
+                .isEqualTo(loginOf.get(named.get(0).get("subject_id").asText()));
+
+        String anasOwn = ok("/api/credentials", ana).get(0).get("id").asText();
+        String someoneElses = ids(whole).stream().filter(id -> !id.equals(anasOwn)).filter(id -> {
+            for (JsonNode row : whole) {
+                if (row.get("id").asText().equals(id)) {
+                    return !row.get("subject_id").asText().equals(anaId.value());
+                }
+            }
+            return false;
+        }).findFirst().orElseThrow();
+        assertThat(ids(ok("/api/credentials?id=" + anasOwn + "&id=" + someoneElses, ana)))
+                .as("a person's lookup names only their own").containsExactly(anasOwn);
+
+        SubjectId bot = people.get(27);
+        assertThat(logins(ok("/api/subjects?id=" + bot.value() + "&id=" + anaId.value() + "&id=not-a-uuid", admin)))
+                .containsExactly("ana", "gente27");
+        assertRefused("/api/subjects?id=" + anaId.value(), ana, 403, "solo para administradores");
+
+        String tooMany = "id=x&".repeat(101);
+        for (String path : List.of("/api/credentials?" + tooMany, "/api/subjects?" + tooMany,
+                "/api/credentials?id=x&limit=5", "/api/subjects?id=x&q=ana", "/api/credentials?id=")) {
+            assertRefused(path, admin, 400, "id no válido: usa de 1 a 100 ids, sin otros filtros ni página");
+        }
+    }
+
     @Test
     void unknownParametersAreRefusedNotIgnored() {
         assertRefused("/api/credentials?owner=x", admin, 400, "parámetro desconocido: owner");

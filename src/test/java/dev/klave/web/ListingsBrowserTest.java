@@ -10,7 +10,10 @@ import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.SelectOption;
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
+import dev.klave.audit.AuditRow;
+import dev.klave.audit.Channel;
 import dev.klave.credential.Credential;
+import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiCredentialStore;
 import dev.klave.store.JdbiSubjectStore;
@@ -30,6 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class ListingsBrowserTest extends BrowserTestBase {
     private static final int CREDENTIALS = 120;
+    private final List<Credential> issued = new java.util.ArrayList<>();
+    private final List<Subject> owners = new java.util.ArrayList<>();
 
     @BeforeAll
     void seed() {
@@ -37,9 +42,9 @@ class ListingsBrowserTest extends BrowserTestBase {
         JdbiSubjectStore subjects = new JdbiSubjectStore(database);
         JdbiCredentialStore credentials = new JdbiCredentialStore(database);
         Instant now = web.clock.instant();
-        List<Subject> owners = List.of("titular-a", "titular-b", "titular-c").stream()
+        List.of("titular-a", "titular-b", "titular-c").stream()
                 .map(login -> Subject.newPerson(new Login(login), login, Optional.empty(), false, false, now))
-                .toList();
+                .forEach(owners::add);
         owners.forEach(subjects::create);
         for (int i = 0; i < 60; i++) {
             subjects.create(Subject.newPerson(new Login(String.format("gente-%02d", i)), "Gente " + i, Optional.empty(),
@@ -52,6 +57,7 @@ class ListingsBrowserTest extends BrowserTestBase {
                     created.plus(Duration.ofDays(7)), Optional.empty(), Optional.empty(), Optional.empty(),
                     Optional.empty());
             credentials.create(credential);
+            issued.add(credential);
             if (i % 10 == 9) {
                 credentials.revoke(credential.id(), now, Optional.empty(), Optional.of("rotada"));
             }
@@ -108,6 +114,9 @@ class ListingsBrowserTest extends BrowserTestBase {
         assertThat(page.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Páginas de credenciales")))
                 .hasCount(0);
 
+        // 64 people: the owner's list holds the first 50 by login, and a search finds the rest.
+        assertThat(page.locator("select[name=owner] option")).hasCount(51);
+        page.locator("input[name=owner-search]").fill("titular");
         page.locator("select[name=owner]").selectOption(new SelectOption().setLabel("titular-b"));
         assertThat(page).hasURL(Pattern.compile("owner="));
         assertThat(rows(page)).hasCount(4);
@@ -133,6 +142,65 @@ class ListingsBrowserTest extends BrowserTestBase {
                 .assertThat(url).contains("status=revoked").contains("subject="));
         org.assertj.core.api.Assertions.assertThat(asked).anySatisfy(url -> org.assertj.core.api.Assertions
                 .assertThat(url).contains("q=cred-07"));
+    }
+
+    /**
+     * Issue 32: the audit screen's pickers and its table never ask for every subject or every
+     * credential — the picker the first 50 and what a search finds, the table the names of its
+     * page's credentials by id — and a filter chosen by search survives a reload of its address.
+     */
+    @Test
+    void theAuditScreenAsksOnlyForWhatItShows() {
+        JdbiAuditStore audit = new JdbiAuditStore(web.klave.klave().database());
+        Instant now = web.clock.instant();
+        List<AuditRow> rows = new java.util.ArrayList<>();
+        List<AuditRow.Completion> ends = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Subject owner = owners.get(i);
+            String id = "audit-listings-" + i;
+            rows.add(new AuditRow(id, now.minusSeconds(10 - i), Optional.of(owner.id().value()),
+                    Optional.of(owner.login().value()), Optional.of(issued.get(i).id()), "prod-1",
+                    Optional.of("default"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/default/pods",
+                    Optional.of("127.0.0.1"), Optional.empty(), Optional.empty(), Optional.empty(), Channel.PROXY));
+            ends.add(new AuditRow.Completion(id, 200, Optional.empty(), now.minusSeconds(10 - i)));
+        }
+        audit.write(rows, List.of());
+        audit.write(List.of(), ends);
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        List<String> asked = new CopyOnWriteArrayList<>();
+        page.onRequest(request -> {
+            if ((request.url().contains("/api/subjects") || request.url().contains("/api/credentials"))
+                    && request.frame().url().contains("/admin/auditoria")) {
+                asked.add(request.url());
+            }
+        });
+        page.navigate(web.baseUrl + "/admin/auditoria");
+
+        Locator table = page.locator("[data-testid=audit-row]");
+        assertThat(table).hasCount(3);
+        // Credentials by name and owner, from a lookup of this page's three.
+        assertThat(table.first()).containsText("cred-002");
+        assertThat(table.first()).containsText("titular-c");
+        assertThat(table.last()).containsText("cred-000");
+        Locator people = page.locator("select[name=subject] option");
+        assertThat(people).hasCount(51);
+        page.locator("input[name=subject-search]").fill("gente-59");
+        assertThat(people).hasCount(2);
+        page.locator("select[name=subject]").selectOption(new SelectOption().setLabel("gente-59"));
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Filtrar")).click();
+        assertThat(page).hasURL(Pattern.compile("subject="));
+        assertThat(page.getByText("Ninguna petición coincide con estos filtros.")).isVisible();
+
+        page.reload();
+        assertThat(page.locator("select[name=subject] option:checked")).hasText("gente-59");
+
+        org.assertj.core.api.Assertions.assertThat(asked).as("never every subject, never every credential")
+                .isNotEmpty()
+                .allSatisfy(url -> org.assertj.core.api.Assertions.assertThat(url).matches(
+                        ".*/api/(subjects\\?.*limit=50.*|subjects\\?id=[^&]+|credentials\\?id=.*)"));
+        org.assertj.core.api.Assertions.assertThat(asked).anySatisfy(url -> org.assertj.core.api.Assertions
+                .assertThat(url).contains("/api/credentials?id=").contains(issued.get(1).id()));
     }
 
     @Test
