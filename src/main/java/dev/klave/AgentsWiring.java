@@ -3,6 +3,7 @@ package dev.klave;
 import dev.klave.account.Subject;
 import dev.klave.agent.AgentAuthenticator;
 import dev.klave.agent.McpEndpoint;
+import dev.klave.agent.McpMeters;
 import dev.klave.agent.McpRoutes;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.tool.Toolbox;
@@ -56,7 +57,7 @@ final class AgentsWiring {
     final Optional<OAuthRoutes> oauth;
 
     AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
-            GatewayWiring way, SecureRandom random) {
+            GatewayWiring way, SecureRandom random, io.micrometer.core.instrument.MeterRegistry registry) {
         RequestIds ids = new RequestIds(random);
         approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
                 PostgresDecisionSignals.of(database), ids, accounts.clock);
@@ -79,7 +80,7 @@ final class AgentsWiring {
                     agent -> authenticator.authenticate(Optional.of(agent.authorization())), agents.approvalWait(),
                     accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
-                    agents.mcpRateLimit(), tools, accounts.clock));
+                    agents.mcpRateLimit(), tools, new McpMeters(registry), accounts.clock));
             PerAddressLimit registrations = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-register-ip:",
                     REGISTRATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
                     Message.OAUTH_TOO_MANY_REGISTRATIONS);

@@ -170,7 +170,8 @@ public final class Services {
         AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
         ClustersWiring clusterArea = new ClustersWiring(database, settings, base, random, replica, registry);
         GatewayWiring way = new GatewayWiring(database, settings, base, clusterArea, replica, registry);
-        AgentsWiring agents = new AgentsWiring(database, settings, base, clusterArea, way, random);
+        AgentsWiring agents = new AgentsWiring(database, settings, base, clusterArea, way, random,
+                registry);
         KeyRing keys = base.keys;
         SecretTokenGenerator tokens = base.tokens;
         PasswordHasher hasher = base.hasher;

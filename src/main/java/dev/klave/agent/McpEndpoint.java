@@ -38,14 +38,16 @@ public final class McpEndpoint {
     private final RateWindowStore rates;
     private final int ratePerMinute;
     private final Toolbox tools;
+    private final McpMeters meters;
     private final Clock clock;
 
     public McpEndpoint(AgentAuthenticator authenticator, RateWindowStore rates, int ratePerMinute, Toolbox tools,
-            Clock clock) {
+            McpMeters meters, Clock clock) {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.rates = requireNonNull(rates, "rates is null");
         this.ratePerMinute = ratePerMinute;
         this.tools = requireNonNull(tools, "tools is null");
+        this.meters = requireNonNull(meters, "meters is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -54,17 +56,29 @@ public final class McpEndpoint {
         if (rates.hit(agent.rateKey(), clock.instant(), RATE_SPAN) > ratePerMinute) {
             throw Message.MCP_RATE_LIMITED.refusal();
         }
+        long started = System.nanoTime();
         JsonNode id = null;
+        String method = McpMeters.method("");
+        String tool = McpMeters.NONE;
         try {
             JsonNode message = parse(request.body());
             id = message.get("id");
-            return answer(agent, request, message);
+            method = McpMeters.method(message.path("method").asText());
+            if (method.equals("tools/call")) {
+                tool = McpMeters.tool(message.path("params").path("name").textValue());
+            }
+            Answered answered = answer(agent, request, message);
+            meters.ended(method, tool, answered.outcome(), started);
+            return answered.response();
         } catch (RpcFailure failure) {
+            meters.ended(method, tool, McpMeters.Outcome.RPC_ERROR, started);
             return error(failure, id);
         }
     }
 
-    private ApiResponse answer(Agent agent, ApiRequest request, JsonNode message)
+    private record Answered(ApiResponse response, McpMeters.Outcome outcome) {}
+
+    private Answered answer(Agent agent, ApiRequest request, JsonNode message)
             throws RpcFailure, InterruptedException {
         if (message.has("result") || message.has("error")) {
             // This server never asks the client anything, so there is nothing a response could answer.
@@ -82,7 +96,7 @@ public final class McpEndpoint {
         boolean notification = !message.has("id");
         String method = message.get("method").asText();
         if (notification) {
-            return new ApiResponse(202, Optional.empty(), List.of());
+            return new Answered(new ApiResponse(202, Optional.empty(), List.of()), McpMeters.Outcome.OK);
         }
         ObjectNode result = envelope.revision() == Revision.STATELESS
                 ? Stateless.dispatch(method, params, envelope, agent, request, tools)
@@ -91,7 +105,10 @@ public final class McpEndpoint {
         answer.put("jsonrpc", "2.0");
         answer.set("id", message.get("id"));
         answer.set("result", result);
-        return ApiResponse.ok(answer);
+        McpMeters.Outcome outcome = result.path("isError").asBoolean(false) ? McpMeters.Outcome.TOOL_ERROR
+                : result.path("resultType").asText().equals("input_required") ? McpMeters.Outcome.INPUT_REQUIRED
+                : McpMeters.Outcome.OK;
+        return new Answered(ApiResponse.ok(answer), outcome);
     }
 
     private static JsonNode parse(byte[] body) throws RpcFailure {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.testing.Eventually;
+import dev.klave.testing.TestingAgents;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingForge;
 import dev.klave.testing.TestingHttp;
@@ -94,6 +95,14 @@ class PrometheusScrapeTest {
             assertThat(http.get("/clusters/prod-1/api/v1/namespaces/team-a/configmaps", "Authorization",
                     "Bearer " + token).statusCode()).isEqualTo(200);
         }
+        // The agent endpoint: a tool that answers, one that names no resource (the tool's own error), an
+        // unknown tool (a JSON-RPC error).
+        TestingAgents.Bot bot = TestingAgents.another(klave, cluster, admin, "prod-1", "metrics-agent", "view",
+                "team-a");
+        assertThat(mcp(bot.token(), "whoami", "{}")).contains("\"isError\":false");
+        assertThat(mcp(bot.token(), "get_resource", "{\"cluster\":\"prod-1\",\"namespace\":\"team-a\","
+                + "\"kind\":\"ConfigMap\",\"name\":\"no-such-map\"}")).contains("\"isError\":true");
+        assertThat(mcp(bot.token(), "no_such_tool", "{}")).contains("\"error\"");
         // Refused before any cluster is established: an unregistered cluster, a bad path.
         assertThat(http.get("/clusters/no-such-cluster/api/v1/pods", "Authorization", "Bearer klt_nothing")
                 .statusCode()).isEqualTo(401);
@@ -104,6 +113,15 @@ class PrometheusScrapeTest {
         klave.klave().services().forgeSync().orElseThrow().runOnce();
         Eventually.until("the OIDC provider discovered", Duration.ofSeconds(10),
                 () -> klave.klave().services().oidcProvider().orElseThrow().discovered());
+    }
+
+    /** One 2025-11-25 {@code tools/call}; its answer's body. */
+    private String mcp(String token, String tool, String arguments) {
+        HttpResponse<String> answer = http.send("POST", "/mcp", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+                + "\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + arguments + "}}",
+                "Authorization", "Bearer " + token, "Content-Type", "application/json", "Accept",
+                "application/json, text/event-stream", "MCP-Protocol-Version", "2025-11-25");
+        return answer.body();
     }
 
     @AfterAll
@@ -166,6 +184,14 @@ class PrometheusScrapeTest {
         assertThat(sample(text, "klave_reconcile_passes_total{cluster=\"prod-1\",result=\"success\"}"))
                 .hasValueSatisfying(value -> assertThat(value).isGreaterThanOrEqualTo(1));
         assertThat(sample(text, "klave_oidc_discovery_up")).contains(1.0);
+        assertThat(sample(text, "klave_mcp_requests_total{method=\"tools/call\",outcome=\"ok\",tool=\"whoami\"}"))
+                .contains(1.0);
+        assertThat(sample(text, "klave_mcp_requests_total{method=\"tools/call\",outcome=\"tool_error\","
+                + "tool=\"get_resource\"}")).contains(1.0);
+        assertThat(sample(text, "klave_mcp_requests_total{method=\"tools/call\",outcome=\"rpc_error\",tool=\"-\"}"))
+                .as("an unknown tool's name is not a label").contains(1.0);
+        assertThat(sample(text, "klave_mcp_request_duration_seconds_count{method=\"tools/call\",tool=\"whoami\"}"))
+                .contains(1.0);
         assertThat(sample(text, "klave_forge_sync_last_run_timestamp_seconds")).isPresent();
         assertThat(sample(text, "klave_audit_queue_depth")).isPresent();
         assertThat(sample(text, "klave_open_streams")).contains(0.0);
