@@ -122,6 +122,9 @@ public final class AuditScale {
                 51));
         listings.put("bounded total (10,001)", () -> store.count(filter(Map.of()), 10_001));
         listings.put("bounded total, verb=delete", () -> store.count(filter(Map.of("verb", "delete")), 10_001));
+        listings.put("bounded total, status=403", () -> store.count(filter(Map.of("status", "403")), 10_001));
+        listings.put("bounded total, busiest credential", () -> store.count(filter(Map.of("credential", "cred-0")),
+                10_001));
         listings.put("export batch (1,000 rows)", () -> store.find(filter(Map.of()), Optional.of(deep), 0, 1_000));
         JdbiAuditFeed feed = new JdbiAuditFeed(database);
         listings.put("feed, 500 entries from a position", () -> feed.after(new FeedPosition(0, rows / 2), 500));
