@@ -49,7 +49,15 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     // Not COALESCE(c.refused, 0) = 0: PostgreSQL's planner guesses that keeps one row in 200 and
     // plans listings as parallel scans (13.7 ms on 725,000 rows against 0.3 ms); this form it
     // estimates right.
+    /** Not refused by the credential check after its row was written: a page reads its completion anyway. */
     private static final String NOT_REFUSED = "(c.refused IS NULL OR c.refused = 0)";
+    /**
+     * The same for a count, which reads no completion otherwise: a probe of V26's partial index,
+     * which holds only the refused few, instead of every counted row's completion (issue 32: the
+     * bounded total of {@code verb=delete} at ten million rows, 55 → 24 ms p95 on PostgreSQL).
+     */
+    private static final String NOT_REFUSED_COUNTED =
+            "NOT EXISTS (SELECT 1 FROM audit_completion r WHERE r.id = a.id AND r.refused = 1)";
 
     private final Database database;
 
@@ -160,7 +168,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     @Override
     public List<AuditRow> find(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters));
+        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters, NOT_REFUSED));
         after.ifPresent(cursor -> {
             // The keyset: strictly after the last row shown, in the listing's order (at, id), which
             // every index of V21 holds. A row value, which both databases match to an index range;
@@ -190,13 +198,24 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
      */
     public List<String> listingPlan(AuditFilter filter, Optional<AuditCursor> after) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters));
+        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters, NOT_REFUSED));
         after.ifPresent(cursor -> {
             sql.append(" AND (a.at, a.id) < (:cursor_at, :cursor_id)");
             parameters.put("cursor_at", cursor.at().toEpochMilli());
             parameters.put("cursor_id", cursor.id());
         });
         sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT 51");
+        return plan(sql.toString(), parameters);
+    }
+
+    /** The plan of a listing's bounded total with this filter, as {@link #listingPlan} gives it. */
+    public List<String> countPlan(AuditFilter filter) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        String sql = countSql(filter, parameters, 10_001);
+        return plan(sql, parameters);
+    }
+
+    private List<String> plan(String sql, Map<String, Object> parameters) {
         if (database.dialect() == Dialect.SQLITE) {
             return database.withHandle(handle -> handle.createQuery("EXPLAIN QUERY PLAN " + sql).bindMap(parameters)
                     .map((row, context) -> row.getString("detail")).list());
@@ -211,27 +230,31 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     @Override
     public long count(AuditFilter filter, long atMost) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        String matching = "SELECT 1 FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
-                + where(filter, parameters);
-        if (atMost == Long.MAX_VALUE) {
-            String sql = "SELECT COUNT(*) FROM (" + matching + ") matching";
-            return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters).mapTo(Long.class).one());
-        }
-        // Stops reading at atMost rows: the bounded total of a listing.
-        parameters.put("at_most", atMost);
-        String sql = "SELECT COUNT(*) FROM (" + matching + " LIMIT :at_most) matching";
+        String sql = countSql(filter, parameters, atMost);
         return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters).mapTo(Long.class).one());
     }
 
+    private static String countSql(AuditFilter filter, Map<String, Object> parameters, long atMost) {
+        // A status filter reads each row's completion anyway: then the same join tells refusals.
+        String matching = "SELECT 1 FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
+                + where(filter, parameters, filter.status().isPresent() ? NOT_REFUSED : NOT_REFUSED_COUNTED);
+        if (atMost == Long.MAX_VALUE) {
+            return "SELECT COUNT(*) FROM (" + matching + ") matching";
+        }
+        // Stops reading at atMost rows: the bounded total of a listing.
+        parameters.put("at_most", atMost);
+        return "SELECT COUNT(*) FROM (" + matching + " LIMIT :at_most) matching";
+    }
+
     /** The conditions of {@code filter}, one listing and its count share. */
-    private static String where(AuditFilter filter, Map<String, Object> parameters) {
+    private static String where(AuditFilter filter, Map<String, Object> parameters, String notRefused) {
         StringBuilder sql = new StringBuilder();
         condition(sql, parameters, "subject_id", filter.subject());
         condition(sql, parameters, "cluster_id", filter.cluster());
         condition(sql, parameters, "namespace", filter.namespace());
         condition(sql, parameters, "verb", filter.verb());
         filter.resource().ifPresent(resource -> {
-            sql.append(" AND a.resource = :resource AND " + NOT_REFUSED);
+            sql.append(" AND a.resource = :resource AND " + notRefused);
             parameters.put("resource", resource);
         });
         condition(sql, parameters, "credential_id", filter.credential());
@@ -254,7 +277,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
             parameters.put("to", to.toEpochMilli());
         });
         if (!filter.includeDiscovery()) {
-            sql.append(" AND a.resource IS NOT NULL AND " + NOT_REFUSED);
+            sql.append(" AND a.resource IS NOT NULL AND " + notRefused);
         }
         return sql.toString();
     }

@@ -84,4 +84,22 @@ class PostgresAuditStoreTest extends AuditStoreConformance {
             other.join(Duration.ofSeconds(10));
         }
     }
+
+    /**
+     * Issue 32: a listing's bounded total reads no completion unless its filter is on the status;
+     * whether a counted row was refused is a probe of V26's partial index of the refused few.
+     */
+    @Test
+    void aBoundedTotalProbesOnlyTheIndexOfRefusedRows() {
+        for (var filter : everyFilter().entrySet()) {
+                String plan = String.join("\n", audit.countPlan(filter.getValue()));
+                // PostgreSQL removes the LEFT JOIN that nothing reads; its key would be probed otherwise.
+                assertThat(plan).as(filter.getKey() + " " + plan).doesNotContain("audit_completion_pkey")
+                        .doesNotContain("\"Seq Scan\"");
+                boolean hidesRefused = !filter.getValue().includeDiscovery() || filter.getValue().resource().isPresent();
+                assertThat(String.join("\n", audit.countPlan(filter.getValue()))).as(filter.getKey())
+                        .matches(text -> text.contains("audit_completion_refused") == hidesRefused,
+                                "probes audit_completion_refused exactly when refused rows are hidden");
+        }
+    }
 }

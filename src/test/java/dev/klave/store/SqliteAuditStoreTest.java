@@ -40,4 +40,21 @@ class SqliteAuditStoreTest extends AuditStoreConformance {
             }
         }
     }
+
+    /**
+     * Issue 32: a listing's bounded total joins no completion unless its filter is on the status;
+     * whether a counted row was refused is one probe by key (SQLite prefers the completions' key
+     * to V26's partial index, an equal lookup to it; PostgreSQL's test checks the partial index).
+     */
+    @Test
+    void aBoundedTotalProbesOnlyWhetherARowWasRefused() {
+        for (var filter : everyFilter().entrySet()) {
+            List<String> plan = audit.countPlan(filter.getValue());
+            // SQLite drops the LEFT JOIN that nothing reads; "c" would name the completions.
+            assertThat(plan).as(filter.getKey() + " " + plan).noneMatch(line -> line.contains(" c "));
+            boolean hidesRefused = !filter.getValue().includeDiscovery() || filter.getValue().resource().isPresent();
+            assertThat(plan).as(filter.getKey() + " " + plan).matches(steps -> steps.stream().anyMatch(line -> line.startsWith("SEARCH r ")) == hidesRefused,
+                            "probes the completions exactly when refused rows are hidden");
+        }
+    }
 }
