@@ -40,17 +40,15 @@ export function CredentialsScreen({ me }: { me: Me }) {
   }, [typed]);
   // Arriving from a person's "Credenciales (n)" (?owner=…): issuing is for that person already.
   const [issuing, setIssuing] = useState(owner);
-  const [issuingKind, setIssuingKind] = useState<string | undefined>(undefined);
   useEffect(() => {
     if (owner) {
       setIssuing(owner);
-      setIssuingKind(undefined);
     }
   }, [owner]);
-  // Arriving with ?owner=, the kind comes from a lookup of that one subject, not the whole list.
-  const issuingSubject = useLoad(() => issuing && !issuingKind
-    ? get<Subject[]>(`/api/subjects${query({ id: issuing })}`) : Promise.resolve([] as Subject[]), [issuing, issuingKind]);
-  const forBot = (issuingKind ?? issuingSubject.data?.[0]?.kind) === "bot";
+  // Whether it is for a bot: a lookup of that one subject, not the whole list.
+  const issuingSubject = useLoad(() => issuing
+    ? get<Subject[]>(`/api/subjects${query({ id: issuing })}`) : Promise.resolve([] as Subject[]), [issuing]);
+  const forBot = issuingSubject.data?.[0]?.kind === "bot";
   const [issued, setIssued] = useState<Issued | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -89,10 +87,7 @@ export function CredentialsScreen({ me }: { me: Me }) {
           <>
             <SubjectSelect label="Para" name="subject" empty="Elige una persona o un bot…" enabledOnly value={issuing}
               describe={(subject) => `${subject.login} (${subject.kind === "bot" ? "bot" : "persona"})`}
-              onChange={(id, subject) => {
-                setIssuing(id);
-                setIssuingKind(subject?.kind);
-              }} />
+              onChange={setIssuing} />
             {issuing && <IssueForm me={me} subjectId={issuing}
               forBot={forBot} onIssued={(value) => {
               setIssued(value);

@@ -13,8 +13,8 @@ export function SubjectSelect({ label, name, value, onChange, empty, kind, enabl
   label: string;
   name: string;
   value: string;
-  /** The id chosen ("" for none) and, for one, the subject. */
-  onChange: (id: string, subject?: Subject) => void;
+  /** The id chosen ("" for none). */
+  onChange: (id: string) => void;
   /** The first option's text: "Todos", "Elige…". */
   empty: string;
   kind?: "person" | "bot";
@@ -45,10 +45,7 @@ export function SubjectSelect({ label, name, value, onChange, empty, kind, enabl
       <label class="field">
         <span>{label}</span>
         <select name={name} required={required} value={value}
-          onChange={(event) => {
-            const id = event.currentTarget.value;
-            onChange(id, options.find((item) => item.id === id));
-          }}>
+          onChange={(event) => onChange(event.currentTarget.value)}>
           <option value="">{empty}</option>
           {options.map((item) => (
             <option key={item.id} value={item.id}>{describe(item)}</option>

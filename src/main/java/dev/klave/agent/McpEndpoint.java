@@ -58,7 +58,7 @@ public final class McpEndpoint {
         }
         long started = System.nanoTime();
         JsonNode id = null;
-        String method = McpMeters.method("");
+        String method = McpMeters.OTHER;
         String tool = McpMeters.NONE;
         try {
             JsonNode message = parse(request.body());

@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class McpMeters {
     static final String NONE = "-";
+    /** The method of a message that names none this server answers, or none that could be read. */
+    static final String OTHER = "other";
     private static final Set<String> METHODS = Set.of("initialize", "ping", "tools/list", "tools/call",
             "server/discover");
     private static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
@@ -58,7 +60,7 @@ public final class McpMeters {
 
     /** The {@code method} label of {@code method} as the client sent it. */
     static String method(String method) {
-        return METHODS.contains(method) ? method : "other";
+        return METHODS.contains(method) ? method : OTHER;
     }
 
     /** The {@code tool} label of a {@code tools/call}'s {@code params.name}. */

@@ -168,6 +168,16 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     @Override
     public List<AuditRow> find(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit) {
         Map<String, Object> parameters = new LinkedHashMap<>();
+        String sql = listingSql(filter, after, offset, limit, parameters);
+        return database.withHandle(handle -> handle.createQuery(sql)
+                .bindMap(parameters)
+                .map(JdbiAuditStore::map)
+                .list());
+    }
+
+    /** The SELECT of a listing page, which {@link #find} runs and {@link #listingPlan} explains. */
+    private static String listingSql(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit,
+            Map<String, Object> parameters) {
         StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters, NOT_REFUSED));
         after.ifPresent(cursor -> {
             // The keyset: strictly after the last row shown, in the listing's order (at, id), which
@@ -184,10 +194,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
             sql.append(" OFFSET :offset");
             parameters.put("offset", offset);
         }
-        return database.withHandle(handle -> handle.createQuery(sql.toString())
-                .bindMap(parameters)
-                .map(JdbiAuditStore::map)
-                .list());
+        return sql.toString();
     }
 
     /**
@@ -198,14 +205,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
      */
     public List<String> listingPlan(AuditFilter filter, Optional<AuditCursor> after) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters, NOT_REFUSED));
-        after.ifPresent(cursor -> {
-            sql.append(" AND (a.at, a.id) < (:cursor_at, :cursor_id)");
-            parameters.put("cursor_at", cursor.at().toEpochMilli());
-            parameters.put("cursor_id", cursor.id());
-        });
-        sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT 51");
-        return plan(sql.toString(), parameters);
+        return plan(listingSql(filter, after, 0, 51, parameters), parameters);
     }
 
     /** The plan of a listing's bounded total with this filter, as {@link #listingPlan} gives it. */

@@ -27,17 +27,17 @@ public final class TestingPostgres {
 
     /** A new, empty database; drop it with {@link #drop}. */
     public static DatabaseUrl.Postgres freshDatabase() {
-        DatabaseUrl.Postgres admin = server();
-        String name = "klave_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        execute(admin, "CREATE DATABASE " + name);
-        return new DatabaseUrl.Postgres(admin.host(), admin.port(), name, admin.user(), admin.password(),
-                admin.query());
+        return created("klave_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
     }
 
     /** The database {@code name}, dropped first if it exists: one that outlives its run (bench/scale --keep). */
     public static DatabaseUrl.Postgres namedDatabase(String name) {
+        execute(server(), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        return created(name);
+    }
+
+    private static DatabaseUrl.Postgres created(String name) {
         DatabaseUrl.Postgres admin = server();
-        execute(admin, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         execute(admin, "CREATE DATABASE " + name);
         return new DatabaseUrl.Postgres(admin.host(), admin.port(), name, admin.user(), admin.password(),
                 admin.query());

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
-import com.sun.net.httpserver.HttpServer;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
@@ -22,10 +21,10 @@ import dev.klave.oauth.AgentTokens;
 import dev.klave.oauth.Permission;
 import dev.klave.store.JdbiAgentSessionStore;
 import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingLoopbackListener;
 import dev.klave.testing.TestingPeople;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -35,7 +34,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,9 +55,7 @@ class AgentLoginBrowserTest extends BrowserTestBase {
     private static final String APP_REDIRECT = "com.example.agente:/oauth/callback";
     private static final String VIEW_ALL = "view: ver (solo lectura), en todo el cluster de prod-1";
 
-    private HttpServer loopback;
-    /** The queries the agent's loopback listener received. */
-    private final List<String> received = new CopyOnWriteArrayList<>();
+    private TestingLoopbackListener loopback;
     private String loopbackRedirect;
     private String loopbackClient;
     private String appClient;
@@ -67,17 +63,8 @@ class AgentLoginBrowserTest extends BrowserTestBase {
 
     @BeforeAll
     void anAgentAndAPersonWithPermissions() throws IOException {
-        loopback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        loopback.createContext("/callback", exchange -> {
-            received.add(exchange.getRequestURI().getRawQuery());
-            byte[] body = "Puedes cerrar esta ventana.".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        loopback.start();
-        loopbackRedirect = "http://127.0.0.1:" + loopback.getAddress().getPort() + "/callback";
+        loopback = TestingLoopbackListener.start();
+        loopbackRedirect = loopback.redirect();
         TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
         TestingPeople.signUp(web.klave, "marta", false);
         marta = new SubjectId(web.idOf(admin, "marta"));
@@ -90,7 +77,7 @@ class AgentLoginBrowserTest extends BrowserTestBase {
     @AfterAll
     void stopTheListener() {
         if (loopback != null) {
-            loopback.stop(0);
+            loopback.close();
         }
     }
 
@@ -195,7 +182,7 @@ class AgentLoginBrowserTest extends BrowserTestBase {
         Map<String, String> answer = queryOf(URI.create(page.url()).getRawQuery());
         org.assertj.core.api.Assertions.assertThat(answer).containsKey("code").containsEntry("state", "estado-1")
                 .containsEntry("iss", web.baseUrl);
-        org.assertj.core.api.Assertions.assertThat(received).anySatisfy(query -> org.assertj.core.api.Assertions
+        org.assertj.core.api.Assertions.assertThat(loopback.received()).anySatisfy(query -> org.assertj.core.api.Assertions
                 .assertThat(queryOf(query)).containsEntry("code", answer.get("code")));
         HttpResponse<String> token = web.http.send("POST", "/oauth/token", "grant_type=authorization_code&code="
                 + URLEncoder.encode(answer.get("code"), StandardCharsets.UTF_8) + "&code_verifier=" + VERIFIER

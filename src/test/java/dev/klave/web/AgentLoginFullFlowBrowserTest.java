@@ -7,13 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.Page;
-import com.sun.net.httpserver.HttpServer;
 import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingLoopbackListener;
 import dev.klave.testing.TestingPeople;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
@@ -21,8 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -41,22 +38,13 @@ class AgentLoginFullFlowBrowserTest extends BrowserTestBase {
     private static final String VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
     private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
-    private HttpServer loopback;
-    private final CompletableFuture<String> callback = new CompletableFuture<>();
+    private TestingLoopbackListener loopback;
     private String redirect;
 
     @BeforeAll
     void aClusterAPersonWithAGrantAndTheAgentsListener() throws IOException {
-        loopback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        loopback.createContext("/callback", exchange -> {
-            callback.complete(exchange.getRequestURI().getRawQuery());
-            byte[] body = "Listo.".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        loopback.start();
-        redirect = "http://127.0.0.1:" + loopback.getAddress().getPort() + "/callback";
+        loopback = TestingLoopbackListener.start();
+        redirect = loopback.redirect();
         TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
         TestingPeople.signUp(web.klave, "nora", false);
         web.expect(201, "POST", "/api/grants", "{\"subject_id\":\"" + web.idOf(admin, "nora") + "\",\"cluster_id\":"
@@ -69,7 +57,7 @@ class AgentLoginFullFlowBrowserTest extends BrowserTestBase {
     @AfterAll
     void stopTheListener() {
         if (loopback != null) {
-            loopback.stop(0);
+            loopback.close();
         }
     }
 
@@ -112,7 +100,7 @@ class AgentLoginFullFlowBrowserTest extends BrowserTestBase {
         page.getByLabel("view: ver (solo lectura), en todo el cluster de prod-1").check();
         page.getByLabel("Las escrituras esperan mi aprobación").uncheck();
         button(page, "Autorizar").click();
-        Map<String, String> answer = query(callback.get(10, TimeUnit.SECONDS));
+        Map<String, String> answer = query(loopback.first(Duration.ofSeconds(10)));
         assertThat(answer).containsEntry("state", "completo").containsEntry("iss", issuer).containsKey("code");
 
         // 4. The code, its verifier, the redirect_uri, the client and the resource buy the tokens.
