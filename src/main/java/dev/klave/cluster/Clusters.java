@@ -2,6 +2,8 @@ package dev.klave.cluster;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.account.Principal;
 import dev.klave.audit.ControlEvents;
 import dev.klave.audit.EventType;
@@ -78,8 +80,9 @@ public final class Clusters {
      */
     public Cluster setTokens(String id, BootstrapSecrets secrets, Principal actor) {
         Cluster cluster = get(id);
-        check(secrets.proxyToken(), "proxyToken", "/api", secrets);
-        check(secrets.reconcilerToken(), "reconcilerToken", "/api/v1/namespaces?limit=1", secrets);
+        check(secrets.proxyToken(), "proxyToken", ClusterPath.of("api"), Query.NONE, secrets);
+        check(secrets.reconcilerToken(), "reconcilerToken", ClusterPath.of("api", "v1", "namespaces"),
+                Query.NONE.with("limit", "1"), secrets);
         Instant now = clock.instant();
         transactions.inTransaction(() -> {
             clusters.setSecrets(cluster.id(), vault.seal(cluster.id(), secrets), now);
@@ -91,10 +94,10 @@ public final class Clusters {
         return clusters.findById(cluster.id()).orElseThrow();
     }
 
-    private static void check(String token, String field, String path, BootstrapSecrets secrets) {
+    private static void check(String token, String field, ClusterPath path, Query query, BootstrapSecrets secrets) {
         KubernetesApi api = new KubernetesApi(secrets.server(), secrets.caCertificates(), token);
         try {
-            api.get(path);
+            api.get(path, query);
         } catch (ClusterCallFailed e) {
             if (e.status() == 401 || e.status() == 403) {
                 throw Message.BOOTSTRAP_TOKEN_REJECTED.refusal(field, e.status());

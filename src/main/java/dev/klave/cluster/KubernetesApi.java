@@ -4,15 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.ClusterUri;
+import dev.klave.kube.Query;
 import dev.klave.outbound.Answer;
 import dev.klave.outbound.OutboundFailure;
 import dev.klave.outbound.OutboundHttp;
 import dev.klave.messages.Text;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -66,8 +67,12 @@ public final class KubernetesApi {
         }
     }
 
-    public Optional<JsonNode> get(String path) {
-        Answer response = send(request(path).GET());
+    public Optional<JsonNode> get(ClusterPath path) {
+        return get(path, Query.NONE);
+    }
+
+    public Optional<JsonNode> get(ClusterPath path, Query query) {
+        Answer response = send(request(path, query).GET());
         if (response.status() == 404) {
             return Optional.empty();
         }
@@ -75,33 +80,35 @@ public final class KubernetesApi {
     }
 
     /** The items of a list, all pages. */
-    public List<JsonNode> list(String path, Optional<String> labelSelector) {
+    public List<JsonNode> list(ClusterPath path, Optional<String> labelSelector) {
         List<JsonNode> items = new ArrayList<>();
         String next = "";
         do {
-            StringBuilder query = new StringBuilder("?limit=500");
-            labelSelector.ifPresent(selector -> query.append("&labelSelector=").append(encode(selector)));
-            if (!next.isEmpty()) {
-                query.append("&continue=").append(encode(next));
+            Query query = Query.NONE.with("limit", "500");
+            if (labelSelector.isPresent()) {
+                query = query.with("labelSelector", labelSelector.get());
             }
-            JsonNode page = body(check(send(request(path + query).GET())));
+            if (!next.isEmpty()) {
+                query = query.with("continue", next);
+            }
+            JsonNode page = body(check(send(request(path, query).GET())));
             page.path("items").forEach(items::add);
             next = page.path("metadata").path("continue").asText("");
         } while (!next.isEmpty());
         return items;
     }
 
-    public JsonNode create(String path, JsonNode object) {
-        return body(check(send(request(path).POST(json(object)).header("Content-Type", "application/json"))));
+    public JsonNode create(ClusterPath path, JsonNode object) {
+        return body(check(send(request(path, Query.NONE).POST(json(object)).header("Content-Type", "application/json"))));
     }
 
-    public JsonNode replace(String path, JsonNode object) {
-        return body(check(send(request(path).PUT(json(object)).header("Content-Type", "application/json"))));
+    public JsonNode replace(ClusterPath path, JsonNode object) {
+        return body(check(send(request(path, Query.NONE).PUT(json(object)).header("Content-Type", "application/json"))));
     }
 
     /** Deletes; returns false when it was already gone. */
-    public boolean delete(String path) {
-        Answer response = send(request(path).DELETE());
+    public boolean delete(ClusterPath path) {
+        Answer response = send(request(path, Query.NONE).DELETE());
         if (response.status() == 404) {
             return false;
         }
@@ -109,8 +116,8 @@ public final class KubernetesApi {
         return true;
     }
 
-    private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(server + path))
+    private HttpRequest.Builder request(ClusterPath path, Query query) {
+        return HttpRequest.newBuilder(ClusterUri.of(server, path, query))
                 .header("Authorization", "Bearer " + token)
                 .header("Accept", "application/json")
                 .header("User-Agent", "klave");
@@ -161,9 +168,5 @@ public final class KubernetesApi {
         } catch (IOException e) {
             throw new IllegalStateException("cannot write JSON", e);
         }
-    }
-
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 }

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import java.net.InetAddress;
 import java.util.Locale;
 import java.util.Set;
@@ -11,7 +13,9 @@ import java.util.Set;
 /**
  * One request to a cluster, whichever way it came in: the cluster, the method, a checked path,
  * the query, the client's address and the channel (the proxy, or a tool). What the audit row
- * says of the request is read from it once ({@link #info()}).
+ * says of the request is read from it once ({@link #info()}). A call Klave means as a preview
+ * ({@link #preview()}: a held write's dry run) says so, and is sent only if its query is a dry
+ * run ({@code dryRun=All}): checked when it is made and again on the URI about to leave.
  */
 public final class Call {
     /** What the Kubernetes API serves; anything else never reaches a cluster (RFC 9110 §9.3.6, §9.3.8). */
@@ -24,8 +28,18 @@ public final class Call {
     private final InetAddress client;
     private final Channel channel;
     private final RequestInfo info;
+    private final boolean preview;
 
     public Call(ClusterId cluster, String method, ClusterPath path, Query query, InetAddress client, Channel channel) {
+        this(cluster, method, path, query, client, channel, false);
+    }
+
+    /**
+     * @param preview the caller means this call as a dry run: it must carry {@code dryRun=All}
+     * @throws IllegalStateException for a preview whose query is not a dry run
+     */
+    public Call(ClusterId cluster, String method, ClusterPath path, Query query, InetAddress client, Channel channel,
+            boolean preview) {
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.method = requireNonNull(method, "method is null");
         this.path = requireNonNull(path, "path is null");
@@ -37,6 +51,15 @@ public final class Call {
                     + method.toLowerCase(Locale.ROOT));
         }
         this.info = RequestInfo.of(method, path, query);
+        this.preview = preview;
+        if (preview && !query.dryRun()) {
+            throw new IllegalStateException("a preview is sent only as a dry run (dryRun=All)");
+        }
+    }
+
+    /** Meant as a dry run: nothing may be sent for it without {@code dryRun=All}. */
+    public boolean preview() {
+        return preview;
     }
 
     public ClusterId cluster() {
@@ -73,13 +96,13 @@ public final class Call {
         return info.verb().equals("watch") || query.follow();
     }
 
-    /** The request target for the cluster: the checked path and the query, byte for byte. */
+    /** The request target for the cluster: the path and the query, each encoded once. */
     public String target() {
-        return path.value() + query.suffix();
+        return path.encoded() + query.suffix();
     }
 
     @Override
     public String toString() {
-        return method + " " + cluster.value() + path.value();
+        return method + " " + cluster.value() + path.encoded();
     }
 }

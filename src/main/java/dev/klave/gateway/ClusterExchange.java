@@ -7,6 +7,8 @@ import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterCallFailed;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.KubernetesApi;
+import dev.klave.kube.ClusterUri;
+import dev.klave.kube.Query;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
@@ -88,6 +90,16 @@ public final class ClusterExchange {
     }
 
     private Exchanged send(String auditId, Ending ending, Caller caller, Call call, Outgoing outgoing) {
+        HttpRequest request;
+        try {
+            request = request(caller, call, outgoing);
+        } catch (RuntimeException e) {
+            // Nothing was sent and nothing registered: the row is completed, as refused.
+            LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).log("call {} to cluster {} not sent: {}", auditId,
+                    call.cluster(), Untrusted.text(e.toString()));
+            ending.end(Message.PREVIEW_NOT_DRY_RUN.status(), Optional.of(Message.PREVIEW_NOT_DRY_RUN.text()));
+            return new Exchanged.Refused(auditId, Message.PREVIEW_NOT_DRY_RUN.refusal());
+        }
         AtomicReference<String> cut = new AtomicReference<>();
         Thread sending = Thread.currentThread();
         gateway.streams().open(auditId, caller, call.cluster(), reason -> {
@@ -96,13 +108,20 @@ public final class ClusterExchange {
         });
         Answer answer;
         try {
-            answer = http(call.cluster(), caller.cluster()).send(request(caller, call, outgoing));
+            answer = http(call.cluster(), caller.cluster()).send(request);
         } catch (OutboundFailure failure) {
             gateway.streams().closed(auditId);
             if (cut.get() != null) {
                 return cut(auditId, ending, cut.get());
             }
             return failed(auditId, ending, call, failure);
+        } catch (RuntimeException e) {
+            // Not a failure the client reports (a defect): the call still ends, its row with it.
+            gateway.streams().closed(auditId);
+            LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).setCause(e).log("call {} to cluster {} failed",
+                    auditId, call.cluster());
+            ending.end(Message.UPSTREAM_CONNECTION.status(), Optional.of(Message.UPSTREAM_CONNECTION.text()));
+            return new Exchanged.Failed(auditId, Message.UPSTREAM_CONNECTION, Message.UPSTREAM_CONNECTION.text());
         }
         gateway.streams().closed(auditId);
         if (cut.get() != null) {
@@ -143,11 +162,18 @@ public final class ClusterExchange {
         return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
     }
 
+    /**
+     * The request as it will leave. A preview's URI is read back and must be a dry run: whatever
+     * built the call, a preview without {@code dryRun=All} on the wire is never sent (fail closed).
+     *
+     * @throws IllegalStateException for a preview that is not a dry run on the wire
+     */
     private HttpRequest request(Caller caller, Call call, Outgoing outgoing) {
-        URI server = caller.cluster().server();
-        String base = server.toString().endsWith("/") ? server.toString().substring(0, server.toString().length() - 1)
-                : server.toString();
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + call.target()))
+        URI uri = ClusterUri.of(caller.cluster().server(), call.path(), call.query());
+        if (call.preview() && !Query.parse(uri.getRawQuery() == null ? "" : uri.getRawQuery()).dryRun()) {
+            throw new IllegalStateException("a preview without dryRun=All on the wire");
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
                 .method(call.method(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
                         .orElse(HttpRequest.BodyPublishers.noBody()))
                 .header("Accept", outgoing.accept())

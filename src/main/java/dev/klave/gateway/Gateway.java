@@ -204,7 +204,7 @@ public final class Gateway {
             Optional<String> subjectId, Optional<String> login, Optional<Integer> status, Optional<String> error) {
         return new AuditRow(auditId, clock.instant(), subjectId, login, credential.map(Credential::id),
                 call.cluster().value(), info.namespace(), info.verb(), info.resource(), info.name(),
-                call.path().value(), Optional.of(call.client().getHostAddress()), status, error,
+                call.path().encoded(), Optional.of(call.client().getHostAddress()), status, error,
                 status.isPresent() ? Optional.of(clock.instant()) : Optional.empty(), call.channel());
     }
 }

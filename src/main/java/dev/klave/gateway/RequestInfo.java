@@ -1,5 +1,7 @@
 package dev.klave.gateway;
 
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import java.util.Optional;
 
 /**
@@ -9,8 +11,7 @@ import java.util.Optional;
  */
 public record RequestInfo(String verb, Optional<String> resource, Optional<String> namespace, Optional<String> name) {
     public static RequestInfo of(String method, ClusterPath clusterPath, Query query) {
-        String path = clusterPath.value();
-        String[] parts = path.substring(1).split("/");
+        String[] parts = clusterPath.segments().toArray(String[]::new);
         int index;
         if (parts.length >= 2 && parts[0].equals("api")) {
             index = 2;

@@ -73,6 +73,9 @@ public enum Message {
     // Not in the specification's table: spec 3 §8 discards a cluster answer over 8 MiB, and the
     // row of the call says so.
     AUDIT_ANSWER_TOO_LARGE(502, "respuesta del cluster descartada: más de %s"),
+    // Not in the specification: a call Klave means as a preview (a held write's dry run, spec 3 §4)
+    // whose URI does not carry dryRun=All is never sent; a defect of Klave's, refused fail-closed.
+    PREVIEW_NOT_DRY_RUN(500, "Klave no envía la vista previa: la petición no es una simulación (dryRun=All)"),
 
     // API errors, returned as {"error": text} (spec 1 §7 "API errors").
     INVALID_JSON(400, "cuerpo JSON no válido"),

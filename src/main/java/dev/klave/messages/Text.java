@@ -28,6 +28,12 @@ public enum Text {
     // the request's id, then its reason.
     ACCESS_REQUEST_GRANT_NOTE("solicitud de acceso de un agente %s: %s"),
 
+    // Why a tool refuses an argument that is to be a segment of an API path (agent.argument_invalid's
+    // second part): checked by the Kubernetes rules before anything is sent.
+    ARGUMENT_NOT_NAMESPACE("no es un namespace: minúsculas, dígitos y '-', hasta 63 caracteres (RFC 1123)"),
+    ARGUMENT_NOT_NAME("no es un nombre que quepa en una ruta de Kubernetes: vacío, '.', '..', o con '/', '%' "
+            + "o caracteres de control"),
+
     // Why an agent session ended, when a person ended it from the web interface (its end_reason).
     AGENT_SESSION_ENDED_BY_PERSON("terminada por su persona"),
     /** %s: the administrator's login. */

@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Call;
-import dev.klave.gateway.ClusterPath;
-import dev.klave.gateway.Query;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import java.net.InetAddress;
@@ -14,8 +14,9 @@ import java.net.InetAddress;
 /**
  * Where a proxy request goes, read from the raw request target as the client sent it (spec 1 §4
  * "Proxy"): {@code /clusters/<id>} and {@code /clusters/<id>/} are {@code /}; empty segments,
- * {@code .}, {@code ..}, any {@code %} escape, backslashes and {@code ;} are refused. The query
- * is passed through untouched.
+ * {@code .}, {@code ..}, any {@code %} escape, {@code ;} and characters RFC 3986 does not allow in
+ * a path are refused ({@link ClusterPath#parse}). The query is forwarded as sent once its
+ * characters and escapes are checked ({@link Query#parse}).
  */
 public record ProxyTarget(ClusterId cluster, ClusterPath path, Query query) {
     public ProxyTarget {
@@ -24,9 +25,9 @@ public record ProxyTarget(ClusterId cluster, ClusterPath path, Query query) {
         requireNonNull(query, "query is null");
     }
 
-    /** The request target for the cluster: the checked path and the query, byte for byte. */
+    /** The request target for the cluster: the checked path and query, byte for byte as sent. */
     public String upstreamUri() {
-        return path.value() + query.suffix();
+        return path.encoded() + query.suffix();
     }
 
     /** The call this request makes, for the gateway. */
@@ -55,6 +56,6 @@ public record ProxyTarget(ClusterId cluster, ClusterPath path, Query query) {
             }
             throw Message.CLUSTER_ID_INVALID.refusal(id.length() > 80 ? id.substring(0, 80) + "…" : id);
         }
-        return new ProxyTarget(new ClusterId(id), new ClusterPath(path), Query.parse(query));
+        return new ProxyTarget(new ClusterId(id), ClusterPath.parse(path), Query.parse(query));
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.kube.ClusterPath;
 import java.util.Collection;
 
 /** The Kubernetes objects the reconciler writes, as JSON. */
@@ -18,16 +19,17 @@ final class RbacObjects {
     static final String MANAGED_SELECTOR = MANAGED_BY + "=klave," + COMPONENT + "=" + GRANT_BINDING;
     static final String IMPERSONATION_ROLE = "klave-impersonation";
     static final String RBAC = "rbac.authorization.k8s.io";
-    static final String CLUSTER_ROLES = "/apis/rbac.authorization.k8s.io/v1/clusterroles";
-    static final String CLUSTER_ROLE_BINDINGS = "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings";
-    static final String ROLE_BINDINGS = "/apis/rbac.authorization.k8s.io/v1/rolebindings";
+    static final ClusterPath IMPERSONATION_ROLE_PATH = ClusterPath.of("apis", RBAC, "v1", "clusterroles",
+            IMPERSONATION_ROLE);
+    static final ClusterPath CLUSTER_ROLE_BINDINGS = ClusterPath.of("apis", RBAC, "v1", "clusterrolebindings");
+    static final ClusterPath ROLE_BINDINGS = ClusterPath.of("apis", RBAC, "v1", "rolebindings");
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private RbacObjects() {}
 
-    static String roleBindingsIn(String namespace) {
-        return "/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/rolebindings";
+    static ClusterPath roleBindingsIn(String namespace) {
+        return ClusterPath.of("apis", RBAC, "v1", "namespaces", namespace, "rolebindings");
     }
 
     /**

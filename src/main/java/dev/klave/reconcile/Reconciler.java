@@ -15,6 +15,7 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.cluster.RbacReconciliation;
+import dev.klave.kube.ClusterPath;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.messages.Text;
@@ -161,13 +162,13 @@ public final class Reconciler implements RbacReconciliation {
 
     private static Pass apply(KubernetesApi api, DesiredRbac desired) {
         int[] counts = new int[3];
-        JsonNode role = api.get(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE)
+        JsonNode role = api.get(RbacObjects.IMPERSONATION_ROLE_PATH)
                 .orElseThrow(() -> ClusterCallFailed.answered(404,
                         Text.IMPERSONATION_ROLE_MISSING.text(RbacObjects.IMPERSONATION_ROLE)));
         if (!role.path("rules").equals(RbacObjects.impersonationRules(desired))) {
             ObjectNode updated = role.deepCopy();
             updated.set("rules", RbacObjects.impersonationRules(desired));
-            api.replace(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE, updated);
+            api.replace(RbacObjects.IMPERSONATION_ROLE_PATH, updated);
             counts[1]++;
         }
         Map<String, JsonNode> existing = managedBindings(api);
@@ -194,7 +195,7 @@ public final class Reconciler implements RbacReconciliation {
     /** Every binding labelled as Klave's, cluster-wide and namespaced, by namespace/name. */
     private static Map<String, JsonNode> managedBindings(KubernetesApi api) {
         Map<String, JsonNode> bindings = new HashMap<>();
-        for (String path : List.of(RbacObjects.CLUSTER_ROLE_BINDINGS, RbacObjects.ROLE_BINDINGS)) {
+        for (ClusterPath path : List.of(RbacObjects.CLUSTER_ROLE_BINDINGS, RbacObjects.ROLE_BINDINGS)) {
             for (JsonNode binding : api.list(path, Optional.of(RbacObjects.MANAGED_SELECTOR))) {
                 bindings.put(RbacObjects.key(binding), binding);
             }
@@ -202,13 +203,14 @@ public final class Reconciler implements RbacReconciliation {
         return bindings;
     }
 
-    private static String collectionOf(JsonNode binding) {
+    private static ClusterPath collectionOf(JsonNode binding) {
         String namespace = binding.path("metadata").path("namespace").asText("");
         return namespace.isEmpty() ? RbacObjects.CLUSTER_ROLE_BINDINGS : RbacObjects.roleBindingsIn(namespace);
     }
 
-    private static String pathOf(JsonNode binding) {
-        return collectionOf(binding) + "/" + binding.path("metadata").path("name").asText();
+    /** A binding's own path, from the namespace and name the cluster gave it (checked, encoded once). */
+    private static ClusterPath pathOf(JsonNode binding) {
+        return collectionOf(binding).append(binding.path("metadata").path("name").asText());
     }
 
     /**
@@ -234,7 +236,7 @@ public final class Reconciler implements RbacReconciliation {
                     bindings++;
                 }
             }
-            if (api.delete(RbacObjects.CLUSTER_ROLES + "/" + RbacObjects.IMPERSONATION_ROLE)) {
+            if (api.delete(RbacObjects.IMPERSONATION_ROLE_PATH)) {
                 roles++;
             }
             return new Cleanup(CleanupStatus.OK, Optional.empty(), bindings, roles, false);

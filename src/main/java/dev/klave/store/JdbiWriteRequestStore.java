@@ -19,8 +19,8 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** {@link WriteRequestStore} in SQL. */
 public final class JdbiWriteRequestStore implements WriteRequestStore {
     private static final String COLUMNS = "id, subject_id, credential_id, session_id, decider_id, cluster_id, "
-            + "namespace, tool, verb, resource, name, arguments_hash, call_method, call_target, call_body, "
-            + "call_content_type, preview, status, created_at, expires_at, decided_at, decided_by, executed_at";
+            + "namespace, tool, verb, resource, name, arguments_hash, call_method, call_target, call_path, "
+            + "call_query, call_body, call_content_type, preview, status, created_at, expires_at, decided_at, decided_by, executed_at";
 
     private final Database database;
 
@@ -32,8 +32,8 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
     public void create(WriteRequest request) {
         database.withHandle(handle -> handle.createUpdate("INSERT INTO write_requests (" + COLUMNS + ") VALUES (:id, "
                         + ":subject_id, :credential_id, :session_id, :decider_id, :cluster_id, :namespace, :tool, "
-                        + ":verb, :resource, :name, :arguments_hash, :call_method, :call_target, :call_body, "
-                        + ":call_content_type, :preview, :status, :created_at, :expires_at, :decided_at, :decided_by, "
+                        + ":verb, :resource, :name, :arguments_hash, :call_method, :call_target, :call_path, "
+                        + ":call_query, :call_body, :call_content_type, :preview, :status, :created_at, :expires_at, :decided_at, :decided_by, "
                         + ":executed_at)")
                 .bind("id", request.id())
                 .bind("subject_id", request.actor().subject().value())
@@ -49,6 +49,8 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
                 .bind("arguments_hash", request.argumentsHash())
                 .bind("call_method", request.call().method())
                 .bind("call_target", request.call().target())
+                .bind("call_path", HeldCallJson.path(request.call().path()))
+                .bind("call_query", HeldCallJson.query(request.call().query()))
                 .bind("call_body", request.call().body().orElse(null))
                 .bind("call_content_type", request.call().contentType().orElse(null))
                 .bind("preview", request.preview())
@@ -151,8 +153,9 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
     private static WriteRequest map(ResultSet row, StatementContext context) throws SQLException {
         Actor actor = new Actor(new SubjectId(row.getString("subject_id")),
                 Optional.ofNullable(row.getString("credential_id")), Optional.ofNullable(row.getString("session_id")));
-        HeldCall call = new HeldCall(row.getString("call_method"), row.getString("call_target"),
-                Optional.ofNullable(row.getString("call_body")), Optional.ofNullable(row.getString("call_content_type")));
+        HeldCall call = new HeldCall(row.getString("call_method"), HeldCallJson.path(row.getString("call_path")),
+                HeldCallJson.query(row.getString("call_query")), Optional.ofNullable(row.getString("call_body")),
+                Optional.ofNullable(row.getString("call_content_type")));
         return new WriteRequest(row.getString("id"), actor,
                 Optional.ofNullable(row.getString("decider_id")).map(SubjectId::new),
                 new ClusterId(row.getString("cluster_id")), row.getString("namespace"), row.getString("tool"),

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
 import dev.klave.messages.Message;
@@ -82,7 +84,7 @@ class ClusterExchangeTest {
     }
 
     private HttpResponse<String> viaProxy(String token, ClusterPath path) {
-        return http.get("/clusters/prod-1" + path.value(), "Authorization", "Bearer " + token);
+        return http.get("/clusters/prod-1" + path.encoded(), "Authorization", "Bearer " + token);
     }
 
     @Test
@@ -110,7 +112,7 @@ class ClusterExchangeTest {
         get(Optional.of("Bearer " + ana.token()), CONFIGMAPS);
 
         RecordedRequest seen = cluster.requests().stream()
-                .filter(request -> request.path().equals(CONFIGMAPS.value())).findFirst().orElseThrow();
+                .filter(request -> request.path().equals(CONFIGMAPS.encoded())).findFirst().orElseThrow();
         assertThat(seen.header("authorization")).contains("Bearer " + cluster.proxyToken());
         assertThat(seen.header("impersonate-user")).contains("user:ana");
         assertThat(seen.header("impersonate-uid")).isPresent();
@@ -124,8 +126,8 @@ class ClusterExchangeTest {
                 Optional.of("Bearer " + unknown));
         for (Optional<String> token : tokens) {
             Exchanged refused = get(token, CONFIGMAPS);
-            HttpResponse<String> proxied = token.isEmpty() ? http.get("/clusters/prod-1" + CONFIGMAPS.value())
-                    : http.get("/clusters/prod-1" + CONFIGMAPS.value(), "Authorization", token.get());
+            HttpResponse<String> proxied = token.isEmpty() ? http.get("/clusters/prod-1" + CONFIGMAPS.encoded())
+                    : http.get("/clusters/prod-1" + CONFIGMAPS.encoded(), "Authorization", token.get());
 
             assertThat(refused).isInstanceOf(Exchanged.Refused.class);
             Exchanged.Refused answer = (Exchanged.Refused) refused;

@@ -9,19 +9,21 @@ import java.util.Optional;
 
 /**
  * A request as it reached the simulated API server, for tests that assert what a proxy forwarded:
- * method, path, query and every header (names lower-cased), including Impersonate-*.
+ * method, path (decoded), query and every header (names lower-cased), including Impersonate-*, and
+ * the request target exactly as it came on the request line.
  */
 public record RecordedRequest(String method, String path, Map<String, List<String>> query,
-        Map<String, List<String>> headers) {
+        Map<String, List<String>> headers, String target) {
     public RecordedRequest {
         requireNonNull(method, "method is null");
         requireNonNull(path, "path is null");
+        requireNonNull(target, "target is null");
         query = Map.copyOf(query);
         headers = Map.copyOf(headers);
     }
 
     static RecordedRequest of(HttpRequest request) {
-        return new RecordedRequest(request.method(), request.path(), request.query(), request.headers());
+        return new RecordedRequest(request.method(), request.path(), request.query(), request.headers(), request.target());
     }
 
     public Optional<String> header(String name) {

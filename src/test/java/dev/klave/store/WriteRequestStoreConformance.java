@@ -3,6 +3,8 @@ package dev.klave.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.account.SubjectId;
 import dev.klave.agent.approval.Actor;
 import dev.klave.agent.approval.HeldCall;
@@ -22,8 +24,8 @@ import org.junit.jupiter.api.Test;
 abstract class WriteRequestStoreConformance extends StoreConformance {
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
     private static final HeldCall APPLY = new HeldCall("PATCH",
-            "/apis/apps/v1/namespaces/team-a/deployments/web?fieldManager=service-mcp",
-            Optional.of("{\"spec\":{\"replicas\":3}}"), Optional.of("application/apply-patch+yaml"));
+            ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web#"),
+            Query.NONE.with("fieldManager", "service-mcp"), Optional.of("{\"spec\":{\"replicas\":3}}"), Optional.of("application/apply-patch+yaml"));
 
     private WriteRequestStore store;
     private JdbiClusterStore clusters;
@@ -65,7 +67,7 @@ abstract class WriteRequestStoreConformance extends StoreConformance {
         SubjectId bot = storedPerson("bot");
         WriteRequest bare = new WriteRequest("wr_" + UUID.randomUUID(), new Actor(bot, Optional.of("cred-1"),
                 Optional.empty()), Optional.empty(), storedCluster(), "", "delete_resource", "delete", "namespaces",
-                "team-z", "hash-2", new HeldCall("DELETE", "/api/v1/namespaces/team-z", Optional.empty(),
+                "team-z", "hash-2", new HeldCall("DELETE", ClusterPath.of("api", "v1", "namespaces", "team-z"), Query.NONE, Optional.empty(),
                 Optional.empty()), "{}", WriteStatus.PENDING, NOW, NOW.plusSeconds(60), Optional.empty(),
                 Optional.empty(), Optional.empty());
         store.create(bare);

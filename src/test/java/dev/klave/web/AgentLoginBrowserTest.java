@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
@@ -276,7 +278,8 @@ class AgentLoginBrowserTest extends BrowserTestBase {
         return web.klave.klave().services().approvals().hold(new Actor(marta, Optional.empty(),
                 Optional.of(session.id())), Optional.of(marta), new ClusterId("prod-1"), "team-a", "scale", "patch",
                 "deployments", "web", "arguments-" + session.id(), new HeldCall("PATCH",
-                        "/apis/apps/v1/namespaces/team-a/deployments/web/scale",
+                        ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"),
+                        Query.NONE,
                         Optional.of("{\"spec\":{\"replicas\":3}}"), Optional.of("application/merge-patch+json")),
                 "{\"cluster\":\"prod-1\",\"namespace\":\"team-a\",\"verb\":\"patch\",\"resource\":\"deployments\","
                         + "\"name\":\"web\",\"current\":null,\"result\":null,\"changes\":[]}").id();

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
@@ -62,7 +64,9 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
                  "changes": [{"path": "spec.replicas", "before": 2, "after": 5}]}
                 """;
         return hold("scale", "patch", "deployments", "web",
-                new HeldCall("PATCH", "/apis/apps/v1/namespaces/team-a/deployments/web/scale",
+                new HeldCall("PATCH",
+                        ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"),
+                        Query.NONE,
                         Optional.of("{\"spec\":{\"replicas\":5}}"), Optional.of("application/merge-patch+json")),
                 preview);
     }
@@ -79,7 +83,8 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
                    "after": "<redacted, 12 bytes, changed>"}]}
                 """;
         return hold("apply", "apply", "secrets", "db", new HeldCall("PATCH",
-                "/api/v1/namespaces/team-a/secrets/db?fieldManager=service-mcp", Optional.of("{}"),
+                ClusterPath.of("api", "v1", "namespaces", "team-a", "secrets", "db"),
+                Query.NONE.with("fieldManager", "service-mcp"), Optional.of("{}"),
                 Optional.of("application/apply-patch+yaml")), preview);
     }
 

@@ -2,27 +2,37 @@ package dev.klave.agent.approval;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The call to run once approved: the method, the target (path and query exactly as sent to the
- * cluster), the body text and its content type. Stored as the tool made it, so what runs is what
- * the person saw previewed (spec 3 §4 "Write approval flow" 3).
+ * The call to run once approved, typed as the tool made it: the method, the path's segments and
+ * the query's pairs (each encoded once, when sent), the body text and its content type. Stored in
+ * this form — never as a target to split again — so what runs is what the person saw previewed
+ * (spec 3 §4 "Write approval flow" 3). A held call is the write itself: never a dry run.
  */
-public record HeldCall(String method, String target, Optional<String> body, Optional<String> contentType) {
+public record HeldCall(String method, ClusterPath path, Query query, Optional<String> body,
+        Optional<String> contentType) {
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
 
     public HeldCall {
         requireNonNull(method, "method is null");
-        requireNonNull(target, "target is null");
+        requireNonNull(path, "path is null");
+        requireNonNull(query, "query is null");
         requireNonNull(body, "body is null");
         requireNonNull(contentType, "contentType is null");
         if (!METHOD.matcher(method).matches()) {
             throw new IllegalArgumentException("a method is upper-case letters: " + method);
         }
-        if (!target.startsWith("/")) {
-            throw new IllegalArgumentException("a target is a path on the cluster: " + target);
+        if (!query.all("dryRun").isEmpty()) {
+            throw new IllegalArgumentException("a held call is the write itself, not a dry run");
         }
+    }
+
+    /** The target as sent, for people reading the row: the encoded path and query. */
+    public String target() {
+        return path.encoded() + query.suffix();
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.kube.KubeNames;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,7 @@ public final class Arguments {
     private static void checkValue(Parameter parameter, JsonNode value) throws ToolError {
         switch (parameter.type()) {
             case STRING -> {
-                if (!value.isTextual()) {
+                if (!value.isTextual() || !KubeNames.wellFormed(value.asText())) {
                     throw ToolError.argument(parameter.name(), "debe ser un texto");
                 }
                 OptionalLong most = parameter.maxLength();

@@ -7,17 +7,14 @@ import dev.klave.agent.Agent;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.ClusterPath;
+import dev.klave.kube.ClusterPath;
 import dev.klave.gateway.Exchanged;
-import dev.klave.gateway.Query;
+import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
-import java.util.StringJoiner;
 
 /**
  * The cluster requests of one tool call, each through the cluster gateway (spec 3 §1 2): admitted
@@ -60,17 +57,21 @@ final class ClusterCalls {
     /** Any answer of the cluster, successful or not; Klave's refusals and failures are thrown. */
     Exchanged.Answered answer(String method, ClusterPath path, Map<String, String> query,
             ClusterExchange.Outgoing outgoing) throws ToolError, InterruptedException {
-        return answer(method, path, encode(query), outgoing);
+        return answer(method, path, query(query), outgoing, false);
     }
 
-    /** The same, with the query as it is sent (a held write's, stored). */
-    Exchanged.Answered answer(String method, ClusterPath path, String query, ClusterExchange.Outgoing outgoing)
-            throws ToolError, InterruptedException {
+    /**
+     * The same, with a typed query (a planned or held write's).
+     *
+     * @param preview meant as a dry run: sent only with {@code dryRun=All} on the wire
+     */
+    Exchanged.Answered answer(String method, ClusterPath path, Query query, ClusterExchange.Outgoing outgoing,
+            boolean preview) throws ToolError, InterruptedException {
         if (Thread.interrupted()) {
             // The client left (spec 3 §4): nothing more is sent for it.
             throw new InterruptedException("the client left");
         }
-        Call call = new Call(cluster, method, path, Query.parse(query), client, agent.channel(tool.wire()));
+        Call call = new Call(cluster, method, path, query, client, agent.channel(tool.wire()), preview);
         Exchanged exchanged = exchange.exchange(Optional.of(agent.authorization()), call, outgoing);
         return switch (exchanged) {
             case Exchanged.Answered answered -> answered;
@@ -96,10 +97,11 @@ final class ClusterCalls {
         }
     }
 
-    private static String encode(Map<String, String> query) {
-        StringJoiner joined = new StringJoiner("&");
-        query.forEach((name, value) -> joined.add(URLEncoder.encode(name, StandardCharsets.UTF_8) + "="
-                + URLEncoder.encode(value, StandardCharsets.UTF_8)));
-        return joined.toString();
+    private static Query query(Map<String, String> pairs) {
+        Query query = Query.NONE;
+        for (Map.Entry<String, String> pair : pairs.entrySet()) {
+            query = query.with(pair.getKey(), pair.getValue());
+        }
+        return query;
     }
 }

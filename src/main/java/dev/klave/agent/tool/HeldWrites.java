@@ -15,8 +15,8 @@ import dev.klave.agent.approval.WriteStatus;
 import dev.klave.config.BaseUrl;
 import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.ClusterPath;
 import dev.klave.gateway.Exchanged;
+import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import java.nio.charset.StandardCharsets;
@@ -116,9 +116,8 @@ final class HeldWrites {
         try {
             request = approvals.hold(AccountTools.actor(call.agent()), call.agent().decider(), calls.cluster(),
                     planned.namespace(), call.name().wire(), planned.verb(), planned.kind().plural(), planned.name(),
-                    hash, new HeldCall(held.method(), held.path().value() + (held.query().isEmpty() ? ""
-                            : "?" + held.query()), held.body().map(body -> bodies.seal(body.getBytes(
-                                    StandardCharsets.UTF_8), bodyData(call.agent(), hash))), held.contentType()),
+                    hash, new HeldCall(held.method(), held.path(), held.query(), held.body().map(body -> bodies.seal(
+                            body.getBytes(StandardCharsets.UTF_8), bodyData(call.agent(), hash))), held.contentType()),
                     preview);
         } catch (Refusal refusal) {
             throw refused(refusal);
@@ -178,7 +177,6 @@ final class HeldWrites {
             throw ToolError.of(Message.AGENT_APPROVAL_EXECUTED);
         }
         HeldCall held = request.call();
-        int mark = held.target().indexOf('?');
         Optional<String> body;
         try {
             body = held.body().map(sealed -> new String(bodies.open(sealed, bodyData(agent, request.argumentsHash())),
@@ -187,12 +185,12 @@ final class HeldWrites {
             // Another key, or a row changed in the database: run nothing (fail closed).
             throw ToolError.of(Message.AGENT_APPROVAL_MISMATCH);
         }
-        Planned.Request stored = new Planned.Request(held.method(), new ClusterPath(mark < 0 ? held.target()
-                : held.target().substring(0, mark)), mark < 0 ? "" : held.target().substring(mark + 1), body,
+        Planned.Request stored = new Planned.Request(held.method(), held.path(), held.query(), body,
                 held.contentType());
         String approved = "approved by " + request.decidedBy().orElse("?") + " at "
                 + request.decidedAt().map(at -> at.truncatedTo(ChronoUnit.SECONDS).toString()).orElse("?") + "\n";
-        Exchanged.Answered answered = calls.answer(stored.method(), stored.path(), stored.query(), outgoing(stored));
+        Exchanged.Answered answered = calls.answer(stored.method(), stored.path(), stored.query(), outgoing(stored),
+                false);
         if (answered.status() >= 400) {
             ClusterRefusal refusal = ClusterRefusal.of(answered);
             return new ToolResult.Done(approved + refusal.text(), true, Optional.empty());
@@ -240,7 +238,8 @@ final class HeldWrites {
     Optional<JsonNode> current(ClusterCalls calls, Planned planned) throws ToolError, ClusterRefusal,
             InterruptedException {
         // The object the write changes: the scale subresource for scale, the object itself otherwise.
-        Exchanged.Answered answered = calls.answer("GET", planned.request().path(), "", ClusterExchange.Outgoing.NONE);
+        Exchanged.Answered answered = calls.answer("GET", planned.request().path(), Query.NONE,
+                ClusterExchange.Outgoing.NONE, false);
         if (answered.status() == 404) {
             return Optional.empty();
         }
@@ -253,7 +252,7 @@ final class HeldWrites {
     static Exchanged.Answered send(ClusterCalls calls, Planned.Request request)
             throws ToolError, ClusterRefusal, InterruptedException {
         Exchanged.Answered answered = calls.answer(request.method(), request.path(), request.query(),
-                outgoing(request));
+                outgoing(request), request.preview());
         if (answered.status() >= 400) {
             throw ClusterRefusal.of(answered);
         }

@@ -2,7 +2,7 @@ package dev.klave.agent.tool;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.gateway.ClusterPath;
+import dev.klave.kube.ClusterPath;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,7 +2,8 @@ package dev.klave.agent.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.ClusterPath;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.KubeNames;
 import dev.klave.messages.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,10 +51,14 @@ final class Kinds {
                 resource.path("subresources").forEach(sub -> subresources.add(sub.path("subresource").asText()));
                 String kind = resource.path("responseKind").path("kind").asText("");
                 String plural = resource.path("resource").asText();
-                if (kind.isEmpty() || plural.contains("/")) {
+                String versionName = version.path("version").asText();
+                // Parts of every path to this kind: a discovery entry that breaks the Kubernetes
+                // rules for them is not a kind any tool can name.
+                if (kind.isEmpty() || !KubeNames.isGroupOrResource(plural) || !KubeNames.isVersion(versionName)
+                        || !groupName.isEmpty() && !KubeNames.isGroupOrResource(groupName)) {
                     continue;
                 }
-                kinds.add(new Kind(groupName, version.path("version").asText(), plural,
+                kinds.add(new Kind(groupName, versionName, plural,
                         resource.path("singularResource").asText(kind.toLowerCase(java.util.Locale.ROOT)), kind,
                         shortNames, resource.path("scope").asText().equals("Namespaced"), subresources));
             }

@@ -3,7 +3,8 @@ package dev.klave.agent.tool;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.klave.gateway.ClusterPath;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import java.util.Optional;
 
 /**
@@ -14,8 +15,13 @@ import java.util.Optional;
  */
 record Planned(String verb, Kind kind, String namespace, String name, Request request, Precondition precondition,
         Renderer renderer) {
-    /** One request to the cluster. */
-    record Request(String method, ClusterPath path, String query, Optional<String> body, Optional<String> contentType) {
+    /**
+     * One request to the cluster, typed: the path's segments and the query's pairs are encoded once,
+     * when it is sent. {@code preview} marks the dry run of a held write, which the gateway sends only
+     * with {@code dryRun=All} on the wire.
+     */
+    record Request(String method, ClusterPath path, Query query, Optional<String> body, Optional<String> contentType,
+            boolean preview) {
         Request {
             requireNonNull(method, "method is null");
             requireNonNull(path, "path is null");
@@ -24,12 +30,17 @@ record Planned(String verb, Kind kind, String namespace, String name, Request re
             requireNonNull(contentType, "contentType is null");
         }
 
+        Request(String method, ClusterPath path, Query query, Optional<String> body, Optional<String> contentType) {
+            this(method, path, query, body, contentType, false);
+        }
+
+        /** The same request as a dry run (spec 3 §4 "Write approval flow" 1). */
         Request dryRun() {
-            return new Request(method, path, query.isEmpty() ? "dryRun=All" : query + "&dryRun=All", body, contentType);
+            return new Request(method, path, query.with("dryRun", Query.DRY_RUN_ALL), body, contentType, true);
         }
 
         Request withBody(String value) {
-            return new Request(method, path, query, Optional.of(value), contentType);
+            return new Request(method, path, query, Optional.of(value), contentType, preview);
         }
     }
 

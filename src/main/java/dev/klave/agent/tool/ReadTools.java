@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.ClusterPath;
+import dev.klave.kube.ClusterPath;
 import dev.klave.gateway.Exchanged;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -57,7 +57,7 @@ final class ReadTools {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
         Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
-        String namespace = kind.namespaced() ? arguments.text("namespace").orElse("") : "";
+        String namespace = kind.namespaced() ? Names.optionalNamespace(arguments, "namespace").orElse("") : "";
         Map<String, String> query = new LinkedHashMap<>();
         query.put("limit", String.valueOf(arguments.integer("limit").orElse(100L)));
         query.put("includeObject", "Metadata");
@@ -86,26 +86,36 @@ final class ReadTools {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
         Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
-        JsonNode object = calls.getJson(kind.object(namespaceOf(kind, arguments), arguments.need("name")), Map.of());
+        JsonNode object = calls.getJson(kind.object(namespaceOf(kind, arguments), Names.name(arguments, "name")),
+                Map.of());
         return ToolResult.Done.text(Output.cut(Yaml.write(shown(object)), "the object is too large to show whole"));
     }
 
-    /** An object as a tool shows it: without managedFields, a Secret's values hidden (spec 3 §8). */
+    /**
+     * An object as a tool shows it: without managedFields, every Secret's values hidden wherever
+     * they are in the answer (spec 3 §8), a list's items included.
+     */
     static JsonNode shown(JsonNode object) {
         JsonNode copy = object.deepCopy();
         if (copy.path("metadata") instanceof ObjectNode metadata) {
             metadata.remove("managedFields");
         }
-        return Redaction.redact(copy);
+        for (JsonNode item : copy.path("items")) {
+            if (item.path("metadata") instanceof ObjectNode metadata) {
+                metadata.remove("managedFields");
+            }
+        }
+        return Redaction.everywhere(copy);
     }
 
     ToolResult getEvents(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        String namespace = arguments.text("namespace").orElse("");
+        String namespace = Names.optionalNamespace(arguments, "namespace").orElse("");
         Map<String, String> query = new LinkedHashMap<>();
         query.put("limit", String.valueOf(arguments.integer("limit").orElse(100L)));
-        arguments.text("name").ifPresent(name -> query.put("fieldSelector", "involvedObject.name=" + name));
+        Names.optionalName(arguments, "name").ifPresent(name -> query.put("fieldSelector",
+                "involvedObject.name=" + Names.selectorValue(name)));
         ClusterPath path = namespace.isEmpty() ? ClusterPath.of("api", "v1", "events")
                 : ClusterPath.of("api", "v1", "namespaces", namespace, "events");
         JsonNode list = calls.getJson(path, query);
@@ -153,7 +163,7 @@ final class ReadTools {
         }
         // Never follows (spec 3 §4): without follow=true the cluster answers and closes.
         Exchanged.Answered answered = calls.send("GET", ClusterPath.of("api", "v1", "namespaces",
-                arguments.need("namespace"), "pods", arguments.need("pod"), "log"), query,
+                Names.namespace(arguments, "namespace"), "pods", Names.name(arguments, "pod"), "log"), query,
                 new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), "text/plain, */*"));
         List<String> lines = answered.text().lines().toList();
         if (lines.size() > MAX_LOG_LINES) {
@@ -166,8 +176,8 @@ final class ReadTools {
     ToolResult readSecret(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        JsonNode secret = calls.getJson(ClusterPath.of("api", "v1", "namespaces", arguments.need("namespace"),
-                "secrets", arguments.need("name")), Map.of());
+        JsonNode secret = calls.getJson(ClusterPath.of("api", "v1", "namespaces", Names.namespace(arguments,
+                "namespace"), "secrets", Names.name(arguments, "name")), Map.of());
         ObjectNode values = JsonNodeFactory.instance.objectNode();
         for (Iterator<Map.Entry<String, JsonNode>> entries = secret.path("data").fields(); entries.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = entries.next();
@@ -203,7 +213,7 @@ final class ReadTools {
         if (!kind.namespaced()) {
             return "";
         }
-        return arguments.text("namespace").orElseThrow(() -> ToolError.argument("namespace",
-                kind.plural() + " viven en un namespace: indícalo"));
+        return Names.namespace("namespace", arguments.text("namespace").orElseThrow(() -> ToolError.argument(
+                "namespace", kind.plural() + " viven en un namespace: indícalo")));
     }
 }

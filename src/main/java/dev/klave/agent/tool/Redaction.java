@@ -1,6 +1,7 @@
 package dev.klave.agent.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -32,6 +33,40 @@ final class Redaction {
     }
 
     /**
+     * A copy of an answer with every Secret in it hidden, wherever it is: the answer itself, the
+     * items of a {@code SecretList} (whose items name no kind), and any object nested in a list, a
+     * {@code List} or a Table row. An answer need not be the kind that was asked for (a name that
+     * reads as the collection answers a list), so nothing is assumed of its shape.
+     */
+    static JsonNode everywhere(JsonNode answer) {
+        if (answer instanceof ArrayNode array) {
+            ArrayNode copy = array.arrayNode();
+            array.forEach(element -> copy.add(everywhere(element)));
+            return copy;
+        }
+        if (!(answer instanceof ObjectNode object)) {
+            return answer;
+        }
+        if (secret(object)) {
+            return redact(object);
+        }
+        boolean secretList = object.path("kind").asText().equals("SecretList")
+                && object.path("apiVersion").asText().equals("v1");
+        ObjectNode copy = object.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = object.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (secretList && field.getKey().equals("items") && field.getValue() instanceof ArrayNode items) {
+                ArrayNode hidden = copy.putArray("items");
+                items.forEach(item -> hidden.add(item instanceof ObjectNode one ? values(one.deepCopy(),
+                        Optional.empty()) : everywhere(item)));
+            } else {
+                copy.set(field.getKey(), everywhere(field.getValue()));
+            }
+        }
+        return copy;
+    }
+
+    /**
      * A copy with a Secret's values hidden, marking those that differ from {@code before}'s (the
      * object as it is now, for a preview).
      */
@@ -39,7 +74,11 @@ final class Redaction {
         if (!secret(object)) {
             return object;
         }
-        ObjectNode copy = object.deepCopy();
+        return values((ObjectNode) object.deepCopy(), before);
+    }
+
+    /** Hides the values of a Secret, in place, and drops the annotation that repeats them. */
+    private static ObjectNode values(ObjectNode copy, Optional<JsonNode> before) {
         JsonNode annotations = copy.path("metadata").path("annotations");
         if (annotations instanceof ObjectNode map) {
             map.remove(LAST_APPLIED);

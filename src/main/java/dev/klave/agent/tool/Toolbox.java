@@ -14,6 +14,7 @@ import dev.klave.config.BaseUrl;
 import dev.klave.crypto.Hmac;
 import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
+import dev.klave.messages.Refusal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -102,6 +103,10 @@ public final class Toolbox {
             throw invalid;
         } catch (ToolError error) {
             return failed(error);
+        } catch (Refusal refusal) {
+            // A rule of Klave's met deeper down (a path segment, say): still the tool's result,
+            // never an HTTP error (spec 3 §7 "Tool results").
+            return failed(new ToolError(refusal.kind().code(), refusal.getMessage(), Map.of()));
         } catch (ClusterRefusal refusal) {
             ObjectNode structured = JsonNodeFactory.instance.objectNode();
             structured.put("status", refusal.status()).put("reason", refusal.reason())

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
@@ -50,10 +51,11 @@ final class WriteTools {
         ClusterCalls calls = clusters.calls(call);
         Kind kind = Kinds.resolve(calls, manifest.path("kind").asText(), Optional.of(manifest.path("apiVersion")
                 .asText()));
-        String name = manifest.path("metadata").path("name").asText();
-        String namespace = kind.namespaced() ? manifest.path("metadata").path("namespace").asText("default") : "";
+        String name = Names.name("manifest", manifest.path("metadata").path("name").asText());
+        String namespace = kind.namespaced() ? Names.namespace("manifest", manifest.path("metadata")
+                .path("namespace").asText("default")) : "";
         Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name),
-                "fieldManager=" + FIELD_MANAGER, Optional.of(Yaml.compact(manifest)),
+                Query.NONE.with("fieldManager", FIELD_MANAGER), Optional.of(Yaml.compact(manifest)),
                 Optional.of("application/apply-patch+yaml"));
         return run(call, calls, new Planned("apply", kind, namespace, name, request,
                 (sent, dryRun, current) -> {
@@ -78,9 +80,9 @@ final class WriteTools {
         ClusterCalls calls = clusters.calls(call);
         Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
         String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = arguments.need("name");
-        Planned.Request request = new Planned.Request("DELETE", kind.object(namespace, name), "", Optional.empty(),
-                Optional.empty());
+        String name = Names.name(arguments, "name");
+        Planned.Request request = new Planned.Request("DELETE", kind.object(namespace, name), Query.NONE,
+                Optional.empty(), Optional.empty());
         return run(call, calls, new Planned("delete", kind, namespace, name, request,
                 (sent, dryRun, current) -> {
                     // Spec 3 §3: the approved delete fails with the cluster's 409 if the object
@@ -93,7 +95,7 @@ final class WriteTools {
                     options.put("apiVersion", "v1").put("kind", "DeleteOptions").putObject("preconditions")
                             .put("uid", uid);
                     return new Planned.Request(sent.method(), sent.path(), sent.query(),
-                            Optional.of(Yaml.compact(options)), Optional.of(ClusterCalls.JSON));
+                            Optional.of(Yaml.compact(options)), Optional.of(ClusterCalls.JSON), sent.preview());
                 },
                 answer -> {
                     String text = kind.kind() + " " + name + " deleted" + (namespace.isEmpty() ? ""
@@ -112,12 +114,12 @@ final class WriteTools {
             throw ToolError.argument("kind", kind.plural() + " no tiene el subrecurso scale");
         }
         String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = arguments.need("name");
+        String name = Names.name(arguments, "name");
         long replicas = arguments.integer("replicas").orElseThrow(() -> ToolError.argument("replicas",
                 "es obligatorio"));
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("spec").put("replicas", replicas);
-        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name, "scale"), "",
+        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name, "scale"), Query.NONE,
                 Optional.of(Yaml.compact(patch)), Optional.of("application/merge-patch+json"));
         return run(call, calls, new Planned("scale", kind, namespace, name, request, (sent, dryRun, current) -> sent,
                 answer -> kind.plural() + "/" + name + " scaled to " + answer.path("spec").path("replicas").asLong()
@@ -132,12 +134,12 @@ final class WriteTools {
             throw ToolError.of(Message.AGENT_NOT_ROLLABLE, Map.of("kind", kind.plural()));
         }
         String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = arguments.need("name");
+        String name = Names.name(arguments, "name");
         String at = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("spec").putObject("template").putObject("metadata").putObject("annotations")
                 .put(RESTARTED_AT, at);
-        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name), "",
+        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name), Query.NONE,
                 Optional.of(Yaml.compact(patch)), Optional.of("application/strategic-merge-patch+json"));
         return run(call, calls, new Planned("restart", kind, namespace, name, request, (sent, dryRun, current) -> sent,
                 answer -> kind.plural() + "/" + name + " restarted: its pods are being replaced (restartedAt "

@@ -1,5 +1,7 @@
 package dev.klave.agent.approval;
 
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.account.Login;
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
@@ -25,7 +27,8 @@ import java.util.UUID;
 final class ApprovalsFixture {
     static final ClusterId CLUSTER = new ClusterId("prod-1");
     static final HeldCall SCALE = new HeldCall("PATCH",
-            "/apis/apps/v1/namespaces/team-a/deployments/web/scale", Optional.of("{\"spec\":{\"replicas\":3}}"),
+            ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"), Query.NONE,
+            Optional.of("{\"spec\":{\"replicas\":3}}"),
             Optional.of("application/merge-patch+json"));
 
     final Database database;

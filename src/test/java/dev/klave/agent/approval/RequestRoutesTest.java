@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Query;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
@@ -76,7 +78,8 @@ class RequestRoutesTest {
     private WriteRequest anasWrite() {
         return approvals.hold(new Actor(anaId, Optional.empty(), Optional.of("agent-session")), Optional.of(anaId),
                 PROD, "", "delete_resource", "delete", "namespaces", "team-z", UUID.randomUUID().toString(),
-                new HeldCall("DELETE", "/api/v1/namespaces/team-z", Optional.empty(), Optional.empty()), "{}");
+                new HeldCall("DELETE", ClusterPath.of("api", "v1", "namespaces", "team-z"), Query.NONE,
+                        Optional.empty(), Optional.empty()), "{}");
     }
 
     private HttpResponse<String> decide(String id, String decision, String cookie) {
