@@ -62,7 +62,7 @@ final class AgentsWiring {
         approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
                 PostgresDecisionSignals.of(database), ids, accounts.clock);
         accessRequests = new AccessRequests(database, way.accessRequests, clusters.grants,
-                accounts.subjects, accounts.events, ids, accounts.clock);
+                accounts.subjects, accounts.events, ids, clusters.reconciliations::request, accounts.clock);
         routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
         agentTokens = new AgentTokens(database, way.agentSessions, way.agentTokens, accounts.tokens, accounts.clock);
         sessionEnds = new AgentSessionEnds(way.agentSessions);

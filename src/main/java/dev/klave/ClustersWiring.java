@@ -12,6 +12,7 @@ import dev.klave.crypto.KeyPurpose;
 import dev.klave.reconcile.Reconciler;
 import dev.klave.reconcile.Reconciliations;
 import dev.klave.store.Database;
+import dev.klave.store.JdbiAccessRequestStore;
 import dev.klave.store.JdbiClusterStore;
 import dev.klave.store.JdbiGrantStore;
 import dev.klave.store.JdbiLeaseStore;
@@ -44,7 +45,7 @@ final class ClustersWiring implements AutoCloseable {
         vault = new TokenVault(accounts.keys.derive(KeyPurpose.CLUSTER_TOKENS), random);
         connections = new ClusterConnections(clusterStore, vault);
         reconciler = new Reconciler(clusterStore, connections, grantStore, accounts.subjects,
-                new JdbiLeaseStore(database), replica, clock, registry);
+                new JdbiLeaseStore(database), replica, clock, registry, new JdbiAccessRequestStore(database));
         reconciliations = new Reconciliations(reconciler, clusterStore, grantStore, clock);
         namespaces = new Namespaces(connections);
         clusters = new Clusters(database, clusterStore, vault, accounts.events, reconciliations::request, clock);

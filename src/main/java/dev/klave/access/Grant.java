@@ -39,6 +39,31 @@ public record Grant(
         return revokedAt.isEmpty() && expiresAt.map(now::isBefore).orElse(true);
     }
 
+    /**
+     * Whether this grant covers {@code role} on {@code scope} of its cluster: in its scope (a
+     * whole-cluster grant covers every namespace), at or above that role. The ceiling of what a
+     * person may let an agent use (spec 3 §5 4).
+     */
+    public boolean covers(Tier role, Scope scope) {
+        boolean inScope = this.scope.wholeCluster() || this.scope.equals(scope);
+        return inScope && (tier == Tier.CLUSTER_ADMIN || tier.ordinal() >= role.ordinal());
+    }
+
+    /**
+     * This grant lent as {@code role} on {@code scope} until {@code until} — never beyond its own
+     * end: what a delegated agent's session acts with after its person approved an access request
+     * that this grant covers. It names this grant (its id, subject and cluster); its group is the
+     * lent role's, so the session reaches no more than it was approved for.
+     */
+    public Grant lentAs(Tier role, Scope scope, Instant until) {
+        if (!covers(role, scope)) {
+            throw new IllegalArgumentException("a grant lends only what it covers");
+        }
+        Instant ends = expiresAt.filter(expiry -> expiry.isBefore(until)).orElse(until);
+        return new Grant(id, subjectId, clusterId, role, scope, Optional.of(ends), note, createdAt, createdBy,
+                revokedAt, revokedBy);
+    }
+
     /** The group that carries this grant into the cluster: {@code service:<tier>:<scope>}. */
     public String group() {
         return groupOf(tier, scope);

@@ -194,6 +194,9 @@ public enum Message {
     // not in the specification: a request decided, or run out, is no longer the person's to decide.
     REQUEST_NOT_PENDING(409, "la solicitud ya no está pendiente"),
     REQUEST_EXPIRED(409, "la solicitud ha caducado"),
+    // Not in the specification: a delegated agent's access request is approved only while a grant
+    // of its person covers it (the session uses that grant's access, never more).
+    REQUEST_NOT_HELD(409, "ya no tienes un permiso que cubra esta solicitud: pide uno a un administrador"),
 
     // Errors of the agent's tools (spec 3 §7 "Tool results"): the specification writes the codes,
     // not the texts. A tool result carries no HTTP status; the status only classes the refusal.

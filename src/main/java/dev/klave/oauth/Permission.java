@@ -41,10 +41,6 @@ public record Permission(ClusterId cluster, Tier role, Scope scope) {
      * its scope (a whole-cluster grant covers every namespace), at or below its role.
      */
     public boolean within(Grant grant) {
-        if (!grant.clusterId().equals(cluster)) {
-            return false;
-        }
-        boolean inScope = grant.scope().wholeCluster() || grant.scope().equals(scope);
-        return inScope && (grant.tier() == Tier.CLUSTER_ADMIN || grant.tier().ordinal() >= role.ordinal());
+        return grant.clusterId().equals(cluster) && grant.covers(role, scope);
     }
 }

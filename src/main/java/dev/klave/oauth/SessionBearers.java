@@ -3,6 +3,7 @@ package dev.klave.oauth;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.Grant;
+import dev.klave.access.LentAccess;
 import dev.klave.credential.Credential;
 import dev.klave.credential.CredentialStore;
 import dev.klave.crypto.TokenHash;
@@ -87,7 +88,10 @@ public final class SessionBearers implements Bearers {
 
     /**
      * Of the person's grants {@code active} now, those the session may use: carrying a permission
-     * chosen on the consent page, or one approved since (then only until its minutes end).
+     * chosen on the consent page; and each permission approved since (an access request of the
+     * session's), lent by the active grant that covers it — its role and scope, never beyond that
+     * grant's end nor the minutes approved. A permission no active grant covers any more reaches
+     * nothing: the check runs at every call, not only at approval.
      */
     public List<Grant> reach(AgentSession session, List<Grant> active) {
         List<Permission> chosen = session.permissions();
@@ -96,23 +100,14 @@ public final class SessionBearers implements Bearers {
         for (Grant grant : active) {
             if (chosen.stream().anyMatch(permission -> permission.carriedBy(grant))) {
                 reach.add(grant);
-                continue;
             }
-            later.entrySet().stream().filter(entry -> entry.getKey().carriedBy(grant)).map(Map.Entry::getValue)
-                    .findFirst().ifPresent(until -> reach.add(until(grant, until)));
+        }
+        for (Map.Entry<Permission, Instant> approved : later.entrySet()) {
+            Permission permission = approved.getKey();
+            new LentAccess.Lent(session.person(), permission.cluster(), permission.role(), permission.scope(),
+                    approved.getValue()).through(active).ifPresent(reach::add);
         }
         return reach;
-    }
-
-    /**
-     * The grant as this session may use it: only until the approved minutes end, even when the
-     * person's own grant runs longer — a kept check lasts no longer either ({@code Caller#validUntil}).
-     */
-    private static Grant until(Grant grant, Instant until) {
-        Instant ends = grant.expiresAt().filter(expiry -> expiry.isBefore(until)).orElse(until);
-        return new Grant(grant.id(), grant.subjectId(), grant.clusterId(), grant.tier(), grant.scope(),
-                Optional.of(ends), grant.note(), grant.createdAt(), grant.createdBy(), grant.revokedAt(),
-                grant.revokedBy());
     }
 
     /** A session's stand-in among credentials (never stored): no token hash, no cluster restriction. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.access.Grant;
 import dev.klave.access.GrantStore;
+import dev.klave.access.LentAccess;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.cluster.CleanupStatus;
@@ -51,16 +52,22 @@ public final class Reconciler implements RbacReconciliation {
     private final String replica;
     private final Clock clock;
     private final MeterRegistry registry;
+    private final LentAccess lent;
 
     public Reconciler(ClusterStore clusters, ClusterConnections connections, GrantStore grants, SubjectStore subjects,
             LeaseStore leases, String replica, Clock clock) {
-        this(clusters, connections, grants, subjects, leases, replica, clock, new CompositeMeterRegistry());
+        this(clusters, connections, grants, subjects, leases, replica, clock, new CompositeMeterRegistry(),
+                LentAccess.NONE);
     }
 
-    /** @param registry where passes are counted ({@code klave_reconcile_passes_total{cluster,result}}) */
+    /**
+     * @param registry where passes are counted ({@code klave_reconcile_passes_total{cluster,result}})
+     * @param lent roles lent to agents' sessions, bound while a grant of their person covers them
+     */
     public Reconciler(ClusterStore clusters, ClusterConnections connections, GrantStore grants, SubjectStore subjects,
-            LeaseStore leases, String replica, Clock clock, MeterRegistry registry) {
+            LeaseStore leases, String replica, Clock clock, MeterRegistry registry, LentAccess lent) {
         this.registry = requireNonNull(registry, "registry is null");
+        this.lent = requireNonNull(lent, "lent is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.grants = requireNonNull(grants, "grants is null");
@@ -146,12 +153,20 @@ public final class Reconciler implements RbacReconciliation {
         }
     }
 
-    /** The RBAC the active grants of enabled subjects call for. */
+    /**
+     * The RBAC the active grants of enabled subjects call for, and the roles lent to agents'
+     * sessions that an active grant of their person still covers (the session acts with the lent
+     * role's group, which needs its binding even when no grant carries that role exactly).
+     */
     public DesiredRbac desired(ClusterId cluster) {
         Instant now = clock.instant();
-        List<Grant> active = grants.find(Optional.empty(), Optional.of(cluster), false).stream()
+        List<Grant> granted = grants.find(Optional.empty(), Optional.of(cluster), false).stream()
                 .filter(grant -> grant.activeAt(now))
                 .toList();
+        List<Grant> active = new java.util.ArrayList<>(granted);
+        for (LentAccess.Lent one : lent.inForce(cluster, now)) {
+            one.through(granted).ifPresent(active::add);
+        }
         Map<String, Subject> byId = new HashMap<>();
         for (Grant grant : active) {
             byId.computeIfAbsent(grant.subjectId().value(), id -> subjects.findById(grant.subjectId()).orElse(null));

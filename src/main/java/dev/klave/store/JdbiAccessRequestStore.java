@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
@@ -17,8 +18,11 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** {@link AccessRequestStore} in SQL. */
-public final class JdbiAccessRequestStore implements AccessRequestStore {
+/**
+ * {@link AccessRequestStore} in SQL; and {@link LentAccess}: the approved requests of delegated
+ * agents' sessions, whose roles their persons' grants lend.
+ */
+public final class JdbiAccessRequestStore implements AccessRequestStore, LentAccess {
     private static final String COLUMNS = "id, subject_id, credential_id, session_id, decider_id, cluster_id, scope, "
             + "role, minutes, reason, status, created_at, expires_at, decided_at, decided_by, grant_id, grant_expires_at";
 
@@ -101,6 +105,20 @@ public final class JdbiAccessRequestStore implements AccessRequestStore {
                     .map(JdbiAccessRequestStore::map)
                     .list();
         });
+    }
+
+    @Override
+    public List<LentAccess.Lent> inForce(ClusterId cluster, Instant now) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE cluster_id = :cluster_id AND status = 'approved' AND session_id IS NOT NULL "
+                        + "AND grant_expires_at > :now")
+                .bind("cluster_id", cluster.value())
+                .bind("now", now.toEpochMilli())
+                .map(JdbiAccessRequestStore::map)
+                .list()).stream()
+                .map(request -> new LentAccess.Lent(request.actor().subject(), request.cluster(), request.role(),
+                        request.scope(), request.grantExpiresAt().orElseThrow()))
+                .toList();
     }
 
     @Override

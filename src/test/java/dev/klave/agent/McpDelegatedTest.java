@@ -272,6 +272,109 @@ class McpDelegatedTest {
                 .containsExactlyInAnyOrder("team-a", "team-b");
     }
 
+    private static final String VIEW_TEAM_B = "[{\"cluster\":\"prod-1\",\"role\":\"view\",\"scope\":\"team-b\"}]";
+
+    private String askAccess(McpClient agent, String role, String namespace, int minutes) {
+        ObjectNode ask = args("cluster", "prod-1", "namespace", namespace, "role", role, "reason", "need it");
+        ask.put("minutes", minutes);
+        McpClient.Answer asked = agent.call("request_access", ask);
+        assertThat(asked.isError()).as(asked.text()).isFalse();
+        return asked.result().path("structuredContent").path("id").asText();
+    }
+
+    private JsonNode grantsOf(Person person) {
+        return read(http.get("/api/grants?subject=" + person.id(), "Cookie", admin));
+    }
+
+    private String grantIn(Person person, String scope) {
+        for (JsonNode grant : grantsOf(person)) {
+            if (grant.path("scope").asText().equals(scope)) {
+                return grant.path("id").asText();
+            }
+        }
+        throw new AssertionError("no grant of " + person.login() + " in " + scope);
+    }
+
+    /** The attack of the agent-safety review: approving re-granted a person whose grant was revoked. */
+    @Test
+    void approvingItsAgentsRequestAfterTheGrantWasRevokedGrantsThePersonNothing() {
+        Person bob = person("bob");
+        McpClient agent = new McpClient(http, TestingAgentLogin.login(klave, bob.cookie(), VIEW_TEAM_B, false)
+                .accessToken());
+        String id = askAccess(agent, "edit", "team-a", 480);
+        String editTeamA = grantIn(bob, "team-a");
+        assertThat(http.send("DELETE", "/api/grants/" + editTeamA, null, "Cookie", admin).statusCode()).isIn(200, 204);
+
+        HttpResponse<String> approved = http.send("POST", "/api/agents/requests/" + id + "/approve", "{}", "Cookie",
+                bob.cookie());
+
+        assertThat(approved.statusCode()).isEqualTo(409);
+        assertThat(read(approved).path("error").asText()).isEqualTo(Message.REQUEST_NOT_HELD.text());
+        assertThat(grantsOf(bob).findValuesAsText("scope")).containsExactly("team-b");
+        assertThat(agent.call("list_resources", pods("team-a")).isError()).isTrue();
+    }
+
+    @Test
+    void anApprovedRequestLendsTheSessionTheRoleThroughTheGrantThatCoversItAndGrantsNothing() {
+        Person cyd = person("cyd");
+        McpClient agent = new McpClient(http, TestingAgentLogin.login(klave, cyd.cookie(), VIEW_TEAM_B, false)
+                .accessToken());
+        // view on team-a: covered by cyd's edit there, carried by no grant of anyone's.
+        String id = askAccess(agent, "view", "team-a", 30);
+        assertThat(agent.call("list_resources", pods("team-a")).isError()).isTrue();
+
+        HttpResponse<String> approved = http.send("POST", "/api/agents/requests/" + id + "/approve", "{}", "Cookie",
+                cyd.cookie());
+
+        assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
+        assertThat(grantsOf(cyd).findValuesAsText("id")).hasSize(2);
+        Eventually.until("the lent role's binding", Duration.ofSeconds(10),
+                () -> cluster.objects().get("rolebindings", "team-a", "klave-view").isPresent());
+        McpClient.Answer read = agent.call("list_resources", pods("team-a"));
+        assertThat(read.isError()).as(read.text()).isFalse();
+        ObjectNode scale = args("cluster", "prod-1", "kind", "deployment", "namespace", "team-a", "name", "web");
+        scale.put("replicas", 4);
+        McpClient.Answer write = agent.call("scale", scale);
+        assertThat(write.isError()).isTrue();
+        assertThat(write.text()).startsWith("403");
+        JsonNode lent = null;
+        for (JsonNode permission : agent.call("whoami", args()).result().path("structuredContent")
+                .path("permissions")) {
+            lent = permission.path("scope").asText().equals("team-a") ? permission : lent;
+        }
+        assertThat(lent).isNotNull();
+        assertThat(lent.path("role").asText()).isEqualTo("view");
+        assertThat(java.time.Instant.parse(lent.path("expires_at").asText()))
+                .isBefore(java.time.Instant.parse("2026-11-25T10:00:00Z").plus(Duration.ofMinutes(31)));
+
+        String editTeamA = grantIn(cyd, "team-a");
+        assertThat(http.send("DELETE", "/api/grants/" + editTeamA, null, "Cookie", admin).statusCode()).isIn(200, 204);
+        assertThat(agent.call("list_resources", pods("team-a")).isError()).as("at every call, not only at approval")
+                .isTrue();
+    }
+
+    @Test
+    void anApprovalNeverOutlastsTheGrantThatLendsIt() {
+        Person dee = person("dee");
+        java.time.Instant soon = java.time.Instant.parse("2026-11-25T10:00:00Z").plus(Duration.ofMinutes(10)).truncatedTo(
+                java.time.temporal.ChronoUnit.SECONDS);
+        HttpResponse<String> shortGrant = http.send("POST", "/api/grants", "{\"subject_id\":\"" + dee.id()
+                + "\",\"cluster_id\":\"prod-1\",\"tier\":\"admin\",\"scope\":\"team-b\",\"expires_at\":\"" + soon
+                + "\"}", "Cookie", admin);
+        assertThat(shortGrant.statusCode()).as(shortGrant.body()).isEqualTo(201);
+        McpClient agent = new McpClient(http, TestingAgentLogin.login(klave, dee.cookie(), VIEW_TEAM_B, false)
+                .accessToken());
+        String id = askAccess(agent, "admin", "team-b", 480);
+
+        HttpResponse<String> approved = http.send("POST", "/api/agents/requests/" + id + "/approve", "{}", "Cookie",
+                dee.cookie());
+
+        assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
+        JsonNode request = read(approved);
+        assertThat(java.time.Instant.parse(request.path("grant_expires_at").asText())).isEqualTo(soon);
+        assertThat(grantsOf(dee).findValuesAsText("id")).hasSize(3);
+    }
+
     @Test
     void aToolCallInFlightIsCutWithinTenSecondsOfItsSessionsRevocation() throws Exception {
         Person kim = person("kim");

@@ -50,7 +50,7 @@ class MessageCodesTest {
             ACCOUNT_DISABLED_CONFLICT NOT_A_PERSON IDENTITY_ALREADY_LINKED LAST_ADMIN NO_ACTIVE_GRANTS
             RECONCILE_RUNNING CLUSTER_WITHOUT_TOKENS LINK_GONE BODY_TOO_LARGE FORM_REQUIRED FORM_INVALID
             EXPORT_FORMAT_INVALID EXPORT_AFTER_INVALID TOO_MANY_ATTEMPTS INTERNAL_ERROR CLUSTER_FAILED CI_NOT_CONFIGURED
-            RECONCILER_UNAVAILABLE CHANNEL_INVALID REQUEST_NOT_PENDING REQUEST_EXPIRED agent.approval_pending
+            RECONCILER_UNAVAILABLE CHANNEL_INVALID REQUEST_NOT_PENDING REQUEST_EXPIRED REQUEST_NOT_HELD agent.approval_pending
             agent.approval_denied agent.approval_expired agent.approval_executed agent.approval_mismatch
             agent.too_many_pending agent.access_bad_minutes agent.access_reason agent.access_beyond_ceiling
             MCP_CREDENTIAL_NOT_ACCEPTED MCP_RATE_LIMITED agent.argument_invalid agent.cluster_unknown

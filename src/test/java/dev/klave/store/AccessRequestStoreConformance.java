@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.access.Grant;
+import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
@@ -167,5 +168,23 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
         assertThat(clusters.delete(gone)).isTrue();
 
         assertThat(store.findById(request.id())).isEmpty();
+    }
+
+    @Test
+    void whatIsLentOnAClusterIsTheApprovedRequestsOfSessionsStillWithinTheirMinutes() {
+        ClusterId cluster = storedCluster();
+        SubjectId ana = storedPerson("lender");
+        AccessRequest delegated = stored(session(ana, "s-lent"), Optional.of(ana), cluster, NOW);
+        AccessRequest bots = stored(new Actor(storedPerson("lent-bot"), Optional.of("cred-2"), Optional.empty()),
+                Optional.empty(), cluster, NOW);
+        stored(session(ana, "s-pending"), Optional.of(ana), cluster, NOW);
+        approved(delegated, NOW);
+        approved(bots, NOW);
+        LentAccess lent = (LentAccess) store;
+
+        assertThat(lent.inForce(cluster, NOW.plusSeconds(60))).containsExactly(new LentAccess.Lent(ana, cluster,
+                Tier.EDIT, new Scope("team-a"), NOW.plus(Duration.ofMinutes(30))));
+        assertThat(lent.inForce(cluster, NOW.plus(Duration.ofMinutes(30)))).isEmpty();
+        assertThat(lent.inForce(storedCluster(), NOW)).isEmpty();
     }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.Grant;
 import dev.klave.access.Grants;
+import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.Principal;
@@ -22,12 +23,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Access requests (spec 3 "request_access"): an agent asks, a person decides, and an approved
- * request becomes a grant of the role on the scope for the minutes asked, through {@link Grants}
- * like any other grant (its reconciliation included). The tool never waits; the decision shows in
+ * Access requests (spec 3 "request_access"): an agent asks, a person decides. A bot's request,
+ * approved by an administrator, becomes a grant of the role on the scope for the minutes asked,
+ * through {@link Grants} like any other grant. A delegated agent's, approved by its person, is the
+ * session's alone: lent by a grant of the person that covers it ({@link LentAccess}), never a grant
+ * the person's own credentials could use. The tool never waits; the decision shows in
  * {@code whoami} through {@link #inForce}.
  */
 public final class AccessRequests {
@@ -40,16 +44,19 @@ public final class AccessRequests {
     private final SubjectStore subjects;
     private final ControlEvents events;
     private final RequestIds ids;
+    private final Consumer<ClusterId> changed;
     private final Clock clock;
 
+    /** @param changed told of a cluster whose RBAC an approval changed (a pass of its reconciler) */
     public AccessRequests(Transactions transactions, AccessRequestStore store, Grants grants, SubjectStore subjects,
-            ControlEvents events, RequestIds ids, Clock clock) {
+            ControlEvents events, RequestIds ids, Consumer<ClusterId> changed, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.store = requireNonNull(store, "store is null");
         this.grants = requireNonNull(grants, "grants is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.events = requireNonNull(events, "events is null");
         this.ids = requireNonNull(ids, "ids is null");
+        this.changed = requireNonNull(changed, "changed is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -112,27 +119,16 @@ public final class AccessRequests {
             // Before the grant's checks, which may ask the cluster about the namespace.
             throw notDecidable(request, now);
         }
-        Instant grantExpiry = now.plus(Duration.ofMinutes(request.minutes()));
+        Instant until = now.plus(Duration.ofMinutes(request.minutes()));
         if (request.actor().sessionId().isPresent()) {
-            Optional<Grant> held = carrying(request, now);
-            if (held.isPresent()) {
-                // A delegated agent asked for what its person already holds as a grant: the session is
-                // allowed it for the minutes asked, through that grant; no second grant is made.
-                transactions.inTransaction(() -> {
-                    if (!store.approve(id, now, by.login().value(), held.get().id(), grantExpiry)) {
-                        throw notDecidable(store.findById(id).orElseThrow(), now);
-                    }
-                    record(EventType.AGENT_ACCESS_APPROVED, request, by, Map.of("grant", held.get().id()));
-                    return null;
-                });
-                return store.findById(id).orElseThrow();
-            }
+            return lend(request, by, now, until);
         }
+        // A bot's (spec 3 "request_access"): administrators decide, and the grant is temporary.
         Grants.Request grant = new Grants.Request(request.actor().subject().value(), request.cluster().value(),
-                request.role().code(), request.scope().value(), Optional.of(grantExpiry),
+                request.role().code(), request.scope().value(), Optional.of(until),
                 Optional.of(Text.ACCESS_REQUEST_GRANT_NOTE.text(id, request.reason())));
         grants.create(grant, by, (Grant created) -> {
-            if (!store.approve(id, now, by.login().value(), created.id(), grantExpiry)) {
+            if (!store.approve(id, now, by.login().value(), created.id(), until)) {
                 throw notDecidable(store.findById(id).orElseThrow(), now);
             }
             record(EventType.AGENT_ACCESS_APPROVED, request, by, Map.of("grant", created.id()));
@@ -140,12 +136,33 @@ public final class AccessRequests {
         return store.findById(id).orElseThrow();
     }
 
-    /** The person's grant in force carrying exactly the role and scope asked, if they hold one. */
-    private Optional<Grant> carrying(AccessRequest request, Instant now) {
-        return grants.list(Optional.of(request.actor().subject()), Optional.of(request.cluster()), false).stream()
-                .filter(grant -> grant.activeAt(now) && grant.tier() == request.role()
-                        && grant.scope().equals(request.scope()))
-                .findFirst();
+    /**
+     * A delegated agent's request approved: the session's, never a grant of the person. The person
+     * must hold, now, a grant that covers the role on the scope; the session may then use that role
+     * for the minutes asked, through that grant and never beyond its end (the gateway checks again
+     * at every call that a grant still covers it). No grant is made, so the person's own
+     * credentials gain nothing.
+     *
+     * @throws dev.klave.messages.Refusal 409 {@code REQUEST_NOT_HELD} when no grant covers it any more
+     */
+    private AccessRequest lend(AccessRequest request, Principal by, Instant now, Instant until) {
+        LentAccess.Lent asked = new LentAccess.Lent(request.actor().subject(), request.cluster(), request.role(),
+                request.scope(), until);
+        List<Grant> active = grants.list(Optional.of(request.actor().subject()), Optional.of(request.cluster()), false)
+                .stream().filter(grant -> grant.activeAt(now)).toList();
+        Grant lent = asked.through(active).orElseThrow(Message.REQUEST_NOT_HELD::refusal);
+        Instant ends = lent.expiresAt().orElse(until);
+        transactions.inTransaction(() -> {
+            if (!store.approve(request.id(), now, by.login().value(), lent.id(), ends)) {
+                throw notDecidable(store.findById(request.id()).orElseThrow(), now);
+            }
+            record(EventType.AGENT_ACCESS_APPROVED, request, by, Map.of("grant", lent.id(), "until",
+                    ends.toString()));
+            return null;
+        });
+        // The lent role's group is bound in the cluster when no grant carries it exactly.
+        changed.accept(request.cluster());
+        return store.findById(request.id()).orElseThrow();
     }
 
     public AccessRequest deny(String id, Principal by) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.kube.ClusterPath;
+import dev.klave.messages.Message;
 import dev.klave.kube.Query;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
@@ -176,19 +177,19 @@ class RequestRoutesTest {
     }
 
     @Test
-    void approvingAnAccessRequestGrantsTheRoleOnTheScopeForTheMinutesAsked() throws Exception {
-        Actor agent = new Actor(anaId, Optional.empty(), Optional.of("agent-session"));
-        AccessRequest request = accessRequests.request(agent, Optional.of(anaId), PROD, new Scope("team-a"),
+    void aBotsApprovedAccessRequestIsAGrantLikeAnyOtherForTheMinutesAsked() throws Exception {
+        Actor agent = new Actor(deployer, Optional.of("credential-1"), Optional.empty());
+        AccessRequest request = accessRequests.request(agent, Optional.empty(), PROD, new Scope("team-a"),
                 Tier.VIEW, 90, "revisar por qué falla el despliegue");
-        JsonNode shown = json(http.get("/api/agents/requests/" + request.id(), "Cookie", ana));
+        JsonNode shown = json(http.get("/api/agents/requests/" + request.id(), "Cookie", root));
         assertThat(shown.get("kind").asText()).isEqualTo("access");
         assertThat(shown.get("role").asText() + " " + shown.get("scope").asText() + " " + shown.get("minutes"))
                 .isEqualTo("view team-a 90");
-        assertThat(json(http.get("/api/agents/requests", "Cookie", ana)).get("access_requests").findValuesAsText("id"))
+        assertThat(json(http.get("/api/agents/requests", "Cookie", root)).get("access_requests").findValuesAsText("id"))
                 .contains(request.id());
-        assertThat(http.get("/api/agents/requests/" + request.id(), "Cookie", root).statusCode()).isEqualTo(404);
+        assertThat(http.get("/api/agents/requests/" + request.id(), "Cookie", ana).statusCode()).isEqualTo(404);
 
-        HttpResponse<String> approved = decide(request.id(), "approve", ana);
+        HttpResponse<String> approved = decide(request.id(), "approve", root);
 
         assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
         JsonNode decided = json(approved);
@@ -196,7 +197,7 @@ class RequestRoutesTest {
         assertThat(decided.get("status").asText()).isEqualTo("approved");
         assertThat(decided.get("grant_expires_at").asText()).isEqualTo(expiry);
         JsonNode grant = null;
-        for (JsonNode each : json(http.get("/api/grants", "Cookie", ana))) {
+        for (JsonNode each : json(http.get("/api/grants?subject=" + deployer.value(), "Cookie", root))) {
             grant = each.get("id").asText().equals(decided.get("grant_id").asText()) ? each : grant;
         }
         assertThat(grant).as("the grant, listed as any other").isNotNull();
@@ -207,7 +208,24 @@ class RequestRoutesTest {
         assertThat(grant.get("note").asText()).contains(request.id(), "revisar por qué falla el despliegue");
         assertThat(accessRequests.inForce(agent, clock.instant())).extracting(AccessRequest::id)
                 .containsExactly(request.id());
-        assertThat(decide(request.id(), "approve", ana).statusCode()).as("no second grant").isEqualTo(409);
+        assertThat(decide(request.id(), "approve", root).statusCode()).as("no second grant").isEqualTo(409);
+    }
+
+    /** The agent-safety review: approving one's agent's request once made the person a grant of their own. */
+    @Test
+    void aDelegatedSessionsRequestIsNeverAGrantOfThePersonAndNeedsAGrantThatCoversIt() throws Exception {
+        Actor agent = new Actor(anaId, Optional.empty(), Optional.of("agent-session"));
+        AccessRequest request = accessRequests.request(agent, Optional.of(anaId), PROD, new Scope("team-a"),
+                Tier.EDIT, 480, "arreglar el despliegue");
+
+        HttpResponse<String> approved = decide(request.id(), "approve", ana);
+
+        assertThat(approved.statusCode()).isEqualTo(409);
+        assertThat(json(approved).get("error").asText()).isEqualTo(Message.REQUEST_NOT_HELD.text());
+        assertThat(json(http.get("/api/grants?subject=" + anaId.value(), "Cookie", root)).findValuesAsText("id"))
+                .isEmpty();
+        assertThat(json(http.get("/api/agents/requests/" + request.id(), "Cookie", ana)).get("status").asText())
+                .isEqualTo("pending");
     }
 
     @Test
