@@ -23,6 +23,10 @@ record Envelope(Revision revision, ObjectNode capabilities) {
         JsonNode meta = message.path("params").path("_meta");
         Optional<String> header = request.header(McpEndpoint.VERSION_HEADER).map(String::strip);
         boolean claims = meta.isObject() && meta.has(McpEndpoint.VERSION_KEY);
+        // A routing header says what the body does, whichever revision: one that disagrees is
+        // refused, so a front end that routes or filters by it cannot be told one thing while the
+        // body does another.
+        routingHeaders(message, request, method);
         if (!claims) {
             if (header.isPresent() && header.get().equals(Revision.STATELESS.version())) {
                 throw new RpcFailure(400, RpcFailure.INVALID_PARAMS, "a " + Revision.STATELESS.version()
@@ -66,6 +70,27 @@ record Envelope(Revision revision, ObjectNode capabilities) {
             }
         }
         return new Envelope(Revision.STATELESS, (ObjectNode) capabilities);
+    }
+
+    /** {@code Mcp-Method}, when sent, names the method; {@code Mcp-Name}, when sent, the tool (or prompt, or resource). */
+    private static void routingHeaders(JsonNode message, ApiRequest request, String method) throws RpcFailure {
+        Optional<String> methodHeader = request.header("Mcp-Method").map(String::strip);
+        if (methodHeader.isPresent() && !methodHeader.get().equals(method)) {
+            throw new RpcFailure(400, RpcFailure.HEADER_MISMATCH, "the Mcp-Method header must name the method");
+        }
+        Optional<String> nameHeader = request.header("Mcp-Name").map(String::strip);
+        if (nameHeader.isEmpty()) {
+            return;
+        }
+        JsonNode params = message.path("params");
+        String named = switch (method) {
+            case "tools/call", "prompts/get" -> params.path("name").asText("");
+            case "resources/read" -> params.path("uri").asText("");
+            default -> null;
+        };
+        if (named == null || !nameHeader.get().equals(named)) {
+            throw new RpcFailure(400, RpcFailure.HEADER_MISMATCH, "the Mcp-Name header must name what the body calls");
+        }
     }
 
     private static RpcFailure unsupported(String requested) {

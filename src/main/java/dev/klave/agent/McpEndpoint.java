@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.agent.tool.Tool;
@@ -31,7 +34,15 @@ public final class McpEndpoint {
     static final String VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
     static final String CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
     static final String VERSION_HEADER = "MCP-Protocol-Version";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Strict: a key given twice (which would run the last one) and anything after the message are
+     * refused, as the metadata documents' parser refuses them.
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .build();
     private static final Duration RATE_SPAN = Duration.ofMinutes(1);
 
     private final AgentAuthenticator authenticator;
@@ -61,6 +72,7 @@ public final class McpEndpoint {
         String method = McpMeters.OTHER;
         String tool = McpMeters.NONE;
         try {
+            jsonOnly(request);
             JsonNode message = parse(request.body());
             id = message.get("id");
             method = McpMeters.method(message.path("method").asText());
@@ -111,12 +123,22 @@ public final class McpEndpoint {
         return new Answered(ApiResponse.ok(answer), outcome);
     }
 
+    /** Streamable HTTP: a message is POSTed as {@code application/json}; any other type is refused (415). */
+    private static void jsonOnly(ApiRequest request) throws RpcFailure {
+        String type = request.header("Content-Type").map(value -> value.split(";", 2)[0].strip()
+                .toLowerCase(java.util.Locale.ROOT)).orElse("");
+        if (!type.equals("application/json")) {
+            throw new RpcFailure(415, RpcFailure.INVALID_REQUEST, "a message is sent as Content-Type: application/json");
+        }
+    }
+
     private static JsonNode parse(byte[] body) throws RpcFailure {
         JsonNode message;
         try {
             message = MAPPER.readTree(body);
         } catch (IOException e) {
-            throw new RpcFailure(400, RpcFailure.PARSE_ERROR, "the body is not JSON");
+            throw new RpcFailure(400, RpcFailure.PARSE_ERROR,
+                    "the body is not one JSON message (no repeated key, nothing after it)");
         }
         if (message == null || message.isArray()) {
             // Spec 3 §4: one message per POST; a batch is refused.

@@ -37,7 +37,11 @@ final class Relays {
      * if it were whole. A failure is the caller's to handle ({@link ProxiedRequest}).
      */
     static void body(HttpServerRequest from, HttpClientRequest to) {
-        if (!to.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
+        // Framed as it came (RFC 9112 §6.3): a length is kept, chunks stay chunks, and a request
+        // with neither — kubectl's GET — has no body and goes on without one, not as an empty
+        // chunked body that a front end may refuse on a GET or read as a second request.
+        if (!to.headers().contains(HttpHeaders.CONTENT_LENGTH)
+                && from.headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
             to.setChunked(true);
         }
         from.handler(chunk -> {

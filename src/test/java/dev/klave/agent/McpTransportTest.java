@@ -67,6 +67,48 @@ class McpTransportTest {
         assertThat(delete.statusCode()).isEqualTo(405);
     }
 
+    /** The agent-safety review: the routing headers said one thing while the body did another. */
+    @Test
+    void routingHeadersThatDisagreeWithTheBodyAreRefusedWhateverTheRevision() {
+        String readSecret = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"read_secret\",\"arguments\":{\"cluster\":\"prod-1\",\"namespace\":\"team-a\",\"name\":\"db\"}}}";
+
+        McpClient.Answer method = mcp.post(readSecret, "Mcp-Method", "tools/list");
+        McpClient.Answer name = mcp.post(readSecret, "Mcp-Method", "tools/call", "Mcp-Name", "whoami");
+        McpClient.Answer nameAlone = mcp.post(readSecret, "Mcp-Name", "whoami");
+
+        for (McpClient.Answer answer : new McpClient.Answer[] {method, name, nameAlone}) {
+            assertThat(answer.status()).isEqualTo(400);
+            assertThat(answer.errorCode()).isEqualTo(-32020);
+        }
+    }
+
+    @Test
+    void aRepeatedKeyOrDataAfterTheMessageIsRefused() {
+        McpClient.Answer repeated = mcp.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"whoami\",\"name\":\"read_secret\",\"arguments\":{}}}");
+        McpClient.Answer trailing = mcp.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} "
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+
+        assertThat(repeated.status()).isEqualTo(400);
+        assertThat(repeated.errorCode()).isEqualTo(-32700);
+        assertThat(trailing.status()).isEqualTo(400);
+        assertThat(trailing.errorCode()).isEqualTo(-32700);
+    }
+
+    @Test
+    void aMessageNotSentAsJsonIs415() {
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        HttpResponse<String> plain = http.send("POST", "/mcp", ping, "Content-Type", "text/plain", "Authorization",
+                "Bearer " + bot.token(), "MCP-Protocol-Version", "2025-11-25");
+        HttpResponse<String> json = http.send("POST", "/mcp", ping, "Content-Type", "application/json; charset=utf-8",
+                "Authorization", "Bearer " + bot.token(), "MCP-Protocol-Version", "2025-11-25");
+
+        assertThat(plain.statusCode()).isEqualTo(415);
+        assertThat(plain.body()).contains("-32600");
+        assertThat(json.statusCode()).isEqualTo(200);
+    }
+
     @Test
     void aBatchIsRefusedWith400() {
         McpClient.Answer answer = mcp.post("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]");

@@ -172,7 +172,9 @@ class ProxyRulesTest {
         "/clusters/prod-1/api%2Fv1/path-marker", "/clusters/prod-1/api/v1/path-marker;x=1",
         "/clusters/prod-1/api/v1/path-marker/", "/clusters/prod-1/api\\v1/path-marker",
         "/clusters/prod-1/api/v1/%70ath-marker", "/clusters//prod-1/api/v1/path-marker",
-        "/clusters/%70rod-1/api/v1/path-marker"})
+        "/clusters/%70rod-1/api/v1/path-marker", "/clusters/prod-1/api/v1/path-marker#frag",
+        "/clusters/prod-1/api/v1/path-marker?x=a#b", "/clusters/prod-1/api/v1/path-marker?x=%zz",
+        "/clusters/prod-1/api/v1/path-marker?x={}", "/clusters/prod-1/api/v1/\"path-marker\""})
     void pathTricksAreRefusedOnTheRawTarget(String target) throws Exception {
         String answer = raw(target);
 
@@ -180,6 +182,30 @@ class ProxyRulesTest {
                 + "'.' o '..' o caracteres escapados no están permitidos\"");
         assertThat(reached("path-marker")).isFalse();
         assertThat(reached("ath-marker")).isFalse();
+    }
+
+    /** The agent-safety review: kubectl's GET reached the cluster with an empty chunked body. */
+    @Test
+    void aRequestWithoutABodyIsForwardedWithoutOneAndAChunkedOneStaysChunked() throws Exception {
+        raw("/clusters/prod-1/api/v1/namespaces/team-a/configmaps/framing-marker");
+
+        assertThat(cluster.requests()).filteredOn(request -> request.path().endsWith("framing-marker"))
+                .singleElement()
+                .satisfies(request -> {
+                    assertThat(request.header("transfer-encoding")).isEmpty();
+                    assertThat(request.header("content-length").orElse("0")).isEqualTo("0");
+                });
+        try (Socket socket = new Socket("127.0.0.1", klave.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("POST /clusters/prod-1/api/v1/namespaces/team-a/configmaps HTTP/1.1\r\n"
+                    + "Host: 127.0.0.1\r\nAuthorization: Bearer " + valid + "\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + "2\r\n{}\r\n0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            socket.getInputStream().readAllBytes();
+        }
+        assertThat(cluster.requests()).filteredOn(request -> request.method().equals("POST")
+                && request.path().endsWith("/configmaps")).last()
+                .satisfies(request -> assertThat(request.header("transfer-encoding")).contains("chunked"));
     }
 
     @Test
