@@ -24,6 +24,7 @@ import dev.klave.oauth.PendingAuthorizations;
 import dev.klave.oauth.Registration;
 import dev.klave.store.JdbiClientStore;
 import dev.klave.store.JdbiRateWindowStore;
+import dev.klave.store.JdbiUsedStateStore;
 import java.util.List;
 import java.util.Optional;
 import dev.klave.agent.approval.Approvals;
@@ -94,7 +95,8 @@ final class AgentsWiring {
                             accounts.clock),
                     new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-authorize-ip:",
                             AUTHORIZATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
-                            Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities);
+                            Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities,
+                    new JdbiUsedStateStore(database));
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
                     new AgentSessions(database, way.agentSessions, accounts.subjects, accounts.events, accounts.clock),

@@ -59,7 +59,7 @@ import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMeters;
 import dev.klave.login.SignInMethods;
 import dev.klave.login.StateCookie;
-import dev.klave.login.UsedStateStore;
+import dev.klave.storage.UsedStateStore;
 import dev.klave.login.forge.ForgeClient;
 import dev.klave.login.forge.ForgeRoutes;
 import dev.klave.login.forge.ForgeSignIn;

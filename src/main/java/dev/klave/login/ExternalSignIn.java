@@ -35,6 +35,7 @@ import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
 import dev.klave.storage.AlreadyExistsException;
 import dev.klave.storage.Transactions;
+import dev.klave.storage.UsedStateStore;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLEncoder;

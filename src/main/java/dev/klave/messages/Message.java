@@ -285,6 +285,8 @@ public enum Message {
     /** %s: the permission, as cluster/role/scope. Spec 3 §5 4: never beyond the person's own. */
     CONSENT_BEYOND_OWN(403, "no puedes dar a un agente un permiso que no tienes: %s"),
     CONSENT_NO_PERMISSION(400, "elige al menos un permiso para el agente"),
+    /** A consent request answered already, on any replica: one answer each. */
+    CONSENT_ANSWERED(409, "Esta solicitud ya se respondió"),
     AUTHORIZE_TOO_MANY(429, "demasiadas autorizaciones desde esta dirección: espera un minuto"),
     OAUTH_CLIENTS_FULL("oauth.temporarily_unavailable.clients_full", 503,
             "Klave ya tiene %s clientes registrados: inténtalo más tarde"),

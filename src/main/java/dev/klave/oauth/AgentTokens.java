@@ -73,17 +73,20 @@ public final class AgentTokens {
         return new Consented(session, code);
     }
 
-    /** {@code grant_type=authorization_code} (OAuth 2.1 §4.1.3). */
+    /**
+     * {@code grant_type=authorization_code} (OAuth 2.1 §4.1.3). The code is spent only by a request
+     * that passes every check — its client, redirect_uri and PKCE verifier: whoever saw a code (a
+     * log, a referrer) but lacks the verifier can neither use it nor end the person's session. A
+     * code really redeemed that comes back ends its session (RFC 9700 §4.5: it was intercepted).
+     */
     public IssuedTokens exchange(String code, String verifier, String redirectUri, String clientId)
             throws OAuthRefusal {
         Instant now = clock.instant();
         AgentToken stored = tokens.findByHash(SecretToken.sha256(code)).filter(token -> token.kind()
                 == AgentToken.Kind.CODE).orElseThrow(() -> grant("código desconocido"));
         AgentSession session = sessions.findById(stored.sessionId()).orElseThrow(() -> grant("código desconocido"));
-        if (!tokens.use(stored.hash(), now)) {
-            // RFC 9700 §4.5 / OAuth 2.1 §4.1.3: a code used twice was intercepted; its session ends.
-            sessions.end(session.id(), now, "código usado dos veces");
-            throw grant("el código ya se usó: la sesión ha terminado");
+        if (stored.usedAt().isPresent()) {
+            throw replayed(session, now, "código usado dos veces", "el código ya se usó: la sesión ha terminado");
         }
         if (stored.expiredAt(now) || !session.openAt(now)) {
             throw grant("el código ha caducado");
@@ -99,10 +102,17 @@ public final class AgentTokens {
                         stored.codeChallenge().orElseThrow().getBytes(StandardCharsets.US_ASCII))) {
             throw grant("code_verifier no corresponde al code_challenge (PKCE S256)");
         }
+        if (!tokens.use(stored.hash(), now)) {
+            // Redeemed meanwhile by another request that passed the same checks: a replay.
+            throw replayed(session, now, "código usado dos veces", "el código ya se usó: la sesión ha terminado");
+        }
         return issue(session, now);
     }
 
-    /** {@code grant_type=refresh_token}: the token rotates; an old one presented again ends the session. */
+    /**
+     * {@code grant_type=refresh_token}: the token rotates. It is spent only by its own client on an
+     * open session; one really used that comes back ends the session (OAuth 2.1 §4.3.1).
+     */
     public IssuedTokens refresh(String refreshToken, String clientId) throws OAuthRefusal {
         Instant now = clock.instant();
         AgentToken stored = tokens.findByHash(SecretToken.sha256(refreshToken))
@@ -110,9 +120,9 @@ public final class AgentTokens {
                 .orElseThrow(() -> grant("refresh token desconocido"));
         AgentSession session = sessions.findById(stored.sessionId())
                 .orElseThrow(() -> grant("refresh token desconocido"));
-        if (!tokens.use(stored.hash(), now)) {
-            sessions.end(session.id(), now, "refresh token usado dos veces");
-            throw grant("el refresh token ya se usó: la sesión ha terminado");
+        if (stored.usedAt().isPresent()) {
+            throw replayed(session, now, "refresh token usado dos veces",
+                    "el refresh token ya se usó: la sesión ha terminado");
         }
         if (!session.openAt(now)) {
             throw grant("la sesión ha terminado");
@@ -120,7 +130,16 @@ public final class AgentTokens {
         if (!session.clientId().equals(clientId)) {
             throw grant("el refresh token es de otro cliente");
         }
+        if (!tokens.use(stored.hash(), now)) {
+            throw replayed(session, now, "refresh token usado dos veces",
+                    "el refresh token ya se usó: la sesión ha terminado");
+        }
         return issue(session, now);
+    }
+
+    private OAuthRefusal replayed(AgentSession session, Instant now, String reason, String description) {
+        sessions.end(session.id(), now, reason);
+        return grant(description);
     }
 
     /** RFC 7009: revoking any token of a session ends the session; an unknown token changes nothing. */

@@ -10,7 +10,9 @@ import dev.klave.account.ExternalIdentity;
 import dev.klave.account.ExternalIdentityStore;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
+import dev.klave.crypto.SecretToken;
 import dev.klave.messages.Message;
+import dev.klave.storage.UsedStateStore;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -31,21 +33,43 @@ final class Consent {
     private final AgentTokens tokens;
     private final GrantStore grants;
     private final ExternalIdentityStore identities;
+    private final UsedStateStore answered;
     private final String issuer;
     private final Clock clock;
 
     Consent(PendingAuthorizations pending, AgentTokens tokens, GrantStore grants, ExternalIdentityStore identities,
-            String issuer, Clock clock) {
+            UsedStateStore answered, String issuer, Clock clock) {
         this.pending = requireNonNull(pending, "pending is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.grants = requireNonNull(grants, "grants is null");
         this.identities = requireNonNull(identities, "identities is null");
+        this.answered = requireNonNull(answered, "answered is null");
         this.issuer = requireNonNull(issuer, "issuer is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
+    /** @throws dev.klave.messages.Refusal 409 {@code CONSENT_ANSWERED} once it was answered, on any replica */
     PendingAuthorization open(String id) {
-        return pending.open(id).orElseThrow(Message.NOT_FOUND::refusal);
+        PendingAuthorization request = pending.open(id).orElseThrow(Message.NOT_FOUND::refusal);
+        if (answered.used(key(id), clock.instant())) {
+            throw Message.CONSENT_ANSWERED.refusal();
+        }
+        return request;
+    }
+
+    /**
+     * Marks the request answered: one answer each, whichever replica takes it (a second approval
+     * would open a second session from one authorization request; a later denial would contradict it).
+     */
+    private void answer(String id, PendingAuthorization request) {
+        if (!answered.use(key(id), clock.instant(), request.expiresAt())) {
+            throw Message.CONSENT_ANSWERED.refusal();
+        }
+    }
+
+    /** What is kept of an answered request: the hash of its id, apart from sign-in states. */
+    private static String key(String id) {
+        return SecretToken.sha256("agent consent " + id);
     }
 
     /**
@@ -73,6 +97,7 @@ final class Consent {
                         + permission.role().code() + "/" + permission.scope().value());
             }
         }
+        answer(id, request);
         AgentTokens.Consented consented = tokens.consent(person, request.clientId(), chosen, writesNeedApproval,
                 via(person), request.redirectUri(), request.codeChallenge());
         return redirect(request, "code=" + encode(consented.code()));
@@ -80,7 +105,9 @@ final class Consent {
 
     /** Denies: RFC 6749 §4.1.2.1 {@code access_denied}, with the state and the issuer. */
     String deny(String id) {
-        return redirect(open(id), "error=access_denied");
+        PendingAuthorization request = open(id);
+        answer(id, request);
+        return redirect(request, "error=access_denied");
     }
 
     private String redirect(PendingAuthorization request, String result) {

@@ -15,6 +15,7 @@ import dev.klave.http.ApiRoutes;
 import dev.klave.http.ErrorFormat;
 import dev.klave.http.RoutePolicy;
 import dev.klave.http.RouteProvider;
+import dev.klave.storage.UsedStateStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -55,7 +56,7 @@ public final class OAuthRoutes implements RouteProvider {
         this.authorize = new AuthorizeEndpoint(authorization.clients(), authorization.documents(),
                 authorization.pending(), authorization.perAddress(), baseUrl, clock);
         this.consent = new ConsentRoutes(new Consent(authorization.pending(), tokens, authorization.grants(),
-                authorization.identities(), baseUrl.toString(), clock), clientId -> client(authorization, clientId));
+                authorization.identities(), authorization.answered(), baseUrl.toString(), clock), clientId -> client(authorization, clientId));
         this.sessions = new SessionRoutes(sessions, authorization.clients());
         this.tokens = new TokenEndpoint(tokens, tokenRequests, baseUrl, clock);
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
@@ -91,9 +92,12 @@ public final class OAuthRoutes implements RouteProvider {
     }
 
     /** What the authorization endpoint needs: the clients, their documents, the consent page's ids, its limit. */
+    /** @param answered the consent requests answered, across replicas (one answer each) */
     public record Authorization(ClientStore clients, ClientMetadataDocuments documents, PendingAuthorizations pending,
-            PerAddressLimit perAddress, GrantStore grants, ExternalIdentityStore identities) {
+            PerAddressLimit perAddress, GrantStore grants, ExternalIdentityStore identities,
+            UsedStateStore answered) {
         public Authorization {
+            requireNonNull(answered, "answered is null");
             requireNonNull(grants, "grants is null");
             requireNonNull(identities, "identities is null");
             requireNonNull(clients, "clients is null");

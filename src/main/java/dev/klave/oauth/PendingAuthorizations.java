@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.crypto.Hmac;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,8 @@ import java.util.Optional;
  * segment with a dot as a missing file (404), so the page would not open. {@code *} is outside
  * base64url and, like it, left as it is by every URL encoder (Java's, the browser's
  * {@code encodeURIComponent}), so the id reads the same in the page's address and in its API's.
+ * Each id carries a random nonce: two authorization requests alike are two requests, each answered
+ * once ({@link Consent}).
  */
 public final class PendingAuthorizations {
     /** As long as the code it leads to lives (spec 3 §8: 10 minutes). */
@@ -33,6 +36,7 @@ public final class PendingAuthorizations {
 
     private final Hmac hmac;
     private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
 
     public PendingAuthorizations(Hmac hmac, Clock clock) {
         this.hmac = requireNonNull(hmac, "hmac is null");
@@ -41,6 +45,9 @@ public final class PendingAuthorizations {
 
     public String issue(String clientId, String redirectUri, String codeChallenge, Optional<String> state) {
         ObjectNode fields = JSON.createObjectNode();
+        byte[] nonce = new byte[12];
+        random.nextBytes(nonce);
+        fields.put("n", Base64.getUrlEncoder().withoutPadding().encodeToString(nonce));
         fields.put("c", clientId).put("r", redirectUri).put("p", codeChallenge)
                 .put("e", clock.instant().plus(LIFETIME).getEpochSecond());
         state.ifPresent(value -> fields.put("s", value));

@@ -2,7 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.login.UsedStateStore;
+import dev.klave.storage.UsedStateStore;
 import java.time.Instant;
 
 /** {@link UsedStateStore} in SQL: the hash's primary key settles races between replicas. */
@@ -26,5 +26,16 @@ public final class JdbiUsedStateStore implements UsedStateStore {
                     .bind("forget_after", forgetAfter.toEpochMilli())
                     .execute() == 1;
         }));
+    }
+
+    @Override
+    public boolean used(String stateHash, Instant now) {
+        return database.withHandle(handle -> handle.createQuery("SELECT 1 FROM used_sign_in_states "
+                        + "WHERE state_hash = :state_hash AND forget_after >= :now")
+                .bind("state_hash", stateHash)
+                .bind("now", now.toEpochMilli())
+                .mapTo(Integer.class)
+                .findOne()
+                .isPresent());
     }
 }

@@ -64,7 +64,7 @@ class MessageCodesTest {
             oauth.temporarily_unavailable.rate_limited oauth.invalid_grant oauth.invalid_request
             oauth.unsupported_grant_type oauth.invalid_target oauth.temporarily_unavailable.token_rate
             AUTHORIZE_INVALID AUTHORIZE_UNKNOWN_CLIENT AUTHORIZE_REDIRECT_NOT_REGISTERED AUTHORIZE_WRAPPER_CLIENT
-            AUTHORIZE_PKCE CONSENT_BEYOND_OWN CONSENT_NO_PERMISSION AUTHORIZE_TOO_MANY
+            AUTHORIZE_PKCE CONSENT_BEYOND_OWN CONSENT_NO_PERMISSION CONSENT_ANSWERED AUTHORIZE_TOO_MANY
             oauth.temporarily_unavailable.clients_full
             CI_TOKEN_INVALID CI_NO_MATCHING_RULE CI_BOT_DISABLED CI_BOT_WITHOUT_GRANTS
             SIGNATURE_INVALID WEBHOOK_NOT_JSON HEALTH_OK DATABASE_NOT_READY

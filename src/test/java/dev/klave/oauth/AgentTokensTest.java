@@ -102,6 +102,34 @@ class AgentTokensTest {
                         .isEqualTo(OAuthRefusal.Error.INVALID_GRANT));
     }
 
+    /** The agent-safety review: a wrong verifier burned the code and ended the person's new session. */
+    @Test
+    void aCodeRefusedForItsVerifierClientOrRedirectIsNotSpentAndEndsNothing() throws Exception {
+        AgentTokens.Consented consent = consented();
+
+        assertThatThrownBy(() -> tokens.exchange(consent.code(), "y".repeat(43), REDIRECT, CLIENT))
+                .isInstanceOf(OAuthRefusal.class).hasMessageContaining("PKCE");
+        assertThatThrownBy(() -> tokens.exchange(consent.code(), VERIFIER, REDIRECT, "https://evil.example/m"))
+                .isInstanceOf(OAuthRefusal.class).hasMessageContaining("otro cliente");
+        assertThatThrownBy(() -> tokens.exchange(consent.code(), VERIFIER, "http://127.0.0.1:1/x", CLIENT))
+                .isInstanceOf(OAuthRefusal.class).hasMessageContaining("redirect_uri");
+        IssuedTokens issued = tokens.exchange(consent.code(), VERIFIER, REDIRECT, CLIENT);
+
+        assertThat(tokens.sessionOf(issued.accessToken())).isPresent();
+        assertThat(sessions.findById(consent.session().id()).orElseThrow().endReason()).isEmpty();
+    }
+
+    @Test
+    void aRefreshByAnotherClientIsRefusedWithoutSpendingTheTokenOrEndingTheSession() throws Exception {
+        IssuedTokens first = tokens.exchange(consented().code(), VERIFIER, REDIRECT, CLIENT);
+
+        assertThatThrownBy(() -> tokens.refresh(first.refreshToken(), "https://evil.example/m"))
+                .isInstanceOf(OAuthRefusal.class).hasMessageContaining("otro cliente");
+
+        assertThat(tokens.sessionOf(first.accessToken())).isPresent();
+        assertThat(tokens.sessionOf(tokens.refresh(first.refreshToken(), CLIENT).accessToken())).isPresent();
+    }
+
     @Test
     void aCodeExpiresAfterTenMinutes() {
         AgentTokens.Consented consent = consented();

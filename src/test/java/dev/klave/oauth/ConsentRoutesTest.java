@@ -16,6 +16,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -124,6 +125,26 @@ class ConsentRoutesTest {
                 + "&resource=" + URLEncoder.encode("http://localhost:8080/mcp", StandardCharsets.UTF_8),
                 "Content-Type", "application/x-www-form-urlencoded");
         assertThat(token.statusCode()).as(token.body()).isEqualTo(200);
+    }
+
+    /** The agent-safety review: one authorization request made two codes and two 30-day sessions. */
+    @Test
+    void aConsentIsAnsweredOnceThenSaysSo() throws Exception {
+        String id = authorize();
+        String approve = "{\"approve\":true,\"permissions\":[{\"cluster\":\"prod-1\",\"role\":\"view\","
+                + "\"scope\":\"*\"}]}";
+
+        assertThat(decide(id, approve).statusCode()).isEqualTo(200);
+        HttpResponse<String> again = decide(id, approve);
+        HttpResponse<String> denied = decide(id, "{\"approve\":false}");
+        HttpResponse<String> page = http.get("/api/agents/authorize/" + URLEncoder.encode(id, StandardCharsets.UTF_8),
+                "Cookie", ana);
+
+        for (HttpResponse<String> answer : List.of(again, denied, page)) {
+            assertThat(answer.statusCode()).isEqualTo(409);
+            assertThat(JSON.readTree(answer.body()).path("error").asText()).isEqualTo("Esta solicitud ya se respondió");
+        }
+        assertThat(authorize()).as("a request alike is another request").isNotEqualTo(id);
     }
 
     @Test

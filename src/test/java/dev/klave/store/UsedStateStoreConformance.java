@@ -2,7 +2,7 @@ package dev.klave.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klave.login.UsedStateStore;
+import dev.klave.storage.UsedStateStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,6 +37,16 @@ abstract class UsedStateStoreConformance extends StoreConformance {
         assertThat(states.use(state, NOW.plusSeconds(1), EXPIRY)).as("replayed").isFalse();
         assertThat(states.use(state, EXPIRY, EXPIRY)).as("still kept at its expiry").isFalse();
         assertThat(states.use(stateHash(), NOW, EXPIRY)).as("another state").isTrue();
+    }
+
+    @Test
+    void aUsedValueReadsAsUsedUntilItIsForgotten() {
+        String state = stateHash();
+
+        assertThat(states.used(state, NOW)).isFalse();
+        states.use(state, NOW, EXPIRY);
+        assertThat(states.used(state, NOW.plusSeconds(1))).isTrue();
+        assertThat(states.used(state, EXPIRY.plusSeconds(1))).isFalse();
     }
 
     @Test
