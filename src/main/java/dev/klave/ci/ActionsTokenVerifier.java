@@ -68,9 +68,11 @@ public final class ActionsTokenVerifier {
         if (!issuer.equals(claims.getIssuer())) {
             throw new InvalidTokenException("issuer " + claims.getIssuer() + " is not " + issuer);
         }
+        // Spec 1: the audience is the base URL — equal, not among others: a token minted for
+        // several relying parties is a token any of them could replay here.
         List<String> audiences = claims.getAudience();
-        if (!audiences.contains(audience)) {
-            throw new InvalidTokenException("audience " + audiences + " does not contain " + audience);
+        if (audiences.size() != 1 || !audiences.get(0).equals(audience)) {
+            throw new InvalidTokenException("audience " + audiences + " is not exactly " + audience);
         }
         Instant now = clock.instant();
         Date expiry = claims.getExpirationTime();
@@ -83,6 +85,11 @@ public final class ActionsTokenVerifier {
         Date notBefore = claims.getNotBeforeTime();
         if (notBefore != null && now.plus(CLOCK_SKEW).isBefore(notBefore.toInstant())) {
             throw new InvalidTokenException("not valid before " + notBefore.toInstant());
+        }
+        Date issuedAt = claims.getIssueTime();
+        if (issuedAt != null && now.plus(CLOCK_SKEW).isBefore(issuedAt.toInstant())) {
+            // Issued in the future, beyond the skew: no issuer's clock is that far ahead.
+            throw new InvalidTokenException("issued in the future, at " + issuedAt.toInstant());
         }
         String jti = claims.getJWTID();
         if (jti == null || jti.isBlank()) {

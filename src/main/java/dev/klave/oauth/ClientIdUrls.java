@@ -1,5 +1,6 @@
 package dev.klave.oauth;
 
+import dev.klave.outbound.HostNames;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.regex.Pattern;
@@ -40,7 +41,8 @@ final class ClientIdUrls {
         }
         if (text.length() > LONGEST || !PRINTABLE_ASCII.matcher(text).matches() || url.isOpaque()
                 || url.getHost() == null || url.getRawUserInfo() != null || url.getRawFragment() != null
-                || url.getHost().endsWith(".") || url.getPort() == 0 || url.getPort() > 65535
+                || url.getHost().endsWith(".") || HostNames.ambiguousIpv4(url.getHost())
+                || url.getPort() == 0 || url.getPort() > 65535
                 || !hasDocumentPath(url.getRawPath())) {
             throw new MetadataRefused(MetadataRefused.Reason.BAD_URL);
         }

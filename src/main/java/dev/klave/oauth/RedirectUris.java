@@ -24,6 +24,17 @@ public final class RedirectUris {
     private static final Set<String> BROWSER_WRAPPERS = Set.of(
             "googlechrome", "googlechromes", "x-safari-http", "x-safari-https", "microsoft-edge",
             "microsoft-edge-http", "microsoft-edge-https", "firefox", "opera-http", "opera-https", "brave", "intent");
+    /**
+     * Beside rule 4's: a browser's own pages and extensions, archive and view wrappers, and the
+     * schemes of protocols that are no application to hand a code to (mail, shells, file shares,
+     * directories). An application's private scheme ({@code cursor://}, {@code vscode://}) is none
+     * of these and keeps working (rule 3).
+     */
+    private static final Set<String> NOT_APPLICATIONS = Set.of(
+            "view-source", "jar", "filesystem", "chrome", "chrome-extension", "chrome-untrusted", "chrome-search",
+            "devtools", "edge", "moz-extension", "resource", "opera", "vivaldi", "safari-extension", "mailto",
+            "ssh", "sftp", "telnet", "tel", "sms", "smb", "nfs", "ldap", "ldaps", "gopher", "news", "nntp", "irc",
+            "ircs", "rtsp", "git", "svn", "dict", "netdoc");
     /** Rule 2: the only hosts an {@code http} redirect may name. */
     private static final Set<String> HTTP_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]");
     private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*):");
@@ -62,7 +73,7 @@ public final class RedirectUris {
             return Optional.of("no puede llevar fragmento (#)");
         }
         String scheme = parsed.getScheme().toLowerCase(Locale.ROOT);
-        if (REJECTED_SCHEMES.contains(scheme)) {
+        if (REJECTED_SCHEMES.contains(scheme) || NOT_APPLICATIONS.contains(scheme)) {
             return Optional.of("el esquema " + scheme + " no está permitido");
         }
         if (BROWSER_WRAPPERS.contains(scheme)) {

@@ -88,6 +88,11 @@ public final class PinnedHttps {
         }
         long end = System.nanoTime() + deadline.toNanos();
         String host = bare(url.getHost());
+        if (HostNames.ambiguousIpv4(host)) {
+            // Read one way here and another by the rest of the world: refused, not reinterpreted.
+            throw new OutboundFailure(OutboundFailure.Kind.ADDRESS_REFUSED, Untrusted.text(host)
+                    + " is an IPv4 address in a form parsers read differently", null);
+        }
         int port = url.getPort() == -1 ? HTTPS_PORT : url.getPort();
         List<InetAddress> addresses = resolve(host, end);
         for (InetAddress address : addresses) {

@@ -20,6 +20,7 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -210,6 +211,20 @@ class CiExchangeTest {
     @Test
     void audienceDifferingByATrailingSlashIsRefused() throws Exception {
         assertInvalid(issuer.sign(claims(c -> c.put("aud", baseUrl + "/"))), "audience");
+    }
+
+    /** Spec 1: the audience equals the base URL; a list naming others too is another party's token as well. */
+    @Test
+    void audienceListingAnotherPartyIsRefused() throws Exception {
+        assertInvalid(issuer.sign(claims(c -> c.put("aud", List.of(baseUrl, "https://other.example")))), "audience");
+    }
+
+    @Test
+    void tokenIssuedInTheFutureBeyondTheSkewIsRefused() throws Exception {
+        assertInvalid(issuer.sign(claims(c -> {
+            c.put("iat", clock.instant().plus(Duration.ofMinutes(10)));
+            c.put("exp", clock.instant().plus(Duration.ofMinutes(15)));
+        })), "future");
     }
 
     @Test

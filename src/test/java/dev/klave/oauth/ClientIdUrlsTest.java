@@ -53,7 +53,11 @@ class ClientIdUrlsTest {
         "https://client.example/cliënt.json", // not ASCII
         "https://client.example/client json",
         "https://client.example/%zz",
-        "https:client.example"
+        "https:client.example",
+        // IPv4 in forms parsers read differently (octal, hex, short, one number): refused, not reinterpreted.
+        "https://0177.0.0.1/client.json", "https://0x7f.0.0.1/client.json", "https://127.1/client.json",
+        "https://2130706433/client.json", "https://0x7f000001/client.json", "https://10.0.0.010/client.json",
+        "https://256.0.0.1/client.json", "https://a.b.c.1/client.json"
     })
     void badUrl(String clientId) {
         assertThat(refusal(clientId)).isEqualTo(Reason.BAD_URL);

@@ -44,6 +44,10 @@ class RedirectUrisTest {
         "microsoft-edge-https://a.example/cb", "firefox://open-url?url=https://a.example", "opera-http://a.example/cb",
         "opera-https://a.example/cb", "brave://open-url?url=https://a.example", "intent://a.example/cb",
         "FIREFOX://a.example/cb",
+        // Browser-internal and non-application schemes (the agent-safety review).
+        "view-source:https://a.example/cb", "jar:https://a.example/x.jar!/cb", "filesystem:https://a.example/t/cb",
+        "chrome://settings", "edge://settings", "chrome-extension://abc/cb", "mailto:a@example.com",
+        "ssh://a.example/cb", "View-Source:https://a.example/cb",
         // Not a URI, not absolute, no host, user info.
         "/callback", "not a uri", "https:///cb", "https://user@app.example.com/cb", "",
     })
