@@ -217,6 +217,8 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
         where(d)}`;
     case "agent.session_end":
       return self ? `${target} terminó la sesión de uno de sus agentes` : `${who} terminó la sesión de un agente de ${target}`;
+    case "oauth.clients_purge":
+      return `${who} purgó ${text(d.deleted)} clientes OAuth que nunca iniciaron sesión`;
     case "audit.retention":
       return `Retención de la auditoría: ${text(d.deleted)} peticiones anteriores a ${text(d.before)} borradas`;
     case "ci.exchange.failure":

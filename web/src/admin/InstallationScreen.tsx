@@ -1,14 +1,58 @@
-import { get, type InstallationHealth, type Notice } from "../api";
-import { useLoad } from "../ui/load";
+import { useState } from "preact/hooks";
+import { get, post, type InstallationHealth, type Notice } from "../api";
+import { confirmAction } from "../ui/confirm";
+import { message, useLoad } from "../ui/load";
 import { CardTable } from "../ui/CardTable";
 import { Loads } from "../ui/states";
+import { toast } from "../ui/toasts";
 
 const CHECK_NAMES: Record<string, string> = {
   database: "Base de datos",
   admin_can_sign_in: "Algún administrador puede entrar",
   oidc_discovery: "Descubrimiento del proveedor OIDC",
   forge_sync: "Sincronización con Forge",
+  oauth_clients: "Clientes OAuth de agentes",
 };
+
+/**
+ * Anyone may register an OAuth client (spec 3 §8: 10 000 at most); those that never completed a
+ * login go a day after they registered, or now, from here.
+ */
+function OAuthClients({ onPurged }: { onPurged: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const purge = async () => {
+    const answer = await confirmAction({
+      title: "Purgar clientes OAuth",
+      body: <p>Se borran los clientes registrados que nunca completaron un inicio de sesión. Los agentes con sesión no se ven afectados.</p>,
+      confirmLabel: "Purgar",
+      danger: true,
+    });
+    if (!answer) {
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      const purged = await post<{ deleted: number }>("/api/agents/clients/purge");
+      toast(`${purged.deleted} clientes OAuth borrados.`);
+      onPurged();
+    } catch (error) {
+      setFailure(message(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="clients-title">
+      <h2 id="clients-title">Clientes OAuth de agentes</h2>
+      <p>Los clientes registrados que nunca completaron un inicio de sesión se borran solos al día siguiente de registrarse.</p>
+      {failure && <div class="alert alert-error" role="alert">{failure}</div>}
+      <button type="button" class="button button-danger" disabled={busy} onClick={() => void purge()}
+        data-testid="purge-clients">{busy ? "Purgando…" : "Purgar los que nunca iniciaron sesión"}</button>
+    </section>
+  );
+}
 
 const STATE_LABELS: Record<string, string> = { ok: "bien", failing: "falla", off: "no configurado" };
 
@@ -57,6 +101,9 @@ export function InstallationScreen() {
           )}
         </Loads>
       </section>
+      {health.data?.checks.some((check) => check.name === "oauth_clients" && check.state !== "off") && (
+        <OAuthClients onPurged={health.reload} />
+      )}
     </>
   );
 }

@@ -21,6 +21,7 @@ import dev.klave.messages.Message;
 import dev.klave.oauth.ClientMetadataDocuments;
 import dev.klave.oauth.OAuthRoutes;
 import dev.klave.oauth.PendingAuthorizations;
+import dev.klave.oauth.RegisteredClients;
 import dev.klave.oauth.Registration;
 import dev.klave.store.JdbiClientStore;
 import dev.klave.store.JdbiRateWindowStore;
@@ -56,6 +57,8 @@ final class AgentsWiring {
     final AgentSessionEnds sessionEnds;
     /** The agent login's routes (spec 3 §4), only with {@code SERVICE_MCP_ENABLED}. */
     final Optional<OAuthRoutes> oauth;
+    /** The registered OAuth clients, for administrators (empty with the agent endpoint off). */
+    final Optional<RegisteredClients> clients;
 
     AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
             GatewayWiring way, SecureRandom random, io.micrometer.core.instrument.MeterRegistry registry) {
@@ -70,6 +73,7 @@ final class AgentsWiring {
         AgentSettings agents = settings.agents();
         Optional<McpEndpoint> endpoint = Optional.empty();
         Optional<OAuthRoutes> login = Optional.empty();
+        Optional<RegisteredClients> registered = Optional.empty();
         if (agents.mcpEnabled()) {
             AgentAuthenticator authenticator = new AgentAuthenticator(way.agentBearers, accounts.subjects,
                     Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
@@ -89,6 +93,7 @@ final class AgentsWiring {
                     TOKEN_REQUESTS_PER_MINUTE, settings.addressGroups(), accounts.clock,
                     Message.OAUTH_TOO_MANY_TOKEN_REQUESTS);
             JdbiClientStore clientStore = new JdbiClientStore(database);
+            registered = Optional.of(new RegisteredClients(database, clientStore, accounts.events, accounts.clock));
             OAuthRoutes.Authorization authorization = new OAuthRoutes.Authorization(clientStore,
                     ClientMetadataDocuments.standard(defaultTls(), accounts.clock),
                     new PendingAuthorizations(new Hmac(accounts.keys.derive(KeyPurpose.OAUTH_AUTHORIZATION)),
@@ -103,6 +108,7 @@ final class AgentsWiring {
                     settings.baseUrl(), accounts.clock));
         }
         oauth = login;
+        clients = registered;
         mcp = new McpRoutes(endpoint, settings.baseUrl());
     }
 

@@ -59,7 +59,6 @@ import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMeters;
 import dev.klave.login.SignInMethods;
 import dev.klave.login.StateCookie;
-import dev.klave.storage.UsedStateStore;
 import dev.klave.login.forge.ForgeClient;
 import dev.klave.login.forge.ForgeRoutes;
 import dev.klave.login.forge.ForgeSignIn;
@@ -70,6 +69,7 @@ import dev.klave.login.oidc.EmailLinking;
 import dev.klave.login.oidc.OidcProvider;
 import dev.klave.login.oidc.OidcRoutes;
 import dev.klave.login.oidc.OidcSignIn;
+import dev.klave.oauth.ClientRoutes;
 import dev.klave.audit.AuditRetention;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Gateway;
@@ -84,6 +84,7 @@ import dev.klave.store.JdbiUsedStateStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiSyncReportStore;
 import dev.klave.store.JdbiTrustRuleStore;
+import dev.klave.storage.UsedStateStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.net.URI;
@@ -94,6 +95,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.IntSupplier;
 import javax.net.ssl.SSLContext;
 
 /** The domain services over one database, wired once; {@code klave serve} and the CLI share them. */
@@ -254,7 +256,8 @@ public final class Services {
         }
 
         Installation installation = new Installation(() -> database.answersWithin(Duration.ofSeconds(2)),
-                lastAdmin, mode.external(), oidc.map(OidcRoutes.Configured::provider), syncReports, events, clock);
+                lastAdmin, mode.external(), oidc.map(OidcRoutes.Configured::provider), syncReports,
+                agents.clients.map(clients -> (IntSupplier) clients::count), events, clock);
 
         List<RouteProvider> routes = new ArrayList<>(List.of(
                 new InstallationRoutes(installation),
@@ -273,6 +276,7 @@ public final class Services {
                 agents.mcp));
         // After /mcp's mounts, which /.well-known and /oauth belong to.
         agents.oauth.ifPresent(routes::add);
+        agents.clients.map(ClientRoutes::new).ifPresent(routes::add);
         return new Services(clusterArea, way, agents, accounts, lifecycle, own, links, sessions, passwordLogin, events,
                 List.copyOf(routes), forgeSync, lastAdmin, mode, identities, oidc.map(OidcRoutes.Configured::provider));
     }

@@ -46,6 +46,7 @@ public enum EventType {
     AGENT_ACCESS_DENIED("agent.access_denied"),
     // A person ending their agent's session, or an administrator anyone's (issue 31 item 6).
     AGENT_SESSION_END("agent.session_end"),
+    OAUTH_CLIENTS_PURGE("oauth.clients_purge"),
     AUDIT_RETENTION("audit.retention");
 
     private final String code;

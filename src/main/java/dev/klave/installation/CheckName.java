@@ -7,7 +7,8 @@ public enum CheckName {
     DATABASE("database"),
     ADMIN_CAN_SIGN_IN("admin_can_sign_in"),
     OIDC_DISCOVERY("oidc_discovery"),
-    FORGE_SYNC("forge_sync");
+    FORGE_SYNC("forge_sync"),
+    OAUTH_CLIENTS("oauth_clients");
 
     private final String code;
 

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * The administrators' view of the installation: the notices (spec 2 §5 "Discovery", "Accounts
@@ -26,22 +27,27 @@ import java.util.function.BooleanSupplier;
 public final class Installation {
     /** Spec 2 §5: the count of people linked by e-mail is the week's. */
     static final Duration WEEK = Duration.ofDays(7);
+    /** Spec 3 §8: registered OAuth clients at most (oauth.Registration's cap). */
+    static final int MAX_CLIENTS = 10_000;
 
     private final BooleanSupplier databaseAnswers;
     private final LastAdminRule lastAdmin;
     private final boolean externalSignIn;
     private final Optional<OidcProvider> oidc;
     private final Optional<SyncReportStore> forgeSync;
+    private final Optional<IntSupplier> registeredClients;
     private final ControlEvents events;
     private final Clock clock;
 
     public Installation(BooleanSupplier databaseAnswers, LastAdminRule lastAdmin, boolean externalSignIn,
-            Optional<OidcProvider> oidc, Optional<SyncReportStore> forgeSync, ControlEvents events, Clock clock) {
+            Optional<OidcProvider> oidc, Optional<SyncReportStore> forgeSync, Optional<IntSupplier> registeredClients,
+            ControlEvents events, Clock clock) {
         this.databaseAnswers = requireNonNull(databaseAnswers, "databaseAnswers is null");
         this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
         this.externalSignIn = externalSignIn;
         this.oidc = requireNonNull(oidc, "oidc is null");
         this.forgeSync = requireNonNull(forgeSync, "forgeSync is null");
+        this.registeredClients = requireNonNull(registeredClients, "registeredClients is null");
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
@@ -90,7 +96,20 @@ public final class Installation {
                         : new HealthCheck(CheckName.FORGE_SYNC, CheckState.OK, Optional.empty()))
                 .orElse(new HealthCheck(CheckName.FORGE_SYNC, CheckState.OK,
                         Optional.of(Text.CHECK_FORGE_NEVER_SYNCED.text()))));
+        checks.add(registeredClients.map(count -> clients(count.getAsInt()))
+                .orElse(new HealthCheck(CheckName.OAUTH_CLIENTS, CheckState.OFF, Optional.empty())));
         return List.copyOf(checks);
+    }
+
+    /**
+     * Spec 3 §8 caps registered clients at 10 000, and anyone may register: from 80 % of the cap
+     * the check fails, saying how many there are and where to purge those that never signed in.
+     */
+    private static HealthCheck clients(int registered) {
+        boolean near = registered * 5L >= MAX_CLIENTS * 4L;
+        return new HealthCheck(CheckName.OAUTH_CLIENTS, near ? CheckState.FAILING : CheckState.OK,
+                Optional.of((near ? Text.CHECK_OAUTH_CLIENTS_NEAR_CAP : Text.CHECK_OAUTH_CLIENTS).text(registered,
+                        MAX_CLIENTS)));
     }
 
     /** OIDC as people read it: the provider's display name (spec 2 §7 {name}). */

@@ -64,6 +64,10 @@ public enum Text {
             + "emergencia (klave user set-break-glass)"),
     CHECK_DISCOVERY_NOT_FETCHED("todavía no se ha leído el documento de descubrimiento"),
     CHECK_FORGE_NEVER_SYNCED("ninguna sincronización todavía"),
+    /** %s: registered OAuth clients, then the cap (spec 3 §8). */
+    CHECK_OAUTH_CLIENTS("%s de %s clientes OAuth registrados"),
+    CHECK_OAUTH_CLIENTS_NEAR_CAP("%s de %s clientes OAuth registrados: cerca del límite, los nuevos registros fallarán; "
+            + "purga los que nunca iniciaron sesión"),
 
     // Why the OIDC discovery failed, for administrators (spec 2 §5 "Discovery").
     DISCOVERY_REFUSED("el proveedor no acepta conexiones (¿está caído, o OIDC_ISSUER apunta a otra dirección?)"),

@@ -22,6 +22,12 @@ public interface ClientStore {
     /** Deletes every registered client last used before {@code cutoff}; returns how many. */
     int deleteUnusedSince(Instant cutoff);
 
+    /**
+     * Deletes every registered client created before {@code cutoff} that never completed a login
+     * (no agent session names it); returns how many.
+     */
+    int deleteNeverSignedInBefore(Instant cutoff);
+
     /** How many registered clients there are. */
     int countRegistered();
 }

@@ -17,15 +17,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * (spec 3 §8).
  *
  * <p>Unused clients are swept here, not by a thread of their own: each registration first deletes
- * the clients unused for 30 days, at most once an hour on this replica. So the cap counts only
- * clients still in use, and a replica that registers nobody does no work; a client left stale
- * meanwhile can do nothing but be used again, which it could the day before.
+ * the clients unused for 30 days, and those that never completed a login a day after they
+ * registered, at most once an hour on this replica. So the cap counts only clients in use — anyone
+ * may register, and registrations nobody finishes stop filling it within a day — and a replica that
+ * registers nobody does no work; a client left stale meanwhile can do nothing but be used again,
+ * which it could the day before. Administrators purge the never-used ones at once
+ * ({@link RegisteredClients}).
  */
 public final class Registration {
     /** Spec 3 §8. */
     public static final int MAX_CLIENTS = 10_000;
     /** Spec 3 §8: "unused registered client deleted after 30 days". */
     public static final Duration UNUSED_LIFETIME = Duration.ofDays(30);
+    /** A registered client that completed no login within a day of registering is swept. */
+    public static final Duration ABANDONED_AFTER = Duration.ofDays(1);
     private static final Duration SWEEP_EVERY = Duration.ofHours(1);
     private static final String ID_PREFIX = "oc_";
 
@@ -77,5 +82,6 @@ public final class Registration {
             return;
         }
         clients.deleteUnusedSince(now.minus(UNUSED_LIFETIME));
+        clients.deleteNeverSignedInBefore(now.minus(ABANDONED_AFTER));
     }
 }

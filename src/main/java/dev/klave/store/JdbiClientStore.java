@@ -79,6 +79,15 @@ public final class JdbiClientStore implements ClientStore {
     }
 
     @Override
+    public int deleteNeverSignedInBefore(Instant cutoff) {
+        return database.withHandle(handle -> handle.createUpdate(
+                        "DELETE FROM oauth_clients WHERE kind = 'registered' AND created_at < :cutoff "
+                                + "AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.client_id = oauth_clients.id)")
+                .bind("cutoff", cutoff.toEpochMilli())
+                .execute());
+    }
+
+    @Override
     public int countRegistered() {
         return database.withHandle(handle -> handle.createQuery(
                         "SELECT COUNT(*) FROM oauth_clients WHERE kind = 'registered'")

@@ -42,7 +42,7 @@ class ClosedSetsTest {
                 "bot.create", "grant.create", "grant.revoke", "credential.issue", "credential.revoke",
                 "cluster.create", "cluster.tokens", "cluster.delete", "ci.trust_rule.create", "ci.trust_rule.delete",
                 "agent.write_approved", "agent.write_denied", "agent.access_approved", "agent.access_denied",
-                "agent.session_end", "audit.retention");
+                "agent.session_end", "oauth.clients_purge", "audit.retention");
     }
 
     @Test
@@ -92,7 +92,7 @@ class ClosedSetsTest {
         assertThat(codes(NoticeCode.values(), NoticeCode::code)).containsExactly("oidc_discovery_failing",
                 "oidc_linked_by_email", "forge_2fa_unreadable");
         assertThat(codes(CheckName.values(), CheckName::code)).containsExactly("database", "admin_can_sign_in",
-                "oidc_discovery", "forge_sync");
+                "oidc_discovery", "forge_sync", "oauth_clients");
         // Spec 3 §3 "Write request": the states of its table; an access request has all but executed.
         assertThat(codes(WriteStatus.values(), WriteStatus::code)).containsExactly("pending", "approved", "denied",
                 "expired", "executed");

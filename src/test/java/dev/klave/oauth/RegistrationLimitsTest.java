@@ -74,6 +74,22 @@ class RegistrationLimitsTest {
         database.close();
     }
 
+    /** A login completed with the client: an agent session names it. */
+    private void signedIn(String clientId) {
+        dev.klave.account.Subject person = dev.klave.account.Subject.newPerson(new dev.klave.account.Login(
+                "p-" + java.util.UUID.randomUUID().toString().substring(0, 8)), "P", java.util.Optional.empty(), false,
+                false, clock.instant());
+        new dev.klave.store.JdbiSubjectStore(database.database()).create(person);
+        new dev.klave.store.JdbiAgentSessionStore(database.database()).create(new AgentSession(
+                "s_" + java.util.UUID.randomUUID().toString().replace("-", ""), person.id(), clientId, java.util.List.of(),
+                true, "password", clock.instant(), clock.instant().plus(Duration.ofDays(30)), java.util.Optional.empty(),
+                java.util.Optional.empty(), java.util.Optional.empty()));
+    }
+
+    private String registered() throws Exception {
+        return JSON.readTree(register().body()).path("client_id").asText();
+    }
+
     private HttpResponse<String> register() {
         return klave.http().send("POST", "/oauth/register", BODY, "Content-Type", "application/json");
     }
@@ -96,10 +112,13 @@ class RegistrationLimitsTest {
 
     @Test
     void clientsUnusedForThirtyDaysAreDeletedBeforeTheCapIsCounted() throws Exception {
-        String old = JSON.readTree(register().body()).path("client_id").asText();
+        String old = registered();
+        signedIn(old);
         clock.advance(Duration.ofDays(10));
-        String used = JSON.readTree(register().body()).path("client_id").asText();
-        String lateUsed = JSON.readTree(register().body()).path("client_id").asText();
+        String used = registered();
+        String lateUsed = registered();
+        signedIn(used);
+        signedIn(lateUsed);
         clock.advance(Duration.ofDays(20));
         clients.touch(lateUsed, clock.instant());
         clock.advance(Duration.ofSeconds(1));
@@ -112,12 +131,28 @@ class RegistrationLimitsTest {
         assertThat(clients.find(lateUsed)).isPresent();
     }
 
+    /** The agent-safety review: anyone could fill the cap with registrations nobody finishes, for 30 days. */
+    @Test
+    void clientsThatNeverSignedInAreSweptADayAfterTheyRegistered() throws Exception {
+        String abandoned = registered();
+        String finished = registered();
+        signedIn(finished);
+        registered();
+        assertThat(register().statusCode()).isEqualTo(503);
+        clock.advance(Duration.ofDays(1).plusSeconds(1));
+
+        assertThat(register().statusCode()).isEqualTo(201);
+        assertThat(clients.find(abandoned)).isEmpty();
+        assertThat(clients.find(finished)).isPresent();
+    }
+
     @Test
     void theSweepRunsAtMostOnceAnHour() throws Exception {
-        register();
-        String second = JSON.readTree(register().body()).path("client_id").asText();
+        signedIn(registered());
+        String second = registered();
+        signedIn(second);
         clock.advance(Duration.ofDays(30).minusMinutes(30));
-        register();
+        signedIn(registered());
         clock.advance(Duration.ofMinutes(31));
 
         // The last sweep ran 31 minutes ago: this registration does not sweep, and the cap is reached.

@@ -3,6 +3,8 @@ package dev.klave.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klave.account.SubjectId;
+import dev.klave.oauth.AgentSession;
 import dev.klave.oauth.ClientKind;
 import dev.klave.oauth.ClientMetadata;
 import dev.klave.oauth.ClientStore;
@@ -99,5 +101,26 @@ abstract class ClientStoreConformance extends StoreConformance {
         assertThat(clients.find(usedLately.id())).isPresent();
         assertThat(clients.find(recent.id())).isPresent();
         assertThat(clients.countRegistered()).isEqualTo(2);
+    }
+
+    @Test
+    void onlyClientsRegisteredBeforeTheCutoffThatNoSessionNamesAreDeletedAsNeverSignedIn() {
+        OAuthClient abandoned = registered(NOW);
+        OAuthClient signedIn = registered(NOW);
+        OAuthClient recent = registered(NOW.plus(Duration.ofDays(2)));
+        clients.createWithin(abandoned, NO_LIMIT);
+        clients.createWithin(signedIn, NO_LIMIT);
+        clients.createWithin(recent, NO_LIMIT);
+        SubjectId person = storedPerson("client-user");
+        new JdbiAgentSessionStore(database()).create(new AgentSession("s_" + UUID.randomUUID().toString()
+                .replace("-", ""), person, signedIn.id(), List.of(), true, "password", NOW, NOW.plus(Duration.ofDays(30)),
+                Optional.empty(), Optional.empty(), Optional.empty()));
+
+        int deleted = clients.deleteNeverSignedInBefore(NOW.plus(Duration.ofDays(1)));
+
+        assertThat(deleted).isEqualTo(1);
+        assertThat(clients.find(abandoned.id())).isEmpty();
+        assertThat(clients.find(signedIn.id())).isPresent();
+        assertThat(clients.find(recent.id())).isPresent();
     }
 }

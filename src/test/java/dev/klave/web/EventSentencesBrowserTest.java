@@ -186,6 +186,8 @@ class EventSentencesBrowserTest {
                 .target(ana).details(Map.of("session", "s_1234567890", "client", "c-1")).record());
         expect("root terminó la sesión de un agente de ana", e -> e.event(EventType.AGENT_SESSION_END).actor(root)
                 .target(ana).details(Map.of("session", "s_1234567890", "client", "c-1")).record());
+        expect("root purgó 12 clientes OAuth que nunca iniciaron sesión", e -> e.event(EventType.OAUTH_CLIENTS_PURGE)
+                .actor(root).details(Map.of("deleted", 12)).record());
         expect("root registró el cluster prod-9",
                 e -> e.event(EventType.CLUSTER_CREATE).actor(root).details(Map.of("cluster", "prod-9")).record());
         expect("root guardó los tokens del cluster prod-9",
