@@ -105,6 +105,30 @@ class AgentSafetyTest {
                 .equals(List.of("All")));
     }
 
+    /** The agent-safety review: at its 20 waiting requests the account's write ran, then was refused. */
+    @Test
+    void atItsTwentyWaitingRequestsAnAccountsNextWriteSendsNothing() {
+        TestingAgents.Bot busy = TestingAgents.another(klave, cluster, bot.admin(), "prod-1", "busy", "edit", "team-a");
+        assertThat(http.send("PATCH", "/api/subjects/" + busy.id(), "{\"writes_need_approval\":true}", "Cookie",
+                bot.admin()).statusCode()).isEqualTo(200);
+        McpClient agent = new McpClient(http, busy.token());
+        for (int replicas = 10; replicas < 30; replicas++) {
+            ObjectNode scale = args("cluster", "prod-1", "kind", "deployments", "namespace", "team-a", "name", "web");
+            scale.put("replicas", replicas);
+            assertThat(agent.call("scale", scale).text()).startsWith("agent.approval_pending: ");
+        }
+        cluster.clearRequests();
+        ObjectNode scale = args("cluster", "prod-1", "kind", "deployments", "namespace", "team-a", "name", "web");
+        scale.put("replicas", 99);
+
+        McpClient.Answer refused = agent.call("scale", scale);
+
+        assertThat(refused.text()).startsWith("agent.too_many_pending: ");
+        assertThat(writes()).isEmpty();
+        assertThat(cluster.objects().get("deployments", "team-a", "web").orElseThrow().path("spec").path("replicas")
+                .asInt()).isEqualTo(2);
+    }
+
     @Test
     void aNamespaceWithAHashIsRefusedAsAToolResultAndNothingIsSent() {
         McpClient.Answer answer = mcp.call("delete_resource", args("cluster", "prod-1", "kind", "configmaps",

@@ -101,6 +101,14 @@ public final class Approvals implements AutoCloseable {
     }
 
     /** The pending, unexpired request of {@code actor} with these arguments, if one is held. */
+    /**
+     * Whether the account already has {@link #MAX_PENDING} requests waiting: asked before a dry run
+     * is sent, so a write that cannot be held costs the cluster nothing ({@link #hold} decides again).
+     */
+    public boolean full(SubjectId subject) {
+        return store.countPending(subject, clock.instant()) >= MAX_PENDING;
+    }
+
     public Optional<WriteRequest> pending(Actor actor, String argumentsHash) {
         return store.findPending(actor, argumentsHash, clock.instant());
     }

@@ -104,6 +104,9 @@ final class HeldWrites {
         if (same.isPresent()) {
             return ask(call, same.get(), hash);
         }
+        if (approvals.full(AccountTools.actor(call.agent()).subject())) {
+            throw ToolError.of(Message.AGENT_TOO_MANY_PENDING, Map.of("max", Approvals.MAX_PENDING));
+        }
         Optional<JsonNode> current = current(calls, planned);
         JsonNode dryRun = ClusterCalls.json(send(calls, planned.request().dryRun()));
         Optional<JsonNode> result = planned.verb().equals("delete") ? Optional.empty() : Optional.of(dryRun);
