@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,7 +27,12 @@ import org.slf4j.LoggerFactory;
  * The calls this replica holds open, whichever way they came in (watches, followed logs, upgraded
  * connections, requests still waiting for the cluster's answer, a tool's call waiting for a
  * person's approval): a call whose credential was revoked or expired, whose owner was disabled,
- * or whose grant ended is cut (spec 1 §3: within 10 s), and every call is cut at shutdown.
+ * or which lost any of the groups it was admitted with — one of the owner's grants on that cluster
+ * ended, expired or narrowed, or a session's permission ended — is cut (spec 1 §3 and §7: within
+ * 10 s, on "revoke, expiry, disable or grant change"), and every call is cut at shutdown. The
+ * Kubernetes API server authorizes a watch once, when it starts, and never again: an open stream
+ * keeps what it was admitted with unless Klave cuts it. A grant added is no change that cuts; a
+ * change to another subject's grants cuts nothing of this one's.
  *
  * <p>Every second the guard reads the shared {@link dev.klave.access.AccessChanges} counter — one query, however
  * many streams are open. Only when it moved (a change on any replica) or a stream's check expired
@@ -70,6 +76,8 @@ public final class OpenStreams implements AutoCloseable {
         private final String credentialId;
         private final ClusterId cluster;
         private final Consumer<String> cut;
+        /** The groups the call was admitted with: losing any of them cuts it. */
+        private final Set<String> groups;
         // Written by the guard's one thread only; volatile for the first read after open().
         private volatile long checkedGeneration;
         private volatile Instant validUntil;
@@ -81,6 +89,7 @@ public final class OpenStreams implements AutoCloseable {
             this.credentialId = caller.credential().id();
             this.cluster = requireNonNull(cluster, "cluster is null");
             this.cut = requireNonNull(cut, "cut is null");
+            this.groups = Set.copyOf(caller.groups());
             this.checkedGeneration = caller.generation();
             this.validUntil = caller.validUntil();
         }
@@ -227,6 +236,12 @@ public final class OpenStreams implements AutoCloseable {
                     ignored -> verdict(stream, generation));
             switch (verdict) {
                 case Verdict.Holds holds -> {
+                    if (!holds.caller().groups().containsAll(stream.groups)) {
+                        // Still a credential with grants there, but not all those the stream
+                        // was admitted with: what it streams may no longer be allowed.
+                        cut(stream, Message.AUDIT_STREAM_CUT, "a grant it was admitted with ended or changed", cuts);
+                        continue;
+                    }
                     stream.validUntil = holds.caller().validUntil();
                     stream.checkedGeneration = generation;
                     stream.uncheckedSince = null;
