@@ -266,7 +266,7 @@ public final class Services {
                 new AccountRoutes(accounts, lifecycle, own, links, sessions, signedIn, views),
                 new LoginRoutes(passwordLogin, methods, signedIn, settings.accessContact()),
                 new AuditRoutes(events, new AuditQueries(way.auditStore, way.auditWriter),
-                        new JdbiAuditFeed(database)),
+                        new JdbiAuditFeed(database), text -> subjects.idOrLogin(text).value()),
                 new ClusterRoutes(clusterArea.clusters, clusterArea.namespaces, clusterArea.reconciler,
                         clusterArea.connections, credentials::revokeAllRestrictedTo, baseUrl),
                 new AccessRoutes(clusterArea.grants, subjects, clock),

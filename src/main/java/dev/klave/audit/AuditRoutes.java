@@ -21,11 +21,18 @@ public final class AuditRoutes implements RouteProvider {
     private final ControlEvents events;
     private final AuditQueries audit;
     private final FeedStore feed;
+    private final java.util.function.UnaryOperator<String> subjectIds;
 
-    public AuditRoutes(ControlEvents events, AuditQueries audit, FeedStore feed) {
+    /**
+     * @param subjectIds the id of the subject a {@code subject} parameter names by its id or its
+     *     login; refuses (404) one that names nobody, as the other listings do
+     */
+    public AuditRoutes(ControlEvents events, AuditQueries audit, FeedStore feed,
+            java.util.function.UnaryOperator<String> subjectIds) {
         this.events = requireNonNull(events, "events is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.feed = java.util.Objects.requireNonNull(feed, "feed is null");
+        this.subjectIds = requireNonNull(subjectIds, "subjectIds is null");
     }
 
     record AuditView(String id, Instant at, Optional<String> subjectId, Optional<String> subject,
@@ -71,7 +78,7 @@ public final class AuditRoutes implements RouteProvider {
             request.refuseUnknownQuery(java.util.Set.of("type", "subject", "from", "to", "page", "cursor"));
             Optional<String> after = request.queryParameter("cursor").map(AuditRoutes::decodeEventCursor);
             ControlEvents.Page page = events.page(new EventFilter(request.queryParameter("type").filter(t -> !t.isBlank()),
-                    request.queryParameter("subject").filter(t -> !t.isBlank()), time(request, "from"),
+                    request.queryParameter("subject").filter(t -> !t.isBlank()).map(subjectIds), time(request, "from"),
                     time(request, "to")), page(request), after);
             return ApiResponse.ok(new PageView(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore(), page.nextCursor().map(AuditRoutes::encodeEventCursor)));
@@ -102,8 +109,8 @@ public final class AuditRoutes implements RouteProvider {
                 view(audit.one(request.pathParameter("id"), viewer(request)))));
     }
 
-    private static AuditFilter filter(ApiRequest request) {
-        return new AuditFilter(request.queryParameter("subject"), request.queryParameter("cluster"),
+    private AuditFilter filter(ApiRequest request) {
+        return new AuditFilter(request.queryParameter("subject").map(subjectIds), request.queryParameter("cluster"),
                 request.queryParameter("namespace"), request.queryParameter("verb"), request.queryParameter("resource"),
                 request.queryParameter("credential"), time(request, "from"), time(request, "to"),
                 request.queryParameter("include_discovery").map("true"::equals).orElse(false), channel(request),

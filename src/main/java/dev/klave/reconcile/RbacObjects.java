@@ -78,6 +78,18 @@ final class RbacObjects {
         return object;
     }
 
+    /**
+     * Whether a role's rules as the API server answers them say what {@code desired} says. The
+     * server answers a role without rules as {@code rules: null} (protobuf keeps no empty list),
+     * which says the same as Klave's {@code []}: rewriting it would write to every cluster on every
+     * pass and its resourceVersion would never settle.
+     */
+    static boolean sameRules(JsonNode existing, ArrayNode desired) {
+        boolean none = existing == null || existing.isNull() || existing.isMissingNode()
+                || existing.isArray() && existing.isEmpty();
+        return none ? desired.isEmpty() : existing.equals(desired);
+    }
+
     /** Whether an existing binding says what {@code desired} says (roleRef and the one group). */
     static boolean same(JsonNode existing, ObjectNode desired) {
         return existing.path("roleRef").equals(desired.path("roleRef"))

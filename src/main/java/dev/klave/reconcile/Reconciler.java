@@ -180,7 +180,7 @@ public final class Reconciler implements RbacReconciliation {
         JsonNode role = api.get(RbacObjects.IMPERSONATION_ROLE_PATH)
                 .orElseThrow(() -> ClusterCallFailed.answered(404,
                         Text.IMPERSONATION_ROLE_MISSING.text(RbacObjects.IMPERSONATION_ROLE)));
-        if (!role.path("rules").equals(RbacObjects.impersonationRules(desired))) {
+        if (!RbacObjects.sameRules(role.path("rules"), RbacObjects.impersonationRules(desired))) {
             ObjectNode updated = role.deepCopy();
             updated.set("rules", RbacObjects.impersonationRules(desired));
             api.replace(RbacObjects.IMPERSONATION_ROLE_PATH, updated);

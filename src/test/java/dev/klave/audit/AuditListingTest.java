@@ -109,6 +109,24 @@ class AuditListingTest {
         assertThat(statuses).containsExactly(403);
     }
 
+    /** What a real deployment showed: {@code subject=bob} silently found nothing. */
+    @Test
+    void theSubjectFilterTakesALoginOrAnIdAndSaysWhenItNamesNobody() throws Exception {
+        String rootId = JSON.readTree(klave.http().get("/api/me", "Cookie", admin).body()).get("id").asText();
+        new JdbiAuditStore(klave.klave().database()).write(List.of(new AuditRow(ids.next(), AT, Optional.of(rootId),
+                Optional.of("root"), Optional.of("cred-root"), "own", Optional.of("team-a"), "get",
+                Optional.of("pods"), Optional.of("web"), "/api/v1/namespaces/team-a/pods/web", Optional.empty(),
+                Optional.of(200), Optional.empty(), Optional.of(AT))), List.of());
+
+        JsonNode byLogin = list("subject=root");
+        JsonNode byId = list("subject=" + rootId);
+        HttpResponse<String> nobody = klave.http().get("/api/audit?subject=nobody", "Cookie", admin);
+
+        assertThat(byLogin.get("events").findValuesAsText("credential")).containsExactly("cred-root");
+        assertThat(byId.get("events").findValuesAsText("credential")).containsExactly("cred-root");
+        assertThat(nobody.statusCode()).isEqualTo(404);
+    }
+
     @Test
     void anUnknownParameterABadStatusOrAForgedCursorIs400() {
         HttpResponse<String> unknown = klave.http().get("/api/audit?cluster=small&colour=red", "Cookie", admin);

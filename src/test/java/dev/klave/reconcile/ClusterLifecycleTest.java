@@ -161,6 +161,22 @@ class ClusterLifecycleTest {
         assertThat(cluster.objects().list("rolebindings", "team-a")).isEmpty();
     }
 
+    /**
+     * A real API server answers a role without rules as {@code rules: null}; compared with Klave's
+     * {@code []} it once made every pass rewrite the impersonation role of a cluster with no grant.
+     */
+    @Test
+    void aClusterWithoutGrantsIsLeftAloneByTheNextPass() throws Exception {
+        bootstrap();
+        reconcile();
+        assertThat(cluster.objects().get("clusterroles", null, "klave-impersonation").orElseThrow().get("rules")
+                .isNull()).as("the simulator answers as the API server does").isTrue();
+        cluster.clearRequests();
+
+        assertThat(reconcile()).isEqualTo(JSON.readTree("{\"created\":0,\"updated\":0,\"deleted\":0}"));
+        assertThat(cluster.requests()).noneMatch(request -> request.method().equals("PUT"));
+    }
+
     @Test
     void expiryAndDisableRemoveAccessOnTheNextPass() throws Exception {
         bootstrap();

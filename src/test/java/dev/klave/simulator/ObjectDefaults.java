@@ -28,6 +28,7 @@ final class ObjectDefaults {
             case "Namespace" -> namespace(object);
             case "Service" -> service(object);
             case "Secret" -> secret(object);
+            case "Role", "ClusterRole" -> emptyRulesAsNull(object);
             default -> {
             }
         }
@@ -108,6 +109,17 @@ final class ObjectDefaults {
      * {@code stringData} is write-only: each entry is encoded into {@code data}, replacing a key of
      * the same name, and is never stored (core/v1 conversion, Convert_v1_Secret_To_core_Secret).
      */
+    /**
+     * The real API server stores objects as protobuf, which has no empty list apart from none: a
+     * role written with {@code rules: []} (or none) reads back as {@code rules: null}.
+     */
+    private static void emptyRulesAsNull(ObjectNode role) {
+        JsonNode rules = role.get("rules");
+        if (rules == null || rules.isArray() && rules.isEmpty()) {
+            role.putNull("rules");
+        }
+    }
+
     private static void secret(ObjectNode secret) {
         if (!secret.hasNonNull("type")) {
             secret.put("type", "Opaque");
