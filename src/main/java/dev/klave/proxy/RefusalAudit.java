@@ -7,8 +7,11 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
+import dev.klave.gateway.Call;
 import dev.klave.gateway.CredentialChecks;
+import dev.klave.gateway.RequestInfo;
 import dev.klave.http.EdgeAudit;
+import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
 import java.time.Clock;
 import java.time.Duration;
@@ -92,10 +95,29 @@ public final class RefusalAudit implements EdgeAudit {
             }
         }
         var now = clock.instant();
+        // What the request was about, when its target is one the proxy can read (a refused
+        // Impersonate-* header, a method the API does not serve, a replica shutting down): such a
+        // refusal names its resource, so the listing shows it without include_discovery (that rule
+        // hides API discovery and authentication failures only, spec 1 §2 "Audit").
+        Optional<RequestInfo> info = about(refused);
         return new AuditRow(auditId, now, credential.map(found -> found.subjectId().value()), owned.login(),
-                credential.map(Credential::id), cluster, Optional.empty(),
-                Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40), Optional.empty(), Optional.empty(),
+                credential.map(Credential::id), cluster, info.flatMap(RequestInfo::namespace),
+                info.map(RequestInfo::verb).orElse(Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40)),
+                info.flatMap(RequestInfo::resource), info.flatMap(RequestInfo::name),
                 Untrusted.text(path, PATH_KEPT), Optional.of(refused.client().getHostAddress()),
                 Optional.of(refused.status()), Optional.of(refused.error()), Optional.of(now));
+    }
+
+    /** The request as the API server would read it, when its method and target pass the proxy's rules. */
+    private static Optional<RequestInfo> about(Refused refused) {
+        if (!Call.METHODS.contains(refused.method())) {
+            return Optional.empty();
+        }
+        try {
+            ProxyTarget target = ProxyTarget.parse(refused.target());
+            return Optional.of(RequestInfo.of(refused.method(), target.path(), target.query()));
+        } catch (Refusal unreadable) {
+            return Optional.empty();
+        }
     }
 }

@@ -164,6 +164,14 @@ class ProxyRulesTest {
 
         assertStatus(response, 400, "Klave no admite cabeceras Impersonate-* (kubectl --as no está soportado)");
         assertThat(reached("impersonate-marker")).isFalse();
+        // A refusal is no discovery: the row names what was asked and shows without include_discovery.
+        String auditId = response.headers().firstValue("Audit-ID").orElseThrow();
+        JsonNode row = auditRow(auditId);
+        assertThat(row.get("resource").asText()).isEqualTo("pods");
+        assertThat(row.get("name").asText()).isEqualTo("impersonate-marker");
+        assertThat(row.get("verb").asText()).isEqualTo("get");
+        assertThat(JSON.readTree(http.get("/api/audit?verb=get&resource=pods", "Cookie", admin).body()).get("events")
+                .findValuesAsText("id")).contains(auditId);
     }
 
     @ParameterizedTest
