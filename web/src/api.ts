@@ -155,6 +155,8 @@ export interface AuditRow {
   path: string; status: number | null; error: string | null; client_ip: string | null; completed_at: string | null;
   /** How the request came: through the proxy, or from an agent's tool (with the agent's session, if delegated). */
   channel: "proxy" | "tool"; tool: string | null; session: string | null;
+  /** Sent as a dry run (`dryRun=All`): admission and validation ran, nothing was changed. */
+  dry_run: boolean;
 }
 
 export interface ControlEvent {

@@ -28,7 +28,7 @@ export function AuditDetailScreen({ id }: { id: string }) {
             </>}
             <dt>Cluster</dt><dd>{row.data.cluster}</dd>
             <dt>Namespace</dt><dd>{row.data.namespace ?? "—"}</dd>
-            <dt>Verbo</dt><dd>{row.data.verb}</dd>
+            <dt>Verbo</dt><dd>{row.data.verb}{row.data.dry_run ? " (simulación: enviada con dryRun=All, no cambió nada)" : ""}</dd>
             <dt>Recurso</dt><dd>{row.data.resource ?? "—"}{row.data.name ? ` / ${row.data.name}` : ""}</dd>
             <dt>Ruta</dt><dd><code class="wrap">{row.data.path}</code></dd>
             <dt>Estado HTTP</dt><dd data-testid="audit-status">{row.data.status ?? "en curso"}</dd>

@@ -12,7 +12,7 @@ import { Pager } from "./Pager";
 import { SubjectSelect } from "../ui/SubjectSelect";
 
 const FIELDS = ["subject", "cluster", "namespace", "verb", "resource", "credential", "channel", "tool", "session",
-  "from", "to", "include_discovery"] as const;
+  "dry_run", "from", "to", "include_discovery"] as const;
 type Filters = Record<(typeof FIELDS)[number], string>;
 
 export function AuditScreen() {
@@ -79,6 +79,13 @@ function Requests({ search }: { search: URLSearchParams }) {
               <option value="tool">Herramientas de agentes</option>
             </select>
           </label>
+          <label class="field"><span>Simulaciones</span>
+            <select name="dry_run" value={draft.dry_run} onChange={set("dry_run")}>
+              <option value="">Todas las peticiones</option>
+              <option value="true">Solo simulaciones (dryRun)</option>
+              <option value="false">Sin simulaciones</option>
+            </select>
+          </label>
           <label class="field"><span>Herramienta</span><input name="tool" value={draft.tool} placeholder="list_resources, get_logs…" onInput={set("tool")} /></label>
           <label class="field"><span>Sesión del agente</span><input name="session" value={draft.session} onInput={set("session")} /></label>
           <label class="field"><span>Desde</span><input type="datetime-local" name="from" value={toLocalInput(draft.from)}
@@ -100,7 +107,8 @@ function Requests({ search }: { search: URLSearchParams }) {
       <section class="card" aria-labelledby="rows-title">
         <h2 id="rows-title">Peticiones</h2>
         <Loads loaded={rows} labels={{ page: "Página", from: "Desde", to: "Hasta", subject: "Usuario", cluster: "Cluster",
-          namespace: "Namespace", verb: "Verbo", resource: "Recurso", credential: "Credencial", channel: "Canal" }}>
+          namespace: "Namespace", verb: "Verbo", resource: "Recurso", credential: "Credencial", channel: "Canal",
+          dry_run: "Simulaciones" }}>
           {(result) => (
             <>
               <div class="actions">

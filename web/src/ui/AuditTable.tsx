@@ -44,7 +44,8 @@ export function AuditTable({ rows, linkDetails, label = "Peticiones" }: {
               <td>{row.subject ?? "—"}</td>
               <td>{row.cluster}</td>
               <td>{row.namespace ?? "—"}</td>
-              <td>{row.verb}</td>
+              <td>{row.verb}{row.dry_run && <> <span class="pill" data-testid="audit-dry-run"
+                title="Enviada con dryRun=All: no cambió nada">simulación</span></>}</td>
               <td>{row.resource ?? "—"}{row.name ? ` / ${row.name}` : ""}</td>
               <td><Status row={row} /></td>
               <td>{row.credential

@@ -85,7 +85,7 @@ public final class AuditExport {
         }
     }
     private static final String HEADER = "id,at,subject_id,subject,credential,cluster,namespace,verb,resource,name,"
-            + "path,status,error,client_ip,completed_at,channel,tool,session";
+            + "path,status,error,client_ip,completed_at,channel,tool,session,dry_run";
 
     private AuditExport() {}
 
@@ -120,6 +120,7 @@ public final class AuditExport {
             cells.add(row.channel());
             cells.add(text(row.tool()));
             cells.add(text(row.session()));
+            cells.add(String.valueOf(row.dryRun()));
             text.append(String.join(",", cells.stream().map(AuditExport::cell).toList())).append("\r\n");
         }
         return text.toString().getBytes(StandardCharsets.UTF_8);

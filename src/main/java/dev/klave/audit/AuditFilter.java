@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * The filters of {@code GET /api/audit} (spec 1 §4 "Audit"); empty means any. {@code channel},
  * {@code tool} and {@code session} pick how a request came (spec 3 "Tool rules" 3); {@code status}
- * the HTTP status it was answered with (issue 32).
+ * the HTTP status it was answered with (issue 32); {@code dryRun} dry runs only, or none.
  */
 public record AuditFilter(
         Optional<String> subject,
@@ -23,7 +23,8 @@ public record AuditFilter(
         Optional<Channel.Kind> channel,
         Optional<String> tool,
         Optional<String> session,
-        Optional<Integer> status) {
+        Optional<Integer> status,
+        Optional<Boolean> dryRun) {
     public AuditFilter {
         requireNonNull(subject, "subject is null");
         requireNonNull(cluster, "cluster is null");
@@ -37,6 +38,16 @@ public record AuditFilter(
         requireNonNull(tool, "tool is null");
         requireNonNull(session, "session is null");
         requireNonNull(status, "status is null");
+        requireNonNull(dryRun, "dryRun is null");
+    }
+
+    /** A filter that asks nothing of dry runs. */
+    public AuditFilter(Optional<String> subject, Optional<String> cluster, Optional<String> namespace,
+            Optional<String> verb, Optional<String> resource, Optional<String> credential, Optional<Instant> from,
+            Optional<Instant> to, boolean includeDiscovery, Optional<Channel.Kind> channel, Optional<String> tool,
+            Optional<String> session, Optional<Integer> status) {
+        this(subject, cluster, namespace, verb, resource, credential, from, to, includeDiscovery, channel, tool,
+                session, status, Optional.empty());
     }
 
     /** A filter that asks nothing of the answer's status. */
@@ -60,17 +71,17 @@ public record AuditFilter(
     public AuditFilter until(Instant instant) {
         Instant end = to.filter(given -> given.isBefore(instant)).orElse(instant);
         return new AuditFilter(subject, cluster, namespace, verb, resource, credential, from, Optional.of(end),
-                includeDiscovery, channel, tool, session, status);
+                includeDiscovery, channel, tool, session, status, dryRun);
     }
 
     /** The same filter, keeping the requests answered {@code code}. */
     public AuditFilter withStatus(int code) {
         return new AuditFilter(subject, cluster, namespace, verb, resource, credential, from, to, includeDiscovery,
-                channel, tool, session, Optional.of(code));
+                channel, tool, session, Optional.of(code), dryRun);
     }
 
     public AuditFilter onlySubject(String subjectId) {
         return new AuditFilter(Optional.of(subjectId), cluster, namespace, verb, resource, credential, from, to,
-                includeDiscovery, channel, tool, session, status);
+                includeDiscovery, channel, tool, session, status, dryRun);
     }
 }

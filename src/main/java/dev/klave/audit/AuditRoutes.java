@@ -39,14 +39,15 @@ public final class AuditRoutes implements RouteProvider {
             Optional<String> credential, String cluster, Optional<String> namespace, String verb,
             Optional<String> resource, Optional<String> name, String path, Optional<Integer> status,
             Optional<String> error, Optional<String> clientIp, Optional<Instant> completedAt, String channel,
-            Optional<String> tool, Optional<String> session) {}
+            Optional<String> tool, Optional<String> session, boolean dryRun) {}
 
     record AuditPage(java.util.List<AuditView> events, int page, int pageSize, boolean hasMore,
             Optional<String> nextCursor, long total, boolean totalCapped) {}
 
     /** The filters of the listing and the export (spec 1 §4 "Audit", spec 3 "Tool rules" 3, issue 32). */
     private static final java.util.Set<String> FILTERS = java.util.Set.of("subject", "cluster", "namespace", "verb",
-            "resource", "credential", "from", "to", "include_discovery", "channel", "tool", "session", "status");
+            "resource", "credential", "from", "to", "include_discovery", "channel", "tool", "session", "status",
+            "dry_run");
     private static final java.util.Set<String> LISTING = union(FILTERS, "page", "cursor");
     private static final java.util.Set<String> EXPORT = union(FILTERS, "format", "after");
 
@@ -114,7 +115,16 @@ public final class AuditRoutes implements RouteProvider {
                 request.queryParameter("namespace"), request.queryParameter("verb"), request.queryParameter("resource"),
                 request.queryParameter("credential"), time(request, "from"), time(request, "to"),
                 request.queryParameter("include_discovery").map("true"::equals).orElse(false), channel(request),
-                request.queryParameter("tool"), request.queryParameter("session"), status(request));
+                request.queryParameter("tool"), request.queryParameter("session"), status(request), dryRun(request));
+    }
+
+    /** The {@code dry_run} filter: {@code true} (dry runs only) or {@code false} (none); anything else is 400. */
+    private static Optional<Boolean> dryRun(ApiRequest request) {
+        return request.queryParameter("dry_run").map(text -> switch (text) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw Message.FILTER_INVALID.refusal("dry_run", "true o false");
+        });
     }
 
     /** The {@code status} filter: an HTTP status, 100 to 599. */
@@ -184,7 +194,7 @@ public final class AuditRoutes implements RouteProvider {
         return new AuditView(row.id(), row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
                 row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(), row.status(),
                 row.error(), row.clientIp(), row.completedAt(), row.channel().kind().wire(), row.channel().tool(),
-                row.channel().session());
+                row.channel().session(), row.dryRun());
     }
 
     /** The {@code page} query parameter: 1 when absent, 400 outside 1..10000. */

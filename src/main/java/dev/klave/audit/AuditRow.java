@@ -9,6 +9,7 @@ import java.util.Optional;
  * One request to a cluster (spec 1 §2 "Audit row"). Written before the request is forwarded, with
  * no status yet; completed with the status and error text when the answer ends. {@code channel}
  * says how it came: through the proxy, or from an agent's tool (spec 3 "Tool rules" 3).
+ * {@code dryRun} says the request was sent as a dry run ({@code dryRun=All}): it changed nothing.
  */
 public record AuditRow(
         String id,
@@ -26,7 +27,8 @@ public record AuditRow(
         Optional<Integer> status,
         Optional<String> error,
         Optional<Instant> completedAt,
-        Channel channel) {
+        Channel channel,
+        boolean dryRun) {
     public AuditRow {
         requireNonNull(id, "id is null");
         requireNonNull(at, "at is null");
@@ -52,7 +54,16 @@ public record AuditRow(
             Optional<String> resource, Optional<String> name, String path, Optional<String> clientIp,
             Optional<Integer> status, Optional<String> error, Optional<Instant> completedAt) {
         this(id, at, subjectId, subjectLogin, credentialId, clusterId, namespace, verb, resource, name, path, clientIp,
-                status, error, completedAt, Channel.PROXY);
+                status, error, completedAt, Channel.PROXY, false);
+    }
+
+    /** A row that is no dry run. */
+    public AuditRow(String id, Instant at, Optional<String> subjectId, Optional<String> subjectLogin,
+            Optional<String> credentialId, String clusterId, Optional<String> namespace, String verb,
+            Optional<String> resource, Optional<String> name, String path, Optional<String> clientIp,
+            Optional<Integer> status, Optional<String> error, Optional<Instant> completedAt, Channel channel) {
+        this(id, at, subjectId, subjectLogin, credentialId, clusterId, namespace, verb, resource, name, path, clientIp,
+                status, error, completedAt, channel, false);
     }
 
     /**

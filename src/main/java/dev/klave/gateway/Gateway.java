@@ -205,6 +205,7 @@ public final class Gateway {
         return new AuditRow(auditId, clock.instant(), subjectId, login, credential.map(Credential::id),
                 call.cluster().value(), info.namespace(), info.verb(), info.resource(), info.name(),
                 call.path().encoded(), Optional.of(call.client().getHostAddress()), status, error,
-                status.isPresent() ? Optional.of(clock.instant()) : Optional.empty(), call.channel());
+                status.isPresent() ? Optional.of(clock.instant()) : Optional.empty(), call.channel(),
+                call.query().dryRun());
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
+import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
 import dev.klave.gateway.Call;
@@ -99,23 +100,25 @@ public final class RefusalAudit implements EdgeAudit {
         // Impersonate-* header, a method the API does not serve, a replica shutting down): such a
         // refusal names its resource, so the listing shows it without include_discovery (that rule
         // hides API discovery and authentication failures only, spec 1 §2 "Audit").
-        Optional<RequestInfo> info = about(refused);
+        Optional<ProxyTarget> readable = readable(refused);
+        Optional<RequestInfo> info = readable.map(read -> RequestInfo.of(refused.method(), read.path(),
+                read.query()));
         return new AuditRow(auditId, now, credential.map(found -> found.subjectId().value()), owned.login(),
                 credential.map(Credential::id), cluster, info.flatMap(RequestInfo::namespace),
                 info.map(RequestInfo::verb).orElse(Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40)),
                 info.flatMap(RequestInfo::resource), info.flatMap(RequestInfo::name),
                 Untrusted.text(path, PATH_KEPT), Optional.of(refused.client().getHostAddress()),
-                Optional.of(refused.status()), Optional.of(refused.error()), Optional.of(now));
+                Optional.of(refused.status()), Optional.of(refused.error()), Optional.of(now), Channel.PROXY,
+                readable.map(read -> read.query().dryRun()).orElse(false));
     }
 
-    /** The request as the API server would read it, when its method and target pass the proxy's rules. */
-    private static Optional<RequestInfo> about(Refused refused) {
+    /** The request's target, when its method and target pass the proxy's rules. */
+    private static Optional<ProxyTarget> readable(Refused refused) {
         if (!Call.METHODS.contains(refused.method())) {
             return Optional.empty();
         }
         try {
-            ProxyTarget target = ProxyTarget.parse(refused.target());
-            return Optional.of(RequestInfo.of(refused.method(), target.path(), target.query()));
+            return Optional.of(ProxyTarget.parse(refused.target()));
         } catch (Refusal unreadable) {
             return Optional.empty();
         }

@@ -26,7 +26,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     // SQLite's; PostgreSQL's batch is PostgresAuditBatch.
     private static final String INSERT = "INSERT INTO audit (id, at, subject_id, subject_login, credential_id, "
             + "cluster_id, namespace, verb, resource, name, path, client_ip, status, error, completed_at, channel, "
-            + "tool, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "tool, session, dry_run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     // A request ends once (the proxy's Ending); should a second end come, the first stays.
     private static final String COMPLETE = "INSERT INTO audit_completion (id, status, error, completed_at, refused, "
             + "feed_seq) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
@@ -44,7 +44,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     private static final String SELECT = "SELECT a.id, a.at, a.subject_id, a.subject_login, a.credential_id, "
             + "a.cluster_id, a.namespace, a.verb, CASE WHEN c.refused = 1 THEN NULL ELSE a.resource END AS resource, "
             + "a.name, a.path, a.client_ip, COALESCE(c.status, a.status) AS status, COALESCE(c.error, a.error) AS error, "
-            + "COALESCE(c.completed_at, a.completed_at) AS completed_at, a.channel, a.tool, a.session "
+            + "COALESCE(c.completed_at, a.completed_at) AS completed_at, a.channel, a.tool, a.session, a.dry_run "
             + "FROM audit a LEFT JOIN audit_completion c ON c.id = a.id";
     // Not COALESCE(c.refused, 0) = 0: PostgreSQL's planner guesses that keeps one row in 200 and
     // plans listings as parallel scans (13.7 ms on 725,000 rows against 0.3 ms); this form it
@@ -125,6 +125,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
             insert.setString(16, row.channel().kind().wire());
             text(insert, 17, row.channel().tool());
             text(insert, 18, row.channel().session());
+            insert.setInt(19, row.dryRun() ? 1 : 0);
             insert.addBatch();
         }
         insert.executeBatch();
@@ -276,6 +277,8 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
             sql.append(" AND a.at <= :to");
             parameters.put("to", to.toEpochMilli());
         });
+        // Literals, not bound values: the partial index of dry runs (V30) names dry_run = 1.
+        filter.dryRun().ifPresent(dryRun -> sql.append(dryRun ? " AND a.dry_run = 1" : " AND a.dry_run = 0"));
         if (!filter.includeDiscovery()) {
             sql.append(" AND a.resource IS NOT NULL AND " + notRefused);
         }
@@ -333,6 +336,6 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
                 row.getString("path"), Optional.ofNullable(row.getString("client_ip")), completedStatus,
                 Optional.ofNullable(row.getString("error")), Times.instant(row, "completed_at"),
                 Channel.stored(row.getString("channel"), Optional.ofNullable(row.getString("tool")),
-                        Optional.ofNullable(row.getString("session"))));
+                        Optional.ofNullable(row.getString("session"))), row.getInt("dry_run") == 1);
     }
 }

@@ -35,9 +35,9 @@ final class PostgresAuditBatch {
     // inserts after the main query; PostgresAuditStoreTest holds a batch between the two.)
     static final String SQL = "WITH new_rows AS (INSERT INTO audit (id, at, subject_id, subject_login, "
             + "credential_id, cluster_id, namespace, verb, resource, name, path, client_ip, status, error, "
-            + "completed_at, channel, tool, session) SELECT * FROM unnest(?::text[], ?::int8[], ?::text[], "
+            + "completed_at, channel, tool, session, dry_run) SELECT * FROM unnest(?::text[], ?::int8[], ?::text[], "
             + "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
-            + "?::int4[], ?::text[], ?::int8[], ?::text[], ?::text[], ?::text[])), "
+            + "?::int4[], ?::text[], ?::int8[], ?::text[], ?::text[], ?::text[], ?::int2[])), "
             // A request ends once (the proxy's Ending); should a second end come, the first stays.
             + "new_ends AS (INSERT INTO audit_completion (id, status, error, completed_at, refused) "
             + "SELECT * FROM unnest(?::text[], ?::int4[], ?::text[], ?::int8[], ?::int4[]) "
@@ -75,8 +75,10 @@ final class PostgresAuditBatch {
         String[] channel = new String[n], tool = new String[n], session = new String[n];
         Long[] at = new Long[n], completedAt = new Long[n];
         Integer[] status = new Integer[n];
+        Short[] dryRun = new Short[n];
         for (int i = 0; i < n; i++) {
             AuditRow row = rows.get(i);
+            dryRun[i] = (short) (row.dryRun() ? 1 : 0);
             id[i] = row.id();
             at[i] = row.at().toEpochMilli();
             subjectId[i] = text(row.subjectId());
@@ -98,7 +100,7 @@ final class PostgresAuditBatch {
         }
         // Parameters in the order of the columns in SQL.
         Object[][] columns = {id, at, subjectId, subjectLogin, credentialId, clusterId, namespace, verb, resource,
-            name, path, clientIp, status, error, completedAt, channel, tool, session};
+            name, path, clientIp, status, error, completedAt, channel, tool, session, dryRun};
         bind(connection, statement, 1, columns);
     }
 
@@ -116,7 +118,7 @@ final class PostgresAuditBatch {
             at[i] = completion.at().toEpochMilli();
             refused[i] = completion.refused() ? 1 : 0;
         }
-        bind(connection, statement, 19, new Object[][] {id, status, error, at, refused});
+        bind(connection, statement, 20, new Object[][] {id, status, error, at, refused});
     }
 
     /** Binds each array from {@code first} on, typed by its Java element type as in SQL's casts. */
@@ -127,6 +129,7 @@ final class PostgresAuditBatch {
                 case String[] ignored -> "text";
                 case Long[] ignored -> "int8";
                 case Integer[] ignored -> "int4";
+                case Short[] ignored -> "int2";
                 default -> throw new IllegalArgumentException("no SQL type for " + arrays[i].getClass());
             };
             statement.setArray(first + i, connection.createArrayOf(type, arrays[i]));

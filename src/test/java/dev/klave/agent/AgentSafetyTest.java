@@ -79,6 +79,19 @@ class AgentSafetyTest {
         });
     }
 
+    /** What a real API server showed: a denied write's preview was audited as the write itself. */
+    @Test
+    void aHeldWritesPreviewIsAuditedAsADryRun() {
+        ObjectNode scale = args("cluster", "prod-1", "kind", "deployments", "namespace", "team-a", "name", "web");
+        scale.put("replicas", 6);
+
+        assertThat(mcp.call("scale", scale).text()).startsWith("agent.approval_pending: ");
+
+        JsonNode rows = read(http.get("/api/audit?tool=scale&verb=patch&credential=" + bot.credentialId(), "Cookie",
+                bot.admin()).body()).path("events");
+        assertThat(rows).isNotEmpty().allSatisfy(row -> assertThat(row.path("dry_run").asBoolean()).isTrue());
+    }
+
     @Test
     void aQueryInANameStaysInTheNameAndTheDryRunStaysAParameter() {
         mcp.call("delete_resource", args("cluster", "prod-1", "kind", "configmaps", "namespace", "team-a", "name",

@@ -88,10 +88,10 @@ class AuditExportTest {
         String[] tool = klave.http().get("/api/audit/export?channel=tool&tool=get_logs", "Cookie", admin).body()
                 .split("\r\n");
 
-        assertThat(proxy[0]).endsWith(",completed_at,channel,tool,session");
-        assertThat(proxy[1]).endsWith(",proxy,,");
+        assertThat(proxy[0]).endsWith(",completed_at,channel,tool,session,dry_run");
+        assertThat(proxy[1]).endsWith(",proxy,,,false");
         assertThat(tool).hasSize(2);
-        assertThat(tool[1]).endsWith(",tool,get_logs,\"'=SUM(A1),x\"");
+        assertThat(tool[1]).endsWith(",tool,get_logs,\"'=SUM(A1),x\",false");
     }
 
     @Test
@@ -102,6 +102,7 @@ class AuditExportTest {
         assertThat(row.get("channel").asText()).isEqualTo("tool");
         assertThat(row.get("tool").asText()).isEqualTo("get_logs");
         assertThat(row.get("session").asText()).isEqualTo("=SUM(A1),x");
+        assertThat(row.get("dry_run").asBoolean(true)).isFalse();
     }
 
     @Test

@@ -192,6 +192,26 @@ class ProxyRulesTest {
         assertThat(reached("ath-marker")).isFalse();
     }
 
+    /** What a real API server showed: kubectl create --dry-run=server was audited as a create like any other. */
+    @Test
+    void aDryRunIsAuditedAsOneAndTheListingFiltersIt() throws Exception {
+        HttpResponse<String> dry = http.send("POST", "/clusters/prod-1/api/v1/namespaces/team-a/configmaps?dryRun=All",
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dry-marker\"}}",
+                "Authorization", "Bearer " + valid, "Content-Type", "application/json");
+        HttpResponse<String> real = get("/clusters/prod-1/api/v1/namespaces/team-a/configmaps", valid);
+        String dryId = dry.headers().firstValue("Audit-ID").orElseThrow();
+        String realId = real.headers().firstValue("Audit-ID").orElseThrow();
+
+        assertThat(auditRow(dryId).get("dry_run").asBoolean()).isTrue();
+        assertThat(auditRow(dryId).get("verb").asText()).isEqualTo("create");
+        assertThat(auditRow(realId).get("dry_run").asBoolean()).isFalse();
+        assertThat(JSON.readTree(http.get("/api/audit?dry_run=true", "Cookie", admin).body()).get("events")
+                .findValuesAsText("id")).contains(dryId).doesNotContain(realId);
+        assertThat(JSON.readTree(http.get("/api/audit?dry_run=false", "Cookie", admin).body()).get("events")
+                .findValuesAsText("id")).doesNotContain(dryId);
+        assertThat(http.get("/api/audit?dry_run=yes", "Cookie", admin).statusCode()).isEqualTo(400);
+    }
+
     /** The agent-safety review: kubectl's GET reached the cluster with an empty chunked body. */
     @Test
     void aRequestWithoutABodyIsForwardedWithoutOneAndAChunkedOneStaysChunked() throws Exception {

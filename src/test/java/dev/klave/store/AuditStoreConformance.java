@@ -180,6 +180,32 @@ abstract class AuditStoreConformance extends StoreConformance {
     }
 
     /** Each filter the listing offers, alone, as the plan tests read them (issue 32). */
+    @Test
+    void aDryRunIsStoredAsOneAndTheFilterPicksDryRunsOrTheRest() {
+        String dry = ids.next();
+        String real = ids.next();
+        AuditRow dryRow = new AuditRow(dry, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), "dry-1",
+                Optional.of("team-a"), "create", Optional.of("configmaps"), Optional.empty(),
+                "/api/v1/namespaces/team-a/configmaps", Optional.empty(), Optional.of(201), Optional.empty(),
+                Optional.of(AT), Channel.PROXY, true);
+        audit.write(List.of(dryRow, row(real, "dry-1", Channel.PROXY)), List.of());
+        AuditFilter cluster = filter("dry-1", Optional.empty(), Optional.empty(), Optional.empty());
+
+        List<AuditRow> dryRuns = audit.find(new AuditFilter(cluster.subject(), cluster.cluster(), cluster.namespace(),
+                cluster.verb(), cluster.resource(), cluster.credential(), cluster.from(), cluster.to(), true,
+                cluster.channel(), cluster.tool(), cluster.session(), Optional.empty(), Optional.of(true)),
+                Optional.empty(), 0, 10);
+        List<AuditRow> writes = audit.find(new AuditFilter(cluster.subject(), cluster.cluster(), cluster.namespace(),
+                cluster.verb(), cluster.resource(), cluster.credential(), cluster.from(), cluster.to(), true,
+                cluster.channel(), cluster.tool(), cluster.session(), Optional.empty(), Optional.of(false)),
+                Optional.empty(), 0, 10);
+
+        assertThat(dryRuns).extracting(AuditRow::id).containsExactly(dry);
+        assertThat(dryRuns.get(0).dryRun()).isTrue();
+        assertThat(writes).extracting(AuditRow::id).containsExactly(real);
+        assertThat(writes.get(0).dryRun()).isFalse();
+    }
+
     static java.util.Map<String, AuditFilter> everyFilter() {
         java.util.Map<String, AuditFilter> filters = new java.util.LinkedHashMap<>();
         Optional<String> none = Optional.empty();
@@ -198,6 +224,8 @@ abstract class AuditStoreConformance extends StoreConformance {
                 some, none));
         filters.put("session", new AuditFilter(none, none, none, none, none, none, never, never, true,
                 Optional.empty(), none, some));
+        filters.put("dry_runs", new AuditFilter(none, none, none, none, none, none, never, never, false,
+                Optional.empty(), none, none, Optional.empty(), Optional.of(true)));
         return filters;
     }
 

@@ -34,6 +34,7 @@ class SqliteAuditStoreTest extends AuditStoreConformance {
                         .noneMatch(line -> line.startsWith("SCAN a") && !line.contains("INDEX"));
                 String column = switch (filter.getKey()) {
                     case "none", "from-to" -> "audit_by_time";
+                    case "dry_runs" -> "audit_dry_runs";
                     default -> "audit_by_" + filter.getKey();
                 };
                 assertThat(String.join("\n", plan)).as(filter.getKey()).contains(column);

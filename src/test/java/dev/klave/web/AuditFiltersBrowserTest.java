@@ -93,6 +93,38 @@ class AuditFiltersBrowserTest extends BrowserTestBase {
                 .setHasText("«Canal» no válido: usa proxy o tool"))).isVisible();
     }
 
+    @Test
+    void aDryRunReadsAsASimulationAndTheFilterKeepsOnlyThem() {
+        String dry = java.util.UUID.randomUUID().toString();
+        String real = java.util.UUID.randomUUID().toString();
+        java.time.Instant at = java.time.Instant.parse("2026-11-25T09:30:00Z");
+        new dev.klave.store.JdbiAuditStore(web.klave.klave().database()).write(List.of(
+                new dev.klave.audit.AuditRow(dry, at, Optional.empty(), Optional.of("ana"), Optional.empty(),
+                        "simulaciones-1", Optional.of("team-a"), "create", Optional.of("configmaps"), Optional.empty(),
+                        "/api/v1/namespaces/team-a/configmaps", Optional.empty(), Optional.of(201), Optional.empty(),
+                        Optional.of(at), dev.klave.audit.Channel.PROXY, true),
+                new dev.klave.audit.AuditRow(real, at.plusSeconds(1), Optional.empty(), Optional.of("ana"),
+                        Optional.empty(), "simulaciones-1", Optional.of("team-a"), "create", Optional.of("configmaps"),
+                        Optional.empty(), "/api/v1/namespaces/team-a/configmaps", Optional.empty(), Optional.of(201),
+                        Optional.empty(), Optional.of(at), dev.klave.audit.Channel.PROXY, false)), List.of());
+        Page page = browser.open(web.baseUrl);
+        signIn(page, "root");
+        page.navigate("/admin/auditoria?cluster=simulaciones-1");
+        TestingBrowser.screenshot(page, "admin-auditoria-simulaciones");
+        assertThat(page.getByTestId("audit-row")).hasCount(2);
+        assertThat(page.getByTestId("audit-row").filter(new Locator.FilterOptions().setHasText(dry))
+                .getByTestId("audit-dry-run")).hasText("simulación");
+        assertThat(page.getByTestId("audit-row").filter(new Locator.FilterOptions().setHasText(real))
+                .getByTestId("audit-dry-run")).hasCount(0);
+
+        page.getByLabel("Simulaciones").selectOption("true");
+        button(page, "Filtrar").click();
+
+        assertThat(page).hasURL(Pattern.compile("dry_run=true"));
+        assertThat(page.getByTestId("audit-row")).hasCount(1);
+        assertThat(page.getByTestId("audit-row")).containsText(dry);
+    }
+
     private static dev.klave.audit.AuditRow row(String id, java.time.Instant at, dev.klave.audit.Channel channel) {
         return new dev.klave.audit.AuditRow(id, at, Optional.empty(), Optional.of("ana"), Optional.empty(), "canales-1",
                 Optional.of("team-a"), "get", Optional.of("pods"), Optional.of("web-0"),
