@@ -1,14 +1,18 @@
 // A secret on screen that Klave shows once (a token, a kubeconfig, a one-time link) is lost with
 // any navigation away from it: inside the app (a link, Back, "Salir") the person is asked first,
 // and the browser asks before a reload or before leaving the site.
-import { useEffect } from "preact/hooks";
+import { useLayoutEffect } from "preact/hooks";
 import { confirmAction } from "./confirm";
 
 const guards = new Map<symbol, string>();
 
-/** While mounted, leaving asks first; {@code what} names the secret: "un token", "un enlace". */
+/**
+ * While mounted, leaving asks first; {@code what} names the secret: "un token", "un enlace". Armed
+ * in a layout effect — before the secret is painted — so that no Back pressed the moment it shows
+ * gets past it (a deferred effect left a window of a frame or more on a busy machine).
+ */
 export function useLeaveGuard(what: string) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const key = Symbol(what);
     const warn = (event: BeforeUnloadEvent) => {
       event.preventDefault();
