@@ -121,6 +121,8 @@ export interface CreatedPerson extends Omit<Subject, "disabled_at" | "has_passwo
 export interface Cluster {
   id: string; name: string; status: string; created_at: string; tokens_set_at: string | null;
   last_reconciliation: string | null; last_error: string | null; proxy_url: string;
+  /** What the last reconciliation learned of the API server; null until one has asked. */
+  kubernetes_version: string | null; aggregated_discovery: boolean | null;
 }
 
 export interface Namespace { name: string; psa_enforce: string | null }

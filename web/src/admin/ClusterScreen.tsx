@@ -95,6 +95,13 @@ export function ClusterScreen({ id }: { id: string }) {
           <dt>Tokens configurados</dt><dd>{when(current.tokens_set_at)}</dd>
           <dt>Última reconciliación</dt><dd data-testid="last-reconciliation">{when(current.last_reconciliation)}</dd>
           <dt>Último error</dt><dd class="error-text">{current.last_error ?? "—"}</dd>
+          <dt>Versión de Kubernetes</dt><dd data-testid="kubernetes-version">{current.kubernetes_version ?? "—"}</dd>
+          <dt>Herramientas de agentes</dt>
+          <dd data-testid="agent-tools-support">{current.aggregated_discovery === null ? "—"
+            : current.aggregated_discovery ? "disponibles"
+            : <span class="error-text">no disponibles: el cluster no sirve el descubrimiento agregado (hace falta
+                Kubernetes 1.27 o posterior, o 1.26 con la feature gate AggregatedDiscoveryEndpoint); kubectl
+                funciona igual</span>}</dd>
         </dl>
         {failure && <div class="alert alert-error" role="alert" data-testid="cluster-action-error">
           {failure}

@@ -52,7 +52,9 @@ export function ClustersScreen() {
                     <tr key={cluster.id} data-testid={`cluster-${cluster.id}`}>
                       <td><a href={`/admin/clusters/${encodeURIComponent(cluster.id)}`}><strong>{cluster.id}</strong></a>
                         <div class="muted small">{cluster.name}</div></td>
-                      <td><ClusterStatus status={cluster.status} /></td>
+                      <td><ClusterStatus status={cluster.status} />{cluster.aggregated_discovery === false && (
+                        <span class="pill pill-off" title="El cluster no sirve el descubrimiento agregado: las herramientas de agentes no funcionan en él"
+                          data-testid="no-agent-tools"> sin herramientas de agentes</span>)}</td>
                       <td>{when(cluster.last_reconciliation)}</td>
                       <td class="error-text">{cluster.last_error ?? "—"}</td>
                     </tr>

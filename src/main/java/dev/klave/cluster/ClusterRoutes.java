@@ -47,8 +47,13 @@ public final class ClusterRoutes implements RouteProvider {
     record Tokens(String server, String ca, @JsonProperty("proxyToken") String proxyToken,
             @JsonProperty("reconcilerToken") String reconcilerToken) {}
 
+    /**
+     * @param kubernetesVersion the API server's version, as the last pass learned it
+     * @param aggregatedDiscovery whether it serves aggregated discovery, which the agents' tools need
+     */
     record ClusterView(String id, String name, String status, Instant createdAt, Optional<Instant> tokensSetAt,
-            Optional<Instant> lastReconciliation, Optional<String> lastError, String proxyUrl) {}
+            Optional<Instant> lastReconciliation, Optional<String> lastError, String proxyUrl,
+            Optional<String> kubernetesVersion, Optional<Boolean> aggregatedDiscovery) {}
 
     record NamespaceView(String name, Optional<String> psaEnforce) {}
 
@@ -119,9 +124,11 @@ public final class ClusterRoutes implements RouteProvider {
     }
 
     private ClusterView view(Cluster cluster) {
+        ClusterCapabilities learned = clusters.capabilities(cluster.id());
         return new ClusterView(cluster.id().value(), cluster.name(), cluster.status().code(), cluster.createdAt(),
                 cluster.tokensSetAt(), cluster.lastReconciledAt(), cluster.lastError(),
-                baseUrl.resolve("/clusters/" + cluster.id().value()));
+                baseUrl.resolve("/clusters/" + cluster.id().value()),
+                learned.kubernetesVersion().filter(version -> !version.isEmpty()), learned.aggregatedDiscovery());
     }
 
 }

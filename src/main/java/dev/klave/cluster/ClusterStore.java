@@ -18,6 +18,12 @@ public interface ClusterStore {
     /** Records a reconciliation pass: when, and its error if it failed. */
     void recordReconciliation(ClusterId id, Instant at, Optional<String> error);
 
+    /** Records what a pass learned of the cluster's API server. */
+    void recordCapabilities(ClusterId id, String kubernetesVersion, boolean aggregatedDiscovery);
+
+    /** What the last pass learned of the cluster's API server; unknown for a cluster none asked. */
+    ClusterCapabilities capabilities(ClusterId id);
+
     /** Deletes the cluster and, with it, its grants. Returns whether it existed. */
     boolean delete(ClusterId id);
 }

@@ -64,6 +64,11 @@ public final class Clusters {
         return clusters.list();
     }
 
+    /** What the last reconciliation pass learned of the cluster's API server. */
+    public ClusterCapabilities capabilities(ClusterId id) {
+        return clusters.capabilities(id);
+    }
+
     public Cluster get(String id) {
         if (!ClusterId.isValid(id)) {
             throw Message.CLUSTER_NOT_FOUND.refusal();

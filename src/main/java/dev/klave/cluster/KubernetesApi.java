@@ -36,6 +36,9 @@ import javax.net.ssl.TrustManagerFactory;
  */
 public final class KubernetesApi {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Aggregated discovery, either version the servers serve, else the legacy document. */
+    public static final String AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+            + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
     private static final Duration DEADLINE = Duration.ofSeconds(15);
     private static final long ANSWER_LIMIT = 32L * 1024 * 1024;
 
@@ -77,6 +80,21 @@ public final class KubernetesApi {
             return Optional.empty();
         }
         return Optional.of(body(check(response)));
+    }
+
+    /** The API server's version, as {@code /version}'s {@code gitVersion} says it. */
+    public String version() {
+        return get(ClusterPath.of("version")).map(version -> version.path("gitVersion").asText(""))
+                .orElse("");
+    }
+
+    /**
+     * Whether the server answers aggregated discovery (apidiscovery.k8s.io v2 or v2beta1) when asked
+     * for it, as the agents' tools ask; an older server answers the legacy document instead.
+     */
+    public boolean servesAggregatedDiscovery() {
+        Answer answer = send(request(ClusterPath.of("api"), Query.NONE).setHeader("Accept", AGGREGATED).GET());
+        return answer.status() == 200 && body(answer).path("kind").asText("").equals("APIGroupDiscoveryList");
     }
 
     /** The items of a list, all pages. */

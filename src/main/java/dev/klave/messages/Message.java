@@ -229,6 +229,10 @@ public enum Message {
             "rollout_restart solo reinicia deployments, statefulsets y daemonsets; %s no lo es"),
     AGENT_PREVIEW_TOO_LARGE("agent.preview_too_large", 413, "la vista previa de la escritura supera %s"),
     AGENT_CLUSTER_UNREACHABLE("agent.cluster_unreachable", 502, "%s"),
+    /** %s: the cluster. Not in the specification: the tools resolve kinds by aggregated discovery (spec 3 §4). */
+    AGENT_DISCOVERY_UNSUPPORTED("agent.discovery_unsupported", 501, "el cluster %s no sirve el descubrimiento "
+            + "agregado que necesitan las herramientas de los agentes: hace falta Kubernetes 1.27 o posterior "
+            + "(apidiscovery.k8s.io v2beta1; v2 desde 1.30), o 1.26 con la feature gate AggregatedDiscoveryEndpoint"),
 
     // An OAuth client's metadata document (spec 3 §4 "Agent login", §8), refused; /oauth/authorize
     // shows these as plain-text 400s (§4 rule 7). Not in the specification: the texts are ours.

@@ -138,6 +138,7 @@ public final class Reconciler implements RbacReconciliation {
             try {
                 Pass pass = apply(api, desired(cluster));
                 clusters.recordReconciliation(cluster, clock.instant(), Optional.empty());
+                learn(cluster, api);
                 LOG.info("reconciled cluster {}: {} created, {} updated, {} deleted", cluster, pass.created(),
                         pass.updated(), pass.deleted());
                 return pass;
@@ -205,6 +206,19 @@ public final class Reconciler implements RbacReconciliation {
             }
         }
         return new Pass(counts[0], counts[1], counts[2]);
+    }
+
+    /**
+     * Records the API server's version and whether it serves aggregated discovery, so that the
+     * cluster's page says before any agent trips on it that the agents' tools need it. A server
+     * that cannot be asked leaves what was known; the pass itself succeeded.
+     */
+    private void learn(ClusterId cluster, KubernetesApi api) {
+        try {
+            clusters.recordCapabilities(cluster, api.version(), api.servesAggregatedDiscovery());
+        } catch (ClusterCallFailed e) {
+            LOG.debug("cluster {}: version and discovery not learned: {}", cluster, Untrusted.text(e.summary(), 200));
+        }
     }
 
     /** Every binding labelled as Klave's, cluster-wide and namespaced, by namespace/name. */

@@ -3,6 +3,7 @@ package dev.klave.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.Cluster;
+import dev.klave.cluster.ClusterCapabilities;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import java.sql.ResultSet;
@@ -69,6 +70,30 @@ public final class JdbiClusterStore implements ClusterStore {
                 .bind("at", at.toEpochMilli())
                 .bind("error", error.orElse(null))
                 .execute());
+    }
+
+    @Override
+    public void recordCapabilities(ClusterId id, String kubernetesVersion, boolean aggregatedDiscovery) {
+        database.withHandle(handle -> handle.createUpdate("UPDATE clusters SET kubernetes_version = :version, "
+                        + "aggregated_discovery = :aggregated WHERE id = :id")
+                .bind("id", id.value())
+                .bind("version", kubernetesVersion)
+                .bind("aggregated", aggregatedDiscovery ? 1 : 0)
+                .execute());
+    }
+
+    @Override
+    public ClusterCapabilities capabilities(ClusterId id) {
+        return database.withHandle(handle -> handle.createQuery("SELECT kubernetes_version, aggregated_discovery "
+                        + "FROM clusters WHERE id = :id")
+                .bind("id", id.value())
+                .map((row, context) -> {
+                    int aggregated = row.getInt("aggregated_discovery");
+                    return new ClusterCapabilities(Optional.ofNullable(row.getString("kubernetes_version")),
+                            row.wasNull() ? Optional.empty() : Optional.of(aggregated == 1));
+                })
+                .findOne()
+                .orElse(ClusterCapabilities.UNKNOWN));
     }
 
     @Override

@@ -81,6 +81,23 @@ class McpToolsTest {
         }
     }
 
+    /** What a real 1.26 API server showed: "unreachable", and "1.30", for a cluster that answered and works from 1.27. */
+    @Test
+    void aClusterWithoutAggregatedDiscoveryIsSaidToBeSoWithTheVersionsThatWork() {
+        cluster.olderServer(true);
+        try {
+            McpClient.Answer answer = mcp.call("list_api_resources", args("cluster", "prod-1"));
+
+            assertThat(answer.isError()).isTrue();
+            assertThat(answer.text()).startsWith("agent.discovery_unsupported: el cluster prod-1 no sirve el "
+                    + "descubrimiento agregado").contains("1.27", "1.26 con la feature gate");
+            assertThat(answer.result().path("structuredContent").path("params").path("cluster").asText())
+                    .isEqualTo("prod-1");
+        } finally {
+            cluster.olderServer(false);
+        }
+    }
+
     @Test
     void whoamiNamesTheBotItsPermissionAndReachesNoCluster() {
         cluster.clearRequests();

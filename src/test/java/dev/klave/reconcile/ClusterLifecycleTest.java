@@ -177,6 +177,28 @@ class ClusterLifecycleTest {
         assertThat(cluster.requests()).noneMatch(request -> request.method().equals("PUT"));
     }
 
+    /** What a real 1.26 API server showed: the agents' tools need aggregated discovery and nobody said so. */
+    @Test
+    void eachPassLearnsTheServersVersionAndWhetherItServesAggregatedDiscovery() throws Exception {
+        bootstrap();
+        reconcile();
+        JsonNode current = json(asAdmin("GET", "/api/clusters/prod-1", null));
+        assertThat(current.get("kubernetes_version").asText()).isEqualTo("v1.32.0");
+        assertThat(current.get("aggregated_discovery").asBoolean()).isTrue();
+
+        cluster.olderServer(true);
+        try {
+            reconcile();
+            JsonNode older = json(asAdmin("GET", "/api/clusters/prod-1", null));
+
+            assertThat(older.get("kubernetes_version").asText()).isEqualTo("v1.26.0");
+            assertThat(older.get("aggregated_discovery").asBoolean(true)).isFalse();
+            assertThat(older.get("status").asText()).as("the pass itself succeeds").isEqualTo("ready");
+        } finally {
+            cluster.olderServer(false);
+        }
+    }
+
     @Test
     void expiryAndDisableRemoveAccessOnTheNextPass() throws Exception {
         bootstrap();

@@ -114,14 +114,15 @@ final class ApiServer implements SimulatorHttpServer.Handler {
         if (!info.verb().equals("get")) {
             throw ApiException.methodNotAllowed();
         }
-        if (AggregatedDiscovery.wanted(exchange.request())) {
+        if (!faults.olderServer() && AggregatedDiscovery.wanted(exchange.request())) {
             Optional<ObjectNode> aggregated = AggregatedDiscovery.document(path);
             if (aggregated.isPresent()) {
                 exchange.respond(200, AggregatedDiscovery.CONTENT_TYPE, Json.bytes(aggregated.get()));
                 return;
             }
         }
-        Optional<ObjectNode> document = discovery.document(path).or(() -> OpenApi.document(path));
+        Optional<ObjectNode> document = discovery.document(path, faults.olderServer() ? "26" : "32")
+                .or(() -> OpenApi.document(path));
         if (document.isEmpty()) {
             throw ApiException.pathNotFound();
         }

@@ -207,6 +207,14 @@ public final class ClusterSimulator implements AutoCloseable {
         faults.wrongCertificate();
     }
 
+    /**
+     * Answers as an API server of Kubernetes 1.26 without its feature gate: /version says
+     * v1.26.0 and aggregated discovery is not served (the legacy documents answer instead).
+     */
+    public void olderServer(boolean older) {
+        faults.olderServer(older);
+    }
+
     public void healthy() {
         faults.healthy();
     }

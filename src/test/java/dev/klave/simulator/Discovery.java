@@ -17,9 +17,14 @@ final class Discovery {
     }
 
     Optional<ObjectNode> document(String path) {
+        return document(path, "32");
+    }
+
+    /** @param minor the server's Kubernetes minor version, as /version says it (1.{@code minor}.0) */
+    Optional<ObjectNode> document(String path, String minor) {
         String trimmed = path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
         if (trimmed.equals("/version")) {
-            return Optional.of(version());
+            return Optional.of(version(minor));
         }
         if (trimmed.equals("/api")) {
             return Optional.of(coreVersions());
@@ -40,11 +45,11 @@ final class Discovery {
         return Optional.empty();
     }
 
-    private static ObjectNode version() {
+    private static ObjectNode version(String minor) {
         ObjectNode version = Json.object();
         version.put("major", "1");
-        version.put("minor", "32");
-        version.put("gitVersion", "v1.32.0");
+        version.put("minor", minor);
+        version.put("gitVersion", "v1." + minor + ".0");
         version.put("gitCommit", "klave-cluster-simulator");
         version.put("gitTreeState", "clean");
         version.put("buildDate", "2024-12-11T18:04:20Z");

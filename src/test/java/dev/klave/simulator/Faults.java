@@ -13,6 +13,8 @@ final class Faults {
     private final ServerIdentity trusted;
     private final ServerIdentity foreign;
     private volatile Duration delay = Duration.ZERO;
+    /** An API server older than 1.27 (1.26 without its feature gate): no aggregated discovery. */
+    private volatile boolean olderServer;
 
     Faults(SimulatorHttpServer server, ServerIdentity trusted, ServerIdentity foreign) {
         this.server = requireNonNull(server, "server is null");
@@ -40,6 +42,14 @@ final class Faults {
     /** Accepts connections and never answers, not even the TLS handshake: a cluster that hangs. */
     void silent() {
         server.silent(true);
+    }
+
+    void olderServer(boolean older) {
+        this.olderServer = older;
+    }
+
+    boolean olderServer() {
+        return olderServer;
     }
 
     void healthy() {

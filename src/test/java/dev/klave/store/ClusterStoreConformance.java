@@ -43,6 +43,19 @@ abstract class ClusterStoreConformance extends StoreConformance {
     }
 
     @Test
+    void whatAPassLearnedOfTheServerReadsBackAndIsUnknownBefore() {
+        Cluster cluster = registered(newId("caps"));
+
+        assertThat(store.capabilities(cluster.id())).isEqualTo(dev.klave.cluster.ClusterCapabilities.UNKNOWN);
+        store.recordCapabilities(cluster.id(), "v1.26.0", false);
+        assertThat(store.capabilities(cluster.id())).isEqualTo(new dev.klave.cluster.ClusterCapabilities(
+                Optional.of("v1.26.0"), Optional.of(false)));
+        store.recordCapabilities(cluster.id(), "v1.32.0", true);
+        assertThat(store.capabilities(cluster.id()).aggregatedDiscovery()).contains(true);
+        assertThat(store.capabilities(newId("none"))).isEqualTo(dev.klave.cluster.ClusterCapabilities.UNKNOWN);
+    }
+
+    @Test
     void aRegisteredClusterReadsBackPendingUntilItsTokens() {
         Cluster cluster = registered(newId("prod"));
 

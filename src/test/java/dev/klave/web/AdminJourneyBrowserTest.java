@@ -100,6 +100,8 @@ class AdminJourneyBrowserTest extends BrowserTestBase {
         awaitFirstReconciliation(page);
         button(page, "Reconciliar ahora").click();
         assertThat(page.getByText("Reconciliación hecha")).isVisible();
+        assertThat(page.getByTestId("kubernetes-version")).hasText("v1.32.0");
+        assertThat(page.getByTestId("agent-tools-support")).hasText("disponibles");
         TestingBrowser.screenshot(page, "admin-cluster");
         nav(page, "Clusters");
         assertThat(page.getByTestId("cluster-prod-1")).containsText("en línea");

@@ -1,6 +1,7 @@
 package dev.klave.agent.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.cluster.KubernetesApi;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.kube.ClusterPath;
 import dev.klave.kube.KubeNames;
@@ -18,8 +19,7 @@ import java.util.Optional;
  * and otherwise needs {@code api_version}.
  */
 final class Kinds {
-    static final String AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
-            + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+    static final String AGGREGATED = KubernetesApi.AGGREGATED;
 
     private Kinds() {}
 
@@ -30,8 +30,8 @@ final class Kinds {
             JsonNode list = ClusterCalls.json(calls.send("GET", ClusterPath.of(root), Map.of(),
                     new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), AGGREGATED)));
             if (!list.path("kind").asText().equals("APIGroupDiscoveryList")) {
-                throw ToolError.of(Message.AGENT_CLUSTER_UNREACHABLE, Map.of("error",
-                        "el cluster no sirve el descubrimiento agregado (Kubernetes 1.30 o posterior)"));
+                // The cluster answered, with the legacy document: it is reachable, and too old.
+                throw ToolError.of(Message.AGENT_DISCOVERY_UNSUPPORTED, Map.of("cluster", calls.cluster().value()));
             }
             for (JsonNode group : list.path("items")) {
                 read(group, kinds);
