@@ -9,6 +9,7 @@ import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * The limits on password guessing (spec 1 §5, §8): 10 attempts per minute from one address, and
@@ -42,6 +43,18 @@ public final class LoginThrottle {
      */
     public void countAttempt(InetAddress client) {
         perAddress.count(client);
+    }
+
+    /**
+     * The refusal of a locked login: 429, saying when the lock ends ({@code Retry-After}).
+     *
+     * @throws IllegalStateException when the login is not locked
+     */
+    public dev.klave.messages.Refusal lockedRefusal(String typedLogin) {
+        Instant now = clock.instant();
+        Instant until = failures.state(key(typedLogin)).lockedUntil().filter(now::isBefore)
+                .orElseThrow(() -> new IllegalStateException("the login is not locked"));
+        return dev.klave.messages.Message.TOO_MANY_ATTEMPTS.refusal().retryingAfter(Duration.between(now, until));
     }
 
     /** Whether {@code typedLogin} is locked, whether or not an account has it. */

@@ -57,7 +57,7 @@ public final class OwnAccount {
             throw mode.passwordNotUsed();
         }
         if (throttle.locked(subject.login().value())) {
-            throw Message.TOO_MANY_ATTEMPTS.refusal();
+            throw throttle.lockedRefusal(subject.login().value());
         }
         boolean matches = subject.passwordHash()
                 .map(stored -> hasher.verify(currentPassword == null ? "" : currentPassword, stored))

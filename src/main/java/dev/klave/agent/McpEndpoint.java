@@ -64,8 +64,11 @@ public final class McpEndpoint {
 
     public ApiResponse handle(ApiRequest request) throws InterruptedException {
         Agent agent = authenticator.authenticate(request.header("Authorization"));
-        if (rates.hit(agent.rateKey(), clock.instant(), RATE_SPAN) > ratePerMinute) {
-            throw Message.MCP_RATE_LIMITED.refusal();
+        // Spec 3 §8: per credential (per session for a delegated agent), shared by every replica;
+        // only calls served count, and a refused one is told when the next will be.
+        Optional<Duration> wait = rates.admit(agent.rateKey(), clock.instant(), RATE_SPAN, ratePerMinute);
+        if (wait.isPresent()) {
+            throw Message.MCP_RATE_LIMITED.refusal().retryingAfter(wait.get());
         }
         long started = System.nanoTime();
         JsonNode id = null;

@@ -263,7 +263,7 @@ final class ApiHandler implements Handler<HttpServerRequest> {
             byte[] body = response.body().map(Json::write).orElse(new byte[0]);
             return target -> Responses.json(target, policy, response.status(), body, response.headers());
         } catch (Refusal refusal) {
-            return target -> Responses.error(target, policy, refusal.kind(), refusal.getMessage());
+            return target -> Responses.error(target, policy, refusal);
         } catch (InterruptedException e) {
             // Only the shutdown interrupts endpoint work: the request is cut because we are stopping.
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.klave.http;
 
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.List;
@@ -75,8 +76,19 @@ final class Responses {
     }
 
     static void error(HttpServerResponse response, RoutePolicy policy, Message kind, String text) {
+        error(response, policy, kind, text, List.of());
+    }
+
+    /** A refusal, with {@code Retry-After} when it is one of a limit's (RFC 9110 §10.2.3). */
+    static void error(HttpServerResponse response, RoutePolicy policy, Refusal refusal) {
+        error(response, policy, refusal.kind(), refusal.getMessage(), refusal.retryAfterSeconds()
+                .map(seconds -> List.of(new ApiResponse.Header("Retry-After", seconds))).orElse(List.of()));
+    }
+
+    private static void error(HttpServerResponse response, RoutePolicy policy, Message kind, String text,
+            List<ApiResponse.Header> headers) {
         if (policy.errors() == ErrorFormat.PLAIN_TEXT) {
-            if (begin(response, policy, kind.status(), List.of())) {
+            if (begin(response, policy, kind.status(), headers)) {
                 response.putHeader("Content-Type", TEXT);
                 response.end(text);
             }
@@ -85,7 +97,7 @@ final class Responses {
         Map<String, String> body = policy.errors() == ErrorFormat.OAUTH
                 ? OAuthErrors.body(kind, text)
                 : Map.of("error", text);
-        json(response, policy, kind.status(), Json.write(body), List.of());
+        json(response, policy, kind.status(), Json.write(body), headers);
     }
 
     static void error(HttpServerResponse response, RoutePolicy policy, Message message) {

@@ -8,12 +8,14 @@ import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * At most {@code perMinute} requests from one client address in any 60 seconds (a sliding minute,
  * so no burst fits twice the limit across the turn of a calendar minute), counted in the database
- * so that every replica shares the count (spec 1 §8: sign-ins, CI exchanges). Refused requests
- * count too: a client that keeps trying stays refused. An IPv6 client is counted by its block
+ * so that every replica shares the count (spec 1 §8: sign-ins, CI exchanges). Only requests served
+ * count: a refused one is told, in its {@code Retry-After}, when the next will be served, and a
+ * client that keeps trying is served as soon as the minute has room. An IPv6 client is counted by its block
  * ({@link AddressGroups}): it could otherwise take a new address from its /64 for every attempt.
  */
 public final class PerAddressLimit {
@@ -53,9 +55,9 @@ public final class PerAddressLimit {
      *     past the limit in the last minute
      */
     public void count(InetAddress client) {
-        int hits = windows.hit(bucketPrefix + groups.key(client), clock.instant(), MINUTE);
-        if (hits > perMinute) {
-            throw refusal.refusal();
+        Optional<Duration> wait = windows.admit(bucketPrefix + groups.key(client), clock.instant(), MINUTE, perMinute);
+        if (wait.isPresent()) {
+            throw refusal.refusal().retryingAfter(wait.get());
         }
     }
 }

@@ -67,7 +67,7 @@ public final class PasswordLogin {
         if (throttle.locked(loginText)) {
             hasher.verifyNothing(given);
             failure(found, loginText, PasswordFailure.LOCKED, client);
-            throw Message.TOO_MANY_ATTEMPTS.refusal();
+            throw throttle.lockedRefusal(loginText);
         }
         if (found.isPresent() && found.get().kind() == SubjectKind.PERSON && found.get().enabled()
                 && !mode.passwordAllowed(found.get())) {

@@ -92,7 +92,8 @@ final class CredentialShares {
             return share.inFlight == 0 && share.waiting.isEmpty() ? null : share;
         });
         if (removed[0]) {
-            place.tryFail(Message.PROXY_CREDENTIAL_BUSY.refusal(cluster.value()));
+            // A turn frees as soon as one of the credential's requests ends: ask again in a second.
+            place.tryFail(Message.PROXY_CREDENTIAL_BUSY.refusal(cluster.value()).retryingAfter(Duration.ofSeconds(1)));
         }
     }
 
@@ -135,7 +136,8 @@ final class CredentialShares {
             return count + 1;
         });
         if (!admitted[0]) {
-            throw Message.PROXY_TOO_MANY_STREAMS.refusal(streamsPerCredential);
+            // A place frees as soon as one of the credential's streams ends, which no one can foretell.
+            throw Message.PROXY_TOO_MANY_STREAMS.refusal(streamsPerCredential).retryingAfter(Duration.ofSeconds(1));
         }
         AtomicBoolean released = new AtomicBoolean();
         return () -> {

@@ -146,6 +146,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         if (upgrade) {
             request.response().putHeader(HttpHeaders.CONNECTION, "close");
         }
+        // A limit's refusal says when a call is served again (RFC 9110 §10.2.3).
+        refusal.retryAfterSeconds().ifPresent(seconds -> request.response().putHeader("Retry-After", seconds));
         KubeStatus.send(request.response(), refusal.status(), refusal.getMessage());
         if (upgrade) {
             request.connection().close();

@@ -58,7 +58,9 @@ class ReplicasShareLimitsTest {
             assertThat(attempt(replica, "nobody-" + i, PASSWORD).statusCode()).isEqualTo(401);
         }
 
-        assertThat(attempt(second.http(), "nobody", PASSWORD).statusCode()).isEqualTo(429);
+        HttpResponse<String> refused = attempt(second.http(), "nobody", PASSWORD);
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 60L);
         assertThat(attempt(first.http(), "nobody", PASSWORD).statusCode()).isEqualTo(429);
     }
 

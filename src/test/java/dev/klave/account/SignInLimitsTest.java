@@ -46,9 +46,13 @@ class SignInLimitsTest {
             assertError(attempt(http, "ana", "not the password"), 401, "usuario o contraseña incorrectos");
         }
 
-        assertError(attempt(http, "ana", PASSWORD), 429, "demasiados intentos");
+        HttpResponse<String> locked = attempt(http, "ana", PASSWORD);
+        assertError(locked, 429, "demasiados intentos");
+        assertThat(locked.headers().firstValue("Retry-After")).contains("900");
         clock.advance(Duration.ofMinutes(14));
-        assertError(attempt(http, "ana", PASSWORD), 429, "demasiados intentos");
+        HttpResponse<String> still = attempt(http, "ana", PASSWORD);
+        assertError(still, 429, "demasiados intentos");
+        assertThat(still.headers().firstValue("Retry-After")).contains("60");
         clock.advance(Duration.ofMinutes(1));
 
         assertThat(attempt(http, "ana", PASSWORD).statusCode()).isEqualTo(200);

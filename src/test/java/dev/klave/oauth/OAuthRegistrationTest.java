@@ -169,6 +169,7 @@ class OAuthRegistrationTest {
         HttpResponse<String> limited = register(body, address);
 
         assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(Long.parseLong(limited.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 60L);
         JsonNode error = JSON.readTree(limited.body());
         assertThat(error.path("error").asText()).isEqualTo("temporarily_unavailable");
         assertThat(error.path("error_description").asText())

@@ -147,6 +147,7 @@ class CredentialSharesTest {
         HttpResponse<String> others = list(other);
 
         assertThat(fifth.statusCode()).isEqualTo(429);
+        assertThat(fifth.headers().firstValue("Retry-After")).contains("1");
         assertThat(message(fifth)).isEqualTo("demasiadas peticiones simultáneas con esta credencial al cluster "
                 + "prod-1: inténtalo de nuevo en unos segundos");
         JsonNode row = JSON.readTree(klave.http().get("/api/audit/" + fifth.headers().firstValue("Audit-ID")
@@ -201,6 +202,7 @@ class CredentialSharesTest {
 
         String third = head(watch(ana.token()));
         assertThat(third).startsWith("HTTP/1.1 429 ");
+        assertThat(third).containsIgnoringCase("retry-after: 1");
         assertThat(list(ana.token()).statusCode()).as("ordinary requests are not streams").isEqualTo(200);
         assertThat(head(watch(otherCredential()))).startsWith("HTTP/1.1 200 ");
 

@@ -81,28 +81,52 @@ abstract class ThrottleStoreConformance extends StoreConformance {
     }
 
     @Test
-    void hitsAreCountedPerBucketOverASlidingSpan() {
+    void callsServedAreCountedPerBucketOverASlidingSpanUpToTheLimit() {
         String bucket = "test-ip:" + UUID.randomUUID();
         Duration minute = Duration.ofMinutes(1);
         Instant start = NOW.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).plusSeconds(50);
 
-        assertThat(windows.hit(bucket, start, minute)).isEqualTo(1);
-        assertThat(windows.hit(bucket, start.plusMillis(300), minute)).isEqualTo(2);
-        assertThat(windows.hit("other:" + bucket, start, minute)).isEqualTo(1);
-        assertThat(windows.hit(bucket, start.plusSeconds(15), minute))
-                .as("across the turn of the calendar minute, the earlier hits still count").isEqualTo(3);
-        assertThat(windows.hit(bucket, start.plusSeconds(61), minute)).as("the first two are over a minute old")
-                .isEqualTo(2);
-        assertThat(windows.hit(bucket, start.plusSeconds(200), minute)).isEqualTo(1);
+        assertThat(windows.admit(bucket, start, minute, 3)).isEmpty();
+        assertThat(windows.admit(bucket, start.plusMillis(300), minute, 3)).isEmpty();
+        assertThat(windows.admit("other:" + bucket, start, minute, 1)).as("another bucket").isEmpty();
+        assertThat(windows.admit(bucket, start.plusSeconds(15), minute, 3))
+                .as("across the turn of the calendar minute, the earlier calls still count").isEmpty();
+        assertThat(windows.admit(bucket, start.plusSeconds(16), minute, 3)).as("the limit reached")
+                .contains(Duration.ofSeconds(44));
+        assertThat(windows.admit(bucket, start.plusSeconds(60), minute, 3)).as("the first two are a minute old")
+                .isEmpty();
+        assertThat(windows.admit(bucket, start.plusSeconds(200), minute, 1)).isEmpty();
+    }
+
+    /** The rate-limit issue: every refused call counted, so a client retrying every 5 s stayed refused for ever. */
+    @Test
+    void aRefusedCallCountsNothingSoAPatientClientIsServedWhenItIsToldTo() {
+        String bucket = "test-mcp:" + UUID.randomUUID();
+        Duration minute = Duration.ofMinutes(1);
+        Instant start = NOW.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        for (int i = 0; i < 10; i++) {
+            assertThat(windows.admit(bucket, start, minute, 10)).isEmpty();
+        }
+        Optional<Duration> wait = Optional.empty();
+        for (int retry = 1; retry <= 11; retry++) {
+            wait = windows.admit(bucket, start.plusSeconds(5L * retry), minute, 10);
+            assertThat(wait).as("retry %s", retry).isPresent();
+        }
+
+        Instant told = start.plusSeconds(55).plus(wait.orElseThrow());
+        assertThat(told).isEqualTo(start.plusSeconds(60));
+        assertThat(windows.admit(bucket, told, minute, 10)).as("served when told, however often it retried")
+                .isEmpty();
     }
 
     @Test
-    void concurrentHitsAreAllCounted() throws Exception {
+    void concurrentCallsAreServedExactlyUpToTheLimit() throws Exception {
         String bucket = "test-ip:" + UUID.randomUUID();
 
-        List<Integer> counts = concurrently(6, () -> windows.hit(bucket, NOW, Duration.ofMinutes(1)));
+        List<Optional<Duration>> answers = concurrently(8, () -> windows.admit(bucket, NOW, Duration.ofMinutes(1), 5));
 
-        assertThat(counts).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6);
+        assertThat(answers.stream().filter(Optional::isEmpty).count()).isEqualTo(5);
+        assertThat(answers.stream().filter(Optional::isPresent).count()).isEqualTo(3);
     }
 
     private static <T> List<T> concurrently(int threads, Callable<T> work) throws Exception {
