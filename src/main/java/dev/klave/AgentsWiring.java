@@ -75,15 +75,13 @@ final class AgentsWiring {
         Optional<OAuthRoutes> login = Optional.empty();
         Optional<RegisteredClients> registered = Optional.empty();
         if (agents.mcpEnabled()) {
-            AgentAuthenticator authenticator = new AgentAuthenticator(way.agentBearers, accounts.subjects,
-                    Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
+            AgentAuthenticator authenticator = new AgentAuthenticator(way.agentBearers, way.agentSessions,
+                    accounts.subjects, Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
             Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
-                    accessRequests, (session, active) -> way.agentSessions.findById(session)
-                            .map(found -> way.agentBearers.reach(found, active)).orElse(List.of()),
-                    settings.baseUrl(), new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
-                    new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random),
-                    agent -> authenticator.authenticate(Optional.of(agent.authorization())), agents.approvalWait(),
-                    accounts.clock);
+                    accessRequests, way.reach, settings.baseUrl(),
+                    new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
+                    new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), authenticator::stillValid,
+                    agents.approvalWait(), accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
                     agents.mcpRateLimit(), tools, new McpMeters(registry), accounts.clock));
             PerAddressLimit registrations = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-register-ip:",

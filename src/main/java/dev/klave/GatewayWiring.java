@@ -13,6 +13,7 @@ import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenStreams;
+import dev.klave.gateway.Reach;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
@@ -59,6 +60,8 @@ final class GatewayWiring {
     final JdbiAccessRequestStore accessRequests;
     /** What {@code /mcp} accepts: bots' credentials and delegated agents' access tokens. */
     final SessionBearers agentBearers;
+    /** What a bearer may reach: the gateway admits by it, the agents' tools say by it. */
+    final Reach reach;
     final OpenStreams openStreams;
     final Gateway gateway;
     final ClusterExchange clusterExchange;
@@ -79,24 +82,21 @@ final class GatewayWiring {
         auditWriter = new AuditWriter(auditStore, settings.auditTimeout(), registry);
         retention = settings.auditRetention().map(kept -> new AuditRetention(auditStore, new JdbiLeaseStore(database),
                 accounts.events, kept, replica, clock));
-        credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), accounts.subjects,
-                clusters.clusterStore, clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
         agentSessions = new JdbiAgentSessionStore(database);
         agentTokens = new JdbiAgentTokenStore(database);
         accessRequests = new JdbiAccessRequestStore(database);
-        agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions, (session, now) ->
-                approvedFor(accessRequests, session, now), clock);
-        // The agents' checks are a separate instance: the proxy's never sees an agent's token.
-        CredentialChecks agentChecks = new CredentialChecks(agentBearers, accounts.subjects, clusters.clusterStore,
-                clusters.grantStore, clusters.connections, new JdbiAccessChanges(database), clock);
-        // One guard for every open call: what the agents' bearers find by id is a superset of the
-        // proxy's (the same credentials, and sessions), and an id is only ever that of an admitted call.
-        openStreams = new OpenStreams(agentChecks, clock, registry);
+        agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions, accessRequests);
+        reach = new Reach(clusters.grantStore, agentBearers, clock);
+        // One check of every bearer: a token presented at the proxy is looked up among the
+        // proxy's credentials only (an agent's access token is unknown there, spec 3 §5 3); a
+        // bearer admitted at /mcp comes resolved; by id (the stream guard) both kinds are found.
+        credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), agentBearers, reach,
+                accounts.subjects, clusters.clusterStore, clusters.connections, new JdbiAccessChanges(database), clock);
+        openStreams = new OpenStreams(credentialChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
         gateway = new Gateway(credentialChecks, auditWriter, openStreams, checking, clock);
-        clusterExchange = new ClusterExchange(new Gateway(agentChecks, auditWriter, openStreams, checking, clock),
-                clock);
+        clusterExchange = new ClusterExchange(gateway, clock);
         network = new NetworkEngine(settings.tlsEngine());
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
@@ -105,20 +105,6 @@ final class GatewayWiring {
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining, settings.proxy(),
                     clock, network.tls(), refusals, registry), refusals);
         };
-    }
-
-    /** A session's approved access requests in force, each until its minutes end (the latest of equal ones). */
-    private static Map<Permission, Instant> approvedFor(JdbiAccessRequestStore requests, AgentSession session,
-            Instant now) {
-        Map<Permission, Instant> approved = new HashMap<>();
-        for (AccessRequest request : requests.inForce(new Actor(session.person(), Optional.empty(),
-                Optional.of(session.id())), now)) {
-            if (request.role() != Tier.CLUSTER_ADMIN && request.grantExpiresAt().isPresent()) {
-                approved.merge(new Permission(request.cluster(), request.role(), request.scope()),
-                        request.grantExpiresAt().get(), (first, second) -> first.isAfter(second) ? first : second);
-            }
-        }
-        return approved;
     }
 
     void start() {

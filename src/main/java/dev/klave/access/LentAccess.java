@@ -14,13 +14,25 @@ import java.util.List;
  * person's own credentials never reach it; the reconciler binds its role's group while it is in
  * force, so the session can act with exactly that role.
  */
-@FunctionalInterface
 public interface LentAccess {
     /** What is lent on {@code cluster} and runs at {@code now} (whether a grant still covers it is the reader's to check). */
     List<Lent> inForce(ClusterId cluster, Instant now);
 
+    /** What is lent to one session and runs at {@code now}, on every cluster. */
+    List<Lent> lentTo(String sessionId, Instant now);
+
     /** Nothing lent anywhere. */
-    LentAccess NONE = (cluster, now) -> List.of();
+    LentAccess NONE = new LentAccess() {
+        @Override
+        public List<Lent> inForce(ClusterId cluster, Instant now) {
+            return List.of();
+        }
+
+        @Override
+        public List<Lent> lentTo(String sessionId, Instant now) {
+            return List.of();
+        }
+    };
 
     /** One role lent on one scope to one subject's session, until its minutes end. */
     record Lent(SubjectId subject, ClusterId cluster, Tier role, Scope scope, Instant until) {

@@ -5,11 +5,12 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
-import dev.klave.credential.Credential;
 import dev.klave.crypto.TokenHash;
+import dev.klave.gateway.Bearer;
 import dev.klave.gateway.Bearers;
 import dev.klave.messages.Message;
 import dev.klave.oauth.AgentSession;
+import dev.klave.oauth.AgentSessionStore;
 import dev.klave.oauth.SessionBearers;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +29,7 @@ public final class AgentAuthenticator {
     private static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
 
     private final SessionBearers bearers;
+    private final AgentSessionStore sessions;
     private final SubjectStore subjects;
     private final Predicate<Subject> writesNeedApproval;
     private final SessionTouch touch;
@@ -39,9 +41,10 @@ public final class AgentAuthenticator {
         void touch(String sessionId, Instant at);
     }
 
-    public AgentAuthenticator(SessionBearers bearers, SubjectStore subjects, Predicate<Subject> writesNeedApproval,
-            SessionTouch touch, Clock clock) {
+    public AgentAuthenticator(SessionBearers bearers, AgentSessionStore sessions, SubjectStore subjects,
+            Predicate<Subject> writesNeedApproval, SessionTouch touch, Clock clock) {
         this.bearers = requireNonNull(bearers, "bearers is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.writesNeedApproval = requireNonNull(writesNeedApproval, "writesNeedApproval is null");
         this.touch = requireNonNull(touch, "touch is null");
@@ -51,31 +54,46 @@ public final class AgentAuthenticator {
     /** @throws dev.klave.messages.Refusal 401 for anything but a valid bot credential or agent access token */
     public Agent authenticate(Optional<String> authorization) {
         TokenHash token = Bearers.token(authorization);
-        Credential credential = bearers.find(token).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        SessionBearers.Found found = bearers.resolve(token).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
         Instant now = clock.instant();
-        if (credential.revoked()) {
-            throw Message.CREDENTIAL_REVOKED.refusal();
+        Agent agent = admitted(found.bearer(), found.session(), now);
+        found.session().filter(session -> session.lastUsedAt().map(last -> !now.isBefore(last.plus(TOUCH_EVERY)))
+                .orElse(true)).ifPresent(session -> touch.touch(session.id(), now));
+        return agent;
+    }
+
+    /**
+     * Checks, again, that an agent's bearer still admits it — by its id, not its token, which
+     * went no further than the edge: after a long wait, before an approved write runs.
+     *
+     * @throws dev.klave.messages.Refusal when it no longer does
+     */
+    public void stillValid(Agent agent) {
+        Bearer bearer = bearers.findById(agent.bearer().id()).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        Optional<AgentSession> session = agent.session().flatMap(sessions::findById);
+        admitted(bearer, session, clock.instant());
+    }
+
+    private Agent admitted(Bearer bearer, Optional<AgentSession> session, Instant now) {
+        Optional<Message> refused = bearer.refusedAt(now);
+        if (refused.isPresent()) {
+            throw refused.get().refusal();
         }
-        if (credential.expiredAt(now)) {
-            throw Message.CREDENTIAL_EXPIRED.refusal();
-        }
-        Subject owner = subjects.findById(credential.subjectId())
-                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        Optional<AgentSession> session = bearers.session(credential);
-        if (session.isPresent()) {
-            if (owner.kind() != SubjectKind.PERSON || !owner.enabled() || !session.get().openAt(now)) {
-                throw Message.MCP_CREDENTIAL_NOT_ACCEPTED.refusal();
+        Subject owner = subjects.findById(bearer.owner()).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        return switch (bearer) {
+            case Bearer.OfSession delegated -> {
+                if (owner.kind() != SubjectKind.PERSON || !owner.enabled() || session.isEmpty()
+                        || !session.get().openAt(now)) {
+                    throw Message.MCP_CREDENTIAL_NOT_ACCEPTED.refusal();
+                }
+                yield Agent.delegated(owner, delegated, session.get().expiresAt(), session.get().writesNeedApproval());
             }
-            AgentSession open = session.get();
-            if (open.lastUsedAt().map(last -> !now.isBefore(last.plus(TOUCH_EVERY))).orElse(true)) {
-                touch.touch(open.id(), now);
+            case Bearer.OfCredential credential -> {
+                if (owner.kind() != SubjectKind.BOT || !owner.enabled()) {
+                    throw Message.MCP_CREDENTIAL_NOT_ACCEPTED.refusal();
+                }
+                yield Agent.bot(owner, credential, writesNeedApproval.test(owner));
             }
-            return Agent.delegated(owner, credential, authorization.orElseThrow(), open.id(), open.expiresAt(),
-                    open.writesNeedApproval());
-        }
-        if (owner.kind() != SubjectKind.BOT || !owner.enabled()) {
-            throw Message.MCP_CREDENTIAL_NOT_ACCEPTED.refusal();
-        }
-        return Agent.bot(owner, credential, authorization.orElseThrow(), writesNeedApproval.test(owner));
+        };
     }
 }

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.Subject;
 import dev.klave.cluster.BootstrapSecrets;
-import dev.klave.credential.Credential;
 import java.time.Instant;
 import java.util.List;
 
@@ -13,11 +12,11 @@ import java.util.List;
  * The check holds while {@link dev.klave.access.AccessChanges} still has {@code generation} and until
  * {@code validUntil}, when the credential or one of the grants behind the groups expires.
  */
-public record Caller(Subject subject, Credential credential, String userName, List<String> groups,
+public record Caller(Subject subject, Bearer bearer, String userName, List<String> groups,
         BootstrapSecrets cluster, long generation, Instant validUntil) {
     public Caller {
         requireNonNull(subject, "subject is null");
-        requireNonNull(credential, "credential is null");
+        requireNonNull(bearer, "bearer is null");
         requireNonNull(userName, "userName is null");
         groups = List.copyOf(groups);
         requireNonNull(cluster, "cluster is null");

@@ -75,14 +75,14 @@ public final class ClusterExchange {
     }
 
     /**
-     * Admits the call with {@code authorization}, sends it and reads the whole answer. Never
-     * throws for what the cluster or the caller did: each outcome is an {@link Exchanged}, and its
-     * audit row is complete when this returns.
+     * Admits the call as {@code bearer} (resolved at its edge), sends it and reads the whole answer.
+     * Never throws for what the cluster or the caller did: each outcome is an {@link Exchanged},
+     * and its audit row is complete when this returns.
      */
-    public Exchanged exchange(Optional<String> authorization, Call call, Outgoing outgoing) {
+    public Exchanged exchange(Bearer bearer, Call call, Outgoing outgoing) {
         String auditId = ids.next();
         Ending ending = gateway.ending(auditId);
-        Admission admission = gateway.admit(auditId, authorization, call).join();
+        Admission admission = gateway.admit(auditId, bearer, call).join();
         return switch (admission) {
             case Admission.Refused refused -> new Exchanged.Refused(auditId, refused.refusal());
             case Admission.Admitted admitted -> send(auditId, ending, admitted.caller(), call, outgoing);

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.AccessChanges;
 import dev.klave.access.Grant;
-import dev.klave.access.GrantStore;
 import dev.klave.access.KubernetesIdentity;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
@@ -12,7 +11,6 @@ import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
-import dev.klave.credential.Credential;
 import dev.klave.crypto.TokenHash;
 import dev.klave.messages.Message;
 import java.time.Clock;
@@ -26,9 +24,10 @@ import java.util.function.Consumer;
 
 /**
  * The credential checks of spec 1 §5 "Credentials at the proxy", in the specification's order:
- * a well-formed bearer token, known (to the way in's {@link Bearers}), not revoked, not expired;
+ * a well-formed bearer token, known (to the proxy's {@link Bearers}), not revoked, not expired;
  * its owner enabled; the cluster known; the credential not restricted to another cluster; an
- * active grant there; tokens stored.
+ * active grant there ({@link Reach}); tokens stored. A bearer resolved at another edge ({@code /mcp}
+ * resolves its caller once) is checked from the second step on, by {@link #admit(Bearer, ClusterId)}.
  *
  * <p>A passed check is kept and reused while the shared {@link AccessChanges} counter has not
  * moved and nothing in it has expired. The gateway takes a kept check from memory
@@ -42,10 +41,11 @@ public final class CredentialChecks implements StreamChecks {
     /** A bound on remembered checks, not an LRU: forgetting costs only a full check. */
     private static final int REMEMBERED_LIMIT = 10_000;
 
-    private final Bearers bearers;
+    private final Bearers tokens;
+    private final Bearers ids;
+    private final Reach reach;
     private final SubjectStore subjects;
     private final ClusterStore clusters;
-    private final GrantStore grants;
     private final ClusterConnections connections;
     private final AccessChanges changes;
     private final Clock clock;
@@ -53,15 +53,26 @@ public final class CredentialChecks implements StreamChecks {
     /** The highest counter value seen; a kept check made before it is known to be stale. */
     private final AtomicLong latest = new AtomicLong(Long.MIN_VALUE);
 
-    /** A kept check's key: a token's hash and a cluster, never a string built from them. */
-    private record Key(TokenHash token, ClusterId cluster) {}
+    /**
+     * A kept check's key: the token's hash (the proxy's) or the bearer's id (one resolved at its
+     * edge), and a cluster — never a string built from them.
+     */
+    private record Key(Object presented, ClusterId cluster) {}
 
-    public CredentialChecks(Bearers bearers, SubjectStore subjects, ClusterStore clusters, GrantStore grants,
+    /** A resolved bearer's part of a key, apart from any token hash. */
+    private record BearerKey(String id) {}
+
+    /**
+     * @param tokens the bearers a token presented at the proxy may name
+     * @param ids every bearer by its id, whichever edge admitted it (the stream guard's checks)
+     */
+    public CredentialChecks(Bearers tokens, Bearers ids, Reach reach, SubjectStore subjects, ClusterStore clusters,
             ClusterConnections connections, AccessChanges changes, Clock clock) {
-        this.bearers = requireNonNull(bearers, "bearers is null");
+        this.tokens = requireNonNull(tokens, "tokens is null");
+        this.ids = requireNonNull(ids, "ids is null");
+        this.reach = requireNonNull(reach, "reach is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
-        this.grants = requireNonNull(grants, "grants is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.changes = requireNonNull(changes, "changes is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -71,23 +82,35 @@ public final class CredentialChecks implements StreamChecks {
      * Checks a token for a cluster, or reuses the check of an earlier request with the same token
      * when no access changed since and nothing in it expired.
      *
-     * @param found told the credential as soon as it is known, for the audit row of a refusal
+     * @param found told the bearer as soon as it is known, for the audit row of a refusal
      * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
      */
-    public Caller admit(TokenHash token, ClusterId cluster, Consumer<Credential> found) {
+    public Caller admit(TokenHash token, ClusterId cluster, Consumer<Bearer> found) {
+        return admit(new Key(token, cluster), found, () -> tokens.find(token)
+                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal));
+    }
+
+    /**
+     * Checks a bearer resolved at its edge for a cluster (a tool's call), or reuses an earlier
+     * check of it there, on the same terms as {@link #admit(TokenHash, ClusterId, Consumer)}.
+     */
+    public Caller admit(Bearer bearer, ClusterId cluster) {
+        return admit(new Key(new BearerKey(bearer.id()), cluster), ignored -> { }, () -> bearer);
+    }
+
+    private Caller admit(Key key, Consumer<Bearer> found, java.util.function.Supplier<Bearer> resolve) {
         // Read before any check, so a change committed during the check moves it past what is remembered.
         long generation = changes.generation();
         observed(generation);
-        Key key = new Key(token, cluster);
         Caller known = remembered.get(key);
         if (known != null && known.generation() == generation && clock.instant().isBefore(known.validUntil())) {
-            found.accept(known.credential());
+            found.accept(known.bearer());
             return known;
         }
         remembered.remove(key);
-        Credential credential = bearers.find(token).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        found.accept(credential);
-        Caller caller = authenticate(credential, cluster, generation);
+        Bearer bearer = resolve.get();
+        found.accept(bearer);
+        Caller caller = authenticate(bearer, key.cluster(), generation);
         if (remembered.size() >= REMEMBERED_LIMIT) {
             remembered.clear();
         }
@@ -101,7 +124,16 @@ public final class CredentialChecks implements StreamChecks {
      * when there is none, or it is known to be stale or expired (the full check then decides).
      */
     public Optional<Caller> remembered(TokenHash token, ClusterId cluster) {
-        Caller known = remembered.get(new Key(token, cluster));
+        return remembered(new Key(token, cluster));
+    }
+
+    /** As {@link #remembered(TokenHash, ClusterId)}, for a bearer resolved at its edge. */
+    public Optional<Caller> remembered(Bearer bearer, ClusterId cluster) {
+        return remembered(new Key(new BearerKey(bearer.id()), cluster));
+    }
+
+    private Optional<Caller> remembered(Key key) {
+        Caller known = remembered.get(key);
         if (known == null || known.generation() < latest.get() || !clock.instant().isBefore(known.validUntil())) {
             return Optional.empty();
         }
@@ -109,25 +141,25 @@ public final class CredentialChecks implements StreamChecks {
     }
 
     /**
-     * The credential a token names, whatever its state, for the audit row of a request refused
+     * The bearer a token names, whatever its state, for the audit row of a request refused
      * before its credential was checked (spec 1 §1.3). Empty for an unknown one, and when the
      * database cannot say.
      */
-    public Optional<Credential> identify(TokenHash token) {
+    public Optional<Bearer> identify(TokenHash token) {
         try {
-            return bearers.find(token);
+            return tokens.find(token);
         } catch (RuntimeException unavailable) {
             return Optional.empty();
         }
     }
 
     /**
-     * The login of a credential's owner, for the audit row of a refused request (spec 1 §2: the
+     * The login of a bearer's owner, for the audit row of a refused request (spec 1 §2: the
      * row names its subject); empty when the database cannot say.
      */
-    public Optional<String> ownerLogin(Credential credential) {
+    public Optional<String> ownerLogin(Bearer bearer) {
         try {
-            return subjects.findById(credential.subjectId()).map(owner -> owner.login().value());
+            return subjects.findById(bearer.owner()).map(owner -> owner.login().value());
         } catch (RuntimeException unavailable) {
             return Optional.empty();
         }
@@ -151,15 +183,15 @@ public final class CredentialChecks implements StreamChecks {
     }
 
     /**
-     * The full check of a credential known by its id (an open stream's), from the database.
+     * The full check of a bearer known by its id (an open call's), from the database.
      *
      * @param generation the access counter read before the check began
-     * @throws dev.klave.messages.Refusal when the credential is gone or fails any check
+     * @throws dev.klave.messages.Refusal when the bearer is gone or fails any check
      */
     @Override
-    public Caller recheck(String credentialId, ClusterId cluster, long generation) {
-        Credential credential = bearers.findById(credentialId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        return authenticate(credential, cluster, generation);
+    public Caller recheck(String bearerId, ClusterId cluster, long generation) {
+        Bearer bearer = ids.findById(bearerId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        return authenticate(bearer, cluster, generation);
     }
 
     /**
@@ -168,25 +200,22 @@ public final class CredentialChecks implements StreamChecks {
      * @param generation the access counter read before the check began
      * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
      */
-    public Caller authenticate(Credential credential, ClusterId cluster, long generation) {
+    public Caller authenticate(Bearer bearer, ClusterId cluster, long generation) {
         Instant now = clock.instant();
-        if (credential.revoked()) {
-            throw Message.CREDENTIAL_REVOKED.refusal();
+        Optional<Message> refused = bearer.refusedAt(now);
+        if (refused.isPresent()) {
+            throw refused.get().refusal();
         }
-        if (credential.expiredAt(now)) {
-            throw Message.CREDENTIAL_EXPIRED.refusal();
-        }
-        Subject owner = subjects.findById(credential.subjectId()).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        Subject owner = subjects.findById(bearer.owner()).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
         if (!owner.enabled()) {
             throw Message.ACCOUNT_DISABLED.refusal();
         }
         Cluster registered = clusters.findById(cluster).orElseThrow(Message.CLUSTER_UNKNOWN::refusal);
-        if (credential.clusterId().isPresent() && !credential.clusterId().get().equals(cluster)) {
-            throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(credential.clusterId().get().value());
+        if (bearer.restrictedTo().filter(only -> !only.equals(cluster)).isPresent()) {
+            throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(bearer.restrictedTo().get().value());
         }
         String userName = KubernetesIdentity.userName(owner);
-        List<Grant> active = bearers.reach(credential, grants.find(Optional.of(owner.id()), Optional.of(cluster),
-                false).stream().filter(grant -> grant.activeAt(now)).toList());
+        List<Grant> active = reach.on(bearer, cluster);
         List<String> groups = active.stream().map(Grant::group).distinct().sorted().toList();
         if (groups.isEmpty()) {
             throw Message.NO_ACTIVE_GRANT_ON_CLUSTER.refusal(userName, cluster.value());
@@ -197,8 +226,8 @@ public final class CredentialChecks implements StreamChecks {
         // The groups change when any one of the grants expires; the check holds until the first does.
         Instant validUntil = active.stream()
                 .flatMap(grant -> grant.expiresAt().stream())
-                .reduce(credential.expiresAt(), (first, second) -> first.isBefore(second) ? first : second);
-        return new Caller(owner, credential, userName, groups, connections.secrets(registered), generation,
+                .reduce(bearer.expiresAt(), (first, second) -> first.isBefore(second) ? first : second);
+        return new Caller(owner, bearer, userName, groups, connections.secrets(registered), generation,
                 validUntil);
     }
 }

@@ -4,9 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
-import dev.klave.credential.Credential;
 import dev.klave.crypto.TokenHash;
-import dev.klave.crypto.TokenKind;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -17,7 +15,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,22 +74,40 @@ public final class Gateway {
     }
 
     /**
-     * Admits a call or refuses it; completes once its row is durable (or could not be, which
-     * refuses it). Completes on the audit writer's thread for a remembered check, on a virtual
-     * thread otherwise; never exceptionally.
+     * Admits a call presenting {@code token} at the proxy, or refuses it; completes once its row is
+     * durable (or could not be, which refuses it). Completes on the audit writer's thread for a
+     * remembered check, on a virtual thread otherwise; never exceptionally.
      */
-    public CompletableFuture<Admission> admit(String auditId, Optional<String> authorization, Call call) {
-        Optional<TokenHash> token = TokenHash.ofBearer(authorization, TokenKind.CREDENTIAL);
+    public CompletableFuture<Admission> admit(String auditId, Optional<TokenHash> token, Call call) {
         if (token.isPresent()) {
             Optional<Caller> remembered = checks.remembered(token.get(), call.cluster());
             if (remembered.isPresent()) {
-                return admitRemembered(auditId, call, token.get(), remembered.get());
+                return admitRemembered(auditId, call, remembered.get(),
+                        () -> checks.admit(token.get(), call.cluster(), ignored -> { }));
             }
         }
-        return CompletableFuture.supplyAsync(() -> admitChecked(auditId, call, token), blocking);
+        return CompletableFuture.supplyAsync(() -> admitChecked(auditId, call,
+                found -> checks.admit(token.orElseThrow(Message.TOKEN_MISSING::refusal), call.cluster(), found)),
+                blocking);
     }
 
-    private CompletableFuture<Admission> admitRemembered(String auditId, Call call, TokenHash token, Caller caller) {
+    /**
+     * Admits a call of a bearer its edge resolved already (an agent's tool: {@code /mcp} admits its
+     * caller once), on the same terms, its token never looked up again.
+     */
+    public CompletableFuture<Admission> admit(String auditId, Bearer bearer, Call call) {
+        Optional<Caller> remembered = checks.remembered(bearer, call.cluster());
+        if (remembered.isPresent()) {
+            return admitRemembered(auditId, call, remembered.get(), () -> checks.admit(bearer, call.cluster()));
+        }
+        return CompletableFuture.supplyAsync(() -> admitChecked(auditId, call, found -> {
+            found.accept(bearer);
+            return checks.admit(bearer, call.cluster());
+        }), blocking);
+    }
+
+    private CompletableFuture<Admission> admitRemembered(String auditId, Call call, Caller caller,
+            Supplier<Caller> fullCheck) {
         return audit.record(admittedRow(auditId, call, caller)).handle((generation, failure) -> {
             if (failure != null) {
                 auditFailed(auditId, failure);
@@ -98,15 +117,15 @@ public final class Gateway {
             if (generation == caller.generation()) {
                 return CompletableFuture.<Admission>completedFuture(new Admission.Admitted(caller));
             }
-            return CompletableFuture.supplyAsync(() -> recheck(auditId, call, token), blocking);
+            return CompletableFuture.supplyAsync(() -> recheck(auditId, fullCheck), blocking);
         }).thenCompose(admission -> admission);
     }
 
     /** The full check of a call whose row is already written; a refusal completes that row. */
-    private Admission recheck(String auditId, Call call, TokenHash token) {
+    private Admission recheck(String auditId, Supplier<Caller> fullCheck) {
         Refusal refusal;
         try {
-            return new Admission.Admitted(checks.admit(token, call.cluster(), ignored -> { }));
+            return new Admission.Admitted(fullCheck.get());
         } catch (Refusal refused) {
             refusal = refused;
         } catch (RuntimeException e) {
@@ -118,13 +137,15 @@ public final class Gateway {
     }
 
     /**
-     * Checks the credential and writes the audit row before anything is forwarded. A refused call
-     * leaves a completed row when its credential is known, so an owner sees it too.
+     * Checks the bearer and writes the audit row before anything is forwarded. A refused call
+     * leaves a completed row when its bearer is known, so an owner sees it too.
+     *
+     * @param check the full check, telling the bearer it found as soon as it is known
      */
-    private Admission admitChecked(String auditId, Call call, Optional<TokenHash> token) {
-        AtomicReference<Credential> known = new AtomicReference<>();
+    private Admission admitChecked(String auditId, Call call, Function<Consumer<Bearer>, Caller> check) {
+        AtomicReference<Bearer> known = new AtomicReference<>();
         try {
-            Caller caller = checks.admit(token.orElseThrow(Message.TOKEN_MISSING::refusal), call.cluster(), known::set);
+            Caller caller = check.apply(known::set);
             try {
                 checks.observed(awaitRow(admittedRow(auditId, call, caller)));
             } catch (Exception e) {
@@ -133,14 +154,14 @@ public final class Gateway {
             }
             return new Admission.Admitted(caller);
         } catch (Refusal refusal) {
-            Optional<Credential> credential = Optional.ofNullable(known.get());
+            Optional<Bearer> bearer = Optional.ofNullable(known.get());
             // Authentication failures are recorded too; they have no resource, like discovery. The
             // answer waits for the row, so the Audit-ID it carries is found (spec 1 §1.3).
             RequestInfo info = call.info();
             try {
                 awaitRow(row(auditId, call, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
-                        info.name()), credential, credential.map(found -> found.subjectId().value()),
-                        credential.flatMap(checks::ownerLogin), Optional.of(refusal.status()),
+                        info.name()), bearer, bearer.map(found -> found.owner().value()),
+                        bearer.flatMap(checks::ownerLogin), Optional.of(refusal.status()),
                         Optional.of(refusal.getMessage())));
             } catch (Exception e) {
                 LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
@@ -195,14 +216,14 @@ public final class Gateway {
 
     /** The row of a call whose credential passed, written before it is forwarded. */
     private AuditRow admittedRow(String auditId, Call call, Caller caller) {
-        return row(auditId, call, call.info(), Optional.of(caller.credential()),
+        return row(auditId, call, call.info(), Optional.of(caller.bearer()),
                 Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
                 Optional.empty(), Optional.empty());
     }
 
-    private AuditRow row(String auditId, Call call, RequestInfo info, Optional<Credential> credential,
+    private AuditRow row(String auditId, Call call, RequestInfo info, Optional<Bearer> bearer,
             Optional<String> subjectId, Optional<String> login, Optional<Integer> status, Optional<String> error) {
-        return new AuditRow(auditId, clock.instant(), subjectId, login, credential.map(Credential::id),
+        return new AuditRow(auditId, clock.instant(), subjectId, login, bearer.map(Bearer::id),
                 call.cluster().value(), info.namespace(), info.verb(), info.resource(), info.name(),
                 call.path().encoded(), Optional.of(call.client().getHostAddress()), status, error,
                 status.isPresent() ? Optional.of(clock.instant()) : Optional.empty(), call.channel(),

@@ -86,7 +86,7 @@ public final class OpenStreams implements AutoCloseable {
 
         Stream(String auditId, Caller caller, ClusterId cluster, Consumer<String> cut) {
             this.auditId = requireNonNull(auditId, "auditId is null");
-            this.credentialId = caller.credential().id();
+            this.credentialId = caller.bearer().id();
             this.cluster = requireNonNull(cluster, "cluster is null");
             this.cut = requireNonNull(cut, "cut is null");
             this.groups = Set.copyOf(caller.groups());

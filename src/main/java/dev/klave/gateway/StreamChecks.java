@@ -8,10 +8,10 @@ interface StreamChecks {
     long generation();
 
     /**
-     * The full check of a credential known by its id, on one cluster.
+     * The full check of a bearer known by its id, on one cluster.
      *
      * @throws dev.klave.messages.Refusal when the credential no longer passes
      * @throws dev.klave.storage.DatabaseUnavailableException when the database cannot say
      */
-    Caller recheck(String credentialId, ClusterId cluster, long generation);
+    Caller recheck(String bearerId, ClusterId cluster, long generation);
 }

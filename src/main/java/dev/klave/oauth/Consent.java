@@ -140,7 +140,7 @@ final class Consent {
 
     static Permission permission(String cluster, String role, String scope) {
         Tier tier = Tier.fromCode(role).orElseThrow(() -> Message.TIER_INVALID.refusal());
-        if (tier == Tier.CLUSTER_ADMIN) {
+        if (!tier.delegable()) {
             throw Message.CONSENT_BEYOND_OWN.refusal(cluster + "/" + role + "/" + scope);
         }
         return new Permission(new ClusterId(cluster), tier, new Scope(scope));

@@ -20,14 +20,14 @@ public record Permission(ClusterId cluster, Tier role, Scope scope) {
         requireNonNull(cluster, "cluster is null");
         requireNonNull(role, "role is null");
         requireNonNull(scope, "scope is null");
-        if (role == Tier.CLUSTER_ADMIN) {
+        if (!role.delegable()) {
             throw new IllegalArgumentException("cluster-admin is beyond every agent's ceiling");
         }
     }
 
     /** The permission a grant gives, or empty for cluster-admin, which no agent is given. */
     public static Optional<Permission> of(Grant grant) {
-        return grant.tier() == Tier.CLUSTER_ADMIN ? Optional.empty()
+        return !grant.tier().delegable() ? Optional.empty()
                 : Optional.of(new Permission(grant.clusterId(), grant.tier(), grant.scope()));
     }
 

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.AuditIds;
 import dev.klave.config.ProxyLimits;
 import dev.klave.gateway.Admission;
+import dev.klave.crypto.TokenHash;
+import dev.klave.crypto.TokenKind;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.Caller;
 import dev.klave.gateway.Ending;
@@ -108,7 +110,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 !upgrade && !call.stream());
         ProxiedRequest proxied = new ProxiedRequest(request, gateway.ending(auditId, measured));
         Context context = Vertx.currentContext();
-        gateway.admit(auditId, authorization, call).whenComplete((admission, failure) -> context.runOnContext(
+        // The bearer presented, typed once here: the gateway never sees the header's text.
+        Optional<TokenHash> token = TokenHash.ofBearer(authorization, TokenKind.CREDENTIAL);
+        gateway.admit(auditId, token, call).whenComplete((admission, failure) -> context.runOnContext(
                 ignored -> proceed(proxied, request, target, call, auditId, upgrade, measured,
                         failure == null ? admission : new Admission.Refused(Message.INTERNAL_ERROR.refusal()))));
     }
@@ -177,7 +181,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         boolean longLived = upgrade || call.stream();
         if (longLived) {
             try {
-                proxied.ending().holding(shares.stream(caller.credential().id()));
+                proxied.ending().holding(shares.stream(caller.bearer().id()));
             } catch (Refusal refusal) {
                 proxied.ending().end(refusal.status(), Optional.of(refusal.getMessage()));
                 answerRefusal(request, refusal, upgrade);
@@ -192,7 +196,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             forward(proxied, request, target, caller, auditId, true);
             return;
         }
-        shares.request(caller.credential().id(), target.cluster()).onComplete(place -> {
+        shares.request(caller.bearer().id(), target.cluster()).onComplete(place -> {
             if (place.failed()) {
                 Refusal refusal = (Refusal) place.cause();
                 proxied.ending().end(refusal.status(), Optional.of(refusal.getMessage()));

@@ -7,7 +7,7 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
-import dev.klave.credential.Credential;
+import dev.klave.gateway.Bearer;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.RequestInfo;
@@ -66,7 +66,7 @@ public final class RefusalAudit implements EdgeAudit {
     CompletableFuture<Void> record(String auditId, Refused refused) {
         CompletableFuture<Owned> credential = refused.bearer().isPresent()
                 ? CompletableFuture.supplyAsync(() -> {
-                    Optional<Credential> found = checks.identify(refused.bearer().get());
+                    Optional<Bearer> found = checks.identify(refused.bearer().get());
                     return new Owned(found, found.flatMap(checks::ownerLogin));
                 }, blocking)
                 : CompletableFuture.completedFuture(new Owned(Optional.empty(), Optional.empty()));
@@ -77,10 +77,10 @@ public final class RefusalAudit implements EdgeAudit {
     }
 
     /** The credential a refused request carried, and its owner's login. */
-    private record Owned(Optional<Credential> credential, Optional<String> login) {}
+    private record Owned(Optional<Bearer> credential, Optional<String> login) {}
 
     private AuditRow row(String auditId, Refused refused, Owned owned) {
-        Optional<Credential> credential = owned.credential();
+        Optional<Bearer> credential = owned.credential();
         String target = refused.target();
         int question = target.indexOf('?');
         String rawPath = question < 0 ? target : target.substring(0, question);
@@ -103,8 +103,8 @@ public final class RefusalAudit implements EdgeAudit {
         Optional<ProxyTarget> readable = readable(refused);
         Optional<RequestInfo> info = readable.map(read -> RequestInfo.of(refused.method(), read.path(),
                 read.query()));
-        return new AuditRow(auditId, now, credential.map(found -> found.subjectId().value()), owned.login(),
-                credential.map(Credential::id), cluster, info.flatMap(RequestInfo::namespace),
+        return new AuditRow(auditId, now, credential.map(found -> found.owner().value()), owned.login(),
+                credential.map(Bearer::id), cluster, info.flatMap(RequestInfo::namespace),
                 info.map(RequestInfo::verb).orElse(Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40)),
                 info.flatMap(RequestInfo::resource), info.flatMap(RequestInfo::name),
                 Untrusted.text(path, PATH_KEPT), Optional.of(refused.client().getHostAddress()),

@@ -122,6 +122,19 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     }
 
     @Override
+    public List<LentAccess.Lent> lentTo(String sessionId, Instant now) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE session_id = :session_id AND status = 'approved' AND grant_expires_at > :now")
+                .bind("session_id", sessionId)
+                .bind("now", now.toEpochMilli())
+                .map(JdbiAccessRequestStore::map)
+                .list()).stream()
+                .map(request -> new LentAccess.Lent(request.actor().subject(), request.cluster(), request.role(),
+                        request.scope(), request.grantExpiresAt().orElseThrow()))
+                .toList();
+    }
+
+    @Override
     public List<AccessRequest> forDecider(Optional<SubjectId> decider, Instant now, int limit) {
         String whose = decider.isPresent() ? "decider_id = :decider_id" : "decider_id IS NULL";
         return database.withHandle(handle -> {

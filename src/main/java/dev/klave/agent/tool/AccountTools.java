@@ -18,6 +18,7 @@ import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.config.BaseUrl;
+import dev.klave.gateway.Reach;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.oauth.Permission;
@@ -38,41 +39,31 @@ final class AccountTools {
     private final GrantStore grants;
     private final ClusterStore clusters;
     private final AccessRequests accessRequests;
-    private final Delegations delegations;
+    private final Reach reach;
     private final BaseUrl baseUrl;
     private final Clock clock;
 
-    AccountTools(GrantStore grants, ClusterStore clusters, AccessRequests accessRequests, Delegations delegations,
+    AccountTools(GrantStore grants, ClusterStore clusters, AccessRequests accessRequests, Reach reach,
             BaseUrl baseUrl, Clock clock) {
         this.grants = requireNonNull(grants, "grants is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
-        this.delegations = requireNonNull(delegations, "delegations is null");
+        this.reach = requireNonNull(reach, "reach is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
     static Actor actor(Agent agent) {
         // A delegated agent's credential stands for its session: the session names it, no credential does.
-        return new Actor(agent.account().id(), agent.delegated() ? Optional.empty()
-                : Optional.of(agent.credential().id()), agent.session());
+        return new Actor(agent.account().id(), agent.credentialId(), agent.session());
     }
 
     /**
-     * The grants the agent acts under now: its account's active grants, on the credential's
-     * cluster only when the credential is restricted to one; for a delegated agent, those carrying
-     * a permission its session allows (the gateway admits by the same rule); one per cluster,
-     * scope and role.
+     * The grants the agent acts under now, as the gateway admits by them ({@link Reach}): its
+     * bearer's reach, one per cluster, scope and role.
      */
     List<Grant> inForce(Agent agent) {
-        Instant now = clock.instant();
-        List<Grant> active = grants.find(Optional.of(agent.account().id()), Optional.empty(), false).stream()
-                .filter(grant -> grant.activeAt(now)
-                        && agent.credential().clusterId().map(grant.clusterId()::equals).orElse(true))
-                .toList();
-        if (agent.session().isPresent()) {
-            active = delegations.reach(agent.session().get(), active);
-        }
+        List<Grant> active = reach.everywhere(agent.bearer());
         Map<String, Grant> unique = new TreeMap<>();
         for (Grant grant : active) {
             unique.merge(grant.clusterId().value() + " " + grant.scope() + " " + grant.tier().code(), grant,
@@ -103,7 +94,7 @@ final class AccountTools {
         } else {
             out.putNull("acting_for");
         }
-        out.put("credential_expires_at", agent.credential().expiresAt().toString());
+        out.put("credential_expires_at", agent.bearer().expiresAt().toString());
         agent.session().ifPresentOrElse(id -> out.put("session", id), () -> out.putNull("session"));
         agent.sessionExpiresAt().ifPresentOrElse(at -> out.put("session_expires_at", at.toString()),
                 () -> out.putNull("session_expires_at"));
@@ -112,7 +103,7 @@ final class AccountTools {
         StringBuilder text = new StringBuilder();
         text.append("identity: ").append(user).append(agent.delegated() ? " (delegated agent of "
                 + agent.account().login().value() + ")" : " (bot credential)").append('\n');
-        text.append("credential expires at: ").append(agent.credential().expiresAt()).append('\n');
+        text.append("credential expires at: ").append(agent.bearer().expiresAt()).append('\n');
         agent.sessionExpiresAt().ifPresent(at -> text.append("session expires at: ").append(at).append('\n'));
         text.append("writes need a person's approval: ").append(agent.writesNeedApproval() ? "yes" : "no")
                 .append('\n');
@@ -176,7 +167,7 @@ final class AccountTools {
         String roleName = arguments.need("role");
         Tier role = Tier.fromCode(roleName).orElseThrow(() -> ToolError.argument("role",
                 "usa view, edit o admin"));
-        if (role == Tier.CLUSTER_ADMIN) {
+        if (!role.delegable()) {
             // Spec 3 §5 4: cluster-admin is beyond every agent's ceiling.
             throw ToolError.of(Message.AGENT_ACCESS_BEYOND_CEILING);
         }

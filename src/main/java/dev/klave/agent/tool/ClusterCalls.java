@@ -72,7 +72,7 @@ final class ClusterCalls {
             throw new InterruptedException("the client left");
         }
         Call call = new Call(cluster, method, path, query, client, agent.channel(tool.wire()), preview);
-        Exchanged exchanged = exchange.exchange(Optional.of(agent.authorization()), call, outgoing);
+        Exchanged exchanged = exchange.exchange(agent.bearer(), call, outgoing);
         return switch (exchanged) {
             case Exchanged.Answered answered -> answered;
             case Exchanged.Refused refused -> throw new ToolError(refused.refusal().kind().code(),

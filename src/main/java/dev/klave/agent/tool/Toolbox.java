@@ -14,6 +14,7 @@ import dev.klave.config.BaseUrl;
 import dev.klave.crypto.Hmac;
 import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
+import dev.klave.gateway.Reach;
 import dev.klave.messages.Refusal;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,16 +32,15 @@ public final class Toolbox {
     private final Map<ToolName, Tool> tools = new EnumMap<>(ToolName.class);
 
     public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
-            AccessRequests accessRequests, Delegations delegations, BaseUrl baseUrl, Hmac stateKey,
+            AccessRequests accessRequests, Reach reach, BaseUrl baseUrl, Hmac stateKey,
             Sealer heldBodies,
             HeldWrites.AgentCheck stillValid, Duration approvalWait, Clock clock) {
-        AccountTools account = new AccountTools(grants, clusters, accessRequests, delegations, baseUrl,
-                clock);
-        Clusters reach = new Clusters(exchange, account);
-        ReadTools read = new ReadTools(reach);
+        AccountTools account = new AccountTools(grants, clusters, accessRequests, reach, baseUrl, clock);
+        Clusters onClusters = new Clusters(exchange, account);
+        ReadTools read = new ReadTools(onClusters);
         HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,
                 Approvals.LIFETIME), heldBodies, stillValid, baseUrl, approvalWait, clock);
-        WriteTools write = new WriteTools(reach, held, clock);
+        WriteTools write = new WriteTools(onClusters, held, clock);
         for (Tool tool : Catalogue.tools(account, read, write)) {
             tools.put(tool.name(), tool);
         }
