@@ -6,10 +6,14 @@ import dev.klave.messages.Refusal;
 
 /** What admission decided of a call; either way its audit row is written. */
 public sealed interface Admission {
-    /** The call may go to its cluster, acting as {@code caller}. */
-    record Admitted(Caller caller) implements Admission {
+    /** The call may go to its cluster, through a transport, as the {@link OpenCall} says. */
+    record Admitted(OpenCall call) implements Admission {
         public Admitted {
-            requireNonNull(caller, "caller is null");
+            requireNonNull(call, "call is null");
+        }
+
+        public Caller caller() {
+            return call.caller();
         }
     }
 

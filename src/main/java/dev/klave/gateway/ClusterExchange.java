@@ -7,8 +7,6 @@ import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterCallFailed;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.KubernetesApi;
-import dev.klave.kube.ClusterUri;
-import dev.klave.kube.Query;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
@@ -80,78 +78,86 @@ public final class ClusterExchange {
      * and its audit row is complete when this returns.
      */
     public Exchanged exchange(Bearer bearer, Call call, Outgoing outgoing) {
-        String auditId = ids.next();
-        Ending ending = gateway.ending(auditId);
-        Admission admission = gateway.admit(auditId, bearer, call).join();
+        Ending ending = gateway.ending(ids.next());
+        Admission admission = gateway.admit(ending, bearer, call).join();
         return switch (admission) {
-            case Admission.Refused refused -> new Exchanged.Refused(auditId, refused.refusal());
-            case Admission.Admitted admitted -> send(auditId, ending, admitted.caller(), call, outgoing);
+            case Admission.Refused refused -> new Exchanged.Refused(ending.auditId(), refused.refusal());
+            case Admission.Admitted admitted -> send(admitted.call(), outgoing);
         };
     }
 
-    private Exchanged send(String auditId, Ending ending, Caller caller, Call call, Outgoing outgoing) {
-        HttpRequest request;
-        try {
-            request = request(caller, call, outgoing);
-        } catch (RuntimeException e) {
-            // Nothing was sent and nothing registered: the row is completed, as refused.
-            LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).log("call {} to cluster {} not sent: {}", auditId,
-                    call.cluster(), Untrusted.text(e.toString()));
-            ending.end(Message.PREVIEW_NOT_DRY_RUN.status(), Optional.of(Message.PREVIEW_NOT_DRY_RUN.text()));
-            return new Exchanged.Refused(auditId, Message.PREVIEW_NOT_DRY_RUN.refusal());
-        }
-        AtomicReference<String> cut = new AtomicReference<>();
+    /** Holds a wait of {@code bearer}'s on {@code cluster} among the open calls ({@link Gateway#hold}). */
+    public Gateway.Held hold(Bearer bearer, ClusterId cluster) {
+        return gateway.hold(bearer, cluster);
+    }
+
+    /** The transport of an open call: the JDK's client, pinned to the cluster's CA, the whole answer read. */
+    private Exchanged send(OpenCall open, Outgoing outgoing) {
+        String auditId = open.auditId();
+        AtomicReference<CutReason> cut = new AtomicReference<>();
         Thread sending = Thread.currentThread();
-        gateway.streams().open(auditId, caller, call.cluster(), reason -> {
+        // Registered before the request is built: only then are its target and impersonation given out.
+        open.register(reason -> {
             cut.set(reason);
             sending.interrupt();
         });
+        HttpRequest request;
+        try {
+            request = request(open, outgoing);
+        } catch (RuntimeException e) {
+            // Nothing was sent: the call ends, its row says so (a defect of Klave's, never the client's).
+            open.answered();
+            LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).log("call {} to cluster {} not sent: {}", auditId,
+                    open.call().cluster(), Untrusted.text(e.toString()));
+            open.end(Message.PREVIEW_NOT_DRY_RUN.status(), Optional.of(Message.PREVIEW_NOT_DRY_RUN.text()));
+            return new Exchanged.Refused(auditId, Message.PREVIEW_NOT_DRY_RUN.refusal());
+        }
         Answer answer;
         try {
-            answer = http(call.cluster(), caller.cluster()).send(request);
+            answer = http(open.call().cluster(), open.cluster()).send(request);
         } catch (OutboundFailure failure) {
-            gateway.streams().closed(auditId);
+            open.answered();
             if (cut.get() != null) {
-                return cut(auditId, ending, cut.get());
+                return cut(open, cut.get());
             }
-            return failed(auditId, ending, call, failure);
+            return failed(open, failure);
         } catch (RuntimeException e) {
             // Not a failure the client reports (a defect): the call still ends, its row with it.
-            gateway.streams().closed(auditId);
+            open.answered();
             LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).setCause(e).log("call {} to cluster {} failed",
-                    auditId, call.cluster());
-            ending.end(Message.UPSTREAM_CONNECTION.status(), Optional.of(Message.UPSTREAM_CONNECTION.text()));
+                    auditId, open.call().cluster());
+            open.end(Message.UPSTREAM_CONNECTION.status(), Optional.of(Message.UPSTREAM_CONNECTION.text()));
             return new Exchanged.Failed(auditId, Message.UPSTREAM_CONNECTION, Message.UPSTREAM_CONNECTION.text());
         }
-        gateway.streams().closed(auditId);
+        open.answered();
         if (cut.get() != null) {
-            return cut(auditId, ending, cut.get());
+            return cut(open, cut.get());
         }
-        ending.end(answer.status(), Optional.empty());
+        open.end(answer.status(), Optional.empty());
         return new Exchanged.Answered(auditId, answer.status(), answer.headers(), answer.body());
     }
 
     /** Cut before its answer was whole: refused as the proxy refuses a request cut in flight. */
-    private Exchanged cut(String auditId, Ending ending, String reason) {
+    private Exchanged cut(OpenCall open, CutReason reason) {
         // The interrupt was ours, and is spent.
         Thread.interrupted();
-        Message refused = reason.equals(Message.AUDIT_RESTARTING.text()) ? Message.RESTARTING
-                : Message.CREDENTIAL_NO_LONGER_VALID;
-        ending.end(refused.status(), Optional.of(refused == Message.RESTARTING ? reason : refused.text()));
-        return new Exchanged.Refused(auditId, refused.refusal());
+        Message refused = reason.refusal();
+        open.end(refused.status(), Optional.of(reason == CutReason.SHUTDOWN ? reason.text() : refused.text()));
+        return new Exchanged.Refused(open.auditId(), refused.refusal());
     }
 
-    private Exchanged failed(String auditId, Ending ending, Call call, OutboundFailure failure) {
-        LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
-                .log("call {} to cluster {} failed: {}", auditId, call.cluster(), Untrusted.text(failure.toString()));
+    private Exchanged failed(OpenCall open, OutboundFailure failure) {
+        String auditId = open.auditId();
+        LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId).log("call {} to cluster {} failed: {}", auditId,
+                open.call().cluster(), Untrusted.text(failure.toString()));
         if (failure.kind() == OutboundFailure.Kind.TOO_LARGE) {
             String text = Message.AUDIT_ANSWER_TOO_LARGE.text(size(answerLimit));
-            ending.end(Message.AUDIT_ANSWER_TOO_LARGE.status(), Optional.of(text));
+            open.end(Message.AUDIT_ANSWER_TOO_LARGE.status(), Optional.of(text));
             return new Exchanged.Failed(auditId, Message.AUDIT_ANSWER_TOO_LARGE, text);
         }
         Message message = failure.kind() == OutboundFailure.Kind.DEADLINE ? Message.UPSTREAM_TIMEOUT
                 : ClusterCallFailed.Kind.of(failure).message();
-        ending.end(message.status(), Optional.of(message.text()));
+        open.end(message.status(), Optional.of(message.text()));
         return new Exchanged.Failed(auditId, message, message.text());
     }
 
@@ -168,18 +174,15 @@ public final class ClusterExchange {
      *
      * @throws IllegalStateException for a preview that is not a dry run on the wire
      */
-    private HttpRequest request(Caller caller, Call call, Outgoing outgoing) {
-        URI uri = ClusterUri.of(caller.cluster().server(), call.path(), call.query());
-        if (call.preview() && !Query.parse(uri.getRawQuery() == null ? "" : uri.getRawQuery()).dryRun()) {
-            throw new IllegalStateException("a preview without dryRun=All on the wire");
-        }
+    private HttpRequest request(OpenCall open, Outgoing outgoing) {
+        URI uri = open.uri();
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)
-                .method(call.method(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
+                .method(open.call().method(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
                         .orElse(HttpRequest.BodyPublishers.noBody()))
                 .header("Accept", outgoing.accept())
                 .header("User-Agent", "klave");
         outgoing.contentType().ifPresent(type -> request.header("Content-Type", type));
-        for (Map.Entry<String, String> header : Impersonation.headers(caller)) {
+        for (Map.Entry<String, String> header : open.impersonation()) {
             request.header(header.getKey(), header.getValue());
         }
         return request.build();

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
+import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.TokenHash;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
@@ -78,15 +79,15 @@ public final class Gateway {
      * durable (or could not be, which refuses it). Completes on the audit writer's thread for a
      * remembered check, on a virtual thread otherwise; never exceptionally.
      */
-    public CompletableFuture<Admission> admit(String auditId, Optional<TokenHash> token, Call call) {
+    public CompletableFuture<Admission> admit(Ending ending, Optional<TokenHash> token, Call call) {
         if (token.isPresent()) {
             Optional<Caller> remembered = checks.remembered(token.get(), call.cluster());
             if (remembered.isPresent()) {
-                return admitRemembered(auditId, call, remembered.get(),
+                return admitRemembered(ending, call, remembered.get(),
                         () -> checks.admit(token.get(), call.cluster(), ignored -> { }));
             }
         }
-        return CompletableFuture.supplyAsync(() -> admitChecked(auditId, call,
+        return CompletableFuture.supplyAsync(() -> admitChecked(ending, call,
                 found -> checks.admit(token.orElseThrow(Message.TOKEN_MISSING::refusal), call.cluster(), found)),
                 blocking);
     }
@@ -95,19 +96,20 @@ public final class Gateway {
      * Admits a call of a bearer its edge resolved already (an agent's tool: {@code /mcp} admits its
      * caller once), on the same terms, its token never looked up again.
      */
-    public CompletableFuture<Admission> admit(String auditId, Bearer bearer, Call call) {
+    public CompletableFuture<Admission> admit(Ending ending, Bearer bearer, Call call) {
         Optional<Caller> remembered = checks.remembered(bearer, call.cluster());
         if (remembered.isPresent()) {
-            return admitRemembered(auditId, call, remembered.get(), () -> checks.admit(bearer, call.cluster()));
+            return admitRemembered(ending, call, remembered.get(), () -> checks.admit(bearer, call.cluster()));
         }
-        return CompletableFuture.supplyAsync(() -> admitChecked(auditId, call, found -> {
+        return CompletableFuture.supplyAsync(() -> admitChecked(ending, call, found -> {
             found.accept(bearer);
             return checks.admit(bearer, call.cluster());
         }), blocking);
     }
 
-    private CompletableFuture<Admission> admitRemembered(String auditId, Call call, Caller caller,
+    private CompletableFuture<Admission> admitRemembered(Ending ending, Call call, Caller caller,
             Supplier<Caller> fullCheck) {
+        String auditId = ending.auditId();
         return audit.record(admittedRow(auditId, call, caller)).handle((generation, failure) -> {
             if (failure != null) {
                 auditFailed(auditId, failure);
@@ -115,17 +117,18 @@ public final class Gateway {
             }
             checks.observed(generation);
             if (generation == caller.generation()) {
-                return CompletableFuture.<Admission>completedFuture(new Admission.Admitted(caller));
+                return CompletableFuture.<Admission>completedFuture(admitted(ending, call, caller));
             }
-            return CompletableFuture.supplyAsync(() -> recheck(auditId, fullCheck), blocking);
+            return CompletableFuture.supplyAsync(() -> recheck(ending, call, fullCheck), blocking);
         }).thenCompose(admission -> admission);
     }
 
     /** The full check of a call whose row is already written; a refusal completes that row. */
-    private Admission recheck(String auditId, Supplier<Caller> fullCheck) {
+    private Admission recheck(Ending ending, Call call, Supplier<Caller> fullCheck) {
+        String auditId = ending.auditId();
         Refusal refusal;
         try {
-            return new Admission.Admitted(fullCheck.get());
+            return admitted(ending, call, fullCheck.get());
         } catch (Refusal refused) {
             refusal = refused;
         } catch (RuntimeException e) {
@@ -142,7 +145,8 @@ public final class Gateway {
      *
      * @param check the full check, telling the bearer it found as soon as it is known
      */
-    private Admission admitChecked(String auditId, Call call, Function<Consumer<Bearer>, Caller> check) {
+    private Admission admitChecked(Ending ending, Call call, Function<Consumer<Bearer>, Caller> check) {
+        String auditId = ending.auditId();
         AtomicReference<Bearer> known = new AtomicReference<>();
         try {
             Caller caller = check.apply(known::set);
@@ -152,7 +156,7 @@ public final class Gateway {
                 auditFailed(auditId, e);
                 return refused(Message.AUDIT_UNAVAILABLE.refusal());
             }
-            return new Admission.Admitted(caller);
+            return admitted(ending, call, caller);
         } catch (Refusal refusal) {
             Optional<Bearer> bearer = Optional.ofNullable(known.get());
             // Authentication failures are recorded too; they have no resource, like discovery. The
@@ -171,6 +175,52 @@ public final class Gateway {
         } catch (RuntimeException e) {
             return refused(unexpected(auditId, e));
         }
+    }
+
+    /**
+     * Holds a wait of {@code bearer}'s on {@code cluster} among the open calls — a tool waiting for
+     * a person's approval of its write (spec 3 §4 "Write approval flow" 3) — so that what cuts a
+     * call cuts the wait too: the waiting thread is interrupted, and {@link Held#cut()} says why.
+     *
+     * @throws Refusal when the bearer may not act on the cluster now
+     */
+    public Held hold(Bearer bearer, ClusterId cluster) {
+        Caller caller = checks.admit(bearer, cluster);
+        Held held = new Held("wait-" + java.util.UUID.randomUUID(), Thread.currentThread());
+        streams.open(held.id, caller, cluster, held::cutBy);
+        return held;
+    }
+
+    /** A wait held open; closing it (however the wait ended) takes it out of the open calls. */
+    public final class Held implements AutoCloseable {
+        private final String id;
+        private final Thread waiting;
+        private final AtomicReference<CutReason> cut = new AtomicReference<>();
+
+        private Held(String id, Thread waiting) {
+            this.id = id;
+            this.waiting = waiting;
+        }
+
+        private void cutBy(CutReason reason) {
+            cut.set(reason);
+            waiting.interrupt();
+        }
+
+        /** Why the wait was cut, if it was. */
+        public Optional<CutReason> cut() {
+            return Optional.ofNullable(cut.get());
+        }
+
+        @Override
+        public void close() {
+            streams.closed(id);
+        }
+    }
+
+    /** The call admitted: open, to be carried by its transport under the {@link OpenCall}'s contract. */
+    private Admission admitted(Ending ending, Call call, Caller caller) {
+        return new Admission.Admitted(new OpenCall(ending.auditId(), call, caller, ending, streams));
     }
 
     private static Admission refused(Refusal refusal) {

@@ -7,14 +7,15 @@ import java.util.Map;
 /**
  * The headers that make a cluster act as the caller (spec 1 §1.3): Klave's proxy token as the
  * bearer, and {@code Impersonate-User}, {@code Impersonate-Uid} and one {@code Impersonate-Group}
- * per group. Built here only, for every way in; whatever a client sent under these names was
- * refused or removed before (the proxy's header rules), so these are the only ones a cluster sees.
+ * per group. Built here only, for every way in, and given out only by an {@link OpenCall} that is
+ * registered with the stream guard; whatever a client sent under these names was refused or removed
+ * before (the proxy's header rules), so these are the only ones a cluster sees.
  */
-public final class Impersonation {
+final class Impersonation {
     private Impersonation() {}
 
     /** Name and value pairs, in order; {@code Impersonate-Group} repeats. */
-    public static List<Map.Entry<String, String>> headers(Caller caller) {
+    static List<Map.Entry<String, String>> headers(Caller caller) {
         List<Map.Entry<String, String>> headers = new ArrayList<>(3 + caller.groups().size());
         headers.add(Map.entry("Authorization", "Bearer " + caller.cluster().proxyToken()));
         headers.add(Map.entry("Impersonate-User", caller.userName()));

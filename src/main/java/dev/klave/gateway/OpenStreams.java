@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.ClusterId;
 import dev.klave.logs.LogFields;
-import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.storage.DatabaseUnavailableException;
 import io.micrometer.core.instrument.Counter;
@@ -67,15 +66,14 @@ public final class OpenStreams implements AutoCloseable {
     /** A recheck is queued on the guard's thread and has not started: more requests join it. */
     private final AtomicBoolean recheckQueued = new AtomicBoolean();
     /** {@code klave_stream_cuts_total{reason}}, one counter per reason, made once. */
-    private final Map<Message, Counter> cutCounters;
-    private final Counter restartCuts;
+    private final Map<CutReason, Counter> cutCounters;
 
     /** One open call; {@code cut} ends it and says why in its audit row. */
     private static final class Stream {
         private final String auditId;
         private final String credentialId;
         private final ClusterId cluster;
-        private final Consumer<String> cut;
+        private final Consumer<CutReason> cut;
         /** The groups the call was admitted with: losing any of them cuts it. */
         private final Set<String> groups;
         // Written by the guard's one thread only; volatile for the first read after open().
@@ -84,7 +82,7 @@ public final class OpenStreams implements AutoCloseable {
         /** Since when its check could not be made (the database away); null while it could. */
         private volatile Instant uncheckedSince;
 
-        Stream(String auditId, Caller caller, ClusterId cluster, Consumer<String> cut) {
+        Stream(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut) {
             this.auditId = requireNonNull(auditId, "auditId is null");
             this.credentialId = caller.bearer().id();
             this.cluster = requireNonNull(cluster, "cluster is null");
@@ -99,8 +97,8 @@ public final class OpenStreams implements AutoCloseable {
     private sealed interface Verdict {
         record Holds(Caller caller) implements Verdict {}
 
-        /** Cut, with {@code auditText} in the stream's row and {@code why} in the log. */
-        record Fails(Message auditText, String why) implements Verdict {}
+        /** Cut, for {@code reason}, with {@code why} in the log. */
+        record Fails(CutReason reason, String why) implements Verdict {}
 
         /** The database could not be asked. */
         record Unknown(String why) implements Verdict {}
@@ -132,10 +130,10 @@ public final class OpenStreams implements AutoCloseable {
         this.checkEvery = requireNonNull(checkEvery, "checkEvery is null");
         requireNonNull(registry, "registry is null");
         this.cutCounters = Map.of(
-                Message.AUDIT_STREAM_CUT, cutCounter(registry, "access"),
-                Message.AUDIT_STREAM_CUT_DATABASE, cutCounter(registry, "database"),
-                Message.AUDIT_STREAM_CUT_CHECK_FAILED, cutCounter(registry, "check_failed"));
-        this.restartCuts = cutCounter(registry, "shutdown");
+                CutReason.ACCESS, cutCounter(registry, "access"),
+                CutReason.DATABASE, cutCounter(registry, "database"),
+                CutReason.CHECK_FAILED, cutCounter(registry, "check_failed"),
+                CutReason.SHUTDOWN, cutCounter(registry, "shutdown"));
     }
 
     /**
@@ -180,9 +178,10 @@ public final class OpenStreams implements AutoCloseable {
      * checks it again whenever access changes and cuts it, once, through {@code cut} with the
      * text its audit row gets. Opening again under the same Audit-ID replaces the call's cut.
      *
-     * @param cut ends the call; called at most once, from the guard's thread or at shutdown
+     * @param cut ends the call, for the reason given; called at most once, from the guard's thread
+     *     or at shutdown
      */
-    public void open(String auditId, Caller caller, ClusterId cluster, Consumer<String> cut) {
+    public void open(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut) {
         Stream stream = new Stream(auditId, caller, cluster, cut);
         streams.put(stream.auditId, stream);
     }
@@ -203,7 +202,7 @@ public final class OpenStreams implements AutoCloseable {
             check();
         } catch (RuntimeException e) {
             LOG.error("stream guard: a check pass failed; cutting every open stream", e);
-            cutEvery(Message.AUDIT_STREAM_CUT_CHECK_FAILED, "the check pass failed: " + e);
+            cutEvery(CutReason.CHECK_FAILED, "the check pass failed: " + e);
         }
     }
 
@@ -239,14 +238,14 @@ public final class OpenStreams implements AutoCloseable {
                     if (!holds.caller().groups().containsAll(stream.groups)) {
                         // Still a credential with grants there, but not all those the stream
                         // was admitted with: what it streams may no longer be allowed.
-                        cut(stream, Message.AUDIT_STREAM_CUT, "a grant it was admitted with ended or changed", cuts);
+                        cut(stream, CutReason.ACCESS, "a grant it was admitted with ended or changed", cuts);
                         continue;
                     }
                     stream.validUntil = holds.caller().validUntil();
                     stream.checkedGeneration = generation;
                     stream.uncheckedSince = null;
                 }
-                case Verdict.Fails fails -> cut(stream, fails.auditText(), fails.why(), cuts);
+                case Verdict.Fails fails -> cut(stream, fails.reason(), fails.why(), cuts);
                 case Verdict.Unknown unknown -> unknown(stream, now, unknown.why(), cuts);
             }
         }
@@ -259,27 +258,26 @@ public final class OpenStreams implements AutoCloseable {
             stream.uncheckedSince = now;
         }
         if (!now.isBefore(stream.uncheckedSince.plus(OUTAGE_GRACE))) {
-            cut(stream, Message.AUDIT_STREAM_CUT_DATABASE, "unchecked for " + OUTAGE_GRACE.toSeconds() + " s: " + why,
-                    cuts);
+            cut(stream, CutReason.DATABASE, "unchecked for " + OUTAGE_GRACE.toSeconds() + " s: " + why, cuts);
         }
     }
 
-    private void cut(Stream stream, Message auditText, String why, Map<Cuts, Integer> cuts) {
+    private void cut(Stream stream, CutReason reason, String why, Map<Cuts, Integer> cuts) {
         LOG.atDebug().addKeyValue(LogFields.AUDIT_ID, stream.auditId).log("cutting stream {}", stream.auditId);
         // Only the registration still held under its Audit-ID: a call that ended, or opened again
         // with another cut (the proxy's answer began), is not cut through a stale one.
         if (streams.remove(stream.auditId, stream)) {
-            stream.cut.accept(auditText.text());
-            cutCounters.getOrDefault(auditText, cutCounters.get(Message.AUDIT_STREAM_CUT)).increment();
+            stream.cut.accept(reason);
+            cutCounters.get(reason).increment();
         }
         cuts.merge(new Cuts(stream.credentialId, stream.cluster, why), 1, Integer::sum);
     }
 
     /** Cuts every stream at once: used only when the guard itself failed, so nothing it holds can be trusted. */
-    private void cutEvery(Message auditText, String why) {
+    private void cutEvery(CutReason reason, String why) {
         Map<Cuts, Integer> cuts = new HashMap<>();
         for (Stream stream : streams.values()) {
-            cut(stream, auditText, why, cuts);
+            cut(stream, reason, why, cuts);
         }
         log(cuts);
     }
@@ -298,7 +296,7 @@ public final class OpenStreams implements AutoCloseable {
         try {
             return new Verdict.Holds(checks.recheck(stream.credentialId, stream.cluster, generation));
         } catch (Refusal refusal) {
-            return new Verdict.Fails(Message.AUDIT_STREAM_CUT, refusal.getMessage());
+            return new Verdict.Fails(CutReason.ACCESS, refusal.getMessage());
         } catch (DatabaseUnavailableException e) {
             LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, stream.auditId)
                     .log("could not check stream {}: {}", stream.auditId, e.getMessage());
@@ -306,7 +304,7 @@ public final class OpenStreams implements AutoCloseable {
         } catch (RuntimeException e) {
             // A defect, not an outage: nothing says the credential still holds.
             LOG.error("stream guard: the check of credential {} failed", stream.credentialId, e);
-            return new Verdict.Fails(Message.AUDIT_STREAM_CUT_CHECK_FAILED, "the check failed: " + e);
+            return new Verdict.Fails(CutReason.CHECK_FAILED, "the check failed: " + e);
         }
     }
 
@@ -317,8 +315,8 @@ public final class OpenStreams implements AutoCloseable {
             // (a tool's cut interrupts its thread, which has moved on).
             Stream held = streams.remove(stream.auditId);
             if (held != null) {
-                held.cut.accept(Message.AUDIT_RESTARTING.text());
-                restartCuts.increment();
+                held.cut.accept(CutReason.SHUTDOWN);
+                cutCounters.get(CutReason.SHUTDOWN).increment();
             }
         }
     }

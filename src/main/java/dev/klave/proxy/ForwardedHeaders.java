@@ -1,10 +1,9 @@
 package dev.klave.proxy;
 
-import dev.klave.gateway.Caller;
-import dev.klave.gateway.Impersonation;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -25,8 +24,11 @@ final class ForwardedHeaders {
 
     private ForwardedHeaders() {}
 
-    /** Client headers, minus hop-by-hop ones and those named in Connection, plus Klave's own. */
-    static MultiMap of(MultiMap incoming, Caller caller) {
+    /**
+     * Client headers, minus hop-by-hop ones and those named in Connection, plus Klave's own
+     * {@code impersonation} (an open call's: given out only once it is registered).
+     */
+    static MultiMap of(MultiMap incoming, List<Map.Entry<String, String>> impersonation) {
         Set<String> named = new HashSet<>();
         for (String connection : incoming.getAll(HttpHeaders.CONNECTION)) {
             for (String token : connection.split(",")) {
@@ -44,7 +46,7 @@ final class ForwardedHeaders {
         }
         // Added after the removals, so nothing a client writes in Connection can take them away;
         // none of these names survived the removals (authorization, impersonate-*).
-        for (Map.Entry<String, String> header : Impersonation.headers(caller)) {
+        for (Map.Entry<String, String> header : impersonation) {
             outgoing.add(header.getKey(), header.getValue());
         }
         return outgoing;

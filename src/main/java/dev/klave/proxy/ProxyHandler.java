@@ -5,13 +5,14 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.AuditIds;
 import dev.klave.config.ProxyLimits;
 import dev.klave.gateway.Admission;
+import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.TokenHash;
 import dev.klave.crypto.TokenKind;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.Caller;
+import dev.klave.gateway.OpenCall;
 import dev.klave.gateway.Ending;
 import dev.klave.gateway.Gateway;
-import dev.klave.gateway.OpenStreams;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.EdgeAudit;
 import dev.klave.http.KubeStatus;
@@ -55,7 +56,6 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final Upstreams upstreams;
     private final Upgrades upgrades;
     private final BooleanSupplier draining;
-    private final OpenStreams streams;
     private final CredentialShares shares;
     private final ProxyLimits limits;
     private final AuditIds auditIds;
@@ -73,8 +73,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.gateway = requireNonNull(gateway, "gateway is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx);
-        this.streams = gateway.streams();
-        this.upgrades = new Upgrades(vertx, streamTls, streams);
+        this.upgrades = new Upgrades(vertx, streamTls);
         this.draining = requireNonNull(draining, "draining is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.shares = new CredentialShares(vertx, limits.requestsPerCredential(), limits.streamsPerCredential(),
@@ -112,7 +111,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         Context context = Vertx.currentContext();
         // The bearer presented, typed once here: the gateway never sees the header's text.
         Optional<TokenHash> token = TokenHash.ofBearer(authorization, TokenKind.CREDENTIAL);
-        gateway.admit(auditId, token, call).whenComplete((admission, failure) -> context.runOnContext(
+        gateway.admit(proxied.ending(), token, call).whenComplete((admission, failure) -> context.runOnContext(
                 ignored -> proceed(proxied, request, target, call, auditId, upgrade, measured,
                         failure == null ? admission : new Admission.Refused(Message.INTERNAL_ERROR.refusal()))));
     }
@@ -162,7 +161,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
 
     private void proceed(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, Call call,
             String auditId, boolean upgrade, MeasuredRequest measured, Admission admission) {
-        Caller caller;
+        OpenCall open;
         switch (admission) {
             case Admission.Refused refused -> {
                 // Its row holds the refusal; unless the request ended already, that is its status.
@@ -172,8 +171,9 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 }
                 return;
             }
-            case Admission.Admitted admitted -> caller = admitted.caller();
+            case Admission.Admitted admitted -> open = admitted.call();
         }
+        Caller caller = open.caller();
         measured.admittedTo(target.cluster().value());
         if (!proxied.admitted()) {
             return;
@@ -181,31 +181,31 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         boolean longLived = upgrade || call.stream();
         if (longLived) {
             try {
-                proxied.ending().holding(shares.stream(caller.bearer().id()));
+                open.holding(shares.stream(caller.bearer().id()));
             } catch (Refusal refusal) {
-                proxied.ending().end(refusal.status(), Optional.of(refusal.getMessage()));
+                open.end(refusal.status(), Optional.of(refusal.getMessage()));
                 answerRefusal(request, refusal, upgrade);
                 return;
             }
         }
         if (upgrade) {
-            upgrades.serve(request, target, caller, auditId, proxied.ending());
+            upgrades.serve(request, open);
             return;
         }
         if (longLived) {
-            forward(proxied, request, target, caller, auditId, true);
+            forward(proxied, request, open, true);
             return;
         }
         shares.request(caller.bearer().id(), target.cluster()).onComplete(place -> {
             if (place.failed()) {
                 Refusal refusal = (Refusal) place.cause();
-                proxied.ending().end(refusal.status(), Optional.of(refusal.getMessage()));
+                open.end(refusal.status(), Optional.of(refusal.getMessage()));
                 answerRefusal(request, refusal, false);
                 return;
             }
-            proxied.ending().holding(place.result());
+            open.holding(place.result());
             if (!proxied.over()) {
-                forward(proxied, request, target, caller, auditId, false);
+                forward(proxied, request, open, false);
             }
         });
     }
@@ -222,29 +222,14 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      * @param longLived a watch or followed log: it may stay silent for hours, has a pool of its
      *     own, and no time-out but its client's, the cluster's and the stream guard's
      */
-    private void forward(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, Caller caller,
-            String auditId, boolean longLived) {
+    private void forward(ProxiedRequest proxied, HttpServerRequest request, OpenCall open, boolean longLived) {
         HttpServerResponse response = request.response();
-        URI server = caller.cluster().server();
-        int port = server.getPort() == -1 ? 443 : server.getPort();
-        String basePath = server.getRawPath() == null ? "" : server.getRawPath();
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.valueOf(request.method().name()))
-                .setHost(server.getHost())
-                .setPort(port)
-                .setURI(basePath + target.upstreamUri())
-                .setHeaders(ForwardedHeaders.of(request.headers(), caller))
-                // Waiting for a pooled connection is bounded on its own, and short: a cluster
-                // whose connections are all taken answers 503 now rather than after the time-out.
-                .setConnectTimeout(limits.queueTimeout().toMillis());
-        if (!longLived) {
-            options.setIdleTimeout(limits.timeout().toMillis());
-        }
-        Ending ending = proxied.ending();
+        String auditId = open.auditId();
+        ClusterId cluster = open.call().cluster();
         AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
         response.closeHandler(ignored -> {
-            streams.closed(auditId);
-            ending.end(499, Optional.of(Message.AUDIT_CLIENT_GONE.text()));
+            open.answered();
+            open.end(499, Optional.of(Message.AUDIT_CLIENT_GONE.text()));
             // The client hung up before the answer ended: end it at the cluster too. A silent
             // watch would otherwise hold its connection to the cluster until the cluster ends it
             // (bench/run: 10,000 closed watches left 10,000 upstream connections open).
@@ -254,16 +239,32 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             }
         });
         Context context = Vertx.currentContext();
-        // Until the cluster answers, an invalidated credential gets the spec's 403 instead of the
-        // answer (spec 1 §7: "request in flight cut off by a change").
-        streams.open(auditId, caller, target.cluster(), reason -> context.runOnContext(ignored -> {
-            Message refused = Message.CREDENTIAL_NO_LONGER_VALID;
-            ending.end(refused.status(), Optional.of(refused.text()));
+        // Until the cluster answers, a cut call gets the spec's answer instead (spec 1 §7: "request
+        // in flight cut off by a change"). Registered before the request exists: only then are its
+        // target and impersonation given out.
+        open.register(reason -> context.runOnContext(ignored -> {
+            Message refused = reason.refusal();
+            open.end(refused.status(), Optional.of(refused.text()));
             KubeStatus.send(response, refused);
             request.connection().close();
         }));
-        Upstreams.Pool pool = upstreams.client(target.cluster(), caller.cluster(), longLived);
-        ending.holding(pool.enter());
+        URI server = open.cluster().server();
+        int port = server.getPort() == -1 ? 443 : server.getPort();
+        String basePath = server.getRawPath() == null ? "" : server.getRawPath();
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.valueOf(request.method().name()))
+                .setHost(server.getHost())
+                .setPort(port)
+                .setURI(basePath + open.target())
+                .setHeaders(ForwardedHeaders.of(request.headers(), open.impersonation()))
+                // Waiting for a pooled connection is bounded on its own, and short: a cluster
+                // whose connections are all taken answers 503 now rather than after the time-out.
+                .setConnectTimeout(limits.queueTimeout().toMillis());
+        if (!longLived) {
+            options.setIdleTimeout(limits.timeout().toMillis());
+        }
+        Upstreams.Pool pool = upstreams.client(cluster, open.cluster(), longLived);
+        open.holding(pool.enter());
         pool.client().request(options)
                 .recover(failure -> Future.failedFuture(new NoConnection(failure)))
                 .compose(upstream -> {
@@ -275,19 +276,19 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                     return upstream.response();
                 })
                 .onSuccess(upstream -> {
-                    streams.closed(auditId);
+                    open.answered();
                     if (response.ended() || response.closed()) {
                         upstream.request().connection().close();
                         return;
                     }
                     if (longLived) {
-                        streams.open(auditId, caller, target.cluster(), reason -> context.runOnContext(ignored -> {
-                            ending.end(upstream.statusCode(), Optional.of(reason));
+                        open.register(reason -> context.runOnContext(ignored -> {
+                            open.end(upstream.statusCode(), reason);
                             request.connection().close();
                             upstream.request().connection().close();
                         }));
                     }
-                    Relays.answer(upstream, response, ending::end);
+                    Relays.answer(upstream, response, open::end);
                 })
                 .onFailure(failure -> {
                     if (failure instanceof ClientSideEnded || proxied.over()) {
@@ -298,10 +299,10 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                                     pool.full(Upstreams.REQUEST_CONNECTIONS))
                             : UpstreamFailures.classify(failure);
                     LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
-                            .log("proxy {} to cluster {} failed: {}", auditId, target.cluster(),
+                            .log("proxy {} to cluster {} failed: {}", auditId, cluster,
                             Untrusted.text(String.valueOf(failure instanceof NoConnection ? failure.getCause() : failure)));
-                    Refusal refusal = message.refusal(target.cluster().value());
-                    ending.end(refusal.status(), Optional.of(refusal.getMessage()));
+                    Refusal refusal = message.refusal(cluster.value());
+                    open.end(refusal.status(), Optional.of(refusal.getMessage()));
                     if (message == Message.PROXY_CLUSTER_BUSY) {
                         response.putHeader("Retry-After", "1");
                     }

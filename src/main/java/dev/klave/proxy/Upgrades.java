@@ -4,13 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
-import dev.klave.gateway.Caller;
-import dev.klave.gateway.Ending;
-import dev.klave.gateway.OpenStreams;
+import dev.klave.gateway.OpenCall;
 import dev.klave.http.KubeStatus;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Untrusted;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -31,6 +30,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,6 @@ final class Upgrades {
 
     private final Vertx vertx;
     private final SSLEngineOptions tls;
-    private final OpenStreams streams;
     private final Map<Key, NetClient> clients = new ConcurrentHashMap<>();
 
     /** Like {@link Upstreams}' key: the cluster's own values, whose hashes are cached. */
@@ -55,12 +55,10 @@ final class Upgrades {
      *     speed where the JDK's TLS reached 63-90 % of it (bench/RESULTS.md); streams that the
      *     cluster closed first arrived short with it until the relay stopped pausing sockets
      *     ({@link Relays#bytes}).
-     * @param streams where an upgraded connection is held open, so that a revocation cuts it
      */
-    Upgrades(Vertx vertx, SSLEngineOptions tls, OpenStreams streams) {
+    Upgrades(Vertx vertx, SSLEngineOptions tls) {
         this.vertx = requireNonNull(vertx, "vertx is null");
         this.tls = requireNonNull(tls, "tls is null");
-        this.streams = requireNonNull(streams, "streams is null");
     }
 
     /**
@@ -68,23 +66,47 @@ final class Upgrades {
      * headers go back to the client, then bytes flow both ways until either side closes. Any
      * other answer is returned as it is and the connection closed, never reused.
      */
-    void serve(HttpServerRequest request, ProxyTarget target, Caller caller, String auditId, Ending ending) {
+    void serve(HttpServerRequest request, OpenCall open) {
         HttpServerResponse response = request.response();
-        MultiMap headers = ForwardedHeaders.of(request.headers(), caller);
+        String auditId = open.auditId();
+        ClusterId cluster = open.call().cluster();
+        // Registered before the head leaves: a cut before the cluster's 101 refuses the upgrade;
+        // after it, ends both connections (the row keeps the 101 and says why).
+        AtomicReference<Runnable> closing = new AtomicReference<>(() -> request.connection().close());
+        AtomicBoolean spliced = new AtomicBoolean();
+        Context context = Vertx.currentContext();
+        open.register(reason -> context.runOnContext(ignored -> {
+            if (spliced.get()) {
+                open.end(101, reason);
+            } else {
+                Message refused = reason.refusal();
+                open.end(refused.status(), Optional.of(refused.text()));
+                if (!response.ended() && !response.closed()) {
+                    KubeStatus.send(response, refused);
+                }
+            }
+            closing.get().run();
+        }));
+        MultiMap headers = ForwardedHeaders.of(request.headers(), open.impersonation());
         headers.set(HttpHeaders.CONNECTION, "Upgrade");
         headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
-        open(target.cluster(), caller.cluster(), request.method().name(), target.upstreamUri(), headers)
+        open(cluster, open.cluster(), request.method().name(), open.target(), headers)
                 .onFailure(failure -> {
                     Message message = UpstreamFailures.classify(failure);
                     LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
-                            .log("upgrade {} to cluster {} failed: {}", auditId, target.cluster(),
+                            .log("upgrade {} to cluster {} failed: {}", auditId, cluster,
                             Untrusted.text(failure.toString()));
-                    ending.end(message.status(), Optional.of(message.text()));
+                    open.end(message.status(), Optional.of(message.text()));
                     KubeStatus.send(response, message);
                 })
                 .onSuccess(answer -> {
+                    if (open.ended()) {
+                        // Cut while the cluster answered: nothing goes back.
+                        answer.socket().close();
+                        return;
+                    }
                     if (answer.status() != 101) {
-                        ending.end(answer.status(), Optional.empty());
+                        open.end(answer.status(), Optional.empty());
                         response.setStatusCode(answer.status());
                         answer.headers().forEach((name, value) -> {
                             if (!Relays.DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))
@@ -112,28 +134,27 @@ final class Upgrades {
                     RawConnection.takeOver(request).onFailure(failure -> {
                         LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
                                 .log("upgrade {}: cannot take the client connection over: {}", auditId, failure.toString());
-                        ending.end(502, Optional.of(Message.UPSTREAM_CONNECTION.text()));
+                        open.end(502, Optional.of(Message.UPSTREAM_CONNECTION.text()));
                         answer.socket().close();
                     }).onSuccess(client -> {
                         client.write(Buffer.buffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
-                        splice(client, answer, ending, target, caller, auditId);
+                        closing.set(() -> {
+                            client.close();
+                            answer.socket().close();
+                        });
+                        spliced.set(true);
+                        splice(client, answer, open);
                     });
                 });
     }
 
-    private void splice(NetSocket client, Answer answer, Ending ending, ProxyTarget target, Caller caller,
-            String auditId) {
+    private void splice(NetSocket client, Answer answer, OpenCall open) {
         NetSocket cluster = answer.socket();
         if (answer.rest().length() > 0) {
             client.write(answer.rest());
         }
-        streams.open(auditId, caller, target.cluster(), reason -> {
-            ending.end(101, Optional.of(reason));
-            client.close();
-            cluster.close();
-        });
         Runnable finished = () -> {
-            ending.end(101, Optional.empty());
+            open.end(101, Optional.empty());
             client.close();
             cluster.close();
         };

@@ -75,9 +75,12 @@ class HostileArgumentsProperties {
         Arbitrary<String> known = Arbitraries.of("web#", "web?dryRun=None&x=", "team-a#", "team-a/../kube-system",
                 "%2e%2e", "..", ".", "?", "#", "db", "web", "a/b", "team-a", "ñ", "%", "cm-race?x=");
         Arbitrary<String> pieces = Arbitraries.oneOf(special, known, Arbitraries.strings().all().ofMaxLength(6));
-        // Not empty: an empty optional argument means "absent" (all namespaces, no name).
+        // Not empty: an empty optional argument means "absent" (all namespaces, no name). Well-formed:
+        // a lone surrogate has no UTF-8 form, so the client's JSON would send "?" in its place and
+        // the test would judge a name other than the one Klave received (ClusterRequestProperties
+        // covers lone surrogates in the builders themselves).
         return pieces.list().ofMinSize(1).ofMaxSize(3).map(parts -> String.join("", parts))
-                .filter(text -> !text.isEmpty());
+                .filter(text -> !text.isEmpty() && KubeNames.wellFormed(text));
     }
 
     @Provide
@@ -147,7 +150,8 @@ class HostileArgumentsProperties {
             if (request.path().equals("/api") || request.path().equals("/apis")) {
                 continue;
             }
-            assertThat(valid).as("a request sent for arguments the rules refuse: " + request.target()).isTrue();
+            assertThat(valid).as("a request sent for arguments the rules refuse: " + request.target() + " for "
+                    + namespace.codePoints().boxed().toList() + " " + name.codePoints().boxed().toList()).isTrue();
             String target = request.target();
             String path = target.contains("?") ? target.substring(0, target.indexOf('?')) : target;
             ClusterPath expected = switch (tool) {

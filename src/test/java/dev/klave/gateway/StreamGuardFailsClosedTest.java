@@ -81,7 +81,7 @@ class StreamGuardFailsClosedTest {
         try (OpenStreams guard = new OpenStreams(broken, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open("defect", caller, PROD, cut::complete);
+            guard.open("defect", caller, PROD, reason -> cut.complete(reason.text()));
 
             ticker.tick();
 
@@ -99,8 +99,8 @@ class StreamGuardFailsClosedTest {
             guard.start();
             CompletableFuture<String> first = new CompletableFuture<>();
             CompletableFuture<String> second = new CompletableFuture<>();
-            guard.open("first", caller, PROD, first::complete);
-            guard.open("second", caller, PROD, second::complete);
+            guard.open("first", caller, PROD, reason -> first.complete(reason.text()));
+            guard.open("second", caller, PROD, reason -> second.complete(reason.text()));
 
             ticker.tick();
 
@@ -118,7 +118,7 @@ class StreamGuardFailsClosedTest {
         try (OpenStreams guard = new OpenStreams(away, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open("outage", caller, PROD, cut::complete);
+            guard.open("outage", caller, PROD, reason -> cut.complete(reason.text()));
             ticker.tick(3);
             assertThat(cut).as("kept while the database is away for less than the grace").isNotDone();
 
@@ -139,7 +139,7 @@ class StreamGuardFailsClosedTest {
         try (OpenStreams guard = new OpenStreams(away, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open("counter", caller, PROD, cut::complete);
+            guard.open("counter", caller, PROD, reason -> cut.complete(reason.text()));
             ticker.tick(3);
             assertThat(cut).isNotDone();
 
@@ -164,7 +164,7 @@ class StreamGuardFailsClosedTest {
         try (OpenStreams guard = new OpenStreams(flaky, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
-            guard.open("flaky", caller, PROD, cut::complete);
+            guard.open("flaky", caller, PROD, reason -> cut.complete(reason.text()));
             ticker.tick(2);
             clock.advance(OpenStreams.OUTAGE_GRACE.minusSeconds(1));
             down.set(false);

@@ -104,9 +104,9 @@ class StreamCuttingTest {
                 CompletableFuture<String> revokedCut = new CompletableFuture<>();
                 CompletableFuture<String> keptCut = new CompletableFuture<>();
                 guard.open("revoked", checks.admit(Bearers.token(Optional.of("Bearer " + ana[2])), prod,
-                        credential -> {}), prod, revokedCut::complete);
+                        credential -> {}), prod, reason -> revokedCut.complete(reason.text()));
                 guard.open("kept", checks.admit(Bearers.token(Optional.of("Bearer " + kept)), prod,
-                        credential -> {}), prod, keptCut::complete);
+                        credential -> {}), prod, reason -> keptCut.complete(reason.text()));
 
                 klave.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
                 guard.recheckNow();

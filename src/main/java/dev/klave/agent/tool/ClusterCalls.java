@@ -9,6 +9,7 @@ import dev.klave.gateway.Call;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.kube.ClusterPath;
 import dev.klave.gateway.Exchanged;
+import dev.klave.gateway.Gateway;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import java.io.IOException;
@@ -81,6 +82,20 @@ final class ClusterCalls {
             case Exchanged.Failed failed -> throw ToolError.of(Message.AGENT_CLUSTER_UNREACHABLE,
                     Map.of("error", failed.text() + " (audit id " + failed.auditId() + ")"));
         };
+    }
+
+    /**
+     * Holds the agent's wait for a person on this cluster among the open calls: a revocation, a
+     * grant that ends or shutdown cuts it as it cuts a call.
+     *
+     * @throws ToolError when the agent may not act on the cluster any more
+     */
+    Gateway.Held hold() throws ToolError {
+        try {
+            return exchange.hold(agent.bearer(), cluster);
+        } catch (dev.klave.messages.Refusal refusal) {
+            throw new ToolError(refusal.kind().code(), refusal.getMessage(), Map.of());
+        }
     }
 
     JsonNode getJson(ClusterPath path, Map<String, String> query)

@@ -16,6 +16,7 @@ import dev.klave.config.BaseUrl;
 import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Exchanged;
+import dev.klave.gateway.Gateway;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -149,7 +150,23 @@ final class HeldWrites {
             throw mismatch();
         }
         if (request.statusAt(clock.instant()) == WriteStatus.PENDING && !wait.isZero()) {
-            request = approvals.await(id, wait);
+            // The wait is an open call of the agent's: what cuts a call (a revocation, a grant
+            // that ends, shutdown) ends it at once rather than at the end of the wait.
+            try (Gateway.Held held = calls.hold()) {
+                try {
+                    request = approvals.await(id, wait);
+                } catch (InterruptedException interrupted) {
+                    if (held.cut().isEmpty()) {
+                        throw interrupted;
+                    }
+                }
+                if (held.cut().isPresent()) {
+                    // Cut while waiting, or as the wait ended: the interrupt was the guard's.
+                    Thread.interrupted();
+                    Message refused = held.cut().get().refusal();
+                    throw new ToolError(refused.code(), refused.text(), Map.of());
+                }
+            }
         }
         return switch (request.statusAt(clock.instant())) {
             case PENDING -> ask(call, request, hash);
