@@ -3,6 +3,7 @@ package dev.klave;
 import dev.klave.access.GrantStore;
 import dev.klave.access.Grants;
 import dev.klave.cluster.ClusterConnections;
+import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.cluster.Clusters;
 import dev.klave.cluster.Namespaces;
@@ -43,10 +44,10 @@ final class ClustersWiring implements AutoCloseable {
         clusterStore = new JdbiClusterStore(database);
         grantStore = new JdbiGrantStore(database);
         vault = new TokenVault(accounts.keys.derive(KeyPurpose.CLUSTER_TOKENS), random);
-        connections = new ClusterConnections(clusterStore, vault);
+        connections = new ClusterConnections(clusterStore, vault, new ClusterEndpoints());
         reconciler = new Reconciler(clusterStore, connections, grantStore, accounts.subjects,
                 new JdbiLeaseStore(database), replica, clock, registry, new JdbiAccessRequestStore(database));
-        reconciliations = new Reconciliations(reconciler, clusterStore, grantStore, clock);
+        reconciliations = new Reconciliations(reconciler, clusterStore, grantStore, connections.endpoints(), clock);
         namespaces = new Namespaces(connections);
         clusters = new Clusters(database, clusterStore, vault, accounts.events, reconciliations::request, clock);
         grants = new Grants(database, grantStore, accounts.subjects, clusterStore, namespaces, accounts.events,

@@ -96,13 +96,14 @@ final class GatewayWiring {
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
         gateway = new Gateway(credentialChecks, auditWriter, openStreams, checking, clock);
-        clusterExchange = new ClusterExchange(gateway, clock);
+        clusterExchange = new ClusterExchange(gateway, clusters.connections.endpoints(), clock);
         network = new NetworkEngine(settings.tlsEngine());
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
-            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clientAddresses, draining, settings.proxy(),
+            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clusters.connections.endpoints(),
+                    clientAddresses, draining, settings.proxy(),
                     clock, network.tls(), refusals, registry), refusals);
         };
     }

@@ -8,14 +8,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Opens a cluster's sealed secrets and hands out API clients for its reconciler token. A cluster
- * whose secrets no longer open (the encryption key changed) fails closed with 503, alone.
+ * Opens a cluster's sealed secrets and hands out API clients for its reconciler token (kept by
+ * {@link ClusterEndpoints}, with every other client of the cluster). A cluster whose secrets no
+ * longer open (the encryption key changed) fails closed with 503, alone.
  */
 public final class ClusterConnections {
     private final ClusterStore clusters;
     private final TokenVault vault;
-    /** The reconciler's client of each cluster, for the secrets it was built from. */
-    private final Map<ClusterId, Reconciler> clients = new ConcurrentHashMap<>();
+    private final ClusterEndpoints endpoints;
+    /** The reconciler's client of a cluster, for the secrets it was built from. */
+    private static final ClusterEndpoints.Kind<KubernetesApi> RECONCILER = new ClusterEndpoints.Kind<>("reconciler",
+            secrets -> new KubernetesApi(secrets.server(), secrets.caCertificates(), secrets.reconcilerToken()),
+            api -> { });
     /**
      * The opened secrets of each cluster, with the sealed text they came from: opening (AES-GCM,
      * PEM parsing) happens once per bootstrap instead of once per proxied request, and new tokens
@@ -25,11 +29,15 @@ public final class ClusterConnections {
 
     private record Opened(String sealed, BootstrapSecrets secrets) {}
 
-    private record Reconciler(BootstrapSecrets secrets, KubernetesApi api) {}
-
-    public ClusterConnections(ClusterStore clusters, TokenVault vault) {
+    public ClusterConnections(ClusterStore clusters, TokenVault vault, ClusterEndpoints endpoints) {
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.vault = requireNonNull(vault, "vault is null");
+        this.endpoints = requireNonNull(endpoints, "endpoints is null");
+    }
+
+    /** Every client kept for the clusters' API servers. */
+    public ClusterEndpoints endpoints() {
+        return endpoints;
     }
 
     /**
@@ -59,16 +67,13 @@ public final class ClusterConnections {
 
     /** A client acting as the cluster's reconciler service account. */
     public KubernetesApi reconciler(ClusterId id) {
-        BootstrapSecrets secrets = secrets(id);
         // Built again when the secrets are new ones, so pasting new secrets takes effect at once.
-        return clients.compute(id, (ignored, kept) -> kept != null && kept.secrets() == secrets ? kept
-                : new Reconciler(secrets, new KubernetesApi(secrets.server(), secrets.caCertificates(),
-                        secrets.reconcilerToken()))).api();
+        return endpoints.client(RECONCILER, id, "", secrets(id));
     }
 
-    /** Forgets the secrets and client of a deleted cluster. */
+    /** Forgets the secrets and every client of a deleted cluster. */
     public void forget(ClusterId id) {
-        clients.remove(id);
         opened.remove(id);
+        endpoints.forget(id);
     }
 }

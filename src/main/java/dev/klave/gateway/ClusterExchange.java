@@ -3,8 +3,8 @@ package dev.klave.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.AuditIds;
-import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterCallFailed;
+import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.logs.LogFields;
@@ -19,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,13 +37,11 @@ public final class ClusterExchange {
     public static final long ANSWER_LIMIT = 8L * 1024 * 1024;
 
     private final Gateway gateway;
+    private final ClusterEndpoints endpoints;
     private final AuditIds ids;
-    private final Duration deadline;
     private final long answerLimit;
-    private final Map<ClusterId, Pinned> clients = new ConcurrentHashMap<>();
-
-    /** A client trusting one cluster's CA, kept while the cluster's secrets are the same ones. */
-    private record Pinned(BootstrapSecrets secrets, OutboundHttp http) {}
+    /** This exchange's client of a cluster: trusting its CA, with this exchange's deadline and limit. */
+    private final ClusterEndpoints.Kind<OutboundHttp> clients;
 
     /** What to send besides the call itself: a body and its type, and the type of answer wanted. */
     public record Outgoing(Optional<byte[]> body, Optional<String> contentType, String accept) {
@@ -61,15 +58,18 @@ public final class ClusterExchange {
         }
     }
 
-    public ClusterExchange(Gateway gateway, Clock clock) {
-        this(gateway, clock, DEADLINE, ANSWER_LIMIT);
+    public ClusterExchange(Gateway gateway, ClusterEndpoints endpoints, Clock clock) {
+        this(gateway, endpoints, clock, DEADLINE, ANSWER_LIMIT);
     }
 
-    ClusterExchange(Gateway gateway, Clock clock, Duration deadline, long answerLimit) {
+    ClusterExchange(Gateway gateway, ClusterEndpoints endpoints, Clock clock, Duration deadline, long answerLimit) {
         this.gateway = requireNonNull(gateway, "gateway is null");
+        this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.ids = new AuditIds(clock);
-        this.deadline = requireNonNull(deadline, "deadline is null");
+        requireNonNull(deadline, "deadline is null");
         this.answerLimit = answerLimit;
+        this.clients = new ClusterEndpoints.Kind<>("tools", secrets -> OutboundHttp.over(
+                KubernetesApi.pinnedTo(secrets.caCertificates()), deadline, answerLimit), http -> { });
     }
 
     /**
@@ -114,7 +114,7 @@ public final class ClusterExchange {
         }
         Answer answer;
         try {
-            answer = http(open.call().cluster(), open.cluster()).send(request);
+            answer = endpoints.client(clients, open.call().cluster(), "", open.cluster()).send(request);
         } catch (OutboundFailure failure) {
             open.answered();
             if (cut.get() != null) {
@@ -186,12 +186,5 @@ public final class ClusterExchange {
             request.header(header.getKey(), header.getValue());
         }
         return request.build();
-    }
-
-    private OutboundHttp http(ClusterId cluster, BootstrapSecrets secrets) {
-        Pinned pinned = clients.compute(cluster, (id, kept) -> kept != null && kept.secrets() == secrets ? kept
-                : new Pinned(secrets, OutboundHttp.over(KubernetesApi.pinnedTo(secrets.caCertificates()), deadline,
-                        answerLimit)));
-        return pinned.http();
     }
 }

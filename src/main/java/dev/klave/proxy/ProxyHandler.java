@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.AuditIds;
 import dev.klave.config.ProxyLimits;
 import dev.klave.gateway.Admission;
+import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.TokenHash;
 import dev.klave.crypto.TokenKind;
@@ -67,13 +68,13 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      * @param streamTls the TLS engine of upgraded connections to clusters (the listener's)
      * @param registry where the proxy's request counters and latency histogram go
      */
-    public ProxyHandler(Vertx vertx, Gateway gateway, ClientAddresses clients, BooleanSupplier draining,
-            ProxyLimits limits, Clock clock, SSLEngineOptions streamTls, RefusalAudit refusals,
+    public ProxyHandler(Vertx vertx, Gateway gateway, ClusterEndpoints endpoints, ClientAddresses clients,
+            BooleanSupplier draining, ProxyLimits limits, Clock clock, SSLEngineOptions streamTls, RefusalAudit refusals,
             MeterRegistry registry) {
         this.gateway = requireNonNull(gateway, "gateway is null");
         this.clients = requireNonNull(clients, "clients is null");
-        this.upstreams = new Upstreams(vertx);
-        this.upgrades = new Upgrades(vertx, streamTls);
+        this.upstreams = new Upstreams(vertx, endpoints);
+        this.upgrades = new Upgrades(vertx, streamTls, endpoints);
         this.draining = requireNonNull(draining, "draining is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.shares = new CredentialShares(vertx, limits.requestsPerCredential(), limits.streamsPerCredential(),

@@ -3,6 +3,7 @@ package dev.klave.proxy;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
+import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.OpenCall;
 import dev.klave.http.KubeStatus;
@@ -43,12 +44,9 @@ import org.slf4j.LoggerFactory;
 final class Upgrades {
     private static final Logger LOG = LoggerFactory.getLogger(Upgrades.class);
 
-    private final Vertx vertx;
-    private final SSLEngineOptions tls;
-    private final Map<Key, NetClient> clients = new ConcurrentHashMap<>();
-
-    /** Like {@link Upstreams}' key: the cluster's own values, whose hashes are cached. */
-    private record Key(ClusterId cluster, URI server, String caPem) {}
+    private final ClusterEndpoints endpoints;
+    /** The raw TLS client of a cluster's, for upgraded connections. */
+    private final ClusterEndpoints.Kind<NetClient> clients;
 
     /**
      * @param tls the TLS engine towards clusters. OpenSSL here carries exec streams at nginx's
@@ -56,9 +54,16 @@ final class Upgrades {
      *     cluster closed first arrived short with it until the relay stopped pausing sockets
      *     ({@link Relays#bytes}).
      */
-    Upgrades(Vertx vertx, SSLEngineOptions tls) {
-        this.vertx = requireNonNull(vertx, "vertx is null");
-        this.tls = requireNonNull(tls, "tls is null");
+    Upgrades(Vertx vertx, SSLEngineOptions tls, ClusterEndpoints endpoints) {
+        requireNonNull(vertx, "vertx is null");
+        requireNonNull(tls, "tls is null");
+        this.endpoints = requireNonNull(endpoints, "endpoints is null");
+        this.clients = new ClusterEndpoints.Kind<>("upgrades", secrets -> vertx.createNetClient(new NetClientOptions()
+                .setSsl(true)
+                .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
+                .setHostnameVerificationAlgorithm("HTTPS")
+                .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)
+                .setSslEngineOptions(tls.copy())), NetClient::close);
     }
 
     /**
@@ -171,13 +176,7 @@ final class Upgrades {
     private Future<Answer> open(ClusterId cluster, BootstrapSecrets secrets, String method, String uri, MultiMap headers) {
         URI server = secrets.server();
         int port = server.getPort() == -1 ? 443 : server.getPort();
-        NetClient client = clients.computeIfAbsent(new Key(cluster, server, secrets.caPem()),
-                ignored -> vertx.createNetClient(new NetClientOptions()
-                        .setSsl(true)
-                        .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
-                        .setHostnameVerificationAlgorithm("HTTPS")
-                        .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)
-                        .setSslEngineOptions(tls.copy())));
+        NetClient client = endpoints.client(clients, cluster, "", secrets);
         return client.connect(new ConnectOptions().setHost(server.getHost()).setPort(port).setSsl(true))
                 .compose(socket -> {
             StringBuilder head = new StringBuilder(method).append(' ')

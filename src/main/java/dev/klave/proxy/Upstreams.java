@@ -3,6 +3,7 @@ package dev.klave.proxy;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.BootstrapSecrets;
+import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import io.netty.channel.EventLoop;
 import io.vertx.core.Vertx;
@@ -12,9 +13,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.net.PemTrustOptions;
-import java.net.URI;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -38,7 +36,10 @@ final class Upstreams {
     private static final int STREAM_CONNECTIONS = 1_000_000;
 
     private final Vertx vertx;
-    private final Map<Key, Pool> clients = new ConcurrentHashMap<>();
+    private final ClusterEndpoints endpoints;
+    /** The pools of ordinary requests and those of streams: two kinds of client of a cluster's. */
+    private final ClusterEndpoints.Kind<Pool> requests;
+    private final ClusterEndpoints.Kind<Pool> streams;
 
     /**
      * One pooled client, and how many requests are using or waiting for its connections. Vert.x
@@ -73,10 +74,13 @@ final class Upstreams {
         }
     }
 
-    private record Key(ClusterId cluster, URI server, String caPem, boolean stream, EventLoop loop) {}
-
-    Upstreams(Vertx vertx) {
+    Upstreams(Vertx vertx, ClusterEndpoints endpoints) {
         this.vertx = requireNonNull(vertx, "vertx is null");
+        this.endpoints = requireNonNull(endpoints, "endpoints is null");
+        this.requests = new ClusterEndpoints.Kind<>("proxy requests", secrets -> pool(secrets, REQUEST_CONNECTIONS),
+                pool -> pool.client().close());
+        this.streams = new ClusterEndpoints.Kind<>("proxy streams", secrets -> pool(secrets, STREAM_CONNECTIONS),
+                pool -> pool.client().close());
     }
 
     /**
@@ -85,15 +89,17 @@ final class Upstreams {
      * @param stream whether the request is a watch or followed log, which holds its connection
      */
     Pool client(ClusterId cluster, BootstrapSecrets secrets, boolean stream) {
-        // A record of the same String instances: their hashes are cached, so the lookup on every
-        // proxied request does not rebuild and rehash a key holding the whole CA PEM.
+        // Kept per event loop: a pooled connection stays on the loop that opened it.
         EventLoop loop = ((ContextInternal) vertx.getOrCreateContext()).nettyEventLoop();
-        Key key = new Key(cluster, secrets.server(), secrets.caPem(), stream, loop);
-        return clients.computeIfAbsent(key, ignored -> new Pool(vertx.createHttpClient(new HttpClientOptions()
+        return endpoints.client(stream ? streams : requests, cluster, loop, secrets);
+    }
+
+    private Pool pool(BootstrapSecrets secrets, int connections) {
+        return new Pool(vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(secrets.caPem())))
                 .setVerifyHost(true)
                 .setConnectTimeout(CONNECT_TIMEOUT_MILLIS)
-                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(stream ? STREAM_CONNECTIONS : REQUEST_CONNECTIONS))));
+                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(connections)));
     }
 }

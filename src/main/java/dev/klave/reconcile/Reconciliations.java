@@ -6,11 +6,13 @@ import dev.klave.access.Grant;
 import dev.klave.access.GrantStore;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
+import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.messages.Refusal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,13 +34,17 @@ public final class Reconciliations implements AutoCloseable {
     private static final Duration TICK = Duration.ofSeconds(15);
 
     private final Reconciler reconciler;
+    private final ClusterEndpoints endpoints;
     private final ClusterStore clusters;
     private final GrantStore grants;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
 
-    public Reconciliations(Reconciler reconciler, ClusterStore clusters, GrantStore grants, Clock clock) {
+    /** @param endpoints the clusters' clients, of which those of clusters no longer registered are let go */
+    public Reconciliations(Reconciler reconciler, ClusterStore clusters, GrantStore grants, ClusterEndpoints endpoints,
+            Clock clock) {
+        this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.reconciler = requireNonNull(reconciler, "reconciler is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.grants = requireNonNull(grants, "grants is null");
@@ -69,7 +75,10 @@ public final class Reconciliations implements AutoCloseable {
 
     private void tick() {
         Instant now = clock.instant();
-        for (Cluster cluster : clusters.list()) {
+        List<Cluster> registered = clusters.list();
+        // A cluster deleted on another replica: its clients here are let go too.
+        endpoints.retainOnly(registered.stream().map(Cluster::id).collect(java.util.stream.Collectors.toSet()));
+        for (Cluster cluster : registered) {
             if (cluster.hasTokens() && due(cluster, now)) {
                 request(cluster.id());
             }

@@ -44,7 +44,7 @@ class UpstreamsTest {
 
     @Test
     void requestsOnTheSameEventLoopShareOnePool() throws Exception {
-        Upstreams upstreams = new Upstreams(vertx);
+        Upstreams upstreams = new Upstreams(vertx, new dev.klave.cluster.ClusterEndpoints());
         Context context = loop();
 
         assertThat(clientOn(context, upstreams, false)).isSameAs(clientOn(context, upstreams, false));
@@ -52,7 +52,7 @@ class UpstreamsTest {
 
     @Test
     void eachEventLoopHasPoolsOfItsOwn() throws Exception {
-        Upstreams upstreams = new Upstreams(vertx);
+        Upstreams upstreams = new Upstreams(vertx, new dev.klave.cluster.ClusterEndpoints());
         Context first = loop();
         Context second = loop();
         assertThat(((ContextInternal) first).nettyEventLoop()).isNotSameAs(((ContextInternal) second).nettyEventLoop());
@@ -62,7 +62,7 @@ class UpstreamsTest {
 
     @Test
     void streamsHaveAPoolApartFromOrdinaryRequests() throws Exception {
-        Upstreams upstreams = new Upstreams(vertx);
+        Upstreams upstreams = new Upstreams(vertx, new dev.klave.cluster.ClusterEndpoints());
         Context context = loop();
 
         assertThat(clientOn(context, upstreams, true)).isNotSameAs(clientOn(context, upstreams, false));
