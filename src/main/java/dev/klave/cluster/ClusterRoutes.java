@@ -9,6 +9,7 @@ import dev.klave.http.Access;
 import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
+import dev.klave.http.EdgeMap;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
 import java.nio.charset.StandardCharsets;
@@ -127,7 +128,7 @@ public final class ClusterRoutes implements RouteProvider {
         ClusterCapabilities learned = clusters.capabilities(cluster.id());
         return new ClusterView(cluster.id().value(), cluster.name(), cluster.status().code(), cluster.createdAt(),
                 cluster.tokensSetAt(), cluster.lastReconciledAt(), cluster.lastError(),
-                baseUrl.resolve("/clusters/" + cluster.id().value()),
+                baseUrl.resolve(EdgeMap.CLUSTERS + "/" + cluster.id().value()),
                 learned.kubernetesVersion().filter(version -> !version.isEmpty()), learned.aggregatedDiscovery());
     }
 

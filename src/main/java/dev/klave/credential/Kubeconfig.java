@@ -2,6 +2,7 @@ package dev.klave.credential;
 
 import dev.klave.cluster.ClusterId;
 import dev.klave.config.BaseUrl;
+import dev.klave.http.EdgeMap;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,7 +19,7 @@ final class Kubeconfig {
         for (ClusterId cluster : clusters) {
             yaml.append("- name: ").append(cluster).append('\n')
                     .append("  cluster:\n")
-                    .append("    server: ").append(baseUrl.resolve("/clusters/" + cluster)).append('\n');
+                    .append("    server: ").append(baseUrl.resolve(EdgeMap.CLUSTERS + "/" + cluster)).append('\n');
             caData.ifPresent(data -> yaml.append("    certificate-authority-data: ").append(data).append('\n'));
         }
         yaml.append("contexts:\n");

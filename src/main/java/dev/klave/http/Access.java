@@ -7,10 +7,8 @@ public enum Access {
     /** A valid {@code service_session} cookie of an enabled account; otherwise 401. */
     SESSION,
     /** A session of an administrator; otherwise 401 without a session, 403 with one. */
-    ADMIN,
-    /**
-     * A bearer token in {@code Authorization}; otherwise 401, with the route policy's
-     * {@code WWW-Authenticate} challenge when it names one.
-     */
-    BEARER
+    ADMIN
+    // No bearer kind: the routes that take a bearer token resolve it themselves, once, into the
+    // domain's own type (/mcp into an agent, the proxy into a gateway.Bearer); their 401s carry
+    // the route policy's challenge all the same.
 }

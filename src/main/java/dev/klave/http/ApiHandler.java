@@ -53,11 +53,6 @@ final class ApiHandler implements Handler<HttpServerRequest> {
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
     }
 
-    /** Whether {@code path} is under one of the mounted prefixes. */
-    boolean serves(String path) {
-        return routes.mountOf(path).isPresent();
-    }
-
     @Override
     public void handle(HttpServerRequest request) {
         try {
@@ -291,7 +286,6 @@ final class ApiHandler implements Handler<HttpServerRequest> {
                 }
                 yield request.authenticatedAs(caller);
             }
-            case BEARER -> request.authenticatedAs(authenticator.bearer(request.header("Authorization")));
         };
     }
 

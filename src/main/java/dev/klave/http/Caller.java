@@ -19,16 +19,4 @@ public sealed interface Caller {
             requireNonNull(sessionIdHash, "sessionIdHash is null");
         }
     }
-
-    /**
-     * A client holding a bearer token ({@code Authorization: Bearer …}): {@code tokenId} names the
-     * token so that what it does can be audited and the token revoked.
-     */
-    record Bearer(String subjectId, String login, String tokenId) implements Caller {
-        public Bearer {
-            requireNonNull(subjectId, "subjectId is null");
-            requireNonNull(login, "login is null");
-            requireNonNull(tokenId, "tokenId is null");
-        }
-    }
 }

@@ -72,7 +72,8 @@ public final class KlaveHttpServer {
         SpaHandler web = new SpaHandler(assets);
         ProxyFactory.Proxy proxied = proxyFactory.create(vertx, blocking, draining::get);
         Handler<HttpServerRequest> proxy = proxied.handler();
-        EdgeRefusals refusals = new EdgeRefusals(proxied.refusals(), new ClientAddresses(trustedProxies));
+        EdgeMap map = new EdgeMap(routes);
+        EdgeRefusals refusals = new EdgeRefusals(map, proxied.refusals(), new ClientAddresses(trustedProxies));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(listen.host())
                 .setPort(listen.port())
@@ -97,7 +98,7 @@ public final class KlaveHttpServer {
         Handler<HttpServerRequest> handler = request -> {
             strictTransport.ifPresent(value -> request.response().putHeader("Strict-Transport-Security", value));
             CleartextHttp2.declineUpgrade(request);
-            dispatch(request, health, api, proxy, web);
+            dispatch(request, map, health, api, proxy, web);
         };
         Handler<HttpServerRequest> malformed = request -> {
             strictTransport.ifPresent(value -> request.response().putHeader("Strict-Transport-Security", value));
@@ -140,19 +141,14 @@ public final class KlaveHttpServer {
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
-    private static void dispatch(HttpServerRequest request, HealthHandler health, ApiHandler api,
+    private static void dispatch(HttpServerRequest request, EdgeMap map, HealthHandler health, ApiHandler api,
             Handler<HttpServerRequest> proxy, SpaHandler web) {
-        String path = request.path();
-        if (path.equals("/healthz")) {
-            health.liveness(request);
-        } else if (path.equals("/readyz")) {
-            health.readiness(request);
-        } else if (api.serves(path)) {
-            api.handle(request);
-        } else if (path.equals("/clusters") || path.startsWith("/clusters/")) {
-            proxy.handle(request);
-        } else {
-            web.handle(request);
+        switch (map.of(request.path())) {
+            case EdgeMap.Liveness _ -> health.liveness(request);
+            case EdgeMap.Readiness _ -> health.readiness(request);
+            case EdgeMap.Api _ -> api.handle(request);
+            case EdgeMap.Proxy _ -> proxy.handle(request);
+            case EdgeMap.Web _ -> web.handle(request);
         }
     }
 

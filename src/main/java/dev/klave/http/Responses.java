@@ -104,11 +104,6 @@ final class Responses {
         error(response, policy, message, message.text());
     }
 
-    /** An {@code /api} error outside any route (a request refused at the edge). */
-    static void error(HttpServerResponse response, int status, String text) {
-        json(response, RoutePolicy.API, status, Json.write(Map.of("error", text)), List.of());
-    }
-
     /** The answer to a CORS preflight (an {@code OPTIONS} with {@code Access-Control-Request-Method}). */
     static void preflight(HttpServerResponse response, Set<String> allowed) {
         if (response.ended() || response.closed()) {

@@ -9,7 +9,9 @@ import dev.klave.kube.ClusterPath;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.http.EdgeMap;
 import java.net.InetAddress;
+import java.util.Optional;
 
 /**
  * Where a proxy request goes, read from the raw request target as the client sent it (spec 1 §4
@@ -43,19 +45,31 @@ public record ProxyTarget(ClusterId cluster, ClusterPath path, Query query) {
         int question = rawTarget.indexOf('?');
         String rawPath = question < 0 ? rawTarget : rawTarget.substring(0, question);
         String query = question < 0 ? "" : rawTarget.substring(question + 1);
-        if (!rawPath.startsWith("/clusters/")) {
-            throw Message.CLUSTER_UNKNOWN.refusal();
-        }
-        String rest = rawPath.substring("/clusters/".length());
-        int slash = rest.indexOf('/');
-        String id = slash < 0 ? rest : rest.substring(0, slash);
-        String path = slash < 0 ? "/" : rest.substring(slash);
+        Split split = Split.of(rawPath).orElseThrow(Message.CLUSTER_UNKNOWN::refusal);
+        String id = split.cluster();
         if (!ClusterId.isValid(id)) {
             if (id.isEmpty() || id.contains("%") || id.equals(".") || id.equals("..")) {
                 throw Message.PATH_INVALID.refusal();
             }
             throw Message.CLUSTER_ID_INVALID.refusal(id.length() > 80 ? id.substring(0, 80) + "…" : id);
         }
-        return new ProxyTarget(new ClusterId(id), ClusterPath.parse(path), Query.parse(query));
+        return new ProxyTarget(new ClusterId(id), ClusterPath.parse(split.path()), Query.parse(query));
+    }
+
+    /**
+     * A raw proxy path cut in its cluster segment and the rest, unchecked: {@code /clusters/a/b}
+     * is {@code a} and {@code /b}, {@code /clusters/a} is {@code a} and {@code /}.
+     */
+    record Split(String cluster, String path) {
+        static Optional<Split> of(String rawPath) {
+            String prefix = EdgeMap.CLUSTERS + "/";
+            if (!rawPath.startsWith(prefix)) {
+                return Optional.empty();
+            }
+            String rest = rawPath.substring(prefix.length());
+            int slash = rest.indexOf('/');
+            return Optional.of(slash < 0 ? new Split(rest, "/") : new Split(rest.substring(0, slash),
+                    rest.substring(slash)));
+        }
     }
 }

@@ -86,14 +86,11 @@ public final class RefusalAudit implements EdgeAudit {
         String rawPath = question < 0 ? target : target.substring(0, question);
         String cluster = "";
         String path = rawPath;
-        if (rawPath.startsWith("/clusters/")) {
-            String rest = rawPath.substring("/clusters/".length());
-            int slash = rest.indexOf('/');
-            String segment = slash < 0 ? rest : rest.substring(0, slash);
-            if (ClusterId.isValid(segment)) {
-                cluster = segment;
-                path = slash < 0 ? "/" : rest.substring(slash);
-            }
+        Optional<ProxyTarget.Split> split = ProxyTarget.Split.of(rawPath)
+                .filter(cut -> ClusterId.isValid(cut.cluster()));
+        if (split.isPresent()) {
+            cluster = split.get().cluster();
+            path = split.get().path();
         }
         var now = clock.instant();
         // What the request was about, when its target is one the proxy can read (a refused

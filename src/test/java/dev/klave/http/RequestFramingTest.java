@@ -184,6 +184,27 @@ class RequestFramingTest {
     }
 
     @Test
+    void aRefusalBeforeAnyRouteTakesTheFormOfTheMountItWasSentTo() throws Exception {
+        String smuggling = " HTTP/1.1\r\nHost: k\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+        String text = "petición HTTP no válida: Transfer-Encoding y Content-Length a la vez";
+
+        RawExchange mcp = send("POST /mcp" + smuggling);
+        RawExchange oauth = send("POST /oauth/token" + smuggling);
+        RawExchange proxy = send("POST " + CONFIGMAPS + smuggling);
+
+        assertThat(mcp.text()).startsWith("HTTP/1.1 400 ").endsWith("{\"error\":\"" + text + "\"}");
+        assertThat(oauth.text()).startsWith("HTTP/1.1 400 ")
+                .endsWith("{\"error\":\"invalid_request\",\"error_description\":\"" + text + "\"}");
+        JsonNode status = JSON.readTree(proxy.text().substring(proxy.text().indexOf("\r\n\r\n") + 4));
+        assertThat(status.get("kind").asText()).isEqualTo("Status");
+        assertThat(status.get("message").asText()).isEqualTo(text);
+        for (RawExchange exchange : new RawExchange[] {mcp, oauth, proxy}) {
+            assertThat(exchange.closedByKlave()).isTrue();
+            assertThat(auditRow(exchange.auditId()).get("error").asText()).isEqualTo(text);
+        }
+    }
+
+    @Test
     void aBrokenEscapeInTheQueryIsAnsweredWith400InsteadOfSilence() throws Exception {
         for (String target : new String[] {"/api/auth/methods?q=%zz", "/api/me?x=%", "/v1/ci/forge-actions/token?x=%zz"}) {
             String method = target.startsWith("/v1/") ? "POST" : "GET";

@@ -38,8 +38,13 @@ class RoutePolicyTest {
         klave = TestingKlave.start(new TestingClock(), settings -> settings
                         .with("SERVICE_BASE_URL", "https://klave.example.com"),
                 routes -> routes.mount("/probe-tool", tool).mount("/probe-oauth", token.withErrors(ErrorFormat.JSON))
-                        .add("POST", "/probe-tool", Access.BEARER, tool,
-                                request -> ApiResponse.ok(Map.of("size", request.body().length)))
+                        .add("POST", "/probe-tool", Access.ANONYMOUS, tool, request -> {
+                            // As /mcp does: the route resolves its bearer itself.
+                            if (request.header("Authorization").isEmpty()) {
+                                throw Message.TOKEN_MISSING.refusal();
+                            }
+                            return ApiResponse.ok(Map.of("size", request.body().length));
+                        })
                         .add("POST", "/probe-oauth/token", Access.ANONYMOUS, token, request -> ApiResponse.ok(
                                 new FormEcho(request.formField("grant_type").orElse("?"), request.formFields("scope"))))
                         .add("GET", "/probe-oauth/authorize", Access.ANONYMOUS, page, request -> {
