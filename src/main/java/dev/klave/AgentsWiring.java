@@ -27,6 +27,10 @@ import dev.klave.store.JdbiClientStore;
 import dev.klave.store.JdbiRateWindowStore;
 import dev.klave.store.JdbiUsedStateStore;
 import java.util.List;
+import dev.klave.http.RouteProvider;
+import dev.klave.oauth.ClientRoutes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.agent.approval.RequestIds;
@@ -117,6 +121,14 @@ final class AgentsWiring {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JDK has no default TLS context", e);
         }
+    }
+
+    /** The routes people decide through and the agent endpoint's; its login's last, under /mcp's mounts. */
+    List<RouteProvider> routes() {
+        List<RouteProvider> all = new ArrayList<>(List.of(routes, mcp));
+        oauth.ifPresent(all::add);
+        clients.map(ClientRoutes::new).ifPresent(all::add);
+        return List.copyOf(all);
     }
 
     void start() {
