@@ -3,6 +3,7 @@ package dev.klave.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.agent.tool.Agent;
 import dev.klave.agent.tool.Tool;
 import dev.klave.agent.tool.ToolResult;
 import dev.klave.agent.tool.Toolbox;

@@ -1,7 +1,7 @@
 package dev.klave.cli;
 
 import dev.klave.audit.AuditCursor;
-import dev.klave.audit.AuditExport;
+import dev.klave.audit.view.AuditExport;
 import dev.klave.audit.AuditFilter;
 import dev.klave.audit.Channel;
 import dev.klave.config.Settings;

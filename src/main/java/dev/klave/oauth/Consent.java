@@ -12,6 +12,8 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.SecretToken;
 import dev.klave.messages.Message;
+import dev.klave.oauth.session.AgentTokens;
+import dev.klave.oauth.session.Permission;
 import dev.klave.storage.UsedStateStore;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,21 +1,29 @@
 package dev.klave.oauth;
 
-import dev.klave.access.GrantStore;
-import dev.klave.account.ExternalIdentityStore;
-import dev.klave.http.BodyType;
-import dev.klave.limits.PerAddressLimit;
-import java.time.Clock;
-
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.GrantStore;
+import dev.klave.account.ExternalIdentityStore;
 import dev.klave.config.BaseUrl;
 import dev.klave.http.Access;
 import dev.klave.http.ApiResponse;
 import dev.klave.http.ApiRoutes;
+import dev.klave.http.BodyType;
 import dev.klave.http.ErrorFormat;
 import dev.klave.http.RoutePolicy;
 import dev.klave.http.RouteProvider;
+import dev.klave.limits.PerAddressLimit;
+import dev.klave.oauth.client.ClientMetadata;
+import dev.klave.oauth.client.ClientMetadataDocuments;
+import dev.klave.oauth.client.ClientStore;
+import dev.klave.oauth.client.MetadataRefused;
+import dev.klave.oauth.client.OAuthClient;
+import dev.klave.oauth.client.Registration;
+import dev.klave.oauth.session.AgentSessions;
+import dev.klave.oauth.session.AgentTokens;
+import dev.klave.oauth.session.SessionRoutes;
 import dev.klave.storage.UsedStateStore;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

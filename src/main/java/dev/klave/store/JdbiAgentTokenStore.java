@@ -2,8 +2,8 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.oauth.AgentToken;
-import dev.klave.oauth.AgentTokenStore;
+import dev.klave.oauth.session.AgentToken;
+import dev.klave.oauth.session.AgentTokenStore;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

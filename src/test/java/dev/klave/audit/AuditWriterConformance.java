@@ -3,6 +3,7 @@ package dev.klave.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klave.audit.view.AuditQueries;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAuditStore;

@@ -309,7 +309,7 @@ class KustomizeManifestsTest {
         assertThat(base).as("pinned to one release").matches("eclipse-temurin:25\\.\\d+\\.\\d+_\\d+-jre-\\w+");
         assertThat(jib).contains("<version>3.5.2</version>").contains("<image>" + base + "</image>")
                 .contains("<user>" + user + "</user>").contains("<port>" + port + "</port>")
-                .contains("<mainClass>dev.klave.Main</mainClass>").contains("<arg>serve</arg>")
+                .contains("<mainClass>dev.klave.cli.Main</mainClass>").contains("<arg>serve</arg>")
                 .as("bound to no phase: ./mvnw verify never pulls an image").doesNotContain("<executions>");
         assertThat(dockerfile).contains("\nUSER " + user + "\n").contains("\nEXPOSE " + port + "\n")
                 .contains("CMD [\"serve\"]").contains("-XX:+ExitOnOutOfMemoryError")

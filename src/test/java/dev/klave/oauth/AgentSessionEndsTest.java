@@ -8,6 +8,8 @@ import dev.klave.access.Tier;
 import dev.klave.account.ExternalIdentity;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
+import dev.klave.oauth.session.AgentTokens;
+import dev.klave.oauth.session.Permission;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;

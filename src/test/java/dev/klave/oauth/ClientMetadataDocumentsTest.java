@@ -2,7 +2,10 @@ package dev.klave.oauth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klave.oauth.MetadataRefused.Reason;
+import dev.klave.oauth.client.ClientMetadataDocuments;
+import dev.klave.oauth.client.MetadataRefused;
+import dev.klave.oauth.client.MetadataRefused.Reason;
+import dev.klave.oauth.client.PublishedClient;
 import dev.klave.outbound.AddressPolicy;
 import dev.klave.outbound.Resolver;
 import dev.klave.testing.TestingClock;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.oauth.client.RedirectUris;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

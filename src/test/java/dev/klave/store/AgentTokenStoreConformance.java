@@ -3,9 +3,9 @@ package dev.klave.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klave.oauth.AgentSession;
-import dev.klave.oauth.AgentToken;
-import dev.klave.oauth.AgentTokenStore;
+import dev.klave.oauth.session.AgentSession;
+import dev.klave.oauth.session.AgentToken;
+import dev.klave.oauth.session.AgentTokenStore;
 import dev.klave.storage.AlreadyExistsException;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.account.SubjectId;
-import dev.klave.oauth.AgentSession;
-import dev.klave.oauth.ClientKind;
-import dev.klave.oauth.ClientMetadata;
-import dev.klave.oauth.ClientStore;
-import dev.klave.oauth.OAuthClient;
+import dev.klave.oauth.session.AgentSession;
+import dev.klave.oauth.client.ClientKind;
+import dev.klave.oauth.client.ClientMetadata;
+import dev.klave.oauth.client.ClientStore;
+import dev.klave.oauth.client.OAuthClient;
 import dev.klave.storage.AlreadyExistsException;
 import java.time.Duration;
 import java.time.Instant;

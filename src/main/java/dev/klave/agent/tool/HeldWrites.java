@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.klave.agent.Agent;
+import dev.klave.agent.tool.Agent;
 import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Approvals;

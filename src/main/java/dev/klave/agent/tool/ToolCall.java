@@ -3,7 +3,7 @@ package dev.klave.agent.tool;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.klave.agent.Agent;
+import dev.klave.agent.tool.Agent;
 import java.net.InetAddress;
 import java.util.Optional;
 

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.net.InetAddress;
 import java.util.Optional;
 
 /**
@@ -125,7 +126,7 @@ public final class Toolbox {
     }
 
     /** Who calls and how, besides the tool and its arguments. */
-    public record Invocation(dev.klave.agent.Agent agent, java.net.InetAddress client, boolean urlElicitation,
+    public record Invocation(Agent agent, InetAddress client, boolean urlElicitation,
             Optional<String> requestState, Optional<JsonNode> inputResponses) {
         public Invocation {
             requireNonNull(agent, "agent is null");
