@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.storage.Keyset;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +64,7 @@ public final class Listing {
         }
         if (ids.size() > MAX_IDS || request.queryNames().size() > 1
                 || ids.stream().anyMatch(id -> id.isEmpty() || id.length() > 200)) {
-            throw Message.FILTER_INVALID.refusal("id", "de 1 a " + MAX_IDS + " ids, sin otros filtros ni página");
+            throw Message.FILTER_INVALID.refusal("id", Text.FILTER_IDS.text(MAX_IDS));
         }
         return Optional.of(ids.stream().distinct().toList());
     }

@@ -33,6 +33,88 @@ public enum Text {
     ARGUMENT_NOT_NAMESPACE("no es un namespace: minúsculas, dígitos y '-', hasta 63 caracteres (RFC 1123)"),
     ARGUMENT_NOT_NAME("no es un nombre que quepa en una ruta de Kubernetes: vacío, '.', '..', o con '/', '%' "
             + "o caracteres de control"),
+    // Why a tool refuses an argument otherwise (agent.argument_invalid's second part; spec 3 §4 "Arguments").
+    ARGUMENT_NOT_OBJECT("debe ser un objeto JSON"),
+    ARGUMENT_NOT_ACCEPTED("esta herramienta no lo admite"),
+    ARGUMENT_REQUIRED("es obligatorio"),
+    ARGUMENT_NOT_TEXT("debe ser un texto"),
+    /** %s: the most characters. */
+    ARGUMENT_TOO_LONG("tiene más de %s caracteres"),
+    ARGUMENT_NOT_INTEGER("debe ser un número entero"),
+    /** %s: the least, then the most. */
+    ARGUMENT_OUT_OF_RANGE("debe estar entre %s y %s"),
+    ARGUMENT_NOT_BOOLEAN("debe ser true o false"),
+    /** %s: the kind's plural. */
+    ARGUMENT_NAMESPACE_NEEDED("%s viven en un namespace: indícalo"),
+    /** %s: the kind's plural. */
+    ARGUMENT_NO_SCALE("%s no tiene el subrecurso scale"),
+    ARGUMENT_MANIFEST_UNREADABLE("no es YAML ni JSON válido"),
+    ARGUMENT_MANIFEST_NOT_ONE("debe ser exactamente un objeto"),
+    ARGUMENT_ROLE("usa view, edit o admin"),
+    ARGUMENT_SCOPE("un namespace, o * para todo el cluster"),
+    /** agent.cluster_unreachable's {@code error} when the cluster answered something else; %s: the audit id. */
+    CLUSTER_ANSWER_NOT_JSON_AUDITED("el cluster no respondió JSON (audit id %s)"),
+
+    // Why an OAuth token request is refused (RFC 6749 §5.2 invalid_grant's error_description).
+    OAUTH_CODE_UNKNOWN("código desconocido"),
+    OAUTH_CODE_USED("el código ya se usó: la sesión ha terminado"),
+    OAUTH_CODE_EXPIRED("el código ha caducado"),
+    OAUTH_CODE_OTHER_CLIENT("el código es de otro cliente"),
+    OAUTH_REDIRECT_NOT_AUTHORIZED("redirect_uri no es el de la autorización"),
+    OAUTH_PKCE_MISMATCH("code_verifier no corresponde al code_challenge (PKCE S256)"),
+    OAUTH_REFRESH_UNKNOWN("refresh token desconocido"),
+    OAUTH_REFRESH_USED("el refresh token ya se usó: la sesión ha terminado"),
+    OAUTH_SESSION_ENDED("la sesión ha terminado"),
+    OAUTH_REFRESH_OTHER_CLIENT("el refresh token es de otro cliente"),
+
+    // Why an authorization request is refused (oauth.invalid_request's part, spec 3 §4 "Agent login").
+    /** %s: the parameter's name. */
+    AUTHORIZE_PARAMETER_MISSING("falta %s"),
+    /** %s: the parameter's name. */
+    AUTHORIZE_PARAMETER_REPEATED("%s repetido"),
+    AUTHORIZE_RESPONSE_TYPE("response_type debe ser code"),
+    /** %s: the protected resource's URL. */
+    AUTHORIZE_RESOURCE("resource debe ser %s"),
+
+    // Why a client's registration is refused (RFC 7591 §3.2.2 invalid_client_metadata's part).
+    REGISTRATION_REDIRECT_URIS_REQUIRED("redirect_uris es obligatorio"),
+    /** %s: the most redirect URIs. */
+    REGISTRATION_REDIRECT_URIS_COUNT("redirect_uris debe tener entre 1 y %s URIs"),
+    /** %s: the most characters. */
+    REGISTRATION_REDIRECT_URI_TOO_LONG("una redirect_uri supera %s caracteres"),
+    REGISTRATION_GRANT_TYPES("grant_types admite authorization_code (obligatorio) y refresh_token"),
+    REGISTRATION_RESPONSE_TYPES("response_types solo admite code"),
+    /** %s: the most characters. */
+    REGISTRATION_CLIENT_NAME("client_name debe tener entre 1 y %s caracteres"),
+    REGISTRATION_NOT_OBJECT("el cuerpo debe ser un objeto JSON"),
+    /** %s: the field. */
+    REGISTRATION_NOT_TEXT("%s debe ser un texto"),
+    /** %s: the field. */
+    REGISTRATION_NOT_TEXTS("%s debe ser una lista de textos"),
+    /** %s: the field. */
+    REGISTRATION_NOT_WEB_ADDRESS("%s debe ser una dirección http(s)"),
+
+    // Why a redirect URI is refused (spec 3 §4 "Redirect URIs").
+    REDIRECT_NOT_URI("no es una URI"),
+    REDIRECT_NOT_ABSOLUTE("debe ser absoluta"),
+    REDIRECT_FRAGMENT("no puede llevar fragmento (#)"),
+    /** %s: the scheme. */
+    REDIRECT_SCHEME_REFUSED("el esquema %s no está permitido"),
+    /** %s: the scheme. */
+    REDIRECT_SCHEME_WRAPPER("el esquema %s abre otra dirección en un navegador"),
+    REDIRECT_NO_HOST("falta el host"),
+    REDIRECT_USER_INFO("no puede llevar usuario ni contraseña"),
+    REDIRECT_HTTP_NOT_LOOPBACK("http solo se admite para localhost, 127.0.0.1 y [::1]"),
+
+    /** FILTER_INVALID's part for {@code id=}; %s: the most ids. */
+    FILTER_IDS("de 1 a %s ids, sin otros filtros ni página"),
+
+    // Why an agent session ended on its own (its end_reason): a replayed code or token, the client's revocation.
+    AGENT_SESSION_CODE_REPLAYED("código usado dos veces"),
+    AGENT_SESSION_REFRESH_REPLAYED("refresh token usado dos veces"),
+    AGENT_SESSION_REVOKED_BY_CLIENT("revocado por el cliente"),
+    AGENT_SESSION_PASSWORD_CHANGED("contraseña cambiada"),
+    AGENT_SESSION_IDENTITY_UNLINKED("identidad desvinculada"),
 
     // Why an agent session ended, when a person ended it from the web interface (its end_reason).
     AGENT_SESSION_ENDED_BY_PERSON("terminada por su persona"),

@@ -7,6 +7,7 @@ import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
 import dev.klave.limits.PerAddressLimit;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import dev.klave.oauth.client.ClientMetadataDocuments;
 import dev.klave.oauth.client.ClientStore;
 import dev.klave.oauth.client.MetadataRefused;
@@ -60,9 +61,9 @@ final class AuthorizeEndpoint {
 
     private ApiResponse check(ApiRequest request) throws MetadataRefused {
         perAddress.count(request.clientAddress());
-        String clientId = single(request, "client_id").orElseThrow(() -> invalid("falta client_id"));
+        String clientId = single(request, "client_id").orElseThrow(() -> invalid(Text.AUTHORIZE_PARAMETER_MISSING.text("client_id")));
         List<String> declared = redirectUrisOf(clientId);
-        String redirectUri = single(request, "redirect_uri").orElseThrow(() -> invalid("falta redirect_uri"));
+        String redirectUri = single(request, "redirect_uri").orElseThrow(() -> invalid(Text.AUTHORIZE_PARAMETER_MISSING.text("redirect_uri")));
         if (RedirectUris.mustStopAuthorizing(declared)) {
             throw Message.AUTHORIZE_WRAPPER_CLIENT.refusal();
         }
@@ -70,7 +71,7 @@ final class AuthorizeEndpoint {
             throw Message.AUTHORIZE_REDIRECT_NOT_REGISTERED.refusal();
         }
         if (!"code".equals(single(request, "response_type").orElse(""))) {
-            throw invalid("response_type debe ser code");
+            throw invalid(Text.AUTHORIZE_RESPONSE_TYPE.text());
         }
         String challenge = single(request, "code_challenge").orElseThrow(Message.AUTHORIZE_PKCE::refusal);
         // OAuth 2.1 §4.1.1: S256 only; a missing method means plain, which is refused (no downgrade).
@@ -79,7 +80,7 @@ final class AuthorizeEndpoint {
             throw Message.AUTHORIZE_PKCE.refusal();
         }
         if (!resource.equals(single(request, "resource").orElse(""))) {
-            throw invalid("resource debe ser " + resource);
+            throw invalid(Text.AUTHORIZE_RESOURCE.text(resource));
         }
         String id = pending.issue(clientId, redirectUri, challenge, single(request, "state"));
         return ApiResponse.redirect(baseUrl.resolve(CONSENT_PAGE + URLEncoder.encode(id, StandardCharsets.UTF_8)));
@@ -101,7 +102,7 @@ final class AuthorizeEndpoint {
     private static Optional<String> single(ApiRequest request, String name) {
         Optional<String> value = request.queryParameter(name);
         if (value.isPresent() && request.queryParameters(name).size() > 1) {
-            throw invalid(name + " repetido");
+            throw invalid(Text.AUTHORIZE_PARAMETER_REPEATED.text(name));
         }
         return value.filter(text -> !text.isEmpty());
     }

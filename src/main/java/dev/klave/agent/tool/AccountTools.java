@@ -10,10 +10,10 @@ import dev.klave.access.GrantStore;
 import dev.klave.access.KubernetesIdentity;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
-import dev.klave.agent.tool.Agent;
 import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Actor;
+import dev.klave.agent.tool.Agent;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
@@ -21,6 +21,7 @@ import dev.klave.config.BaseUrl;
 import dev.klave.gateway.Reach;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.messages.Text;
 import dev.klave.oauth.session.Permission;
 import java.time.Clock;
 import java.time.Instant;
@@ -161,26 +162,23 @@ final class AccountTools {
 
     ToolResult requestAccess(ToolCall call) throws ToolError {
         Arguments arguments = call.arguments();
-        String clusterName = arguments.need("cluster");
+        String clusterName = arguments.need(Catalogue.CLUSTER);
         Cluster cluster = clusters.findById(clusterId(clusterName))
                 .orElseThrow(() -> ToolError.of(Message.AGENT_CLUSTER_UNKNOWN, Map.of("cluster", clusterName)));
-        String roleName = arguments.need("role");
-        Tier role = Tier.fromCode(roleName).orElseThrow(() -> ToolError.argument("role",
-                "usa view, edit o admin"));
+        Tier role = Tier.fromCode(arguments.need(Catalogue.ROLE)).orElseThrow(() -> ToolError.argument(
+                Catalogue.ROLE.name(), Text.ARGUMENT_ROLE));
         if (!role.delegable()) {
             // Spec 3 §5 4: cluster-admin is beyond every agent's ceiling.
             throw ToolError.of(Message.AGENT_ACCESS_BEYOND_CEILING);
         }
         Scope scope;
         try {
-            scope = new Scope(arguments.need("namespace"));
+            scope = new Scope(arguments.need(Catalogue.ACCESS_SCOPE));
         } catch (Refusal refusal) {
-            throw ToolError.argument("namespace", "un namespace, o * para todo el cluster");
+            throw ToolError.argument(Catalogue.ACCESS_SCOPE.name(), Text.ARGUMENT_SCOPE);
         }
-        long minutes = arguments.integer("minutes").orElseThrow(() -> ToolError.of(
-                Message.AGENT_ACCESS_BAD_MINUTES, Map.of("max", AccessRequest.MAX_MINUTES)));
-        String reason = arguments.text("reason").filter(text -> !text.isBlank()).orElseThrow(() -> ToolError.of(
-                Message.AGENT_ACCESS_REASON, Map.of("max", AccessRequest.MAX_REASON)));
+        long minutes = arguments.need(Catalogue.MINUTES);
+        String reason = arguments.need(Catalogue.REASON);
         Agent agent = call.agent();
         if (agent.delegated() && !withinCeiling(agent, new Permission(cluster.id(), role, scope))) {
             // Spec 3 §5 4: a delegated agent's ceiling is its person's own permissions there.

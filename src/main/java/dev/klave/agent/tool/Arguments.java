@@ -5,123 +5,89 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.klave.kube.KubeNames;
+import dev.klave.messages.Text;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A call's arguments, checked against the tool's parameters before its handler runs: no unknown
- * name, each value of its type and within its bounds, every required one present. A value of the
- * wrong kind is refused rather than coerced (spec 3 §4: "Arguments are strings unless marked").
+ * name, each value of its type and shape and within its bounds, every required one present. A value
+ * of the wrong kind is refused rather than coerced (spec 3 §4: "Arguments are strings unless
+ * marked"). A handler reads them typed, by the {@link Parameter} its tool declared.
  */
 public final class Arguments {
-    private final ObjectNode values;
-    private final Map<String, Parameter> parameters;
+    private final ObjectNode given;
+    private final Map<String, Parameter<?>> declared;
+    private final Map<String, Object> values;
 
-    private Arguments(ObjectNode values, Map<String, Parameter> parameters) {
+    private Arguments(ObjectNode given, Map<String, Parameter<?>> declared, Map<String, Object> values) {
+        this.given = given;
+        this.declared = declared;
         this.values = values;
-        this.parameters = parameters;
     }
 
-    static Arguments check(JsonNode given, List<Parameter> declared) throws ToolError {
-        ObjectNode values = JsonNodeFactory.instance.objectNode();
+    static Arguments check(JsonNode given, List<Parameter<?>> parameters) throws ToolError {
+        ObjectNode copy = JsonNodeFactory.instance.objectNode();
         if (given != null && !given.isNull()) {
             if (!given.isObject()) {
-                throw ToolError.argument("arguments", "debe ser un objeto JSON");
+                throw ToolError.argument("arguments", Text.ARGUMENT_NOT_OBJECT);
             }
-            values = ((ObjectNode) given).deepCopy();
+            copy = ((ObjectNode) given).deepCopy();
         }
-        Map<String, Parameter> byName = new java.util.LinkedHashMap<>();
-        declared.forEach(parameter -> byName.put(parameter.name(), parameter));
-        for (Iterator<String> names = values.fieldNames(); names.hasNext(); ) {
+        Map<String, Parameter<?>> byName = new LinkedHashMap<>();
+        parameters.forEach(parameter -> byName.put(parameter.name(), parameter));
+        for (Iterator<String> names = copy.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!byName.containsKey(name)) {
-                throw ToolError.argument(name, "esta herramienta no lo admite");
+                throw ToolError.argument(name, Text.ARGUMENT_NOT_ACCEPTED);
             }
         }
-        for (Parameter parameter : declared) {
-            JsonNode value = values.get(parameter.name());
-            if (value == null || value.isNull()) {
-                if (parameter.required()) {
-                    throw parameter.outOfBounds("es obligatorio");
-                }
-                values.remove(parameter.name());
-                continue;
-            }
-            checkValue(parameter, value);
-        }
-        return new Arguments(values, byName);
-    }
-
-    private static void checkValue(Parameter parameter, JsonNode value) throws ToolError {
-        switch (parameter.type()) {
-            case STRING -> {
-                if (!value.isTextual() || !KubeNames.wellFormed(value.asText())) {
-                    throw ToolError.argument(parameter.name(), "debe ser un texto");
-                }
-                OptionalLong most = parameter.maxLength();
-                if (most.isPresent() && value.asText().codePointCount(0, value.asText().length()) > most.getAsLong()) {
-                    throw parameter.outOfBounds("tiene más de " + most.getAsLong() + " caracteres");
-                }
-            }
-            case INTEGER -> {
-                if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-                    throw ToolError.argument(parameter.name(), "debe ser un número entero");
-                }
-                long number = value.asLong();
-                if (parameter.minimum().isPresent() && number < parameter.minimum().getAsLong()
-                        || parameter.maximum().isPresent() && number > parameter.maximum().getAsLong()) {
-                    throw parameter.outOfBounds("debe estar entre " + parameter.minimum().getAsLong() + " y "
-                            + parameter.maximum().getAsLong());
-                }
-            }
-            case BOOLEAN -> {
-                if (!value.isBoolean()) {
-                    throw ToolError.argument(parameter.name(), "debe ser true o false");
-                }
+        Map<String, Object> values = new HashMap<>();
+        for (Parameter<?> parameter : parameters) {
+            Optional<?> value = parameter.read(copy.get(parameter.name()));
+            if (value.isPresent()) {
+                values.put(parameter.name(), value.get());
+            } else {
+                copy.remove(parameter.name());
             }
         }
+        return new Arguments(copy, byName, values);
     }
 
-    /** A text argument; empty when absent or empty. */
-    public Optional<String> text(String name) {
-        known(name);
-        JsonNode value = values.get(name);
-        return value == null || value.asText().isEmpty() ? Optional.empty() : Optional.of(value.asText());
+    /** The value given, or the parameter's default; empty when neither. */
+    public <T> Optional<T> get(Parameter<T> parameter) {
+        declared(parameter);
+        Object value = values.get(parameter.name());
+        return value == null ? parameter.defaultValue() : Optional.of(parameter.form().type().cast(value));
     }
 
-    /** A required text argument (present and not empty). */
-    public String need(String name) throws ToolError {
-        return text(name).orElseThrow(() -> ToolError.argument(name, "es obligatorio"));
-    }
-
-    public Optional<Long> integer(String name) {
-        known(name);
-        JsonNode value = values.get(name);
-        if (value != null) {
-            return Optional.of(value.asLong());
+    /** The value of a parameter that always has one: a mandatory one, or one with a default. */
+    public <T> T need(Parameter<T> parameter) {
+        if (!parameter.required() && parameter.defaultValue().isEmpty()) {
+            throw new IllegalArgumentException(parameter.name() + " is optional and has no default");
         }
-        return parameters.get(name).defaultValue().map(number -> ((Number) number).longValue());
+        return get(parameter).orElseThrow(() -> new IllegalStateException(parameter.name() + " was checked"));
     }
 
-    public boolean flag(String name) {
-        known(name);
-        JsonNode value = values.get(name);
-        return value != null && value.asBoolean();
+    /** Whether a flag was given as {@code true}. */
+    public boolean isSet(Parameter<Boolean> flag) {
+        return get(flag).orElse(false);
     }
 
     /** The arguments as given (after the checks), for the identity of a held write. */
     public ObjectNode asJson() {
-        return values.deepCopy();
+        return given.deepCopy();
     }
 
-    private void known(String name) {
-        requireNonNull(name, "name is null");
-        if (!parameters.containsKey(name)) {
-            throw new IllegalArgumentException("not a parameter of this tool: " + name);
+    /** A handler reads only what its tool declared, as declared: one definition of each parameter. */
+    private void declared(Parameter<?> parameter) {
+        requireNonNull(parameter, "parameter is null");
+        if (!parameter.equals(declared.get(parameter.name()))) {
+            throw new IllegalArgumentException("not a parameter of this tool as declared: " + parameter.name());
         }
     }
 }

@@ -12,6 +12,7 @@ import dev.klave.gateway.Exchanged;
 import dev.klave.gateway.Gateway;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Map;
@@ -108,7 +109,7 @@ final class ClusterCalls {
             return Yaml.MAPPER.readTree(answered.body());
         } catch (IOException e) {
             throw ToolError.of(Message.AGENT_CLUSTER_UNREACHABLE,
-                    Map.of("error", "el cluster no respondió JSON (audit id " + answered.auditId() + ")"));
+                    Map.of("error", Text.CLUSTER_ANSWER_NOT_JSON_AUDITED.text(answered.auditId())));
         }
     }
 

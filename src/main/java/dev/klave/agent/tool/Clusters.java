@@ -16,6 +16,6 @@ final class Clusters {
 
     ClusterCalls calls(ToolCall call) throws ToolError {
         return new ClusterCalls(exchange, call.agent(), call.name(),
-                accounts.reachable(call.agent(), call.arguments().need("cluster")), call.client());
+                accounts.reachable(call.agent(), call.arguments().need(Catalogue.CLUSTER)), call.client());
     }
 }

@@ -81,13 +81,13 @@ final class HeldWrites {
 
     /** Whether this call resumes a held write: it names one, or echoes a requestState. */
     static boolean resuming(ToolCall call) {
-        return call.arguments().text("approval_id").isPresent() || call.requestState().isPresent();
+        return call.arguments().get(Catalogue.APPROVAL_ID).isPresent() || call.requestState().isPresent();
     }
 
     /** The identity of a write's arguments ({@code approval_id} aside): same arguments, same request. */
     static String argumentsHash(ToolCall call) {
         ObjectNode arguments = call.arguments().asJson();
-        arguments.remove("approval_id");
+        arguments.remove(Catalogue.APPROVAL_ID.name());
         String canonical = call.name().wire() + " " + Yaml.canonical(arguments);
         try {
             return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
@@ -142,7 +142,7 @@ final class HeldWrites {
                 return pending(approvals.find(id).orElseThrow(() -> mismatch()));
             }
         } else {
-            id = call.arguments().text("approval_id").orElseThrow();
+            id = call.arguments().get(Catalogue.APPROVAL_ID).orElseThrow();
         }
         WriteRequest request = approvals.find(id).filter(found -> found.actor().equals(AccountTools.actor(call.agent())))
                 .orElseThrow(HeldWrites::mismatch);

@@ -2,47 +2,18 @@ package dev.klave.agent.tool;
 
 import dev.klave.kube.KubeNames;
 import dev.klave.messages.Text;
-import java.util.Optional;
 
 /**
- * Tool arguments that become segments of an API path, checked by their Kubernetes rules before
- * anything is sent: a refusal names the argument and comes back in the tool's result (spec 3 §7),
+ * Values from a manifest that become segments of an API path, checked by their Kubernetes rules
+ * before anything is sent (a tool's own arguments are checked as declared, {@link Parameter}): a refusal names the argument and comes back in the tool's result (spec 3 §7),
  * never as an HTTP error. What passes is encoded once by the path ({@code kube.ClusterPath}).
  */
 final class Names {
     private Names() {}
 
-    /** A required namespace. */
-    static String namespace(Arguments arguments, String parameter) throws ToolError {
-        return namespace(parameter, arguments.need(parameter));
-    }
-
-    /** An optional namespace: empty when absent. */
-    static Optional<String> optionalNamespace(Arguments arguments, String parameter) throws ToolError {
-        Optional<String> value = arguments.text(parameter);
-        if (value.isPresent()) {
-            namespace(parameter, value.get());
-        }
-        return value;
-    }
-
     static String namespace(String parameter, String value) throws ToolError {
         if (!KubeNames.isNamespace(value)) {
             throw ToolError.argument(parameter, Text.ARGUMENT_NOT_NAMESPACE.text());
-        }
-        return value;
-    }
-
-    /** A required object name. */
-    static String name(Arguments arguments, String parameter) throws ToolError {
-        return name(parameter, arguments.need(parameter));
-    }
-
-    /** An optional object name: empty when absent. */
-    static Optional<String> optionalName(Arguments arguments, String parameter) throws ToolError {
-        Optional<String> value = arguments.text(parameter);
-        if (value.isPresent()) {
-            name(parameter, value.get());
         }
         return value;
     }

@@ -7,12 +7,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.kube.ClusterPath;
 import dev.klave.gateway.Exchanged;
+import dev.klave.kube.ClusterPath;
+import dev.klave.messages.Text;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -56,14 +57,14 @@ final class ReadTools {
     ToolResult listResources(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
-        String namespace = kind.namespaced() ? Names.optionalNamespace(arguments, "namespace").orElse("") : "";
+        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
+        String namespace = kind.namespaced() ? arguments.get(Catalogue.NAMESPACE_OR_ALL).orElse("") : "";
         Map<String, String> query = new LinkedHashMap<>();
-        query.put("limit", String.valueOf(arguments.integer("limit").orElse(100L)));
+        query.put("limit", String.valueOf(arguments.need(Catalogue.ROWS)));
         query.put("includeObject", "Metadata");
-        arguments.text("label_selector").ifPresent(value -> query.put("labelSelector", value));
-        arguments.text("field_selector").ifPresent(value -> query.put("fieldSelector", value));
-        arguments.text("continue").ifPresent(value -> query.put("continue", value));
+        arguments.get(Catalogue.LABEL_SELECTOR).ifPresent(value -> query.put("labelSelector", value));
+        arguments.get(Catalogue.FIELD_SELECTOR).ifPresent(value -> query.put("fieldSelector", value));
+        arguments.get(Catalogue.CONTINUE).ifPresent(value -> query.put("continue", value));
         Exchanged.Answered answered = calls.send("GET", kind.collection(namespace), query,
                 new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), ClusterCalls.TABLE));
         JsonNode table = ClusterCalls.json(answered);
@@ -85,8 +86,8 @@ final class ReadTools {
     ToolResult getResource(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
-        JsonNode object = calls.getJson(kind.object(namespaceOf(kind, arguments), Names.name(arguments, "name")),
+        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
+        JsonNode object = calls.getJson(kind.object(namespaceOf(kind, arguments), arguments.need(Catalogue.NAME)),
                 Map.of());
         return ToolResult.Done.text(Output.cut(Yaml.write(shown(object)), "the object is too large to show whole"));
     }
@@ -111,10 +112,10 @@ final class ReadTools {
     ToolResult getEvents(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        String namespace = Names.optionalNamespace(arguments, "namespace").orElse("");
+        String namespace = arguments.get(Catalogue.NAMESPACE_OR_ALL).orElse("");
         Map<String, String> query = new LinkedHashMap<>();
-        query.put("limit", String.valueOf(arguments.integer("limit").orElse(100L)));
-        Names.optionalName(arguments, "name").ifPresent(name -> query.put("fieldSelector",
+        query.put("limit", String.valueOf(arguments.need(Catalogue.EVENTS)));
+        arguments.get(Catalogue.EVENTS_OF).ifPresent(name -> query.put("fieldSelector",
                 "involvedObject.name=" + Names.selectorValue(name)));
         ClusterPath path = namespace.isEmpty() ? ClusterPath.of("api", "v1", "events")
                 : ClusterPath.of("api", "v1", "namespaces", namespace, "events");
@@ -155,15 +156,15 @@ final class ReadTools {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
         Map<String, String> query = new LinkedHashMap<>();
-        arguments.text("container").ifPresent(value -> query.put("container", value));
-        query.put("tailLines", String.valueOf(arguments.integer("tail_lines").orElse(200L)));
-        arguments.integer("since_seconds").ifPresent(value -> query.put("sinceSeconds", String.valueOf(value)));
-        if (arguments.flag("previous")) {
+        arguments.get(Catalogue.CONTAINER).ifPresent(value -> query.put("container", value));
+        query.put("tailLines", String.valueOf(arguments.need(Catalogue.TAIL_LINES)));
+        arguments.get(Catalogue.SINCE_SECONDS).ifPresent(value -> query.put("sinceSeconds", String.valueOf(value)));
+        if (arguments.isSet(Catalogue.PREVIOUS)) {
             query.put("previous", "true");
         }
         // Never follows (spec 3 §4): without follow=true the cluster answers and closes.
         Exchanged.Answered answered = calls.send("GET", ClusterPath.of("api", "v1", "namespaces",
-                Names.namespace(arguments, "namespace"), "pods", Names.name(arguments, "pod"), "log"), query,
+                arguments.need(Catalogue.IN_NAMESPACE), "pods", arguments.need(Catalogue.POD), "log"), query,
                 new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), "text/plain, */*"));
         List<String> lines = answered.text().lines().toList();
         if (lines.size() > MAX_LOG_LINES) {
@@ -176,8 +177,8 @@ final class ReadTools {
     ToolResult readSecret(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        JsonNode secret = calls.getJson(ClusterPath.of("api", "v1", "namespaces", Names.namespace(arguments,
-                "namespace"), "secrets", Names.name(arguments, "name")), Map.of());
+        JsonNode secret = calls.getJson(ClusterPath.of("api", "v1", "namespaces", arguments.need(Catalogue.IN_NAMESPACE),
+                "secrets", arguments.need(Catalogue.NAME)), Map.of());
         ObjectNode values = JsonNodeFactory.instance.objectNode();
         for (Iterator<Map.Entry<String, JsonNode>> entries = secret.path("data").fields(); entries.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = entries.next();
@@ -213,7 +214,7 @@ final class ReadTools {
         if (!kind.namespaced()) {
             return "";
         }
-        return Names.namespace("namespace", arguments.text("namespace").orElseThrow(() -> ToolError.argument(
-                "namespace", kind.plural() + " viven en un namespace: indícalo")));
+        return arguments.get(Catalogue.NAMESPACE).orElseThrow(() -> ToolError.argument(Catalogue.NAMESPACE.name(),
+                Text.ARGUMENT_NAMESPACE_NEEDED, kind.plural()));
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
  * A tool as data (spec 3 §4 "Tools"): its name, what it does, its parameters (which are its input
  * schema and the checks of its arguments), its annotations, and the code that runs it.
  */
-public record Tool(ToolName name, String description, List<Parameter> parameters, Annotations annotations,
+public record Tool(ToolName name, String description, List<Parameter<?>> parameters, Annotations annotations,
         Handler handler) {
     /** Spec 3 "Tool rules" 1. MCP reads a missing destructiveHint as true, so it is always written. */
     public record Annotations(boolean readOnly, boolean destructive, boolean idempotent) {

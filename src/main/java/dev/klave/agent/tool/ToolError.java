@@ -3,6 +3,7 @@ package dev.klave.agent.tool;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -33,6 +34,11 @@ public class ToolError extends Exception {
     public static ToolError argument(String name, String why) {
         return new ToolError(Message.AGENT_ARGUMENT_INVALID.code(), Message.AGENT_ARGUMENT_INVALID.text(name, why),
                 Map.of("name", name));
+    }
+
+    /** An argument the tool cannot use, named, with the catalogue's reason. */
+    public static ToolError argument(String name, Text why, Object... parts) {
+        return argument(name, why.text(parts));
     }
 
     public String code() {

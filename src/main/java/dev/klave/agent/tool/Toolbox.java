@@ -70,7 +70,7 @@ public final class Toolbox {
             schema.put("type", "object");
             ObjectNode properties = schema.putObject("properties");
             ArrayNode required = JsonNodeFactory.instance.arrayNode();
-            for (Parameter parameter : tool.parameters()) {
+            for (Parameter<?> parameter : tool.parameters()) {
                 properties.set(parameter.name(), parameter.schema());
                 if (parameter.required()) {
                     required.add(parameter.name());

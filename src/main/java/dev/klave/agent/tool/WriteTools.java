@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -47,12 +48,12 @@ final class WriteTools {
 
     /** Server-side apply, field manager {@code service-mcp}, never forced (spec 3 §4). */
     ToolResult apply(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
-        ObjectNode manifest = manifest(call.arguments().need("manifest"));
+        ObjectNode manifest = manifest(call.arguments().need(Catalogue.MANIFEST));
         ClusterCalls calls = clusters.calls(call);
         Kind kind = Kinds.resolve(calls, manifest.path("kind").asText(), Optional.of(manifest.path("apiVersion")
                 .asText()));
-        String name = Names.name("manifest", manifest.path("metadata").path("name").asText());
-        String namespace = kind.namespaced() ? Names.namespace("manifest", manifest.path("metadata")
+        String name = Names.name(Catalogue.MANIFEST.name(), manifest.path("metadata").path("name").asText());
+        String namespace = kind.namespaced() ? Names.namespace(Catalogue.MANIFEST.name(), manifest.path("metadata")
                 .path("namespace").asText("default")) : "";
         Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name),
                 Query.NONE.with("fieldManager", FIELD_MANAGER), Optional.of(Yaml.compact(manifest)),
@@ -78,9 +79,9 @@ final class WriteTools {
     ToolResult delete(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
+        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
         String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = Names.name(arguments, "name");
+        String name = arguments.need(Catalogue.NAME);
         Planned.Request request = new Planned.Request("DELETE", kind.object(namespace, name), Query.NONE,
                 Optional.empty(), Optional.empty());
         return run(call, calls, new Planned("delete", kind, namespace, name, request,
@@ -109,14 +110,13 @@ final class WriteTools {
     ToolResult scale(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
+        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
         if (!kind.subresources().contains("scale")) {
-            throw ToolError.argument("kind", kind.plural() + " no tiene el subrecurso scale");
+            throw ToolError.argument(Catalogue.KIND.name(), Text.ARGUMENT_NO_SCALE, kind.plural());
         }
         String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = Names.name(arguments, "name");
-        long replicas = arguments.integer("replicas").orElseThrow(() -> ToolError.argument("replicas",
-                "es obligatorio"));
+        String name = arguments.need(Catalogue.NAME);
+        long replicas = arguments.need(Catalogue.REPLICAS);
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("spec").put("replicas", replicas);
         Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name, "scale"), Query.NONE,
@@ -129,12 +129,12 @@ final class WriteTools {
     ToolResult rolloutRestart(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need("kind"), arguments.text("api_version"));
+        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
         if (!kind.group().equals("apps") || !ROLLABLE.contains(kind.plural())) {
             throw ToolError.of(Message.AGENT_NOT_ROLLABLE, Map.of("kind", kind.plural()));
         }
         String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = Names.name(arguments, "name");
+        String name = arguments.need(Catalogue.NAME);
         String at = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("spec").putObject("template").putObject("metadata").putObject("annotations")
@@ -153,10 +153,10 @@ final class WriteTools {
         try {
             documents = Yaml.readAll(text);
         } catch (JsonProcessingException e) {
-            throw ToolError.argument("manifest", "no es YAML ni JSON válido");
+            throw ToolError.argument(Catalogue.MANIFEST.name(), Text.ARGUMENT_MANIFEST_UNREADABLE);
         }
         if (documents.size() != 1 || !(documents.get(0) instanceof ObjectNode object)) {
-            throw ToolError.argument("manifest", "debe ser exactamente un objeto");
+            throw ToolError.argument(Catalogue.MANIFEST.name(), Text.ARGUMENT_MANIFEST_NOT_ONE);
         }
         if (object.path("apiVersion").asText("").isEmpty() || object.path("kind").asText("").isEmpty()
                 || object.path("metadata").path("name").asText("").isEmpty()) {

@@ -1,12 +1,13 @@
 package dev.klave.oauth.client;
 
 import dev.klave.messages.Message;
+import dev.klave.messages.Text;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collection;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,33 +65,33 @@ public final class RedirectUris {
         try {
             parsed = new URI(uri);
         } catch (URISyntaxException e) {
-            return Optional.of("no es una URI");
+            return Optional.of(Text.REDIRECT_NOT_URI.text());
         }
         if (parsed.getScheme() == null) {
-            return Optional.of("debe ser absoluta");
+            return Optional.of(Text.REDIRECT_NOT_ABSOLUTE.text());
         }
         if (parsed.getRawFragment() != null) {
-            return Optional.of("no puede llevar fragmento (#)");
+            return Optional.of(Text.REDIRECT_FRAGMENT.text());
         }
         String scheme = parsed.getScheme().toLowerCase(Locale.ROOT);
         if (REJECTED_SCHEMES.contains(scheme) || NOT_APPLICATIONS.contains(scheme)) {
-            return Optional.of("el esquema " + scheme + " no está permitido");
+            return Optional.of(Text.REDIRECT_SCHEME_REFUSED.text(scheme));
         }
         if (BROWSER_WRAPPERS.contains(scheme)) {
-            return Optional.of("el esquema " + scheme + " abre otra dirección en un navegador");
+            return Optional.of(Text.REDIRECT_SCHEME_WRAPPER.text(scheme));
         }
         if (!scheme.equals("http") && !scheme.equals("https")) {
             // Rule 3: a private scheme (an app's) is accepted and must later match exactly.
             return Optional.empty();
         }
         if (parsed.getRawAuthority() == null || parsed.getHost() == null) {
-            return Optional.of("falta el host");
+            return Optional.of(Text.REDIRECT_NO_HOST.text());
         }
         if (parsed.getRawUserInfo() != null) {
-            return Optional.of("no puede llevar usuario ni contraseña");
+            return Optional.of(Text.REDIRECT_USER_INFO.text());
         }
         if (scheme.equals("http") && !HTTP_HOSTS.contains(parsed.getHost().toLowerCase(Locale.ROOT))) {
-            return Optional.of("http solo se admite para localhost, 127.0.0.1 y [::1]");
+            return Optional.of(Text.REDIRECT_HTTP_NOT_LOOPBACK.text());
         }
         return Optional.empty();
     }

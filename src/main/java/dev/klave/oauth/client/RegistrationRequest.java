@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
+import dev.klave.messages.Text;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -36,28 +37,28 @@ final class RegistrationRequest {
             throw Message.OAUTH_PUBLIC_CLIENTS_ONLY.refusal();
         }
         List<String> redirectUris = strings(request, "redirect_uris").orElseThrow(() ->
-                invalid("redirect_uris es obligatorio"));
+                invalid(Text.REGISTRATION_REDIRECT_URIS_REQUIRED.text()));
         if (redirectUris.isEmpty() || redirectUris.size() > MAX_REDIRECT_URIS) {
-            throw invalid("redirect_uris debe tener entre 1 y " + MAX_REDIRECT_URIS + " URIs");
+            throw invalid(Text.REGISTRATION_REDIRECT_URIS_COUNT.text(MAX_REDIRECT_URIS));
         }
         for (String uri : redirectUris) {
             if (uri.length() > MAX_URI_LENGTH) {
-                throw invalid("una redirect_uri supera " + MAX_URI_LENGTH + " caracteres");
+                throw invalid(Text.REGISTRATION_REDIRECT_URI_TOO_LONG.text(MAX_URI_LENGTH));
             }
             RedirectUris.requireAcceptable(uri);
         }
         // RFC 7591 §2: without them, authorization_code and code.
         List<String> grantTypes = strings(request, "grant_types").orElse(List.of("authorization_code"));
         if (!GRANT_TYPES.containsAll(grantTypes) || !grantTypes.contains("authorization_code")) {
-            throw invalid("grant_types admite authorization_code (obligatorio) y refresh_token");
+            throw invalid(Text.REGISTRATION_GRANT_TYPES.text());
         }
         List<String> responseTypes = strings(request, "response_types").orElse(List.of("code"));
         if (responseTypes.isEmpty() || !RESPONSE_TYPES.containsAll(responseTypes)) {
-            throw invalid("response_types solo admite code");
+            throw invalid(Text.REGISTRATION_RESPONSE_TYPES.text());
         }
         Optional<String> name = optionalText(request, "client_name");
         if (name.filter(value -> value.isBlank() || value.length() > MAX_NAME_LENGTH).isPresent()) {
-            throw invalid("client_name debe tener entre 1 y " + MAX_NAME_LENGTH + " caracteres");
+            throw invalid(Text.REGISTRATION_CLIENT_NAME.text(MAX_NAME_LENGTH));
         }
         return new ClientMetadata(List.copyOf(redirectUris), name, webAddress(request, "client_uri"),
                 webAddress(request, "logo_uri"), List.copyOf(grantTypes), List.copyOf(responseTypes));
@@ -67,11 +68,11 @@ final class RegistrationRequest {
         try {
             JsonNode request = MAPPER.readTree(body);
             if (request == null || !request.isObject()) {
-                throw invalid("el cuerpo debe ser un objeto JSON");
+                throw invalid(Text.REGISTRATION_NOT_OBJECT.text());
             }
             return request;
         } catch (IOException e) {
-            throw invalid("el cuerpo debe ser un objeto JSON");
+            throw invalid(Text.REGISTRATION_NOT_OBJECT.text());
         }
     }
 
@@ -81,7 +82,7 @@ final class RegistrationRequest {
             return Optional.empty();
         }
         if (!value.isTextual()) {
-            throw invalid(field + " debe ser un texto");
+            throw invalid(Text.REGISTRATION_NOT_TEXT.text(field));
         }
         return Optional.of(value.asText());
     }
@@ -92,12 +93,12 @@ final class RegistrationRequest {
             return Optional.empty();
         }
         if (!value.isArray()) {
-            throw invalid(field + " debe ser una lista de textos");
+            throw invalid(Text.REGISTRATION_NOT_TEXTS.text(field));
         }
         List<String> strings = new ArrayList<>();
         for (JsonNode element : value) {
             if (!element.isTextual()) {
-                throw invalid(field + " debe ser una lista de textos");
+                throw invalid(Text.REGISTRATION_NOT_TEXTS.text(field));
             }
             if (!strings.contains(element.asText())) {
                 strings.add(element.asText());
@@ -122,7 +123,7 @@ final class RegistrationRequest {
         } catch (URISyntaxException e) {
             // Refused below.
         }
-        throw invalid(field + " debe ser una dirección http(s)");
+        throw invalid(Text.REGISTRATION_NOT_WEB_ADDRESS.text(field));
     }
 
     private static Refusal invalid(String why) {

@@ -6,6 +6,7 @@ import dev.klave.account.AccessEnds;
 import dev.klave.account.DisableHook;
 import dev.klave.account.IdentityProvider;
 import dev.klave.account.SubjectId;
+import dev.klave.messages.Text;
 import java.time.Instant;
 
 /**
@@ -23,16 +24,16 @@ public final class AgentSessionEnds implements DisableHook, AccessEnds {
 
     @Override
     public void onDisable(SubjectId subjectId, Instant now) {
-        sessions.endAllOf(subjectId, now, "cuenta deshabilitada");
+        sessions.endAllOf(subjectId, now, Text.REVOKED_ACCOUNT_DISABLED.text());
     }
 
     @Override
     public void passwordChanged(SubjectId person, Instant now) {
-        sessions.endAllOf(person, now, "contraseña cambiada");
+        sessions.endAllOf(person, now, Text.AGENT_SESSION_PASSWORD_CHANGED.text());
     }
 
     @Override
     public void identityUnlinked(SubjectId person, IdentityProvider provider, Instant now) {
-        sessions.endAllConsentedVia(person, provider.code(), now, "identidad desvinculada");
+        sessions.endAllConsentedVia(person, provider.code(), now, Text.AGENT_SESSION_IDENTITY_UNLINKED.text());
     }
 }

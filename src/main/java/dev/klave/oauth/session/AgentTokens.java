@@ -6,6 +6,7 @@ import dev.klave.account.SubjectId;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;
 import dev.klave.crypto.TokenKind;
+import dev.klave.messages.Text;
 import dev.klave.storage.Transactions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -83,28 +84,28 @@ public final class AgentTokens {
             throws OAuthRefusal {
         Instant now = clock.instant();
         AgentToken stored = tokens.findByHash(SecretToken.sha256(code)).filter(token -> token.kind()
-                == AgentToken.Kind.CODE).orElseThrow(() -> grant("código desconocido"));
-        AgentSession session = sessions.findById(stored.sessionId()).orElseThrow(() -> grant("código desconocido"));
+                == AgentToken.Kind.CODE).orElseThrow(() -> grant(Text.OAUTH_CODE_UNKNOWN));
+        AgentSession session = sessions.findById(stored.sessionId()).orElseThrow(() -> grant(Text.OAUTH_CODE_UNKNOWN));
         if (stored.usedAt().isPresent()) {
-            throw replayed(session, now, "código usado dos veces", "el código ya se usó: la sesión ha terminado");
+            throw replayed(session, now, Text.AGENT_SESSION_CODE_REPLAYED, Text.OAUTH_CODE_USED);
         }
         if (stored.expiredAt(now) || !session.openAt(now)) {
-            throw grant("el código ha caducado");
+            throw grant(Text.OAUTH_CODE_EXPIRED);
         }
         if (!session.clientId().equals(clientId)) {
-            throw grant("el código es de otro cliente");
+            throw grant(Text.OAUTH_CODE_OTHER_CLIENT);
         }
         if (!stored.redirectUri().orElseThrow().equals(redirectUri)) {
-            throw grant("redirect_uri no es el de la autorización");
+            throw grant(Text.OAUTH_REDIRECT_NOT_AUTHORIZED);
         }
         if (verifier == null || !VERIFIER.matcher(verifier).matches()
                 || !MessageDigest.isEqual(s256(verifier).getBytes(StandardCharsets.US_ASCII),
                         stored.codeChallenge().orElseThrow().getBytes(StandardCharsets.US_ASCII))) {
-            throw grant("code_verifier no corresponde al code_challenge (PKCE S256)");
+            throw grant(Text.OAUTH_PKCE_MISMATCH);
         }
         if (!tokens.use(stored.hash(), now)) {
             // Redeemed meanwhile by another request that passed the same checks: a replay.
-            throw replayed(session, now, "código usado dos veces", "el código ya se usó: la sesión ha terminado");
+            throw replayed(session, now, Text.AGENT_SESSION_CODE_REPLAYED, Text.OAUTH_CODE_USED);
         }
         return issue(session, now);
     }
@@ -117,28 +118,26 @@ public final class AgentTokens {
         Instant now = clock.instant();
         AgentToken stored = tokens.findByHash(SecretToken.sha256(refreshToken))
                 .filter(token -> token.kind() == AgentToken.Kind.REFRESH)
-                .orElseThrow(() -> grant("refresh token desconocido"));
+                .orElseThrow(() -> grant(Text.OAUTH_REFRESH_UNKNOWN));
         AgentSession session = sessions.findById(stored.sessionId())
-                .orElseThrow(() -> grant("refresh token desconocido"));
+                .orElseThrow(() -> grant(Text.OAUTH_REFRESH_UNKNOWN));
         if (stored.usedAt().isPresent()) {
-            throw replayed(session, now, "refresh token usado dos veces",
-                    "el refresh token ya se usó: la sesión ha terminado");
+            throw replayed(session, now, Text.AGENT_SESSION_REFRESH_REPLAYED, Text.OAUTH_REFRESH_USED);
         }
         if (!session.openAt(now)) {
-            throw grant("la sesión ha terminado");
+            throw grant(Text.OAUTH_SESSION_ENDED);
         }
         if (!session.clientId().equals(clientId)) {
-            throw grant("el refresh token es de otro cliente");
+            throw grant(Text.OAUTH_REFRESH_OTHER_CLIENT);
         }
         if (!tokens.use(stored.hash(), now)) {
-            throw replayed(session, now, "refresh token usado dos veces",
-                    "el refresh token ya se usó: la sesión ha terminado");
+            throw replayed(session, now, Text.AGENT_SESSION_REFRESH_REPLAYED, Text.OAUTH_REFRESH_USED);
         }
         return issue(session, now);
     }
 
-    private OAuthRefusal replayed(AgentSession session, Instant now, String reason, String description) {
-        sessions.end(session.id(), now, reason);
+    private OAuthRefusal replayed(AgentSession session, Instant now, Text reason, Text description) {
+        sessions.end(session.id(), now, reason.text());
         return grant(description);
     }
 
@@ -146,7 +145,7 @@ public final class AgentTokens {
     public void revoke(String token) {
         Instant now = clock.instant();
         tokens.findByHash(SecretToken.sha256(token))
-                .ifPresent(found -> sessions.end(found.sessionId(), now, "revocado por el cliente"));
+                .ifPresent(found -> sessions.end(found.sessionId(), now, Text.AGENT_SESSION_REVOKED_BY_CLIENT.text()));
     }
 
     /** The open session an access token admits to {@code /mcp} now, if any. */
@@ -174,8 +173,8 @@ public final class AgentTokens {
         return new IssuedTokens(session.id(), access.reveal(), refresh.reveal(), accessExpires);
     }
 
-    private static OAuthRefusal grant(String description) {
-        return new OAuthRefusal(OAuthRefusal.Error.INVALID_GRANT, description);
+    private static OAuthRefusal grant(Text description) {
+        return new OAuthRefusal(OAuthRefusal.Error.INVALID_GRANT, description.text());
     }
 
     /** RFC 7636 §4.2: BASE64URL(SHA256(ASCII(code_verifier))), unpadded. */
