@@ -12,7 +12,7 @@ import dev.klave.gateway.Bearers;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.Gateway;
-import dev.klave.gateway.OpenStreams;
+import dev.klave.gateway.OpenCalls;
 import dev.klave.gateway.Reach;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.NetworkEngine;
@@ -62,7 +62,7 @@ final class GatewayWiring {
     final SessionBearers agentBearers;
     /** What a bearer may reach: the gateway admits by it, the agents' tools say by it. */
     final Reach reach;
-    final OpenStreams openStreams;
+    final OpenCalls openCalls;
     final Gateway gateway;
     final ClusterExchange clusterExchange;
     final NetworkEngine network;
@@ -92,10 +92,10 @@ final class GatewayWiring {
         // bearer admitted at /mcp comes resolved; by id (the stream guard) both kinds are found.
         credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), agentBearers, reach,
                 accounts.subjects, clusters.clusterStore, clusters.connections, new JdbiAccessChanges(database), clock);
-        openStreams = new OpenStreams(credentialChecks, clock, registry);
+        openCalls = new OpenCalls(credentialChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
-        gateway = new Gateway(credentialChecks, auditWriter, openStreams, checking, clock);
+        gateway = new Gateway(credentialChecks, auditWriter, openCalls, checking, clock);
         clusterExchange = new ClusterExchange(gateway, clusters.connections.endpoints(), clock);
         network = new NetworkEngine(settings.tlsEngine());
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
@@ -110,7 +110,7 @@ final class GatewayWiring {
 
     void start() {
         auditWriter.start();
-        openStreams.start();
+        openCalls.start();
         retention.ifPresent(AuditRetention::start);
     }
 

@@ -70,7 +70,7 @@ public final class Klave implements AutoCloseable {
             }
             Services services = Services.create(database, settings, masterKey, SignInMethods.from(settings), clock,
                 random, outboundTls, metrics.registry());
-            StateGauges.bind(metrics.registry(), services.openStreams(), services.forgeSync(),
+            StateGauges.bind(metrics.registry(), services.openCalls(), services.forgeSync(),
                     services.oidcProvider());
             if (services.externalSignInLeavesNoAdmin()) {
                 // Spec 1 §5 "Break-glass": Klave still starts, so that the CLI can fix it.
@@ -85,7 +85,7 @@ public final class Klave implements AutoCloseable {
                 LOG.warn("OIDC_ISSUER uses plain http: sign-in codes and tokens cross the network unencrypted; "
                         + "use https outside a test or a trusted network");
             }
-            ApiRoutes routes = new ApiRoutes(services.openStreams()::recheckNow);
+            ApiRoutes routes = new ApiRoutes(services.openCalls()::recheckNow);
             services.routes().forEach(provider -> provider.register(routes));
             extraRoutes.forEach(provider -> provider.register(routes));
             // The audit writer and the stream guard run before the first request can arrive.
@@ -151,7 +151,7 @@ public final class Klave implements AutoCloseable {
                 settings.shutdownDelay(), settings.shutdownTimeout());
         server.startDraining();
         // Streams never finish by themselves: cut them first, recorded as cut by the restart.
-        services.openStreams().cutAll();
+        services.openCalls().cutAll();
         // Tools waiting for a person's decision answer with what they have (spec 3: call again).
         services.approvals().close();
         boolean clean = server.shutdown(settings.shutdownDelay(), settings.shutdownTimeout());

@@ -23,7 +23,7 @@ import dev.klave.config.Settings;
 import dev.klave.credential.CredentialRoutes;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Gateway;
-import dev.klave.gateway.OpenStreams;
+import dev.klave.gateway.OpenCalls;
 import dev.klave.http.Authenticator;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
@@ -138,12 +138,12 @@ public final class Services {
     /**
      * Stops what {@link #start()} started, once the HTTP server has stopped: the stream guard,
      * the reconciliations and the forge's sync, then the audit writer, which writes what it holds.
-     * Streams still open are cut first ({@link OpenStreams#cutAll()}) by the caller, before the
+     * Streams still open are cut first ({@link OpenCalls#cutAll()}) by the caller, before the
      * server drains.
      */
     public void close() {
         agents.close();
-        gateway.openStreams.close();
+        gateway.openCalls.close();
         clusters.close();
         signIn.forgeSync.ifPresent(ForgeSync::close);
         gateway.retention.ifPresent(AuditRetention::close);
@@ -222,8 +222,8 @@ public final class Services {
     }
 
     /** Watches and followed logs held open by this replica, cut when their credential ends. */
-    public OpenStreams openStreams() {
-        return gateway.openStreams;
+    public OpenCalls openCalls() {
+        return gateway.openCalls;
     }
 
     /** The TLS engine of the listener, chosen by {@code SERVICE_TLS_ENGINE}. */

@@ -69,20 +69,31 @@ public record AuditRow(
     /**
      * How a request ended: its status and, when it failed or was cut, the reason.
      *
-     * @param refused the credential check refused the request after its row was written (a check
-     *     kept in memory turned out stale): the row then loses its resource, like the row of any
-     *     other authentication failure, which listings hide (spec 1 §2 "Audit row")
+     * @param kind whether a check refused the request after its row was written
      */
-    public record Completion(String id, int status, Optional<String> error, Instant at, boolean refused) {
+    public record Completion(String id, int status, Optional<String> error, Instant at, Kind kind) {
+        /** What the ending says of the row. */
+        public enum Kind {
+            /** Forwarded and answered, or cut while forwarded, or refused with its resource kept. */
+            ENDED,
+            /**
+             * The credential check refused the request after its row was written (a check kept in
+             * memory turned out stale): the row loses its resource, like the row of any other
+             * authentication failure, which listings hide (spec 1 §2 "Audit row").
+             */
+            REFUSED
+        }
+
         public Completion {
             requireNonNull(id, "id is null");
             requireNonNull(error, "error is null");
             requireNonNull(at, "at is null");
+            requireNonNull(kind, "kind is null");
         }
 
         /** The end of a request that was forwarded, or cut while forwarded. */
         public Completion(String id, int status, Optional<String> error, Instant at) {
-            this(id, status, error, at, false);
+            this(id, status, error, at, Kind.ENDED);
         }
     }
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
 public interface AuditStore {
     /**
      * New rows and the completions of earlier ones in one transaction: one commit, one log flush.
-     * Returns the access counter ({@code AccessChanges}, migration V7) as of that commit: no
+     * Returns the access generation ({@code AccessChanges}, migration V7) as of that commit: no
      * access change commits between the read and the commit, so a request whose credential check
      * saw the same value may be forwarded on it (ProxyHandler). Either list may be empty; nothing
      * is written when any row or completion fails.

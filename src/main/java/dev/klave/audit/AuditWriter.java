@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * ({@link AuditStore#parallelBatches()}): one on SQLite, two on PostgreSQL, where a row arriving
  * while a batch waits for its log flush would otherwise wait for that flush before its own.
  *
- * <p>Each batch's write returns the access counter as of its commit ({@link AuditStore#write}),
+ * <p>Each batch's write returns the access generation as of its commit ({@link AuditStore#write}),
  * and the writer hands it to every request of the batch. A request that had its credential check
  * from memory so learns, with no query of its own, whether access changed anywhere between that
  * check and the moment its row was durable.
@@ -157,7 +157,7 @@ public final class AuditWriter implements AutoCloseable {
     }
 
     /**
-     * Queues the row; the future completes once it is committed, with the access counter as of
+     * Queues the row; the future completes once it is committed, with the access generation as of
      * that commit, or fails if the row cannot be written — at once when the writer has stopped,
      * and with a {@link java.util.concurrent.TimeoutException} when it is not durable within the
      * record wait (a database that hangs: its request must be refused, not left waiting).
@@ -325,7 +325,7 @@ public final class AuditWriter implements AutoCloseable {
         }
     }
 
-    /** Completes the requests of a committed batch with the access counter as of its commit. */
+    /** Completes the requests of a committed batch with the access generation as of its commit. */
     private static void settle(List<Pending> rows, long value) {
         for (Pending pending : rows) {
             pending.durable().complete(value);

@@ -91,9 +91,9 @@ public final class Call {
         return info;
     }
 
-    /** A watch or a followed log: it may stay open for hours. */
-    public boolean stream() {
-        return info.verb().equals("watch") || query.follow();
+    /** A watch or a followed log is long-lived; an upgrade, which only its transport knows, is too. */
+    public Span span() {
+        return info.verb().equals("watch") || query.follow() ? Span.LONG_LIVED : Span.BRIEF;
     }
 
     /** The request target for the cluster: the path and the query, each encoded once. */

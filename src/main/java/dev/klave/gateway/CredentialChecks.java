@@ -29,15 +29,15 @@ import java.util.function.Consumer;
  * active grant there ({@link Reach}); tokens stored. A bearer resolved at another edge ({@code /mcp}
  * resolves its caller once) is checked from the second step on, by {@link #admit(Bearer, ClusterId)}.
  *
- * <p>A passed check is kept and reused while the shared {@link AccessChanges} counter has not
+ * <p>A passed check is kept and reused while the shared {@link AccessChanges} generation has not
  * moved and nothing in it has expired. The gateway takes a kept check from memory
- * ({@link #remembered}) and confirms it with the counter value the audit writer reads after the
+ * ({@link #remembered}) and confirms it with the access generation value the audit writer reads after the
  * request's row commits: a revocation committed on any replica before that moment refuses the
- * request, as a full check would, and a request costs no query of its own. When the counter moves,
+ * request, as a full check would, and a request costs no query of its own. When the access generation moves,
  * every check made before is dropped at once — a cluster's replaced tokens or a deleted cluster
  * move it too, so no kept check outlives the secrets it holds.
  */
-public final class CredentialChecks implements StreamChecks {
+public final class CredentialChecks implements CallChecks {
     /** A bound on remembered checks, not an LRU: forgetting costs only a full check. */
     private static final int REMEMBERED_LIMIT = 10_000;
 
@@ -50,7 +50,7 @@ public final class CredentialChecks implements StreamChecks {
     private final AccessChanges changes;
     private final Clock clock;
     private final Map<Key, Caller> remembered = new ConcurrentHashMap<>();
-    /** The highest counter value seen; a kept check made before it is known to be stale. */
+    /** The highest access generation value seen; a kept check made before it is known to be stale. */
     private final AtomicLong latest = new AtomicLong(Long.MIN_VALUE);
 
     /**
@@ -120,7 +120,7 @@ public final class CredentialChecks implements StreamChecks {
 
     /**
      * A kept check for this token and cluster that may still hold, from memory alone; the caller
-     * must confirm it against the counter ({@link Caller#generation()}) before forwarding. Empty
+     * must confirm it against the access generation ({@link Caller#generation()}) before forwarding. Empty
      * when there is none, or it is known to be stale or expired (the full check then decides).
      */
     public Optional<Caller> remembered(TokenHash token, ClusterId cluster) {
@@ -166,7 +166,7 @@ public final class CredentialChecks implements StreamChecks {
     }
 
     /**
-     * Notes a counter value read elsewhere (after an audit commit), so stale checks are skipped at
+     * Notes a access generation value read elsewhere (after an audit commit), so stale checks are skipped at
      * once; when it moves forward, the checks made before it are dropped (rare: access changed).
      */
     public void observed(long generation) {
@@ -176,7 +176,7 @@ public final class CredentialChecks implements StreamChecks {
         }
     }
 
-    /** The current value of the shared access counter (see {@link AccessChanges}). */
+    /** The current value of the shared access generation (see {@link AccessChanges}). */
     @Override
     public long generation() {
         return changes.generation();
@@ -185,7 +185,7 @@ public final class CredentialChecks implements StreamChecks {
     /**
      * The full check of a bearer known by its id (an open call's), from the database.
      *
-     * @param generation the access counter read before the check began
+     * @param generation the access generation read before the check began
      * @throws dev.klave.messages.Refusal when the bearer is gone or fails any check
      */
     @Override
@@ -197,7 +197,7 @@ public final class CredentialChecks implements StreamChecks {
     /**
      * The full check, always from the database.
      *
-     * @param generation the access counter read before the check began
+     * @param generation the access generation read before the check began
      * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
      */
     public Caller authenticate(Bearer bearer, ClusterId cluster, long generation) {

@@ -20,7 +20,7 @@ import java.util.function.IntConsumer;
  */
 public final class Ending {
     private final String auditId;
-    private final OpenStreams streams;
+    private final OpenCalls streams;
     private final AuditWriter audit;
     private final Clock clock;
     /** Told the status of the ending recorded (the proxy's meters); once, like the row. */
@@ -29,12 +29,12 @@ public final class Ending {
     /** What the call holds (a place among its credential's requests, a pool's count), given up when it ends. */
     private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
-    public Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock) {
+    public Ending(String auditId, OpenCalls streams, AuditWriter audit, Clock clock) {
         this(auditId, streams, audit, clock, status -> { });
     }
 
     /** @param observer told the status recorded, once, after the row's completion is queued */
-    public Ending(String auditId, OpenStreams streams, AuditWriter audit, Clock clock, IntConsumer observer) {
+    public Ending(String auditId, OpenCalls streams, AuditWriter audit, Clock clock, IntConsumer observer) {
         this.auditId = requireNonNull(auditId, "auditId is null");
         this.streams = requireNonNull(streams, "streams is null");
         this.audit = requireNonNull(audit, "audit is null");

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The remembered fast path: when a check of this token on this cluster is kept in memory
  * ({@link CredentialChecks#remembered}), nothing is queried and no thread is woken for it. The
- * row is written first, and the access counter as of its commit (AuditStore.write) says whether
+ * row is written first, and the access generation as of its commit (AuditStore.write) says whether
  * the kept check still held at that moment on every replica; if access changed, the full check
  * decides on a virtual thread, and a refusal completes the row already written. Either way the
  * call is admitted only after both.
@@ -41,12 +41,12 @@ public final class Gateway {
 
     private final CredentialChecks checks;
     private final AuditWriter audit;
-    private final OpenStreams streams;
+    private final OpenCalls streams;
     private final Executor blocking;
     private final Clock clock;
 
     /** @param blocking runs the full checks (virtual threads) */
-    public Gateway(CredentialChecks checks, AuditWriter audit, OpenStreams streams, Executor blocking, Clock clock) {
+    public Gateway(CredentialChecks checks, AuditWriter audit, OpenCalls streams, Executor blocking, Clock clock) {
         this.checks = requireNonNull(checks, "checks is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.streams = requireNonNull(streams, "streams is null");
@@ -65,7 +65,7 @@ public final class Gateway {
     }
 
     /** The open calls of this replica, cut on revocation and at shutdown. */
-    public OpenStreams streams() {
+    public OpenCalls streams() {
         return streams;
     }
 
@@ -135,7 +135,7 @@ public final class Gateway {
             refusal = unexpected(auditId, e);
         }
         audit.complete(new AuditRow.Completion(auditId, refusal.status(), Optional.of(refusal.getMessage()),
-                clock.instant(), true));
+                clock.instant(), AuditRow.Completion.Kind.REFUSED));
         return refused(refusal);
     }
 

@@ -32,10 +32,10 @@ public final class OpenCall {
     private final Call call;
     private final Caller caller;
     private final Ending ending;
-    private final OpenStreams streams;
+    private final OpenCalls streams;
     private final AtomicBoolean registered = new AtomicBoolean();
 
-    OpenCall(String auditId, Call call, Caller caller, Ending ending, OpenStreams streams) {
+    OpenCall(String auditId, Call call, Caller caller, Ending ending, OpenCalls streams) {
         this.auditId = requireNonNull(auditId, "auditId is null");
         this.call = requireNonNull(call, "call is null");
         this.caller = requireNonNull(caller, "caller is null");

@@ -20,7 +20,7 @@ import java.util.Set;
  *
  * <p>Every endpoint that is not a {@code GET} may change who has access to what; when one
  * completes without a refusal, its state change has committed and {@code afterChange} runs, so
- * this replica's open streams are checked against it at once (see {@code OpenStreams}).
+ * this replica's open streams are checked against it at once (see {@code OpenCalls}).
  */
 public final class ApiRoutes {
     private final List<Route> routes = new ArrayList<>();

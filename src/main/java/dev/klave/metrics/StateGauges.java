@@ -2,7 +2,7 @@ package dev.klave.metrics;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.gateway.OpenStreams;
+import dev.klave.gateway.OpenCalls;
 import dev.klave.login.forge.ForgeSync;
 import dev.klave.login.oidc.DiscoveryStatus;
 import dev.klave.login.oidc.OidcProvider;
@@ -25,10 +25,10 @@ public final class StateGauges {
 
     private StateGauges() {}
 
-    public static void bind(MeterRegistry registry, OpenStreams streams, Optional<ForgeSync> forge,
+    public static void bind(MeterRegistry registry, OpenCalls streams, Optional<ForgeSync> forge,
             Optional<OidcProvider> oidc) {
         requireNonNull(registry, "registry is null");
-        Gauge.builder("klave.open.streams", streams, OpenStreams::size)
+        Gauge.builder("klave.open.streams", streams, OpenCalls::size)
                 .description("Calls held open on this replica: watches, followed logs, exec/attach/port-forward, and "
                         + "requests waiting for the cluster's answer")
                 .register(registry);

@@ -1,5 +1,6 @@
 package dev.klave.proxy;
 
+import dev.klave.gateway.Span;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.IntConsumer;
 
@@ -20,12 +21,12 @@ final class MeasuredRequest implements IntConsumer {
     @SuppressWarnings("unused") // through COUNTED
     private volatile int counted;
 
-    /** @param timed false for a watch, a followed log or an upgrade */
-    MeasuredRequest(ProxyMeters meters, long startedNanos, String verb, boolean timed) {
+    /** @param span a long-lived call's duration is no latency: it is counted, not timed */
+    MeasuredRequest(ProxyMeters meters, long startedNanos, String verb, Span span) {
         this.meters = meters;
         this.startedNanos = startedNanos;
         this.verb = verb;
-        this.timed = timed;
+        this.timed = span == Span.BRIEF;
     }
 
     /** Admission found the cluster registered (and the credential good for it): it may be a label now. */

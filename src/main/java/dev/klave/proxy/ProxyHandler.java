@@ -12,6 +12,7 @@ import dev.klave.crypto.TokenKind;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.Caller;
 import dev.klave.gateway.OpenCall;
+import dev.klave.gateway.Span;
 import dev.klave.gateway.Ending;
 import dev.klave.gateway.Gateway;
 import dev.klave.http.ClientAddresses;
@@ -106,8 +107,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         // Hold the body until the credential is checked and the audit row is written.
         request.pause();
         Call call = target.call(request.method().name(), client);
-        MeasuredRequest measured = new MeasuredRequest(meters, started, call.info().verb(),
-                !upgrade && !call.stream());
+        MeasuredRequest measured = new MeasuredRequest(meters, started, call.info().verb(), spanOf(call, upgrade));
         ProxiedRequest proxied = new ProxiedRequest(request, gateway.ending(auditId, measured));
         Context context = Vertx.currentContext();
         // The bearer presented, typed once here: the gateway never sees the header's text.
@@ -179,8 +179,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         if (!proxied.admitted()) {
             return;
         }
-        boolean longLived = upgrade || call.stream();
-        if (longLived) {
+        Span span = spanOf(call, upgrade);
+        if (span == Span.LONG_LIVED) {
             try {
                 open.holding(shares.stream(caller.bearer().id()));
             } catch (Refusal refusal) {
@@ -193,8 +193,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             upgrades.serve(request, open);
             return;
         }
-        if (longLived) {
-            forward(proxied, request, open, true);
+        if (span == Span.LONG_LIVED) {
+            forward(proxied, request, open, span);
             return;
         }
         shares.request(caller.bearer().id(), target.cluster()).onComplete(place -> {
@@ -206,7 +206,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             }
             open.holding(place.result());
             if (!proxied.over()) {
-                forward(proxied, request, open, false);
+                forward(proxied, request, open, Span.BRIEF);
             }
         });
     }
@@ -217,13 +217,18 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 || (connection != null && connection.toLowerCase(Locale.ROOT).contains("upgrade"));
     }
 
+    /** An upgrade is long-lived whatever its verb: only the transport knows it is one. */
+    private static Span spanOf(Call call, boolean upgrade) {
+        return upgrade ? Span.LONG_LIVED : call.span();
+    }
+
     /**
      * Sends the request to its cluster and relays the answer, both ways with back-pressure.
      *
-     * @param longLived a watch or followed log: it may stay silent for hours, has a pool of its
-     *     own, and no time-out but its client's, the cluster's and the stream guard's
+     * @param span a long-lived call (a watch, a followed log) may stay silent for hours, has a pool
+     *     of its own, and no time-out but its client's, the cluster's and the stream guard's
      */
-    private void forward(ProxiedRequest proxied, HttpServerRequest request, OpenCall open, boolean longLived) {
+    private void forward(ProxiedRequest proxied, HttpServerRequest request, OpenCall open, Span span) {
         HttpServerResponse response = request.response();
         String auditId = open.auditId();
         ClusterId cluster = open.call().cluster();
@@ -261,10 +266,10 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 // Waiting for a pooled connection is bounded on its own, and short: a cluster
                 // whose connections are all taken answers 503 now rather than after the time-out.
                 .setConnectTimeout(limits.queueTimeout().toMillis());
-        if (!longLived) {
+        if (span == Span.BRIEF) {
             options.setIdleTimeout(limits.timeout().toMillis());
         }
-        Upstreams.Pool pool = upstreams.client(cluster, open.cluster(), longLived);
+        Upstreams.Pool pool = upstreams.client(cluster, open.cluster(), span);
         open.holding(pool.enter());
         pool.client().request(options)
                 .recover(failure -> Future.failedFuture(new NoConnection(failure)))
@@ -282,7 +287,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                         upstream.request().connection().close();
                         return;
                     }
-                    if (longLived) {
+                    if (span == Span.LONG_LIVED) {
                         open.register(reason -> context.runOnContext(ignored -> {
                             open.end(upstream.statusCode(), reason);
                             request.connection().close();

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
+import dev.klave.gateway.Span;
 import io.netty.channel.EventLoop;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -86,12 +87,12 @@ final class Upstreams {
     /**
      * Called on the event loop of the request being forwarded.
      *
-     * @param stream whether the request is a watch or followed log, which holds its connection
+     * @param span a long-lived call holds its connection, so it takes one of the streams' pool
      */
-    Pool client(ClusterId cluster, BootstrapSecrets secrets, boolean stream) {
+    Pool client(ClusterId cluster, BootstrapSecrets secrets, Span span) {
         // Kept per event loop: a pooled connection stays on the loop that opened it.
         EventLoop loop = ((ContextInternal) vertx.getOrCreateContext()).nettyEventLoop();
-        return endpoints.client(stream ? streams : requests, cluster, loop, secrets);
+        return endpoints.client(span == Span.LONG_LIVED ? streams : requests, cluster, loop, secrets);
     }
 
     private Pool pool(BootstrapSecrets secrets, int connections) {

@@ -155,7 +155,7 @@ public final class Database implements Transactions, AutoCloseable {
     /**
      * A statement on {@code handle}'s connection that stays prepared for the next call on the
      * same connection ({@link KeptStatements}): for SQL run on every audit batch (the row and end
-     * inserts, the access counter read, which other threads make too). Callers close its result
+     * inserts, the access generation read, which other threads make too). Callers close its result
      * sets, never the statement.
      */
     PreparedStatement kept(Handle handle, String sql) throws SQLException {

@@ -28,7 +28,7 @@ public final class JdbiAccessChanges implements AccessChanges {
     }
 
     /**
-     * The counter, read on {@code handle} (inside its transaction, if it has one). Plain JDBC:
+     * The access generation, read on {@code handle} (inside its transaction, if it has one). Plain JDBC:
      * the audit writer reads it once per batch, and Jdbi's query mapping cost more than the query
      * (perf, bench/RESULTS.md); the statement stays prepared (KeptStatements).
      */

@@ -68,7 +68,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     /**
      * On PostgreSQL one statement ({@link PostgresAuditBatch}). On SQLite a transaction, which here
      * begins IMMEDIATE: it holds the only write lock from its start, so nothing can commit between
-     * the counter read inside it and its commit. The read is made there, on the same connection:
+     * the access generation read inside it and its commit. The read is made there, on the same connection:
      * no second handle, no read transaction of its own (at low load one batch per request,
      * bench/RESULTS.md).
      */
@@ -146,7 +146,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
             insert.setInt(2, completion.status());
             text(insert, 3, completion.error());
             insert.setLong(4, completion.at().toEpochMilli());
-            insert.setInt(5, completion.refused() ? 1 : 0);
+            insert.setInt(5, completion.kind() == AuditRow.Completion.Kind.REFUSED ? 1 : 0);
             insert.setLong(6, next++);
             insert.addBatch();
         }

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Statements run on every audit batch (the writer's inserts, the access counter read), prepared
+ * Statements run on every audit batch (the writer's inserts, the access generation read), prepared
  * once per pooled connection instead of once per call.
  *
  * <p>sqlite-jdbc compiles the SQL again on every {@code prepareStatement}: with a batch of a few

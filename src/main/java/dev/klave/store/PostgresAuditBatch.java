@@ -12,14 +12,14 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
  * An audit batch on PostgreSQL as one statement in its own transaction: the rows and the ends go
- * in as arrays, and the statement answers with the access counter. One round trip per batch
- * instead of four (BEGIN with the rows, the ends, COMMIT, then the counter read, which had to come
+ * in as arrays, and the statement answers with the access generation. One round trip per batch
+ * instead of four (BEGIN with the rows, the ends, COMMIT, then the access generation read, which had to come
  * after the commit); Klave's CPU per request fell by an eighth to a sixth and PostgreSQL's by a
  * sixth to a fifth (bench/RESULTS.md, session 9).
  *
- * <p>The counter is read {@code FOR SHARE}, and that lock is what makes reading it before the
- * commit safe. An access change moves the counter with an UPDATE (V7's triggers), which waits for
- * the lock, so it commits after these rows. A change that already holds the counter's row when
+ * <p>The access generation is read {@code FOR SHARE}, and that lock is what makes reading it before the
+ * commit safe. An access change moves the access generation with an UPDATE (V7's triggers), which waits for
+ * the lock, so it commits after these rows. A change that already holds the access generation's row when
  * the read comes makes the read wait for its commit, and at READ COMMITTED a locking read then
  * returns the row as that commit left it (PostgreSQL manual, "SELECT ... The Locking Clause"). A
  * plain read would instead return the value of the statement's snapshot, and a change committed
@@ -116,7 +116,7 @@ final class PostgresAuditBatch {
             status[i] = completion.status();
             error[i] = text(completion.error());
             at[i] = completion.at().toEpochMilli();
-            refused[i] = completion.refused() ? 1 : 0;
+            refused[i] = completion.kind() == AuditRow.Completion.Kind.REFUSED ? 1 : 0;
         }
         bind(connection, statement, 20, new Object[][] {id, status, error, at, refused});
     }

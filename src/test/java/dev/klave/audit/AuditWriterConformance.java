@@ -89,7 +89,7 @@ abstract class AuditWriterConformance extends StoreConformance {
             database().withHandle(handle -> handle.execute("UPDATE access_changes SET generation = generation + 7"));
             long value = writer.record(row(second)).get(5, TimeUnit.SECONDS);
 
-            assertThat(value).as("the access counter as of the commit").isEqualTo(accessChanges.generation());
+            assertThat(value).as("the access generation as of the commit").isEqualTo(accessChanges.generation());
             assertThat(status(first)).as("committed with the second row").contains(200);
             assertThat(status(second)).isEmpty();
         }

@@ -148,12 +148,12 @@ class ClusterExchangeTest {
         String token = issued.get("token").asText();
         get(token, CONFIGMAPS);
         cluster.slow(Duration.ofSeconds(25));
-        int before = klave.klave().services().openStreams().size();
+        int before = klave.klave().services().openCalls().size();
         CompletableFuture<Exchanged> waiting;
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             waiting = CompletableFuture.supplyAsync(() -> get(token, CONFIGMAPS), threads);
             Eventually.until("the call held open", Duration.ofSeconds(5),
-                    () -> klave.klave().services().openStreams().size() > before);
+                    () -> klave.klave().services().openCalls().size() > before);
 
             long revokedAt = System.nanoTime();
             http.send("POST", "/api/credentials/" + issued.get("id").asText() + "/revoke", null, "Cookie",

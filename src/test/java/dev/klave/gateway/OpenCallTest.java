@@ -96,7 +96,7 @@ class OpenCallTest {
         assertThat(open.ended()).isTrue();
         JsonNode row = row(open.auditId());
         assertThat(row.get("status").asInt()).isEqualTo(499);
-        assertThat(klave.klave().services().openStreams().size()).as("no call left registered").isZero();
+        assertThat(klave.klave().services().openCalls().size()).as("no call left registered").isZero();
     }
 
     @Test
@@ -105,7 +105,7 @@ class OpenCallTest {
         CompletableFuture<CutReason> cut = new CompletableFuture<>();
         open.register(cut::complete);
 
-        klave.klave().services().openStreams().cutAll();
+        klave.klave().services().openCalls().cutAll();
 
         assertThat(cut.getNow(null)).isEqualTo(CutReason.SHUTDOWN);
         open.end(101, cut.join());

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The stream guard fails closed: only the database being away may keep a stream open without a
- * check, and only for {@link OpenStreams#OUTAGE_GRACE}; a failing check of any other kind (a
+ * check, and only for {@link OpenCalls#OUTAGE_GRACE}; a failing check of any other kind (a
  * defect) cuts at once. Each stream's audit text says which. The test drives the guard's ticks.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -47,8 +47,8 @@ class StreamGuardFailsClosedTest {
         cluster.close();
     }
 
-    /** Checks whose counter always moved (so every tick checks in full), each answer given by the test. */
-    private final class ScriptedChecks implements StreamChecks {
+    /** Checks whose access generation always moved (so every tick checks in full), each answer given by the test. */
+    private final class ScriptedChecks implements CallChecks {
         private final Supplier<Long> generation;
         private final Supplier<Caller> recheck;
 
@@ -74,11 +74,11 @@ class StreamGuardFailsClosedTest {
 
     @Test
     void aDefectInTheCheckCutsTheStreamAtOnceInsteadOfKeepingIt() throws Exception {
-        StreamChecks broken = new ScriptedChecks(() -> caller.generation() + 1, () -> {
+        CallChecks broken = new ScriptedChecks(() -> caller.generation() + 1, () -> {
             throw new NullPointerException("a defect in the check");
         });
         ManualTicker ticker = new ManualTicker();
-        try (OpenStreams guard = new OpenStreams(broken, clock, ticker, Duration.ofSeconds(1))) {
+        try (OpenCalls guard = new OpenCalls(broken, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
             guard.open("defect", caller, PROD, reason -> cut.complete(reason.text()));
@@ -91,11 +91,11 @@ class StreamGuardFailsClosedTest {
 
     @Test
     void aCounterThatCannotBeReadForAnotherReasonCutsEveryStream() throws Exception {
-        StreamChecks broken = new ScriptedChecks(() -> {
+        CallChecks broken = new ScriptedChecks(() -> {
             throw new IllegalStateException("a defect reading the counter");
         }, () -> caller);
         ManualTicker ticker = new ManualTicker();
-        try (OpenStreams guard = new OpenStreams(broken, clock, ticker, Duration.ofSeconds(1))) {
+        try (OpenCalls guard = new OpenCalls(broken, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> first = new CompletableFuture<>();
             CompletableFuture<String> second = new CompletableFuture<>();
@@ -111,18 +111,18 @@ class StreamGuardFailsClosedTest {
 
     @Test
     void aDatabaseOutageDefersTheCutForTheGraceOnlyThenCutsWithItsOwnText() throws Exception {
-        StreamChecks away = new ScriptedChecks(() -> caller.generation() + 1, () -> {
+        CallChecks away = new ScriptedChecks(() -> caller.generation() + 1, () -> {
             throw outage();
         });
         ManualTicker ticker = new ManualTicker();
-        try (OpenStreams guard = new OpenStreams(away, clock, ticker, Duration.ofSeconds(1))) {
+        try (OpenCalls guard = new OpenCalls(away, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
             guard.open("outage", caller, PROD, reason -> cut.complete(reason.text()));
             ticker.tick(3);
             assertThat(cut).as("kept while the database is away for less than the grace").isNotDone();
 
-            clock.advance(OpenStreams.OUTAGE_GRACE);
+            clock.advance(OpenCalls.OUTAGE_GRACE);
             ticker.tick();
 
             assertThat(cut.getNow("not cut"))
@@ -132,18 +132,18 @@ class StreamGuardFailsClosedTest {
 
     @Test
     void anUnreadableCounterCountsAsAnOutageToo() throws Exception {
-        StreamChecks away = new ScriptedChecks(() -> {
+        CallChecks away = new ScriptedChecks(() -> {
             throw outage();
         }, () -> caller);
         ManualTicker ticker = new ManualTicker();
-        try (OpenStreams guard = new OpenStreams(away, clock, ticker, Duration.ofSeconds(1))) {
+        try (OpenCalls guard = new OpenCalls(away, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
             guard.open("counter", caller, PROD, reason -> cut.complete(reason.text()));
             ticker.tick(3);
             assertThat(cut).isNotDone();
 
-            clock.advance(OpenStreams.OUTAGE_GRACE);
+            clock.advance(OpenCalls.OUTAGE_GRACE);
             ticker.tick();
 
             assertThat(cut.getNow("not cut")).startsWith("stream cortado: Klave no puede consultar");
@@ -154,19 +154,19 @@ class StreamGuardFailsClosedTest {
     void aDatabaseBackWithinTheGraceKeepsTheStreamAndStartsTheGraceAfresh() throws Exception {
         java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
         java.util.concurrent.atomic.AtomicLong counter = new java.util.concurrent.atomic.AtomicLong(caller.generation());
-        StreamChecks flaky = new ScriptedChecks(counter::incrementAndGet, () -> {
+        CallChecks flaky = new ScriptedChecks(counter::incrementAndGet, () -> {
             if (down.get()) {
                 throw outage();
             }
             return caller;
         });
         ManualTicker ticker = new ManualTicker();
-        try (OpenStreams guard = new OpenStreams(flaky, clock, ticker, Duration.ofSeconds(1))) {
+        try (OpenCalls guard = new OpenCalls(flaky, clock, ticker, Duration.ofSeconds(1))) {
             guard.start();
             CompletableFuture<String> cut = new CompletableFuture<>();
             guard.open("flaky", caller, PROD, reason -> cut.complete(reason.text()));
             ticker.tick(2);
-            clock.advance(OpenStreams.OUTAGE_GRACE.minusSeconds(1));
+            clock.advance(OpenCalls.OUTAGE_GRACE.minusSeconds(1));
             down.set(false);
             ticker.tick();
             down.set(true);

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Bearers;
 import dev.klave.gateway.CredentialChecks;
-import dev.klave.gateway.OpenStreams;
+import dev.klave.gateway.OpenCalls;
 import dev.klave.config.DatabaseUrl;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.testing.Eventually;
@@ -99,7 +99,7 @@ class StreamCuttingTest {
             ClusterId prod = new ClusterId("prod-1");
             // A guard whose ticks never come: whatever cuts here is the recheck.
             ManualTicker ticker = new ManualTicker();
-            try (OpenStreams guard = new OpenStreams(checks, Clock.systemUTC(), ticker, Duration.ofSeconds(1))) {
+            try (OpenCalls guard = new OpenCalls(checks, Clock.systemUTC(), ticker, Duration.ofSeconds(1))) {
                 guard.start();
                 CompletableFuture<String> revokedCut = new CompletableFuture<>();
                 CompletableFuture<String> keptCut = new CompletableFuture<>();

@@ -2,6 +2,7 @@ package dev.klave.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.gateway.Span;
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
 import dev.klave.simulator.ClusterSimulator;
@@ -47,7 +48,7 @@ class UpstreamsTest {
         Upstreams upstreams = new Upstreams(vertx, new dev.klave.cluster.ClusterEndpoints());
         Context context = loop();
 
-        assertThat(clientOn(context, upstreams, false)).isSameAs(clientOn(context, upstreams, false));
+        assertThat(clientOn(context, upstreams, Span.BRIEF)).isSameAs(clientOn(context, upstreams, Span.BRIEF));
     }
 
     @Test
@@ -57,7 +58,7 @@ class UpstreamsTest {
         Context second = loop();
         assertThat(((ContextInternal) first).nettyEventLoop()).isNotSameAs(((ContextInternal) second).nettyEventLoop());
 
-        assertThat(clientOn(first, upstreams, false)).isNotSameAs(clientOn(second, upstreams, false));
+        assertThat(clientOn(first, upstreams, Span.BRIEF)).isNotSameAs(clientOn(second, upstreams, Span.BRIEF));
     }
 
     @Test
@@ -65,7 +66,7 @@ class UpstreamsTest {
         Upstreams upstreams = new Upstreams(vertx, new dev.klave.cluster.ClusterEndpoints());
         Context context = loop();
 
-        assertThat(clientOn(context, upstreams, true)).isNotSameAs(clientOn(context, upstreams, false));
+        assertThat(clientOn(context, upstreams, Span.LONG_LIVED)).isNotSameAs(clientOn(context, upstreams, Span.BRIEF));
     }
 
     /** A context on the next event loop, as each listener has. */
@@ -73,9 +74,9 @@ class UpstreamsTest {
         return ((VertxInternal) vertx).createEventLoopContext();
     }
 
-    private HttpClient clientOn(Context context, Upstreams upstreams, boolean stream) throws Exception {
+    private HttpClient clientOn(Context context, Upstreams upstreams, Span span) throws Exception {
         CompletableFuture<HttpClient> client = new CompletableFuture<>();
-        context.runOnContext(ignored -> client.complete(upstreams.client(cluster, secrets, stream).client()));
+        context.runOnContext(ignored -> client.complete(upstreams.client(cluster, secrets, span).client()));
         return client.get(10, TimeUnit.SECONDS);
     }
 }

@@ -73,7 +73,7 @@ abstract class AccessChangesConformance extends StoreConformance {
         return grant;
     }
 
-    /** Runs the change and says whether the counter moved forward. */
+    /** Runs the change and says whether the access generation moved forward. */
     private boolean moves(Runnable change) {
         long before = changes.generation();
         change.run();

@@ -279,7 +279,8 @@ abstract class AuditStoreConformance extends StoreConformance {
         String id = ids.next();
         audit.write(List.of(pending(id)), List.of());
 
-        audit.write(List.of(), List.of(new AuditRow.Completion(id, 401, Optional.of("credencial revocada"), AT, true)));
+        audit.write(List.of(), List.of(new AuditRow.Completion(id, 401, Optional.of("credencial revocada"), AT,
+                AuditRow.Completion.Kind.REFUSED)));
 
         AuditRow refused = audit.findById(id).orElseThrow();
         assertThat(refused.status()).contains(401);
@@ -311,7 +312,7 @@ abstract class AuditStoreConformance extends StoreConformance {
         String served = ids.next();
         audit.write(List.of(pending(refused), pending(served)), List.of());
         audit.write(List.of(), List.of(new AuditRow.Completion(refused, 401, Optional.of("credencial revocada"), AT,
-                true), new AuditRow.Completion(served, 200, Optional.empty(), AT)));
+                AuditRow.Completion.Kind.REFUSED), new AuditRow.Completion(served, 200, Optional.empty(), AT)));
 
         AuditFilter configmaps = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.of("configmaps"), Optional.empty(), Optional.empty(), Optional.empty(), true);
@@ -385,7 +386,7 @@ abstract class AuditStoreConformance extends StoreConformance {
     }
 
     /**
-     * The proxy forwards a request only if the counter read at its row's commit equals the one its
+     * The proxy forwards a request only if the access generation read at its row's commit equals the one its
      * credential check saw: an access change (a revocation) must never commit between that read
      * and the commit unseen. A change still open when the batch comes makes it wait, and the
      * batch answers with the value that change left.

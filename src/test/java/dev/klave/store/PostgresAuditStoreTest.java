@@ -37,7 +37,7 @@ class PostgresAuditStoreTest extends AuditStoreConformance {
     }
 
     /**
-     * PostgreSQL reads the counter inside the batch's statement, before its rows are written
+     * PostgreSQL reads the access generation inside the batch's statement, before its rows are written
      * (PostgresAuditBatch); an access change that comes after that read must wait for the batch's
      * commit. (On SQLite the batch holds the only write lock throughout.) The batch is held
      * between its read and its commit by another transaction's uncommitted row with one of its

@@ -47,7 +47,7 @@ class SqliteCheckpointsTest {
     }
 
     /**
-     * The access counter's statement stays prepared between reads (KeptStatements). Read outside a
+     * The access generation's statement stays prepared between reads (KeptStatements). Read outside a
      * transaction, it must still end its read: an open read would pin the log, and no checkpoint
      * could start it over again.
      */

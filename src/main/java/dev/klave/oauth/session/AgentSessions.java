@@ -21,8 +21,8 @@ import java.util.Optional;
  * Agent sessions as people see and end them (issue 31 item 6; spec 3 §2 "Agent session"): a
  * person lists and ends their own — someone else's does not exist for them (404) — and an
  * administrator lists and ends anyone's. Ending is the session's row and a control event in one
- * transaction; the row's end is what every replica's access counter hears (its open calls cut,
- * its tokens refused from then on).
+ * transaction; the row's end moves the access generation, which every replica hears (its open
+ * calls cut, its tokens refused from then on).
  */
 public final class AgentSessions {
     /** The newest this many are listed; older ones are history nobody acts on. */

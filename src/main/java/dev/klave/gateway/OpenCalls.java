@@ -33,24 +33,24 @@ import org.slf4j.LoggerFactory;
  * keeps what it was admitted with unless Klave cuts it. A grant added is no change that cuts; a
  * change to another subject's grants cuts nothing of this one's.
  *
- * <p>Every second the guard reads the shared {@link dev.klave.access.AccessChanges} counter — one query, however
- * many streams are open. Only when it moved (a change on any replica) or a stream's check expired
- * are streams checked again in full, once per credential and cluster rather than once per stream.
- * Ten thousand idle watches so cost one query a second instead of thousands.
+ * <p>Every second the guard reads the shared access generation ({@link dev.klave.access.AccessChanges})
+ * — one query, however many calls are open. Only when it moved (a change on any replica) or a
+ * call's check expired are calls checked again in full, once per credential and cluster rather
+ * than once per call. Ten thousand idle watches so cost one query a second instead of thousands.
  *
  * <p>A change made through this replica's API does not wait for the next tick: {@link #recheckNow}
  * runs the same check as soon as the change has committed, so a revocation made here starts
- * cutting this replica's streams at once (bench/RESULTS.md: 1,000 watches closed within 0.7 s).
+ * cutting this replica's open calls at once (bench/RESULTS.md: 1,000 watches closed within 0.7 s).
  * The tick remains for changes made on other replicas or by the CLI, and for expiry.
  *
- * <p>Fails closed. A check that cannot be made because the database is away defers a stream's
+ * <p>Fails closed. A check that cannot be made because the database is away defers a call's
  * cut for {@link #OUTAGE_GRACE} at most — a database failing over does not end every watch — and
  * then cuts it, with its own audit text: a revocation committed elsewhere meanwhile cannot be
  * seen, and the specification's 10 s still hold. Any other failure of a check (a defect) cuts at
  * once.
  */
-public final class OpenStreams implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(OpenStreams.class);
+public final class OpenCalls implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OpenCalls.class);
     static final Duration CHECK_EVERY = Duration.ofSeconds(1);
     /**
      * How long a stream may stay open while its check cannot be made for want of the database:
@@ -58,9 +58,9 @@ public final class OpenStreams implements AutoCloseable {
      */
     static final Duration OUTAGE_GRACE = Duration.ofSeconds(8);
 
-    private final StreamChecks checks;
+    private final CallChecks checks;
     private final Clock clock;
-    private final Map<String, Stream> streams = new ConcurrentHashMap<>();
+    private final Map<String, Held> calls = new ConcurrentHashMap<>();
     private final Ticker ticker;
     private final Duration checkEvery;
     /** A recheck is queued on the guard's thread and has not started: more requests join it. */
@@ -69,7 +69,7 @@ public final class OpenStreams implements AutoCloseable {
     private final Map<CutReason, Counter> cutCounters;
 
     /** One open call; {@code cut} ends it and says why in its audit row. */
-    private static final class Stream {
+    private static final class Held {
         private final String auditId;
         private final String credentialId;
         private final ClusterId cluster;
@@ -82,7 +82,7 @@ public final class OpenStreams implements AutoCloseable {
         /** Since when its check could not be made (the database away); null while it could. */
         private volatile Instant uncheckedSince;
 
-        Stream(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut) {
+        Held(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut) {
             this.auditId = requireNonNull(auditId, "auditId is null");
             this.credentialId = caller.bearer().id();
             this.cluster = requireNonNull(cluster, "cluster is null");
@@ -109,21 +109,21 @@ public final class OpenStreams implements AutoCloseable {
     private record Cuts(String credentialId, ClusterId cluster, String why) {}
 
     /** The guard of a replica: its own thread, one tick a second, from {@link #start()}. */
-    public OpenStreams(StreamChecks checks, Clock clock) {
+    public OpenCalls(CallChecks checks, Clock clock) {
         this(checks, clock, new CompositeMeterRegistry());
     }
 
     /** @param registry where the cuts are counted ({@code klave_stream_cuts_total}) */
-    public OpenStreams(StreamChecks checks, Clock clock, MeterRegistry registry) {
+    public OpenCalls(CallChecks checks, Clock clock, MeterRegistry registry) {
         this(checks, clock, Ticker.thread("klave-stream-guard"), CHECK_EVERY, registry);
     }
 
     /** @param ticker the thread the checks run on; tests pass one whose ticks they drive */
-    public OpenStreams(StreamChecks checks, Clock clock, Ticker ticker, Duration checkEvery) {
+    public OpenCalls(CallChecks checks, Clock clock, Ticker ticker, Duration checkEvery) {
         this(checks, clock, ticker, checkEvery, new CompositeMeterRegistry());
     }
 
-    OpenStreams(StreamChecks checks, Clock clock, Ticker ticker, Duration checkEvery, MeterRegistry registry) {
+    OpenCalls(CallChecks checks, Clock clock, Ticker ticker, Duration checkEvery, MeterRegistry registry) {
         this.checks = requireNonNull(checks, "checks is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.ticker = requireNonNull(ticker, "ticker is null");
@@ -153,17 +153,17 @@ public final class OpenStreams implements AutoCloseable {
     }
 
     /**
-     * Checks the open streams now, on the guard's thread, instead of at the next tick. Called
+     * Checks the open calls now, on the guard's thread, instead of at the next tick. Called
      * after a change committed through this replica's API; cheap when nothing is open or the
-     * counter did not move, and requests made while one check is still queued share it.
+     * access generation did not move, and requests made while one check is still queued share it.
      */
     public void recheckNow() {
-        if (streams.isEmpty() || !recheckQueued.compareAndSet(false, true)) {
+        if (calls.isEmpty() || !recheckQueued.compareAndSet(false, true)) {
             return;
         }
         try {
             ticker.execute(() -> {
-                // Cleared before the check reads the counter: a change committed after that read
+                // Cleared before the check reads the access generation: a change committed after that read
                 // queues a check of its own.
                 recheckQueued.set(false);
                 checkSafely();
@@ -182,18 +182,18 @@ public final class OpenStreams implements AutoCloseable {
      *     or at shutdown
      */
     public void open(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut) {
-        Stream stream = new Stream(auditId, caller, cluster, cut);
-        streams.put(stream.auditId, stream);
+        Held stream = new Held(auditId, caller, cluster, cut);
+        calls.put(stream.auditId, stream);
     }
 
     /** The call ended by itself: it is no longer checked. */
     public void closed(String auditId) {
-        streams.remove(auditId);
+        calls.remove(auditId);
     }
 
     /** How many calls are held open; for metrics and tests. */
     public int size() {
-        return streams.size();
+        return calls.size();
     }
 
     /** A scheduled task that throws is never run again: the guard must outlive any one pass. */
@@ -207,7 +207,7 @@ public final class OpenStreams implements AutoCloseable {
     }
 
     private void check() {
-        if (streams.isEmpty()) {
+        if (calls.isEmpty()) {
             return;
         }
         Instant now = clock.instant();
@@ -216,9 +216,9 @@ public final class OpenStreams implements AutoCloseable {
             generation = checks.generation();
         } catch (DatabaseUnavailableException e) {
             // Nothing can be told about any stream: each waits out its grace, then is cut.
-            LOG.warn("stream guard: the access counter cannot be read: {}", e.getMessage());
+            LOG.warn("stream guard: the access generation cannot be read: {}", e.getMessage());
             Map<Cuts, Integer> cuts = new HashMap<>();
-            for (Stream stream : streams.values()) {
+            for (Held stream : calls.values()) {
                 unknown(stream, now, "the database is away: " + e.getMessage(), cuts);
             }
             log(cuts);
@@ -226,7 +226,7 @@ public final class OpenStreams implements AutoCloseable {
         }
         Map<Key, Verdict> verdicts = new HashMap<>();
         Map<Cuts, Integer> cuts = new HashMap<>();
-        for (Stream stream : streams.values()) {
+        for (Held stream : calls.values()) {
             if (stream.checkedGeneration == generation && now.isBefore(stream.validUntil)) {
                 stream.uncheckedSince = null;
                 continue;
@@ -253,7 +253,7 @@ public final class OpenStreams implements AutoCloseable {
     }
 
     /** A stream that could not be checked: kept within {@link #OUTAGE_GRACE}, cut after it. */
-    private void unknown(Stream stream, Instant now, String why, Map<Cuts, Integer> cuts) {
+    private void unknown(Held stream, Instant now, String why, Map<Cuts, Integer> cuts) {
         if (stream.uncheckedSince == null) {
             stream.uncheckedSince = now;
         }
@@ -262,11 +262,11 @@ public final class OpenStreams implements AutoCloseable {
         }
     }
 
-    private void cut(Stream stream, CutReason reason, String why, Map<Cuts, Integer> cuts) {
+    private void cut(Held stream, CutReason reason, String why, Map<Cuts, Integer> cuts) {
         LOG.atDebug().addKeyValue(LogFields.AUDIT_ID, stream.auditId).log("cutting stream {}", stream.auditId);
         // Only the registration still held under its Audit-ID: a call that ended, or opened again
         // with another cut (the proxy's answer began), is not cut through a stale one.
-        if (streams.remove(stream.auditId, stream)) {
+        if (calls.remove(stream.auditId, stream)) {
             stream.cut.accept(reason);
             cutCounters.get(reason).increment();
         }
@@ -276,14 +276,14 @@ public final class OpenStreams implements AutoCloseable {
     /** Cuts every stream at once: used only when the guard itself failed, so nothing it holds can be trusted. */
     private void cutEvery(CutReason reason, String why) {
         Map<Cuts, Integer> cuts = new HashMap<>();
-        for (Stream stream : streams.values()) {
+        for (Held stream : calls.values()) {
             cut(stream, reason, why, cuts);
         }
         log(cuts);
     }
 
     /**
-     * One line per credential and cluster: a revocation may cut thousands of streams at once,
+     * One line per credential and cluster: a revocation may cut thousands of calls at once,
      * and each one's audit row already says it was cut.
      */
     private static void log(Map<Cuts, Integer> cuts) {
@@ -292,7 +292,7 @@ public final class OpenStreams implements AutoCloseable {
     }
 
     /** The full check of one credential on one cluster. */
-    private Verdict verdict(Stream stream, long generation) {
+    private Verdict verdict(Held stream, long generation) {
         try {
             return new Verdict.Holds(checks.recheck(stream.credentialId, stream.cluster, generation));
         } catch (Refusal refusal) {
@@ -310,10 +310,10 @@ public final class OpenStreams implements AutoCloseable {
 
     /** On SIGTERM: every stream is cut with {@code servicio reiniciando} in its row. */
     public void cutAll() {
-        for (Stream stream : streams.values()) {
+        for (Held stream : calls.values()) {
             // Only a call still held is cut: one that ended meanwhile must not be told anything
             // (a tool's cut interrupts its thread, which has moved on).
-            Stream held = streams.remove(stream.auditId);
+            Held held = calls.remove(stream.auditId);
             if (held != null) {
                 held.cut.accept(CutReason.SHUTDOWN);
                 cutCounters.get(CutReason.SHUTDOWN).increment();

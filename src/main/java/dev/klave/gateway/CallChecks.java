@@ -2,9 +2,9 @@ package dev.klave.gateway;
 
 import dev.klave.cluster.ClusterId;
 
-/** What the stream guard asks of the credential checks; {@link CredentialChecks} answers it. */
-interface StreamChecks {
-    /** The shared access counter (see {@link dev.klave.access.AccessChanges}). */
+/** What {@link OpenCalls} asks of the credential checks; {@link CredentialChecks} answers it. */
+interface CallChecks {
+    /** The shared access generation (see {@link dev.klave.access.AccessChanges}). */
     long generation();
 
     /**
