@@ -7,8 +7,8 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.kube.ClusterPath;
 import dev.klave.kube.Query;
 import java.net.InetAddress;
+import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * One request to a cluster, whichever way it came in: the cluster, the method, a checked path,
@@ -18,8 +18,11 @@ import java.util.Set;
  * run ({@code dryRun=All}): checked when it is made and again on the URI about to leave.
  */
 public final class Call {
-    /** What the Kubernetes API serves; anything else never reaches a cluster (RFC 9110 §9.3.6, §9.3.8). */
-    public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+    /**
+     * What the Kubernetes API serves, in the order {@code Allow} names them; anything else never
+     * reaches a cluster (RFC 9110 §9.3.6, §9.3.8).
+     */
+    public static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
     private final ClusterId cluster;
     private final String method;

@@ -22,4 +22,12 @@ public record Caller(Subject subject, Bearer bearer, String userName, List<Strin
         requireNonNull(cluster, "cluster is null");
         requireNonNull(validUntil, "validUntil is null");
     }
+
+    /**
+     * Whether this check still holds at access generation {@code current} and at {@code now}: the
+     * one rule by which a kept check is reused and an open call is left open without a full check.
+     */
+    public boolean holdsAt(long current, Instant now) {
+        return generation == current && now.isBefore(validUntil);
+    }
 }

@@ -103,7 +103,7 @@ public final class CredentialChecks implements CallChecks {
         long generation = changes.generation();
         observed(generation);
         Caller known = remembered.get(key);
-        if (known != null && known.generation() == generation && clock.instant().isBefore(known.validUntil())) {
+        if (known != null && known.holdsAt(generation, clock.instant())) {
             found.accept(known.bearer());
             return known;
         }
@@ -134,10 +134,8 @@ public final class CredentialChecks implements CallChecks {
 
     private Optional<Caller> remembered(Key key) {
         Caller known = remembered.get(key);
-        if (known == null || known.generation() < latest.get() || !clock.instant().isBefore(known.validUntil())) {
-            return Optional.empty();
-        }
-        return Optional.of(known);
+        // Against the newest generation seen: a check made before it is known to be stale.
+        return Optional.ofNullable(known).filter(kept -> kept.holdsAt(latest.get(), clock.instant()));
     }
 
     /**

@@ -20,7 +20,7 @@ import java.util.function.IntConsumer;
  */
 public final class Ending {
     private final String auditId;
-    private final OpenCalls streams;
+    private final OpenCalls calls;
     private final AuditWriter audit;
     private final Clock clock;
     /** Told the status of the ending recorded (the proxy's meters); once, like the row. */
@@ -29,14 +29,14 @@ public final class Ending {
     /** What the call holds (a place among its credential's requests, a pool's count), given up when it ends. */
     private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
-    public Ending(String auditId, OpenCalls streams, AuditWriter audit, Clock clock) {
-        this(auditId, streams, audit, clock, status -> { });
+    public Ending(String auditId, OpenCalls calls, AuditWriter audit, Clock clock) {
+        this(auditId, calls, audit, clock, status -> { });
     }
 
     /** @param observer told the status recorded, once, after the row's completion is queued */
-    public Ending(String auditId, OpenCalls streams, AuditWriter audit, Clock clock, IntConsumer observer) {
+    public Ending(String auditId, OpenCalls calls, AuditWriter audit, Clock clock, IntConsumer observer) {
         this.auditId = requireNonNull(auditId, "auditId is null");
-        this.streams = requireNonNull(streams, "streams is null");
+        this.calls = requireNonNull(calls, "calls is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.observer = requireNonNull(observer, "observer is null");
@@ -45,7 +45,7 @@ public final class Ending {
     /** Records how the call ended, unless it ended already. */
     public void end(int status, Optional<String> error) {
         if (ended.compareAndSet(false, true)) {
-            streams.closed(auditId);
+            calls.closed(auditId);
             audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
             releaseHeld();
             observer.accept(status);

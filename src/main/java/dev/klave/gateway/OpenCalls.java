@@ -76,9 +76,8 @@ public final class OpenCalls implements AutoCloseable {
         private final Consumer<CutReason> cut;
         /** The groups the call was admitted with: losing any of them cuts it. */
         private final Set<String> groups;
-        // Written by the guard's one thread only; volatile for the first read after open().
-        private volatile long checkedGeneration;
-        private volatile Instant validUntil;
+        /** Its last check that passed; written by the guard's one thread only, volatile for open()'s. */
+        private volatile Caller checked;
         /** Since when its check could not be made (the database away); null while it could. */
         private volatile Instant uncheckedSince;
 
@@ -88,8 +87,7 @@ public final class OpenCalls implements AutoCloseable {
             this.cluster = requireNonNull(cluster, "cluster is null");
             this.cut = requireNonNull(cut, "cut is null");
             this.groups = Set.copyOf(caller.groups());
-            this.checkedGeneration = caller.generation();
-            this.validUntil = caller.validUntil();
+            this.checked = caller;
         }
     }
 
@@ -227,7 +225,7 @@ public final class OpenCalls implements AutoCloseable {
         Map<Key, Verdict> verdicts = new HashMap<>();
         Map<Cuts, Integer> cuts = new HashMap<>();
         for (Held stream : calls.values()) {
-            if (stream.checkedGeneration == generation && now.isBefore(stream.validUntil)) {
+            if (stream.checked.holdsAt(generation, now)) {
                 stream.uncheckedSince = null;
                 continue;
             }
@@ -241,8 +239,7 @@ public final class OpenCalls implements AutoCloseable {
                         cut(stream, CutReason.ACCESS, "a grant it was admitted with ended or changed", cuts);
                         continue;
                     }
-                    stream.validUntil = holds.caller().validUntil();
-                    stream.checkedGeneration = generation;
+                    stream.checked = holds.caller();
                     stream.uncheckedSince = null;
                 }
                 case Verdict.Fails fails -> cut(stream, fails.reason(), fails.why(), cuts);

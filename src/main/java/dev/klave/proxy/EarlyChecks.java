@@ -12,8 +12,8 @@ import java.util.Locale;
  * and {@code Impersonate-*} headers in any case (400; spec 1 §4 "Proxy", §7).
  */
 final class EarlyChecks {
-    /** What the Kubernetes API serves; sent in {@code Allow} with a 405. */
-    static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+    /** What the Kubernetes API serves ({@link Call#METHODS}); sent in {@code Allow} with a 405. */
+    static final String ALLOWED_METHODS = String.join(", ", Call.METHODS);
 
     private EarlyChecks() {}
 

@@ -1,0 +1,162 @@
+package dev.klave.bench;
+
+import dev.klave.config.DatabaseUrl;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPostgres;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Klave's {@code /mcp} alone, on PostgreSQL (issue 39, "Measured, before and after"): calls per
+ * second at 8 clients and p50/p99 of one read tool ({@code get_resource}) and of one approved write
+ * ({@code scale} held, approved by a person, called again and run), and how many times the
+ * database is read per tool call — table scans (sequential and index) counted by PostgreSQL's own
+ * statistics ({@code pg_stat_user_tables}) over a sequential run, so the figure is the server's,
+ * not the client's. Uses only what every build since the agent endpoint has (the HTTP API, the
+ * test kit's start-up), so the same file runs against an older checkout for the "before".
+ *
+ * <p>{@code bench/mcp-gateway [seconds (default 15)] [sequential calls (default 500)]}
+ */
+public final class McpGatewayBench {
+    /** PostgreSQL backends flush their statistics when idle, within 10 s (PG 15's idle interval). */
+    private static final Duration STATS_SETTLE = Duration.ofSeconds(12);
+    private static final int CLIENTS = 8;
+
+    private McpGatewayBench() {}
+
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
+        int sequential = args.length > 1 ? Integer.parseInt(args[1]) : 500;
+        DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
+        try (ClusterSimulator cluster = ClusterSimulator.builder().start()) {
+            TestingKlave klave = TestingKlave.startOn(database, Clock.systemUTC(), settings -> settings
+                    .with("SERVICE_MCP_RATE_LIMIT", "100000000").with("KLAVE_LOG_LEVEL", "WARN")
+                    .with("SERVICE_AGENT_APPROVAL_WAIT", "0s"));
+            try {
+                McpBenchClient mcp = McpBenchClient.approvingBot(klave, cluster, CLIENTS);
+                AtomicLong replicas = new AtomicLong(2);
+                // Warm-up, then the database's own count over sequential calls, then the loads.
+                closed(CLIENTS, 5, client -> mcp.read());
+                closed(CLIENTS, 5, client -> mcp.approvedWrite(client, replicas.incrementAndGet()));
+                long before = scans(database);
+                java.util.Map<String, Long> tablesBefore = tables(database);
+                for (int i = 0; i < sequential; i++) {
+                    mcp.read();
+                }
+                long afterReads = scans(database);
+                java.util.Map<String, Long> tablesAfter = tables(database);
+                tablesAfter.forEach((table, count) -> {
+                    long delta = count - tablesBefore.getOrDefault(table, 0L);
+                    if (delta > 0) {
+                        System.out.printf("  %s: %.1f scans per read tool call%n", table, delta / (double) sequential);
+                    }
+                });
+                for (int i = 0; i < sequential; i++) {
+                    mcp.approvedWrite(0, replicas.incrementAndGet());
+                }
+                long afterWrites = scans(database);
+                System.out.printf("database reads (table scans) per read tool call: %.1f%n",
+                        (afterReads - before) / (double) sequential);
+                System.out.printf("database reads (table scans) per approved write (hold + approve + run): %.1f%n",
+                        (afterWrites - afterReads) / (double) sequential);
+                System.out.println("| call | load | calls/s | calls | errors | p50 ms | p99 ms |");
+                System.out.println("|---|---|---:|---:|---:|---:|---:|");
+                print("get_resource", closed(CLIENTS, seconds, client -> mcp.read()));
+                print("scale, approved (hold + approve + run)", closed(CLIENTS, seconds,
+                        client -> mcp.approvedWrite(client, replicas.incrementAndGet())));
+            } finally {
+                klave.close();
+            }
+        } finally {
+            TestingPostgres.drop(database);
+        }
+        System.exit(0);
+    }
+
+    /** Table scans of the whole database so far, once every backend has flushed its counts. */
+    private static long scans(DatabaseUrl.Postgres database) throws Exception {
+        Thread.sleep(STATS_SETTLE.toMillis());
+        String url = "jdbc:postgresql://" + database.host() + ":" + database.port() + "/" + database.database();
+        try (Connection connection = DriverManager.getConnection(url, database.user(),
+                database.password().orElse(null));
+                ResultSet row = connection.createStatement().executeQuery(
+                        "SELECT sum(seq_scan + coalesce(idx_scan, 0)) FROM pg_stat_user_tables")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    /** Table scans per table, read as {@link #scans} reads them (after the same settling). */
+    private static java.util.Map<String, Long> tables(DatabaseUrl.Postgres database) throws Exception {
+        String url = "jdbc:postgresql://" + database.host() + ":" + database.port() + "/" + database.database();
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        try (Connection connection = DriverManager.getConnection(url, database.user(),
+                database.password().orElse(null));
+                ResultSet rows = connection.createStatement().executeQuery(
+                        "SELECT relname, seq_scan + coalesce(idx_scan, 0) FROM pg_stat_user_tables")) {
+            while (rows.next()) {
+                counts.put(rows.getString(1), rows.getLong(2));
+            }
+        }
+        return counts;
+    }
+
+    private interface Action {
+        boolean run(int client) throws Exception;
+    }
+
+    private record Measured(long calls, long errors, double seconds, long[] nanos) {}
+
+    private static Measured closed(int clients, int seconds, Action action) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        long[] nanos = new long[1_000_000];
+        AtomicLong count = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(clients);
+        long started = System.nanoTime();
+        for (int i = 0; i < clients; i++) {
+            int client = i;
+            Thread.ofVirtual().start(() -> {
+                while (System.nanoTime() < end) {
+                    long at = System.nanoTime();
+                    boolean ok;
+                    try {
+                        ok = action.run(client);
+                    } catch (Exception e) {
+                        ok = false;
+                    }
+                    long index = count.getAndIncrement();
+                    if (index < nanos.length) {
+                        nanos[(int) index] = System.nanoTime() - at;
+                    }
+                    if (!ok) {
+                        errors.incrementAndGet();
+                    }
+                }
+                done.countDown();
+            });
+        }
+        done.await();
+        return new Measured(count.get(), errors.get(), (System.nanoTime() - started) / 1e9, nanos);
+    }
+
+    private static void print(String call, Measured measured) {
+        long[] sorted = Arrays.copyOf(measured.nanos(), (int) Math.min(measured.nanos().length, measured.calls()));
+        Arrays.sort(sorted);
+        System.out.printf("| %s | %d clients | %.0f | %d | %d | %.1f | %.1f |%n", call, CLIENTS,
+                measured.calls() / measured.seconds(), measured.calls(), measured.errors(), percentile(sorted, 0.50),
+                percentile(sorted, 0.99));
+    }
+
+    private static double percentile(long[] sorted, double at) {
+        return sorted.length == 0 ? Double.NaN
+                : sorted[Math.min(sorted.length - 1, (int) Math.ceil(at * sorted.length) - 1)] / 1e6;
+    }
+}
