@@ -250,7 +250,10 @@ export interface ConsentRequest {
   redirect_uri: string;
   /** Spec 3 §4 rule 6: anything but a loopback address gets a warning. */
   redirect_is_loopback: boolean;
+  /** When this page's request expires (10 minutes), not the agent's access. */
   expires_at: string;
+  /** Until when the agent keeps what it is given, and how many days that is. */
+  access_until: string; access_days: number;
   permissions: AgentPermission[];
 }
 

@@ -204,17 +204,21 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
     case "ci.trust_rule.delete":
       return `${who} borró la trust rule «${text(d.name)}»`;
     case "agent.write_approved":
-      return `${who} aprobó la escritura de un agente de ${target}: ${text(d.verb)} ${text(d.resource)}/${text(d.name)}${
-        d.namespace ? ` en ${text(d.namespace)}` : ""} (${text(d.cluster)})`;
     case "agent.write_denied":
-      return `${who} denegó la escritura de un agente de ${target}: ${text(d.verb)} ${text(d.resource)}/${text(d.name)}${
-        d.namespace ? ` en ${text(d.namespace)}` : ""} (${text(d.cluster)})`;
+      return `${who} ${event.type === "agent.write_approved" ? "aprobó" : "denegó"} ${asked(event, self)}: ${
+        action(text(d.verb))} ${text(d.resource)}/${text(d.name)}${d.namespace ? ` en ${text(d.namespace)}` : ""} (${
+        text(d.cluster)})`;
     case "agent.access_approved":
-      return `${who} aprobó la solicitud de acceso de un agente de ${target}: «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${
+      return `${who} aprobó ${asked(event, self, "la solicitud de acceso")}: «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${
         where(d)} durante ${text(d.minutes)} minutos`;
     case "agent.access_denied":
-      return `${who} denegó la solicitud de acceso de un agente de ${target}: «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${
+      return `${who} denegó ${asked(event, self, "la solicitud de acceso")}: «${TIERS[text(d.tier)] ?? text(d.tier)}» en ${
         where(d)}`;
+    case "agent.session_start":
+      return `${target} autorizó a ${clientOf(d)} a actuar en su nombre${permissionsOf(d)}${
+        d.writes_need_approval === false ? "; sus escrituras no esperan aprobación" : "; sus escrituras esperan su aprobación"}`;
+    case "agent.session_denied":
+      return `${target} denegó el acceso a ${clientOf(d)}`;
     case "agent.session_end":
       return self ? `${target} terminó la sesión de uno de sus agentes` : `${who} terminó la sesión de un agente de ${target}`;
     case "oauth.clients_purge":
@@ -226,6 +230,44 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
     default:
       return `Evento sin descripción (${event.type})`;
   }
+}
+
+/** The agent's client as its event names it: «Claude Code», or its id. */
+function clientOf(d: Record<string, unknown>): string {
+  return d.client_name ? `«${text(d.client_name)}»` : `el cliente ${text(d.client)}`;
+}
+
+/** ", con «ver (solo lectura)» en team-a de prod-1 y …" from "cluster/role/scope" entries. */
+function permissionsOf(d: Record<string, unknown>): string {
+  const list = Array.isArray(d.permissions) ? d.permissions.map(String) : [];
+  const named = list.map((entry) => {
+    const [cluster, role, scope] = entry.split("/");
+    return `«${TIERS[role] ?? role}» en ${scope === "*" ? "todo el cluster" : `el namespace ${scope}`} de ${cluster}`;
+  });
+  return named.length === 0 ? "" : `, con ${named.join(" y ")}`;
+}
+
+/** The tools' verbs in Spanish ("escalar"), as the request's page names them. */
+const ACTIONS: Record<string, string> = {
+  create: "crear", update: "actualizar", patch: "modificar", apply: "aplicar", delete: "borrar",
+  scale: "escalar", restart: "reiniciar", rollout_restart: "reiniciar",
+};
+
+function action(verb: string): string {
+  return ACTIONS[verb] ?? verb;
+}
+
+/**
+ * What was asked and by whom: "la escritura del bot deploybot", "la escritura de un agente de
+ * carol", or — when the person decided what their own agent asked — "la escritura de uno de sus
+ * agentes". Events before the requester was recorded read as a person's agent's.
+ */
+function asked(event: ControlEvent, self: boolean, what = "la escritura"): string {
+  const target = event.target?.login ?? "alguien";
+  if (event.details.requester === "bot") {
+    return `${what} del bot ${target}`;
+  }
+  return self ? `${what} de uno de sus agentes` : `${what} de un agente de ${target}`;
 }
 
 /** The event types a person may filter by, with their names (OIDC's only while it is on). */

@@ -2,10 +2,12 @@ import { get, type AuditRow } from "../api";
 import { when } from "../format";
 import { useLoad } from "../ui/load";
 import { channelText } from "../ui/AuditTable";
+import { useSessionNames } from "../ui/sessionNames";
 import { ErrorBox, Loading, retryable } from "../ui/states";
 
 export function AuditDetailScreen({ id }: { id: string }) {
   const row = useLoad(() => get<AuditRow>(`/api/audit/${encodeURIComponent(id)}`), [id]);
+  const sessions = useSessionNames(Boolean(row.data?.session));
   return (
     <>
       <p class="breadcrumb"><a href="/admin/auditoria">Auditoría</a> / {id}</p>
@@ -23,7 +25,8 @@ export function AuditDetailScreen({ id }: { id: string }) {
             {row.data.channel === "tool" && <>
               <dt>Sesión del agente</dt>
               <dd data-testid="audit-session">{row.data.session
-                ? <code class="wrap">{row.data.session}</code>
+                ? <>{sessions.get(row.data.session) && <>{sessions.get(row.data.session)} </>}
+                  <code class="wrap">{row.data.session}</code></>
                 : "ninguna: la herramienta se llamó con la credencial de un bot"}</dd>
             </>}
             <dt>Cluster</dt><dd>{row.data.cluster}</dd>

@@ -1,19 +1,35 @@
-// Audit browser: every filter of GET /api/audit, kept in the address so a view can be shared.
+// Audit browser: every filter of GET /api/audit, kept in the address so a view can be shared. Pages
+// follow the API's cursor (issue 40 item 2): rows arriving meanwhile never push a row from one page
+// onto the next, and an address with its cursor still shows that page.
 import { useEffect, useState } from "preact/hooks";
 import { get, query, type AuditRow, type Cluster, type Page } from "../api";
 import { rangeProblem, toLocalInput, toRfc3339 } from "../format";
 import { FilterPanel } from "../ui/FilterPanel";
 import { navigate, useLocation } from "../router";
+import { ActivityChart } from "../ui/ActivityChart";
 import { AuditTable } from "../ui/AuditTable";
 import { useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { ControlEvents } from "./ControlEvents";
-import { Pager } from "./Pager";
 import { SubjectSelect } from "../ui/SubjectSelect";
 
 const FIELDS = ["subject", "cluster", "namespace", "verb", "resource", "credential", "channel", "tool", "session",
   "dry_run", "from", "to", "include_discovery"] as const;
 type Filters = Record<(typeof FIELDS)[number], string>;
+/** What else the address may carry: the view, the page's cursor. */
+const OTHER = new Set(["vista", "cursor"]);
+
+/** Time ranges one click away, ending now. */
+const PRESETS: { label: string; since: (now: Date) => Date }[] = [
+  { label: "Última hora", since: (now) => new Date(now.getTime() - 3_600_000) },
+  { label: "Hoy", since: (now) => new Date(now.getFullYear(), now.getMonth(), now.getDate()) },
+  { label: "7 días", since: (now) => new Date(now.getTime() - 7 * 86_400_000) },
+];
+
+/** The address's parameters this screen does not know: said, not silently dropped. */
+function unknownParameters(search: URLSearchParams, known: readonly string[]): string[] {
+  return [...new Set([...search.keys()].filter((name) => !known.includes(name) && !OTHER.has(name)))];
+}
 
 export function AuditScreen() {
   const { search } = useLocation();
@@ -32,9 +48,10 @@ export function AuditScreen() {
 
 function Requests({ search }: { search: URLSearchParams }) {
   const applied = Object.fromEntries(FIELDS.map((field) => [field, search.get(field) ?? ""])) as Filters;
-  const page = Number(search.get("page") ?? "1") || 1;
+  const cursor = search.get("cursor") ?? "";
   const key = search.toString();
-  const rows = useLoad(() => get<Page<AuditRow>>(`/api/audit${query({ ...applied, page: page > 1 ? page : undefined })}`), [key]);
+  const rows = useLoad(() => get<Page<AuditRow>>(`/api/audit${query({ ...applied, cursor: cursor || undefined })}`), [key]);
+  const unknown = unknownParameters(search, FIELDS);
   const clusters = useLoad(() => get<Cluster[]>("/api/clusters"), []);
   const [draft, setDraft] = useState<Filters>(applied);
   // The inputs follow the address: after "Quitar filtros", back and forward they show what filters the rows.
@@ -47,17 +64,27 @@ function Requests({ search }: { search: URLSearchParams }) {
   const apply = (event: Event) => {
     event.preventDefault();
     if (!problem) {
-      navigate(`/admin/auditoria${query({ ...draft, from: toRfc3339(draft.from), to: toRfc3339(draft.to) })}`);
+      // Verbs are lower case in every row (get, list, create…): "GET" finds them too.
+      navigate(`/admin/auditoria${query({ ...draft, verb: draft.verb.trim().toLowerCase(), from: toRfc3339(draft.from),
+        to: toRfc3339(draft.to) })}`);
     }
   };
-  const goTo = (target: number) => {
-    const next = new URLSearchParams(search);
-    next.set("page", String(target));
-    navigate(`/admin/auditoria?${next}`);
-  };
+  const withRange = (since: Date) => `/admin/auditoria${query({ ...applied, from: since.toISOString(), to: "" })}`;
+  const firstPage = `/admin/auditoria${query({ ...applied })}`;
 
   return (
     <>
+      {unknown.length > 0 && (
+        <p class="alert alert-warning" role="status" data-testid="audit-unknown-parameters">
+          La dirección lleva {unknown.length === 1 ? "un parámetro" : "parámetros"} que esta pantalla no
+          entiende y no aplica: {unknown.map((name) => `«${name}»`).join(", ")}.</p>)}
+      <nav class="presets" aria-label="Periodo">
+        <span class="muted small">Periodo:</span>
+        {PRESETS.map((preset) => (
+          <a key={preset.label} class="button button-small" href={withRange(preset.since(new Date()))}
+            data-testid="audit-preset">{preset.label}</a>
+        ))}
+      </nav>
       <FilterPanel id="filters-title" active={FIELDS.filter((field) => applied[field]).length}>
         <form class="filters" onSubmit={apply}>
           <SubjectSelect label="Usuario" name="subject" empty="Todos" value={draft.subject}
@@ -106,6 +133,8 @@ function Requests({ search }: { search: URLSearchParams }) {
       </FilterPanel>
       <section class="card" aria-labelledby="rows-title">
         <h2 id="rows-title">Peticiones</h2>
+        <ActivityChart filters={Object.fromEntries(Object.entries(applied).filter(([, value]) => value))}
+          label={applied.from || applied.to ? "En el periodo elegido" : "Últimas 24 horas"} />
         <Loads loaded={rows} labels={{ page: "Página", from: "Desde", to: "Hasta", subject: "Usuario", cluster: "Cluster",
           namespace: "Namespace", verb: "Verbo", resource: "Recurso", credential: "Credencial", channel: "Canal",
           dry_run: "Simulaciones" }}>
@@ -122,7 +151,16 @@ function Requests({ search }: { search: URLSearchParams }) {
               {result.events.length === 0
                 ? <p class="state state-empty">{appliedProblem ?? "Ninguna petición coincide con estos filtros."}</p>
                 : <AuditTable rows={result.events} linkDetails />}
-              <Pager page={result.page} hasMore={result.has_more} onPage={goTo} />
+              {(cursor || result.next_cursor) && (
+                <nav class="pager" aria-label="Páginas">
+                  {cursor
+                    ? <a class="button button-small" href={firstPage} data-testid="audit-first-page">« Las más recientes</a>
+                    : <span />}
+                  {result.next_cursor
+                    ? <a class="button button-small" data-testid="audit-next-page"
+                        href={`/admin/auditoria${query({ ...applied, cursor: result.next_cursor })}`}>Siguiente →</a>
+                    : <span class="muted small">No hay más</span>}
+                </nav>)}
             </>
           )}
         </Loads>

@@ -8,6 +8,7 @@ import { toast } from "../ui/toasts";
 import { BootstrapSteps } from "./BootstrapSteps";
 import { ClusterStatus } from "./ClusterStatus";
 import { GrantsTable } from "../ui/GrantsTable";
+import { ActivityChart } from "../ui/ActivityChart";
 
 export function ClusterScreen({ id }: { id: string }) {
   const path = `/api/clusters/${encodeURIComponent(id)}`;
@@ -180,6 +181,7 @@ function ClusterAccess({ id }: { id: string }) {
   return (
     <section class="card" aria-labelledby="access-title">
       <h2 id="access-title">Accesos</h2>
+      <ActivityChart filters={{ cluster: id }} label="Peticiones de las últimas 24 horas" />
       <p><a href={`/admin/auditoria${query({ cluster: id })}`}>Ver la auditoría de este cluster</a></p>
       <h3>Permisos</h3>
       <Loads loaded={grants} empty="Nadie tiene permisos en este cluster.">

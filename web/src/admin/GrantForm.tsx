@@ -73,7 +73,7 @@ export function GrantForm({ clusters, onCreated }: {
               setScope("*");
             }
           }}>
-            {tiers.map((item) => <option key={item.name} value={item.name}>{TIER_NAMES[item.name] ?? item.name} ({item.name})</option>)}
+            {tiers.map((item) => <option key={item.name} value={item.name}>{TIER_NAMES[item.name] ?? item.name}</option>)}
           </select>
         </label>
         <label class="field">

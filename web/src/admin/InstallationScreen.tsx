@@ -85,7 +85,7 @@ export function InstallationScreen() {
                   <tr><th scope="col">Comprobación</th><th scope="col">Estado</th><th scope="col">Detalle</th></tr>
                 </thead>
                 <tbody>
-                  {view.checks.map((check) => (
+                  {view.checks.filter((check) => check.state !== "off").map((check) => (
                     <tr key={check.name} data-testid={`check-${check.name}`}>
                       <td>{CHECK_NAMES[check.name] ?? check.name}</td>
                       <td>
@@ -100,6 +100,11 @@ export function InstallationScreen() {
             </CardTable>
           )}
         </Loads>
+        {(health.data?.checks.filter((check) => check.state === "off").length ?? 0) > 0 && (
+          // Issue 40 item 13: what is off is said once, not listed as "no configurado" row after row.
+          <p class="muted small" data-testid="checks-off">Desactivado en esta instalación: {health.data?.checks
+            .filter((check) => check.state === "off").map((check) => CHECK_NAMES[check.name] ?? check.name).join(", ")}.</p>
+        )}
       </section>
       {health.data?.checks.some((check) => check.name === "oauth_clients" && check.state !== "off") && (
         <OAuthClients onPurged={health.reload} />

@@ -4,6 +4,7 @@ import { del, post, query, type Me, type Subject } from "../api";
 import { when } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { CursorPager, useCursorPages } from "../ui/cursorPages";
+import { RowActions, RowMenu } from "../ui/RowMenu";
 import { message } from "../ui/load";
 import { oidcName, useMethods } from "../ui/methods";
 import { OneTimeLink, type OneTimeLinkValue } from "../ui/OneTimeLink";
@@ -197,41 +198,41 @@ export function UsersScreen({ me }: { me: Me }) {
                       <td>{subject.last_sign_in_at ? when(subject.last_sign_in_at) : <span class="muted">nunca</span>}</td>
                       <td>{subject.active_grants ?? 0}</td>
                       <td class="row-actions">
-                        <a class="button button-small" href={`/admin/credenciales?owner=${encodeURIComponent(subject.id)}`}
-                          aria-label={`Credenciales (${activeCredentials(subject)}) de ${subject.login}`}
-                          data-testid={`credentials-of-${subject.login}`}>Credenciales ({activeCredentials(subject)})</a>
-                        <button type="button" class="button button-small" onClick={() => {
-                          setFailure(null);
-                          setEditing(subject);
-                        }}
-                          aria-label={`Editar ${subject.login}`} data-edit={subject.login}>Editar</button>
-                        {subject.enabled && subject.last_admin ? (
+                        <RowActions>
+                          <a class="button button-small" href={`/admin/credenciales?owner=${encodeURIComponent(subject.id)}`}
+                            aria-label={`Credenciales (${activeCredentials(subject)}) de ${subject.login}`}
+                            data-testid={`credentials-of-${subject.login}`}>Credenciales ({activeCredentials(subject)})</a>
+                          <button type="button" class="button button-small" onClick={() => {
+                            setFailure(null);
+                            setEditing(subject);
+                          }}
+                            aria-label={`Editar ${subject.login}`} data-edit={subject.login}>Editar</button>
+                          <RowMenu label={`Más acciones para ${subject.login}`} testId={`more-${subject.login}`}
+                            items={[
+                              ...(subject.enabled && !subject.last_admin
+                                ? [{ label: "Deshabilitar", name: `Deshabilitar ${subject.login}`, danger: true,
+                                  onSelect: () => act(subject, "disable") }] : []),
+                              ...(!subject.enabled
+                                ? [{ label: "Habilitar", name: `Habilitar ${subject.login}`,
+                                  onSelect: () => act(subject, "enable") }] : []),
+                              ...(subject.kind === "person" && subject.enabled ? [
+                                { label: "Enlace nuevo", name: `Enlace nuevo para ${subject.login}`,
+                                  onSelect: () => act(subject, "reset-link") },
+                                ...(subject.forge && !subject.last_admin
+                                  ? [{ label: "Desvincular de Forge", name: `Desvincular de Forge a ${subject.login}`,
+                                    danger: true, onSelect: () => unlink(subject, "forge") }] : []),
+                                ...(subject.oidc && !subject.last_admin
+                                  ? [{ label: `Desvincular ${oidc}`, name: `Desvincular ${oidc} de ${subject.login}`,
+                                    danger: true, onSelect: () => unlink(subject, "oidc") }] : []),
+                                ...(subject.id !== me.id
+                                  ? [{ label: "Cerrar sesiones", name: `Cerrar sesiones de ${subject.login}`,
+                                    onSelect: () => act(subject, "logout") }] : []),
+                              ] : []),
+                            ]} />
+                        </RowActions>
+                        {subject.enabled && subject.last_admin && (
                           <span class="muted small" data-testid={`last-admin-${subject.login}`}>
                             Único administrador que puede entrar: no se puede deshabilitar ni desvincular</span>
-                        ) : subject.enabled ? (
-                          <button type="button" class="button button-small button-danger" onClick={() => act(subject, "disable")}
-                            aria-label={`Deshabilitar ${subject.login}`}>Deshabilitar</button>
-                        ) : (
-                          <button type="button" class="button button-small" onClick={() => act(subject, "enable")}
-                            aria-label={`Habilitar ${subject.login}`}>Habilitar</button>
-                        )}
-                        {subject.kind === "person" && subject.enabled && (
-                          <>
-                            <button type="button" class="button button-small" onClick={() => act(subject, "reset-link")}
-                              aria-label={`Enlace nuevo para ${subject.login}`}>Enlace nuevo</button>
-                            {subject.forge && !subject.last_admin && (
-                              <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "forge")}
-                                aria-label={`Desvincular a ${subject.login} de Forge`}>Desvincular</button>
-                            )}
-                            {subject.oidc && !subject.last_admin && (
-                              <button type="button" class="button button-small button-danger" onClick={() => unlink(subject, "oidc")}
-                                aria-label={`Desvincular ${oidc} de ${subject.login}`}>Desvincular {oidc}</button>
-                            )}
-                            {subject.id !== me.id && (
-                              <button type="button" class="button button-small" onClick={() => act(subject, "logout")}
-                                aria-label={`Cerrar sesiones de ${subject.login}`}>Cerrar sesiones</button>
-                            )}
-                          </>
                         )}
                       </td>
                     </tr>

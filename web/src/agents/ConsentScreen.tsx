@@ -8,6 +8,7 @@ import { get, post, type AgentPermission, type ConsentRequest } from "../api";
 import { when } from "../format";
 import { message, useLoad } from "../ui/load";
 import { ErrorBox, Loads } from "../ui/states";
+import { capitalized } from "./requestText";
 import { permissionText } from "./sessionText";
 
 const GONE = "Esta solicitud de autorización no existe o ha caducado (dura 10 minutos). Vuelve a conectar el agente "
@@ -24,7 +25,7 @@ function ClientFacts({ request }: { request: ConsentRequest }) {
         <dt>Identificador</dt><dd><code class="wrap" data-testid="consent-client-id">{request.client.id}</code></dd>
         {/* What the client says of itself: shown as text, never as a link Klave vouches for. */}
         {request.client.uri && <><dt>Web que declara</dt><dd><code class="wrap">{request.client.uri}</code></dd></>}
-        <dt>Caduca</dt><dd>{when(request.expires_at)}</dd>
+        <dt>Esta página caduca</dt><dd>{when(request.expires_at)}</dd>
       </dl>
     </section>
   );
@@ -68,6 +69,10 @@ function Decision({ id, request }: { id: string; request: ConsentRequest }) {
   };
 
   const answer = async (approve: boolean) => {
+    if (approve && chosen.size === 0) {
+      setFailure("Elige al menos un permiso para el agente, o deniega el acceso.");
+      return;
+    }
     setBusy(approve ? "approve" : "deny");
     setFailure(null);
     try {
@@ -81,7 +86,7 @@ function Decision({ id, request }: { id: string; request: ConsentRequest }) {
       // The answer leaves Klave (the agent's loopback address or its app): a full navigation.
       window.location.assign(redirect);
     } catch (error) {
-      setFailure(message(error));
+      setFailure(capitalized(message(error)));
       setBusy(null);
     }
   };
@@ -116,6 +121,10 @@ function Decision({ id, request }: { id: string; request: ConsentRequest }) {
         <p id="writes-help" class="muted small check-help">Cada cambio que el agente quiera hacer en un cluster te
           esperará en Klave hasta que lo apruebes.</p>
       </div>
+      {offered.length > 0 && (
+        <p data-testid="consent-duration">Si lo autorizas, el agente tendrá estos permisos hasta
+          el {when(request.access_until)} ({request.access_days} días) o hasta que termines su sesión en Mi cuenta.
+          Los pierde también en cuanto tú pierdas el permiso del que salen.</p>)}
       {failure && <div class="alert alert-error" role="alert" data-testid="consent-error">{failure}</div>}
       <div class="actions">
         {offered.length > 0 && (

@@ -1,6 +1,6 @@
 // The page an agent gives a person (spec 3 §2: {base_url}/agents/requests/<id>): who asks, what,
-// until when; a write's preview or an access request's role; Approve / Deny while it is pending
-// (denying asks first), then what became of it, with who decided and when.
+// until when; a write's preview or an access request's role — read first — then Approve / Deny while
+// it is pending (both ask first, alike), then what became of it, with who decided and when.
 import { useState } from "preact/hooks";
 import { ApiError, get, post, type AccessRequest, type AgentRequest, type WriteRequest } from "../api";
 import { when } from "../format";
@@ -8,7 +8,8 @@ import { confirmAction } from "../ui/confirm";
 import { message, useLoad } from "../ui/load";
 import { ErrorBox, Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
-import { capitalized, outcome, requester, roleText, scopeText, verbText, whatIsAsked } from "./requestText";
+import { refreshWaiting } from "../ui/waiting";
+import { capitalized, outcome, requester, requesterAfterA, roleText, scopeText, verbText, whatIsAsked } from "./requestText";
 import { WritePreview } from "./WritePreview";
 
 const STATE_CLASS: Record<string, string> = {
@@ -55,11 +56,17 @@ function Decision({ request, onDecided }: { request: AgentRequest; onDecided: (r
   const [failure, setFailure] = useState<string | null>(null);
 
   const decide = async (action: "approve" | "deny") => {
-    if (action === "deny" && !(await confirmAction({
-      title: "Denegar la solicitud",
-      body: <p>No se hará: {whatIsAsked(request)}. La negativa llegará a {requester(request.subject)} cuando vuelva
-        a preguntar.</p>,
-      confirmLabel: "Denegar", danger: true,
+    // Both decisions ask first, alike (issue 40 item 7): each is final.
+    const approving = action === "approve";
+    if (!(await confirmAction({
+      title: approving ? "Aprobar la solicitud" : "Denegar la solicitud",
+      body: approving
+        ? <p>Se hará: {whatIsAsked(request)}. {request.kind === "write"
+          ? `Se ejecutará cuando ${requester(request.subject)} vuelva a llamar.`
+          : "El permiso empieza ahora."}</p>
+        : <p>No se hará: {whatIsAsked(request)}. La negativa llegará {requesterAfterA(request.subject)} cuando
+          vuelva a preguntar.</p>,
+      confirmLabel: approving ? "Aprobar" : "Denegar", danger: !approving,
     }))) {
       return;
     }
@@ -68,6 +75,7 @@ function Decision({ request, onDecided }: { request: AgentRequest; onDecided: (r
     try {
       const decided = await post<AgentRequest>(`/api/agents/requests/${encodeURIComponent(request.id)}/${action}`);
       toast(action === "approve" ? "Solicitud aprobada." : "Solicitud denegada.");
+      refreshWaiting();
       onDecided(decided);
     } catch (error) {
       // 409: someone else decided, or it expired meanwhile; the page shows what it is now.
@@ -84,7 +92,7 @@ function Decision({ request, onDecided }: { request: AgentRequest; onDecided: (r
     <>
       {failure && <div class="alert alert-error" role="alert" data-testid="decision-error">{failure}</div>}
       {request.status === "pending" && (
-        <div class="actions" data-testid="request-actions">
+        <div class="actions decision" data-testid="request-actions">
           <button type="button" class="button button-primary" disabled={busy} onClick={() => decide("approve")}>Aprobar</button>
           <button type="button" class="button button-danger" disabled={busy} onClick={() => decide("deny")}>Denegar</button>
         </div>
@@ -100,7 +108,6 @@ function RequestView({ request, onChanged }: { request: AgentRequest; onChanged:
       <div class={STATE_CLASS[request.status] ?? "alert"} data-testid="request-state" role="status">
         <p>{outcome(request)}</p>
       </div>
-      <Decision request={request} onDecided={onChanged} />
       <section class="card" aria-labelledby="request-facts">
         <h2 id="request-facts">Solicitud</h2>
         <dl class="facts">
@@ -113,6 +120,8 @@ function RequestView({ request, onChanged }: { request: AgentRequest; onChanged:
         </dl>
       </section>
       {request.kind === "write" && <WritePreview request={request} />}
+      {/* The decision after what it decides: the preview is read first (issue 40 item 7). */}
+      <Decision request={request} onDecided={onChanged} />
     </>
   );
 }

@@ -1,14 +1,15 @@
 // A held write's preview (spec 3 §4): each changed field before → after, then the whole object as
 // it is and as the cluster's dry run left it, its changed lines marked. Secret values arrive
-// already hidden ("<redacted, N bytes[, changed]>", spec 3 §8) and are shown as they came.
+// already hidden ("<redacted, N bytes[, changed]>", spec 3 §8); the page says so in Spanish
+// ("‹oculto, N bytes›"), the API's text stays as the specification writes it.
 import type { PreviewChange, WriteRequest } from "../api";
-import { isChanged, normalPath, yamlLines } from "./yamlLines";
+import { hiddenText, isChanged, normalPath, yamlLines } from "./yamlLines";
 
 function valueText(value: unknown, absent: string): string {
   if (value === null || value === undefined) {
     return absent;
   }
-  return typeof value === "string" ? value : JSON.stringify(value);
+  return typeof value === "string" ? hiddenText(value) : JSON.stringify(value);
 }
 
 function Change({ change }: { change: PreviewChange }) {

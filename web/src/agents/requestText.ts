@@ -38,6 +38,11 @@ export function requester(subject: RequestSubject): string {
   return subject.kind === "bot" ? `el bot ${subject.login}` : `el agente de ${subject.login}`;
 }
 
+/** The same after "a": "al bot deploybot", "al agente de carol" (never "a el"). */
+export function requesterAfterA(subject: RequestSubject): string {
+  return `a${requester(subject).slice(1)}`;
+}
+
 export function scopeText(scope: string): string {
   return scope === "*" ? "todo el cluster" : `el namespace ${scope}`;
 }
@@ -61,7 +66,8 @@ export function whatIsAsked(request: AgentRequest): string {
   if (request.kind === "write") {
     return `${verbText(request.verb)} ${objectText(request)}`;
   }
-  return `${request.role} sobre ${scopeText(request.scope)} de ${request.cluster} durante ${request.minutes} minutos`;
+  return `«${TIER_NAMES[request.role] ?? request.role}» sobre ${scopeText(request.scope)} de ${request.cluster} durante ${
+    request.minutes} minutos`;
 }
 
 /** One sentence for what became of a request, with who decided and when. */

@@ -20,6 +20,17 @@ function text(value: string): string {
   return PLAIN.test(value) && !LOOKS_TYPED.test(value) && !value.endsWith(" ") ? value : JSON.stringify(value);
 }
 
+const REDACTED = /^<redacted, (\d+) bytes(, changed)?>$/;
+
+/**
+ * A Secret value the API hid ("<redacted, N bytes[, changed]>", spec 3 §8) as a person reads it:
+ * "‹oculto, 14 bytes›", "‹oculto, 14 bytes, cambia›"; any other text as it is.
+ */
+export function hiddenText(value: string): string {
+  const hidden = REDACTED.exec(value);
+  return hidden ? `‹oculto, ${hidden[1]} bytes${hidden[2] ? ", cambia" : ""}›` : value;
+}
+
 function scalar(value: unknown): string {
   if (Array.isArray(value)) {
     return "[]";
@@ -28,7 +39,7 @@ function scalar(value: unknown): string {
     return "{}";
   }
   if (typeof value === "string") {
-    return text(value);
+    return REDACTED.test(value) ? hiddenText(value) : text(value);
   }
   return value === undefined ? "null" : JSON.stringify(value);
 }

@@ -12,6 +12,8 @@ import { CredentialsPanel } from "./CredentialsPanel";
 import { PasswordForm } from "./PasswordForm";
 import { Pager } from "../admin/Pager";
 import { OwnAgents } from "../agents/OwnAgents";
+import { ConnectAgent } from "../agents/ConnectAgent";
+import { FirstSteps } from "../admin/FirstSteps";
 
 export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void }) {
   const { search } = useLocation();
@@ -39,6 +41,7 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
       {failed && <div class="alert alert-error" role="alert" id={failed.anchor ?? undefined}>{failed.text}</div>}
       {linkedWith && <div class="alert alert-ok" role="status" data-testid="provider-linked">
         Cuenta de {linkedWith === "oidc" ? oidcName(on) : "Forge"} vinculada: desde ahora entras con ella.</div>}
+      {me.is_admin && <FirstSteps />}
       <CredentialsPanel me={me} />
       <div class="grid-2">
         <section class="card" aria-labelledby="profile-title">
@@ -80,11 +83,14 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
       </div>
       <section class="card" aria-labelledby="grants-title">
         <h2 id="grants-title">Mis permisos</h2>
-        <Loads loaded={grants} empty="Todavía no tienes permisos en ningún cluster. Pídeselos a un administrador.">
+        <Loads loaded={grants} empty={me.is_admin
+          ? "Todavía no tienes permisos en ningún cluster. Como administrador, puedes darte uno en Permisos."
+          : "Todavía no tienes permisos en ningún cluster. Pídeselos a un administrador."}>
           {(list) => <GrantsTable grants={list} showSubject={false} label="Mis permisos" />}
         </Loads>
       </section>
       <OwnAgents me={me} />
+      <ConnectAgent />
       <section class="card" aria-labelledby="audit-title">
         <h2 id="audit-title">Mi actividad reciente</h2>
         <Loads loaded={audit}>

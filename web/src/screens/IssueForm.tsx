@@ -62,7 +62,7 @@ export function IssueForm({ me, onIssued, subjectId, forBot = false }: {
       <label class="field">
         <span>Cluster (opcional)</span>
         <select value={cluster} onChange={(event) => setCluster(event.currentTarget.value)} name="cluster">
-          <option value="">{owner === me.id ? "Todos los clusters donde tengo permisos" : "Todos los clusters donde tiene permisos"}</option>
+          <option value="">{owner === me.id ? "Todos mis clusters" : "Todos sus clusters"}</option>
           {clusters.map((id) => <option key={id} value={id}>{id}</option>)}
         </select>
       </label>

@@ -2,6 +2,7 @@ import { get, query, type AuditRow, type Credential } from "../api";
 import { useLoad } from "./load";
 import { when } from "../format";
 import { CardTable } from "./CardTable";
+import { useSessionNames } from "./sessionNames";
 
 export function AuditTable({ rows, linkDetails, label = "Peticiones" }: {
   rows: AuditRow[]; linkDetails: boolean; label?: string;
@@ -21,6 +22,7 @@ export function AuditTable({ rows, linkDetails, label = "Peticiones" }: {
     }
     return <>{found.name || "sin nombre"}{linkDetails && <span class="muted small"> · {found.subject_login}</span>}</>;
   };
+  const sessions = useSessionNames(rows.some((row) => row.session !== null));
   return (
     <CardTable label={label} className="audit">
         <thead>
@@ -54,7 +56,7 @@ export function AuditTable({ rows, linkDetails, label = "Peticiones" }: {
                       title={`Ver solo las peticiones de esta credencial (${row.credential})`}>{credentialName(row.credential)}</a>
                   : <span title={row.credential}>{credentialName(row.credential)}</span>)
                 : "—"}</td>
-              <td data-testid="audit-channel"><ChannelCell row={row} linkDetails={linkDetails} /></td>
+              <td data-testid="audit-channel"><ChannelCell row={row} linkDetails={linkDetails} sessions={sessions} /></td>
               <td><code class="id">{linkDetails ? <a href={`/admin/auditoria/${encodeURIComponent(row.id)}`}>{row.id}</a> : row.id}</code></td>
             </tr>
           ))}
@@ -69,21 +71,26 @@ export function channelText(row: AuditRow): string {
 }
 
 // A tool's name and its session each lead to the requests that share them, as a credential does.
-function ChannelCell({ row, linkDetails }: { row: AuditRow; linkDetails: boolean }) {
+function ChannelCell({ row, linkDetails, sessions }: {
+  row: AuditRow; linkDetails: boolean; sessions: Map<string, string>;
+}) {
   if (row.channel !== "tool") {
     return <span>Proxy</span>;
   }
   const tool = <>Herramienta <code>{row.tool}</code></>;
-  const session = row.session && <code class="id">{row.session}</code>;
+  const named = row.session ? sessions.get(row.session) : undefined;
+  const session = row.session && (named
+    ? <span title={row.session} data-testid="audit-session-name">{named}</span>
+    : <code class="id">{row.session}</code>);
   return (
     <span>
       {linkDetails
         ? <a href={`/admin/auditoria${query({ channel: "tool", tool: row.tool })}`}
             title="Ver solo las peticiones de esta herramienta">{tool}</a>
         : tool}
-      {session && <span class="muted small"> · sesión {linkDetails
+      {session && <span class="muted small"> · {named ? "" : "sesión "}{linkDetails
         ? <a href={`/admin/auditoria${query({ session: row.session })}`}
-            title="Ver solo las peticiones de esta sesión del agente">{session}</a>
+            title={`Ver solo las peticiones de esta sesión del agente (${row.session})`}>{session}</a>
         : session}</span>}
     </span>
   );

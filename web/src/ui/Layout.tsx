@@ -4,6 +4,7 @@ import { post, type Me } from "../api";
 import { navigate, useLocation } from "../router";
 import { mayLeave } from "./leaveGuard";
 import { toast } from "./toasts";
+import { useWaiting, waitingText } from "./waiting";
 
 const ADMIN_LINKS = [
   { href: "/admin/usuarios", label: "Usuarios" },
@@ -22,18 +23,26 @@ export function Layout({ me, onSignedOut, children }: {
   children: ComponentChildren;
 }) {
   const { path } = useLocation();
-  const links = [{ href: "/mi-cuenta", label: "Mi cuenta" }, ...(me.is_admin ? ADMIN_LINKS : [])];
+  const waiting = useWaiting();
+  // A person who is no administrator still decides what their own agents ask: "Agentes" shows
+  // for them while something waits.
+  const links = [{ href: "/mi-cuenta", label: "Mi cuenta" }, ...(me.is_admin ? ADMIN_LINKS
+    : waiting.total > 0 ? [{ href: "/agentes", label: "Agentes" }] : [])];
 
   // Each screen change moves focus to its heading, so keyboard and screen-reader users start there.
   useEffect(() => {
     const heading = document.querySelector<HTMLElement>("main h1");
-    if (heading) {
-      document.title = `${heading.textContent} · Klave`;
-      if (document.activeElement === document.body || document.activeElement?.closest("nav")) {
-        heading.focus();
-      }
+    if (heading && (document.activeElement === document.body || document.activeElement?.closest("nav"))) {
+      heading.focus();
     }
   }, [path]);
+
+  // The title says what waits too, so a tab in the background shows it.
+  useEffect(() => {
+    const heading = document.querySelector<HTMLElement>("main h1");
+    const count = waiting.total > 0 ? `(${waiting.total}) ` : "";
+    document.title = `${count}${heading?.textContent ?? "Klave"} · Klave`;
+  });
 
   const signOut = async () => {
     if (!(await mayLeave())) {
@@ -64,7 +73,13 @@ export function Layout({ me, onSignedOut, children }: {
                 || (link.href === "/agentes" && path.startsWith("/agents/requests/"));
               return (
                 <li key={link.href}>
-                  <a href={link.href} aria-current={current ? "page" : undefined}>{link.label}</a>
+                  <a href={link.href} aria-current={current ? "page" : undefined}>{link.label}
+                    {link.href === "/agentes" && waiting.total > 0 && (
+                      <span class="count" data-testid="waiting-count">
+                        <span aria-hidden="true">{waiting.total}</span>
+                        <span class="visually-hidden">: esperan tu decisión {waitingText(waiting)}</span>
+                      </span>)}
+                  </a>
                 </li>
               );
             })}
@@ -77,7 +92,14 @@ export function Layout({ me, onSignedOut, children }: {
             aria-label="Salir: cierra todas tus sesiones" title="Cierra todas tus sesiones, en todos tus navegadores">Salir</button>
         </div>
       </header>
-      <main id="contenido">{children}</main>
+      <main id="contenido">
+        {path === "/mi-cuenta" && waiting.total > 0 && (
+          <p class="alert alert-warning" role="status" data-testid="waiting-banner">
+            Esperan tu decisión {waitingText(waiting)} de agentes. Caducan si nadie decide
+            a tiempo. <a href="/agentes">Revisarlas</a>
+          </p>)}
+        {children}
+      </main>
     </div>
   );
 }

@@ -49,8 +49,9 @@ export function useLoad<T>(fetcher: () => Promise<T>, key: unknown[] = []): Load
  * labels do instead («Duración» no válido).
  */
 export function message(failure: unknown, labels: Record<string, string> = {}): string {
-  const text = failure instanceof Error ? failure.message : String(failure);
-  return relabel(text, labels);
+  const text = relabel(failure instanceof Error ? failure.message : String(failure), labels);
+  // The API's messages start in lower case (they are parts of sentences); on screen each is one.
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function relabel(text: string, labels: Record<string, string>): string {

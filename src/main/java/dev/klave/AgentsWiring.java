@@ -103,7 +103,7 @@ final class AgentsWiring {
                     new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-authorize-ip:",
                             AUTHORIZATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
                             Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities,
-                    new JdbiUsedStateStore(database));
+                    new JdbiUsedStateStore(database), accounts.events);
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
                     new AgentSessions(database, way.agentSessions, accounts.subjects, accounts.events, accounts.clock),

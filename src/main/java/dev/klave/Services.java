@@ -111,7 +111,7 @@ public final class Services {
         routes.addAll(signIn.routes(methods, people, settings));
         routes.add(people.routes(base));
         routes.add(new AuditRoutes(base.events, new AuditQueries(gateway.auditStore, gateway.auditWriter),
-                new JdbiAuditFeed(database), text -> base.subjects.idOrLogin(text).value()));
+                new JdbiAuditFeed(database), text -> base.subjects.idOrLogin(text).value(), clock));
         routes.add(new ClusterRoutes(clusters.clusters, clusters.namespaces, clusters.reconciler,
                 clusters.connections, gateway.credentials::revokeAllRestrictedTo, settings.baseUrl()));
         routes.add(new AccessRoutes(clusters.grants, base.subjects, clock));

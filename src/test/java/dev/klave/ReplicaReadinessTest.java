@@ -48,6 +48,11 @@ class ReplicaReadinessTest {
         public Optional<AuditRow> findById(String id) {
             return Optional.empty();
         }
+
+        @Override
+        public List<Bucket> activity(AuditFilter filter, java.time.Duration bucket) {
+            return List.of();
+        }
     }
 
     @Test

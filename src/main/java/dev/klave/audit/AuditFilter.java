@@ -80,6 +80,12 @@ public record AuditFilter(
                 channel, tool, session, Optional.of(code), dryRun);
     }
 
+    /** The same filter, between {@code start} and {@code end} (an activity chart's range). */
+    public AuditFilter between(Instant start, Instant end) {
+        return new AuditFilter(subject, cluster, namespace, verb, resource, credential, Optional.of(start),
+                Optional.of(end), includeDiscovery, channel, tool, session, status, dryRun);
+    }
+
     public AuditFilter onlySubject(String subjectId) {
         return new AuditFilter(Optional.of(subjectId), cluster, namespace, verb, resource, credential, from, to,
                 includeDiscovery, channel, tool, session, status, dryRun);

@@ -44,4 +44,13 @@ public interface AuditStore {
     }
 
     Optional<AuditRow> findById(String id);
+
+    /** Requests per time bucket: how many, how many refused (4xx), how many failed (5xx). */
+    record Bucket(java.time.Instant start, long requests, long refused, long failed) {}
+
+    /**
+     * The rows {@code filter} keeps, counted per bucket of {@code bucket} (aligned on the epoch),
+     * oldest first; empty buckets are left out. An aggregate in the database, never the rows.
+     */
+    List<Bucket> activity(AuditFilter filter, java.time.Duration bucket);
 }

@@ -46,6 +46,10 @@ public enum EventType {
     AGENT_ACCESS_DENIED("agent.access_denied"),
     // A person ending their agent's session, or an administrator anyone's (issue 31 item 6).
     AGENT_SESSION_END("agent.session_end"),
+    /** A person authorized an agent on the consent page: the session opens (client, permissions, writes). */
+    AGENT_SESSION_START("agent.session_start"),
+    /** A person denied an agent on the consent page. */
+    AGENT_SESSION_DENIED("agent.session_denied"),
     OAUTH_CLIENTS_PURGE("oauth.clients_purge"),
     AUDIT_RETENTION("audit.retention");
 

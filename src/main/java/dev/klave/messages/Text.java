@@ -117,7 +117,7 @@ public enum Text {
     AGENT_SESSION_IDENTITY_UNLINKED("identidad desvinculada"),
 
     // Why an agent session ended, when a person ended it from the web interface (its end_reason).
-    AGENT_SESSION_ENDED_BY_PERSON("terminada por su persona"),
+    AGENT_SESSION_ENDED_BY_PERSON("terminada por la persona que la autorizó"),
     /** %s: the administrator's login. */
     AGENT_SESSION_ENDED_BY_ADMIN("terminada por el administrador %s"),
 

@@ -8,7 +8,10 @@ import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.ExternalIdentity;
 import dev.klave.account.ExternalIdentityStore;
+import dev.klave.account.Principal;
 import dev.klave.account.SubjectId;
+import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
 import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.SecretToken;
 import dev.klave.messages.Message;
@@ -20,7 +23,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,11 +41,13 @@ final class Consent {
     private final GrantStore grants;
     private final ExternalIdentityStore identities;
     private final UsedStateStore answered;
+    private final ControlEvents events;
     private final String issuer;
     private final Clock clock;
 
     Consent(PendingAuthorizations pending, AgentTokens tokens, GrantStore grants, ExternalIdentityStore identities,
-            UsedStateStore answered, String issuer, Clock clock) {
+            UsedStateStore answered, ControlEvents events, String issuer, Clock clock) {
+        this.events = requireNonNull(events, "events is null");
         this.pending = requireNonNull(pending, "pending is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.grants = requireNonNull(grants, "grants is null");
@@ -48,6 +55,11 @@ final class Consent {
         this.answered = requireNonNull(answered, "answered is null");
         this.issuer = requireNonNull(issuer, "issuer is null");
         this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** Until when a session approved now gives access, unless it is ended first (spec 3 §2: 30 days). */
+    Instant accessUntil() {
+        return clock.instant().plus(AgentTokens.SESSION_LIFETIME);
     }
 
     /** @throws dev.klave.messages.Refusal 409 {@code CONSENT_ANSWERED} once it was answered, on any replica */
@@ -86,8 +98,13 @@ final class Consent {
         return offered;
     }
 
-    /** Approves: the redirect that ends the authorization request with a code. */
-    String approve(String id, SubjectId person, List<Permission> chosen, boolean writesNeedApproval) {
+    /**
+     * Approves: the redirect that ends the authorization request with a code; the session and its
+     * {@code agent.session_start} (client, permissions, whether writes wait) are one commit.
+     */
+    String approve(String id, Principal caller, List<Permission> chosen, boolean writesNeedApproval,
+            Optional<String> clientName) {
+        SubjectId person = caller.subjectId();
         PendingAuthorization request = open(id);
         if (chosen.isEmpty()) {
             throw Message.CONSENT_NO_PERMISSION.refusal();
@@ -101,15 +118,32 @@ final class Consent {
         }
         answer(id, request);
         AgentTokens.Consented consented = tokens.consent(person, request.clientId(), chosen, writesNeedApproval,
-                via(person), request.redirectUri(), request.codeChallenge());
+                via(person), request.redirectUri(), request.codeChallenge(), session -> {
+                    Map<String, Object> details = client(request, clientName);
+                    details.put("session", session.id());
+                    details.put("permissions", chosen.stream().map(permission -> permission.cluster().value() + "/"
+                            + permission.role().code() + "/" + permission.scope().value()).toList());
+                    details.put("writes_need_approval", writesNeedApproval);
+                    events.event(EventType.AGENT_SESSION_START).actor(caller).target(caller).details(details).record();
+                });
         return redirect(request, "code=" + encode(consented.code()));
     }
 
-    /** Denies: RFC 6749 §4.1.2.1 {@code access_denied}, with the state and the issuer. */
-    String deny(String id) {
+    /** Denies: RFC 6749 §4.1.2.1 {@code access_denied}, with the state and the issuer; {@code agent.session_denied}. */
+    String deny(String id, Principal caller, Optional<String> clientName) {
         PendingAuthorization request = open(id);
         answer(id, request);
+        events.event(EventType.AGENT_SESSION_DENIED).actor(caller).target(caller)
+                .details(client(request, clientName)).record();
         return redirect(request, "error=access_denied");
+    }
+
+    /** The client as an event names it: its id, and the name it declared when it declared one. */
+    private static Map<String, Object> client(PendingAuthorization request, Optional<String> name) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("client", request.clientId());
+        name.ifPresent(value -> details.put("client_name", value));
+        return details;
     }
 
     private String redirect(PendingAuthorization request, String result) {

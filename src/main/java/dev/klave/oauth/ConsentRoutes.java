@@ -14,11 +14,13 @@ import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
 import dev.klave.oauth.client.ClientMetadata;
 import dev.klave.oauth.client.RedirectUris;
+import dev.klave.oauth.session.AgentTokens;
 import dev.klave.oauth.session.Permission;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -64,6 +66,9 @@ final class ConsentRoutes implements RouteProvider {
         // Rule 6: warn unless the answer stays on this machine.
         view.put("redirect_is_loopback", RedirectUris.isLoopback(pending.redirectUri()));
         view.put("expires_at", pending.expiresAt().toString());
+        // How long the agent keeps what it is given, said on the page (issue 40 item 5).
+        view.put("access_until", consent.accessUntil().toString());
+        view.put("access_days", AgentTokens.SESSION_LIFETIME.toDays());
         List<Map<String, String>> choosable = new ArrayList<>();
         for (Permission permission : consent.choosable(Principal.of(request).subjectId())) {
             choosable.add(Map.of("cluster", permission.cluster().value(), "role", permission.role().code(),
@@ -80,8 +85,10 @@ final class ConsentRoutes implements RouteProvider {
         if (!body.path("approve").isBoolean()) {
             throw Message.INVALID_JSON.refusal();
         }
+        Principal caller = Principal.of(request);
+        Optional<String> clientName = clientName(consent.open(id).clientId());
         if (!body.path("approve").asBoolean()) {
-            return ApiResponse.ok(Map.of("redirect", consent.deny(id)));
+            return ApiResponse.ok(Map.of("redirect", consent.deny(id, caller, clientName)));
         }
         List<Permission> chosen = new ArrayList<>();
         for (JsonNode entry : body.path("permissions")) {
@@ -89,7 +96,15 @@ final class ConsentRoutes implements RouteProvider {
                     entry.path("scope").asText()));
         }
         boolean writesNeedApproval = !body.has("writes_need_approval") || body.path("writes_need_approval").asBoolean();
-        return ApiResponse.ok(Map.of("redirect", consent.approve(id, Principal.of(request).subjectId(), chosen,
-                writesNeedApproval)));
+        return ApiResponse.ok(Map.of("redirect", consent.approve(id, caller, chosen, writesNeedApproval, clientName)));
+    }
+
+    /** The name the client declared, for the event; a document that cannot be read now names none. */
+    private Optional<String> clientName(String clientId) {
+        try {
+            return clients.find(clientId).clientName();
+        } catch (RuntimeException unreadable) {
+            return Optional.empty();
+        }
     }
 }

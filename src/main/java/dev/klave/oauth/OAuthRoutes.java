@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.GrantStore;
 import dev.klave.account.ExternalIdentityStore;
+import dev.klave.audit.ControlEvents;
 import dev.klave.config.BaseUrl;
 import dev.klave.http.Access;
 import dev.klave.http.ApiResponse;
@@ -64,7 +65,8 @@ public final class OAuthRoutes implements RouteProvider {
         this.authorize = new AuthorizeEndpoint(authorization.clients(), authorization.documents(),
                 authorization.pending(), authorization.perAddress(), baseUrl, clock);
         this.consent = new ConsentRoutes(new Consent(authorization.pending(), tokens, authorization.grants(),
-                authorization.identities(), authorization.answered(), baseUrl.toString(), clock), clientId -> client(authorization, clientId));
+                authorization.identities(), authorization.answered(), authorization.events(), baseUrl.toString(), clock),
+                clientId -> client(authorization, clientId));
         this.sessions = new SessionRoutes(sessions, authorization.clients());
         this.tokens = new TokenEndpoint(tokens, tokenRequests, baseUrl, clock);
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
@@ -103,8 +105,9 @@ public final class OAuthRoutes implements RouteProvider {
     /** @param answered the consent requests answered, across replicas (one answer each) */
     public record Authorization(ClientStore clients, ClientMetadataDocuments documents, PendingAuthorizations pending,
             PerAddressLimit perAddress, GrantStore grants, ExternalIdentityStore identities,
-            UsedStateStore answered) {
+            UsedStateStore answered, ControlEvents events) {
         public Authorization {
+            requireNonNull(events, "events is null");
             requireNonNull(answered, "answered is null");
             requireNonNull(grants, "grants is null");
             requireNonNull(identities, "identities is null");

@@ -229,6 +229,23 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     }
 
     @Override
+    public List<Bucket> activity(AuditFilter filter, java.time.Duration bucket) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("bucket", bucket.toMillis());
+        String status = "COALESCE(c.status, a.status)";
+        String sql = "SELECT (a.at / :bucket) * :bucket AS start, COUNT(*) AS requests, "
+                + "SUM(CASE WHEN " + status + " >= 400 AND " + status + " < 500 THEN 1 ELSE 0 END) AS refused, "
+                + "SUM(CASE WHEN " + status + " >= 500 THEN 1 ELSE 0 END) AS failed "
+                + "FROM audit a LEFT JOIN audit_completion c ON c.id = a.id WHERE 1 = 1"
+                + where(filter, parameters, filter.status().isPresent() ? NOT_REFUSED : NOT_REFUSED_COUNTED)
+                // By position: PostgreSQL tells two bound placeholders apart, so the expression again would differ.
+                + " GROUP BY 1 ORDER BY 1";
+        return database.withHandle(handle -> handle.createQuery(sql).bindMap(parameters)
+                .map((row, context) -> new Bucket(java.time.Instant.ofEpochMilli(row.getLong("start")),
+                        row.getLong("requests"), row.getLong("refused"), row.getLong("failed"))).list());
+    }
+
+    @Override
     public long count(AuditFilter filter, long atMost) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         String sql = countSql(filter, parameters, atMost);

@@ -39,4 +39,9 @@ abstract class ForwardingAuditStore implements AuditStore {
     public Optional<AuditRow> findById(String id) {
         return store.findById(id);
     }
+
+    @Override
+    public java.util.List<Bucket> activity(AuditFilter filter, java.time.Duration bucket) {
+        return store.activity(filter, bucket);
+    }
 }

@@ -132,30 +132,8 @@ public final class McpComparison {
 
     /** {@code clients} loops, each calling as fast as answers come, for {@code seconds}. */
     private static Measured closed(Target target, String body, int clients, int seconds) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        long[] nanos = new long[2_000_000];
-        AtomicLong count = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
-        CountDownLatch done = new CountDownLatch(clients);
-        long started = System.nanoTime();
-        for (int i = 0; i < clients; i++) {
-            Thread.ofVirtual().start(() -> {
-                while (System.nanoTime() < end) {
-                    long at = System.nanoTime();
-                    boolean ok = send(target, body);
-                    long index = count.getAndIncrement();
-                    if (index < nanos.length) {
-                        nanos[(int) index] = System.nanoTime() - at;
-                    }
-                    if (!ok) {
-                        errors.incrementAndGet();
-                    }
-                }
-                done.countDown();
-            });
-        }
-        done.await();
-        return new Measured(count.get(), errors.get(), (System.nanoTime() - started) / 1e9, nanos);
+        ClosedLoop.Measured loop = ClosedLoop.run(clients, seconds, client -> send(target, body));
+        return new Measured(loop.calls(), loop.errors(), loop.seconds(), loop.nanos());
     }
 
     /** Calls started at a fixed rate, whatever the answers do (no coordinated omission). */

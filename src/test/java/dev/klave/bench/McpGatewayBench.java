@@ -7,11 +7,9 @@ import dev.klave.testing.TestingPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.time.Clock;
 
 /**
  * Klave's {@code /mcp} alone, on PostgreSQL (issue 39, "Measured, before and after"): calls per
@@ -43,8 +41,8 @@ public final class McpGatewayBench {
                 McpBenchClient mcp = McpBenchClient.approvingBot(klave, cluster, CLIENTS);
                 AtomicLong replicas = new AtomicLong(2);
                 // Warm-up, then the database's own count over sequential calls, then the loads.
-                closed(CLIENTS, 5, client -> mcp.read());
-                closed(CLIENTS, 5, client -> mcp.approvedWrite(client, replicas.incrementAndGet()));
+                ClosedLoop.run(CLIENTS, 5, client -> mcp.read());
+                ClosedLoop.run(CLIENTS, 5, client -> mcp.approvedWrite(client, replicas.incrementAndGet()));
                 long before = scans(database);
                 java.util.Map<String, Long> tablesBefore = tables(database);
                 for (int i = 0; i < sequential; i++) {
@@ -68,8 +66,8 @@ public final class McpGatewayBench {
                         (afterWrites - afterReads) / (double) sequential);
                 System.out.println("| call | load | calls/s | calls | errors | p50 ms | p99 ms |");
                 System.out.println("|---|---|---:|---:|---:|---:|---:|");
-                print("get_resource", closed(CLIENTS, seconds, client -> mcp.read()));
-                print("scale, approved (hold + approve + run)", closed(CLIENTS, seconds,
+                print("get_resource", ClosedLoop.run(CLIENTS, seconds, client -> mcp.read()));
+                print("scale, approved (hold + approve + run)", ClosedLoop.run(CLIENTS, seconds,
                         client -> mcp.approvedWrite(client, replicas.incrementAndGet())));
             } finally {
                 klave.close();
@@ -108,55 +106,9 @@ public final class McpGatewayBench {
         return counts;
     }
 
-    private interface Action {
-        boolean run(int client) throws Exception;
-    }
-
-    private record Measured(long calls, long errors, double seconds, long[] nanos) {}
-
-    private static Measured closed(int clients, int seconds, Action action) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        long[] nanos = new long[1_000_000];
-        AtomicLong count = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
-        CountDownLatch done = new CountDownLatch(clients);
-        long started = System.nanoTime();
-        for (int i = 0; i < clients; i++) {
-            int client = i;
-            Thread.ofVirtual().start(() -> {
-                while (System.nanoTime() < end) {
-                    long at = System.nanoTime();
-                    boolean ok;
-                    try {
-                        ok = action.run(client);
-                    } catch (Exception e) {
-                        ok = false;
-                    }
-                    long index = count.getAndIncrement();
-                    if (index < nanos.length) {
-                        nanos[(int) index] = System.nanoTime() - at;
-                    }
-                    if (!ok) {
-                        errors.incrementAndGet();
-                    }
-                }
-                done.countDown();
-            });
-        }
-        done.await();
-        return new Measured(count.get(), errors.get(), (System.nanoTime() - started) / 1e9, nanos);
-    }
-
-    private static void print(String call, Measured measured) {
-        long[] sorted = Arrays.copyOf(measured.nanos(), (int) Math.min(measured.nanos().length, measured.calls()));
-        Arrays.sort(sorted);
+    private static void print(String call, ClosedLoop.Measured measured) {
         System.out.printf("| %s | %d clients | %.0f | %d | %d | %.1f | %.1f |%n", call, CLIENTS,
-                measured.calls() / measured.seconds(), measured.calls(), measured.errors(), percentile(sorted, 0.50),
-                percentile(sorted, 0.99));
-    }
-
-    private static double percentile(long[] sorted, double at) {
-        return sorted.length == 0 ? Double.NaN
-                : sorted[Math.min(sorted.length - 1, (int) Math.ceil(at * sorted.length) - 1)] / 1e6;
+                measured.calls() / measured.seconds(), measured.calls(), measured.errors(), measured.percentile(0.50),
+                measured.percentile(0.99));
     }
 }

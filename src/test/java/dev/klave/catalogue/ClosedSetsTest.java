@@ -42,7 +42,8 @@ class ClosedSetsTest {
                 "bot.create", "grant.create", "grant.revoke", "credential.issue", "credential.revoke",
                 "cluster.create", "cluster.tokens", "cluster.delete", "ci.trust_rule.create", "ci.trust_rule.delete",
                 "agent.write_approved", "agent.write_denied", "agent.access_approved", "agent.access_denied",
-                "agent.session_end", "oauth.clients_purge", "audit.retention");
+                "agent.session_end", "agent.session_start", "agent.session_denied", "oauth.clients_purge",
+                "audit.retention");
     }
 
     @Test

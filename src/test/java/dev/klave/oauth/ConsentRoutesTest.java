@@ -147,6 +147,37 @@ class ConsentRoutesTest {
         assertThat(authorize()).as("a request alike is another request").isNotEqualTo(id);
     }
 
+    /**
+     * Issue 40 items 5 and 9: the page says until when the agent keeps access; authorizing and
+     * denying an agent are control events naming the client, the permissions and whether writes wait.
+     */
+    @Test
+    void thePageSaysHowLongAccessLastsAndEachAnswerIsAnEvent() throws Exception {
+        JsonNode view = JSON.readTree(http.get("/api/agents/authorize/" + URLEncoder.encode(authorize(),
+                StandardCharsets.UTF_8), "Cookie", ana).body());
+        assertThat(view.path("access_days").asInt()).isEqualTo(30);
+        assertThat(java.time.Instant.parse(view.path("access_until").asText()))
+                .isEqualTo(java.time.Instant.parse("2026-11-25T10:00:00Z").plus(java.time.Duration.ofDays(30)));
+
+        assertThat(decide(authorize(), "{\"approve\":true,\"permissions\":[{\"cluster\":\"prod-1\",\"role\":"
+                + "\"view\",\"scope\":\"*\"}],\"writes_need_approval\":false}").statusCode()).isEqualTo(200);
+        assertThat(decide(authorize(), "{\"approve\":false}").statusCode()).isEqualTo(200);
+
+        String admin = TestingPeople.signIn(http, "root", TestingPeople.PASSWORD);
+        JsonNode started = JSON.readTree(http.get("/api/control-events?type=agent.session_start", "Cookie", admin)
+                .body()).path("events").get(0);
+        assertThat(started.path("actor").path("login").asText()).isEqualTo("ana");
+        assertThat(started.path("details").path("client").asText()).isEqualTo(clientId);
+        assertThat(started.path("details").path("client_name").asText()).isEqualTo("Claude Code");
+        assertThat(started.path("details").path("permissions").toString()).isEqualTo("[\"prod-1/view/*\"]");
+        assertThat(started.path("details").path("writes_need_approval").asBoolean(true)).isFalse();
+        assertThat(started.path("details").path("session").asText()).startsWith("s_");
+        JsonNode denied = JSON.readTree(http.get("/api/control-events?type=agent.session_denied", "Cookie", admin)
+                .body()).path("events").get(0);
+        assertThat(denied.path("target").path("login").asText()).isEqualTo("ana");
+        assertThat(denied.path("details").path("client_name").asText()).isEqualTo("Claude Code");
+    }
+
     @Test
     void denyingRedirectsWithAccessDeniedTheStateAndTheIssuer() throws Exception {
         HttpResponse<String> denied = decide(authorize(), "{\"approve\":false}");

@@ -165,7 +165,7 @@ abstract class SessionRoutesTest {
 
         assertThat(ended.statusCode()).as(ended.body()).isEqualTo(200);
         assertThat(json(ended).path("state").asText()).isEqualTo("ended");
-        assertThat(json(ended).path("end_reason").asText()).isEqualTo("terminada por su persona");
+        assertThat(json(ended).path("end_reason").asText()).isEqualTo("terminada por la persona que la autorizó");
         AgentSession stored = klave.klave().services().agentTokens().sessionOf(opened.accessToken()).orElse(null);
         assertThat(stored).as("the access token is refused once the session ended").isNull();
         ControlEvent event = lastEnd();

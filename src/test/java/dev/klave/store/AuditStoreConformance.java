@@ -7,6 +7,7 @@ import dev.klave.audit.AuditCursor;
 import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
+import dev.klave.audit.AuditStore;
 import dev.klave.audit.Channel;
 import dev.klave.testing.TestingClock;
 import java.time.Duration;
@@ -177,6 +178,30 @@ abstract class AuditStoreConformance extends StoreConformance {
         }
         assertThat(audit.count(ofCluster(cluster), 3)).isEqualTo(3);
         assertThat(audit.count(ofCluster(cluster))).isEqualTo(6);
+    }
+
+    /** Issue 40: the chart's aggregate, per bucket, refusals (4xx) and failures (5xx) apart, empty buckets left out. */
+    @Test
+    void activityCountsRequestsPerBucketWithRefusalsAndFailuresApart() {
+        String cluster = "activity-" + ids.next();
+        String laterRefused = ids.next();
+        audit.write(List.of(rowAt(ids.next(), cluster, AT, 200), rowAt(ids.next(), cluster, AT.plusSeconds(59), 403),
+                rowAt(ids.next(), cluster, AT.plusSeconds(61), 503), pending(laterRefused),
+                rowAt(ids.next(), cluster, AT.plusSeconds(3 * 60 + 1), 200),
+                rowAt(ids.next(), "elsewhere-" + ids.next(), AT, 200)), List.of());
+        audit.write(List.of(), List.of(new AuditRow.Completion(laterRefused, 404, Optional.of("no"), AT)));
+
+        List<AuditStore.Bucket> perMinute = audit.activity(ofCluster(cluster), java.time.Duration.ofMinutes(1));
+
+        assertThat(perMinute).containsExactly(
+                new AuditStore.Bucket(AT, 2, 1, 0),
+                new AuditStore.Bucket(AT.plusSeconds(60), 1, 0, 1),
+                new AuditStore.Bucket(AT.plusSeconds(180), 1, 0, 0));
+        assertThat(audit.activity(ofCluster(cluster), java.time.Duration.ofHours(1)))
+                .containsExactly(new AuditStore.Bucket(AT, 4, 1, 1));
+        // The status a completion brings counts, as the listing's status filter reads it.
+        assertThat(audit.activity(ofCluster("prod-1"), java.time.Duration.ofDays(1)).stream()
+                .mapToLong(AuditStore.Bucket::refused).sum()).isGreaterThanOrEqualTo(1);
     }
 
     /** Each filter the listing offers, alone, as the plan tests read them (issue 32). */

@@ -32,8 +32,8 @@ class AccountActionsBrowserTest extends BrowserTestBase {
         throw new AssertionError("no subject " + login);
     }
 
-    private static void confirm(Page page, String action, String confirmLabel) {
-        button(page, action).click();
+    private static void confirm(Page page, String login, String action, String confirmLabel) {
+        AdminJourneyBrowserTest.rowAction(page, login, action);
         page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON,
                 new Locator.GetByRoleOptions().setName(confirmLabel).setExact(true)).click();
     }
@@ -45,7 +45,7 @@ class AccountActionsBrowserTest extends BrowserTestBase {
         signIn(page, "root");
         page.navigate("/admin/usuarios");
 
-        confirm(page, "Deshabilitar fede", "Deshabilitar");
+        confirm(page, "fede", "Deshabilitar fede", "Deshabilitar");
 
         assertThat(page.locator(".toasts")).containsText("fede deshabilitado.");
         assertThat(page.getByTestId("subject-fede")).containsText("deshabilitado");
@@ -53,7 +53,7 @@ class AccountActionsBrowserTest extends BrowserTestBase {
         assertThat(TestingPeople.attempt(web.klave.http(), "fede", TestingPeople.PASSWORD).statusCode())
                 .isEqualTo(401);
 
-        confirm(page, "Habilitar fede", "Habilitar");
+        confirm(page, "fede", "Habilitar fede", "Habilitar");
 
         assertThat(page.locator(".toasts")).containsText("fede habilitado.");
         assertThat(subject("fede").get("enabled").asBoolean()).isTrue();
@@ -68,7 +68,7 @@ class AccountActionsBrowserTest extends BrowserTestBase {
         signIn(page, "root");
         page.navigate("/admin/usuarios");
 
-        confirm(page, "Enlace nuevo para gala", "Generar enlace");
+        confirm(page, "gala", "Enlace nuevo para gala", "Generar enlace");
 
         Locator shown = page.getByTestId("one-time-link");
         assertThat(shown).containsText("Enlace de restablecimiento de gala");

@@ -209,7 +209,7 @@ class AgentLoginBrowserTest extends BrowserTestBase {
         page.navigate(consent);
 
         button(page, "Autorizar").click();
-        assertThat(page.getByTestId("consent-error")).hasText("elige al menos un permiso para el agente");
+        assertThat(page.getByTestId("consent-error")).hasText("Elige al menos un permiso para el agente, o deniega el acceso.");
         assertThat(page).hasURL(web.baseUrl + consent);
 
         button(page, "Denegar").click();
@@ -310,11 +310,11 @@ class AgentLoginBrowserTest extends BrowserTestBase {
         dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Terminar sesión")).click();
 
         assertThat(row.getByTestId("session-state")).containsText("terminada el");
-        assertThat(row.getByTestId("session-state")).containsText("Terminada por su persona.");
+        assertThat(row.getByTestId("session-state")).containsText("Terminada por la persona que la autorizó.");
         assertThat(row.getByRole(AriaRole.BUTTON)).hasCount(0);
         AgentSession ended = stored(session.id()).orElseThrow();
         org.assertj.core.api.Assertions.assertThat(ended.endedAt()).isPresent();
-        org.assertj.core.api.Assertions.assertThat(ended.endReason()).contains("terminada por su persona");
+        org.assertj.core.api.Assertions.assertThat(ended.endReason()).contains("terminada por la persona que la autorizó");
 
         request.getByRole(AriaRole.LINK).click();
         assertThat(page).hasURL(web.baseUrl + "/agents/requests/" + write);

@@ -9,20 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
-import dev.klave.kube.ClusterPath;
-import dev.klave.kube.Query;
-import dev.klave.access.Scope;
-import dev.klave.access.Tier;
-import dev.klave.account.SubjectId;
-import dev.klave.agent.approval.Actor;
 import dev.klave.agent.approval.Approvals;
-import dev.klave.agent.approval.HeldCall;
-import dev.klave.cluster.ClusterId;
-import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingPeople;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,69 +23,23 @@ import org.junit.jupiter.api.Test;
  * API, as the agent's tools hold them.
  */
 class AgentRequestsBrowserTest extends BrowserTestBase {
-    private static final AtomicInteger CALLS = new AtomicInteger();
-
-    private SubjectId bot;
+    private HeldRequests bot;
 
     @BeforeAll
     void aBotWhoseWritesNeedApproval() {
-        TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
-        JsonNode created = web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"deployer\"}", admin);
-        web.expect(200, "PATCH", "/api/subjects/" + created.get("id").asText(), "{\"writes_need_approval\":true}",
-                admin);
-        bot = new SubjectId(created.get("id").asText());
+        bot = HeldRequests.ofNewBot(web, admin, "deployer");
     }
 
-    private Actor actor() {
-        return new Actor(bot, Optional.of("cred-deployer"), Optional.empty());
-    }
-
-    /** A write of the bot, held as the scale tool holds one: deployments/web from 2 to 5 replicas. */
     private String holdScale() {
-        String preview = """
-                {"cluster": "prod-1", "namespace": "team-a", "verb": "patch", "resource": "deployments", "name": "web",
-                 "current": {"apiVersion": "apps/v1", "kind": "Deployment",
-                   "metadata": {"name": "web", "namespace": "team-a", "resourceVersion": "41"},
-                   "spec": {"replicas": 2, "template": {"spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}}},
-                 "result": {"apiVersion": "apps/v1", "kind": "Deployment",
-                   "metadata": {"name": "web", "namespace": "team-a", "resourceVersion": "41"},
-                   "spec": {"replicas": 5, "template": {"spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}}},
-                 "changes": [{"path": "spec.replicas", "before": 2, "after": 5}]}
-                """;
-        return hold("scale", "patch", "deployments", "web",
-                new HeldCall("PATCH",
-                        ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"),
-                        Query.NONE,
-                        Optional.of("{\"spec\":{\"replicas\":5}}"), Optional.of("application/merge-patch+json")),
-                preview);
+        return bot.holdScale();
     }
 
-    /** A Secret the bot would change: its values arrive hidden, the changed one marked (spec 3 §8). */
     private String holdSecret() {
-        String preview = """
-                {"cluster": "prod-1", "namespace": "team-a", "verb": "apply", "resource": "secrets", "name": "db",
-                 "current": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db", "namespace": "team-a"},
-                   "data": {"password": "<redacted, 8 bytes>", "user": "<redacted, 5 bytes>"}},
-                 "result": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db", "namespace": "team-a"},
-                   "data": {"password": "<redacted, 12 bytes, changed>", "user": "<redacted, 5 bytes>"}},
-                 "changes": [{"path": "data.password", "before": "<redacted, 8 bytes>",
-                   "after": "<redacted, 12 bytes, changed>"}]}
-                """;
-        return hold("apply", "apply", "secrets", "db", new HeldCall("PATCH",
-                ClusterPath.of("api", "v1", "namespaces", "team-a", "secrets", "db"),
-                Query.NONE.with("fieldManager", "service-mcp"), Optional.of("{}"),
-                Optional.of("application/apply-patch+yaml")), preview);
-    }
-
-    private String hold(String tool, String verb, String resource, String name, HeldCall call, String preview) {
-        Approvals approvals = web.klave.klave().services().approvals();
-        return approvals.hold(actor(), Optional.empty(), new ClusterId("prod-1"), "team-a", tool, verb, resource, name,
-                "arguments-" + CALLS.incrementAndGet(), call, preview).id();
+        return bot.holdSecret();
     }
 
     private String requestAccess() {
-        return web.klave.klave().services().accessRequests().request(actor(), Optional.empty(),
-                new ClusterId("prod-1"), new Scope("team-a"), Tier.VIEW, 30, "revisar los pods que fallan").id();
+        return bot.requestAccess();
     }
 
     private Page requestPage(String id) {
@@ -135,6 +78,10 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         TestingBrowser.screenshot(page, "agents-request-pending");
 
         button(page, "Aprobar").click();
+        // Approving asks first, as denying does (issue 40 item 7).
+        Locator asked = page.getByRole(AriaRole.DIALOG);
+        assertThat(asked).containsText("Se hará: modificar deployments/web en team-a (prod-1).");
+        asked.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Aprobar").setExact(true)).click();
 
         assertThat(state(page)).containsText("Aprobada por root el");
         assertThat(button(page, "Aprobar")).hasCount(0);
@@ -160,7 +107,7 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         Page page = requestPage(id);
         Locator changes = page.getByTestId("changes");
         assertThat(changes).containsText("data.password");
-        assertThat(changes.locator("ins")).hasText("<redacted, 12 bytes, changed>");
+        assertThat(changes.locator("ins")).hasText("‹oculto, 12 bytes, cambia›");
 
         button(page, "Denegar").click();
         Locator dialog = page.getByRole(AriaRole.DIALOG);
@@ -202,7 +149,7 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Solicitud de acceso")))
                 .isVisible();
         assertThat(page.getByTestId("request-headline"))
-                .hasText("El bot deployer pide view sobre el namespace team-a de prod-1 durante 30 minutos.");
+                .hasText("El bot deployer pide «ver (solo lectura)» sobre el namespace team-a de prod-1 durante 30 minutos.");
         Locator facts = page.locator(".facts");
         assertThat(facts).containsText("ver (solo lectura)");
         assertThat(facts).containsText("el namespace team-a");
@@ -211,6 +158,8 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page)).isEmpty();
 
         button(page, "Aprobar").click();
+        page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Aprobar")
+                .setExact(true)).click();
 
         assertThat(state(page)).containsText("Aprobada por root el");
         assertThat(state(page)).containsText("El permiso dura hasta el");

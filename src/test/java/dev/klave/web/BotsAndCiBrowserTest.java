@@ -155,7 +155,7 @@ class BotsAndCiBrowserTest {
         // The same rule under another name changes nothing: refused, naming the one that exists.
         fillRule(page, "release again", "refs/heads/main", "production");
         button(page, "Crear trust rule").click();
-        assertThat(failure).hasText("ya hay una trust rule igual: «release»");
+        assertThat(failure).hasText("Ya hay una trust rule igual: «release»");
         assertThat(page.getByTestId("rule-release again")).hasCount(0);
     }
 

@@ -29,7 +29,7 @@ class ErrorStatesBrowserTest extends BrowserTestBase {
         page.getByLabel("Contraseña").fill("no es la contraseña");
         button(page, "Entrar").click();
 
-        assertThat(page.getByRole(AriaRole.ALERT)).hasText("usuario o contraseña incorrectos");
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("Usuario o contraseña incorrectos");
         assertThat(page).hasURL(web.baseUrl + "/login");
         assertThat(page.getByLabel("Contraseña")).hasValue("");
         TestingBrowser.screenshot(page, "login-error");
@@ -93,8 +93,10 @@ class ErrorStatesBrowserTest extends BrowserTestBase {
 
         assertThat(page.getByTestId("last-admin-root"))
                 .hasText("Único administrador que puede entrar: no se puede deshabilitar ni desvincular");
-        assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Deshabilitar root")))
+        page.getByTestId("more-root").click();
+        assertThat(page.getByRole(AriaRole.MENUITEM, new Page.GetByRoleOptions().setName("Deshabilitar root")))
                 .hasCount(0);
+        page.keyboard().press("Escape");
         assertThat(page.getByTestId("subject-root")).containsText("habilitado");
         org.assertj.core.api.Assertions.assertThat(web.http.send("POST", "/api/subjects/" + web.idOf(admin, "root")
                 + "/disable", null, "Cookie", admin).body())
@@ -109,14 +111,14 @@ class ErrorStatesBrowserTest extends BrowserTestBase {
         signIn(page, "root");
         page.navigate("/admin/usuarios");
 
-        button(page, "Deshabilitar elena").click();
+        AdminJourneyBrowserTest.rowAction(page, "elena", "Deshabilitar elena");
         Locator dialog = page.getByRole(AriaRole.DIALOG);
         assertThat(dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Cancelar"))).isFocused();
         page.keyboard().press("Escape");
 
         assertThat(dialog).isHidden();
-        assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Deshabilitar elena")))
-                .isFocused();
+        // Focus goes back to what opened the question: the row's menu button.
+        assertThat(page.getByTestId("more-elena")).isFocused();
         assertThat(page.getByTestId("subject-elena")).containsText("habilitado");
         assertThat(web.expect(200, "GET", "/api/subjects", null, admin).toString()).doesNotContain("\"enabled\":false");
     }
@@ -131,7 +133,7 @@ class ErrorStatesBrowserTest extends BrowserTestBase {
         page.getByLabel("Login").fill("fran");
         button(page, "Crear persona e invitar").click();
 
-        assertThat(page.getByRole(AriaRole.ALERT)).hasText("ese login ya existe (los logins no se reutilizan)");
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("Ese login ya existe (los logins no se reutilizan)");
         assertThat(page.getByTestId("one-time-link")).hasCount(0);
     }
 

@@ -186,6 +186,27 @@ class EventSentencesBrowserTest {
                 .target(ana).details(Map.of("session", "s_1234567890", "client", "c-1")).record());
         expect("root terminó la sesión de un agente de ana", e -> e.event(EventType.AGENT_SESSION_END).actor(root)
                 .target(ana).details(Map.of("session", "s_1234567890", "client", "c-1")).record());
+        // Issue 40 items 8 and 9: whose agent asked, in Spanish verbs; authorizing and denying an agent.
+        expect("root aprobó la escritura del bot despliegues: escalar deployments/web en team-a (prod-1)",
+                e -> e.event(EventType.AGENT_WRITE_APPROVED).actor(root).target(bot).details(Map.of("cluster", "prod-1",
+                        "namespace", "team-a", "verb", "scale", "resource", "deployments", "name", "web",
+                        "requester", "bot")).record());
+        expect("ana denegó la escritura de uno de sus agentes: borrar configmaps/ajustes en team-a (prod-1)",
+                e -> e.event(EventType.AGENT_WRITE_DENIED).actor(ana).target(ana).details(Map.of("cluster", "prod-1",
+                        "namespace", "team-a", "verb", "delete", "resource", "configmaps", "name", "ajustes",
+                        "requester", "person")).record());
+        expect("root aprobó la solicitud de acceso del bot despliegues: «editar» en prod-1, namespace team-a durante"
+                + " 30 minutos", e -> e.event(EventType.AGENT_ACCESS_APPROVED).actor(root).target(bot)
+                        .details(Map.of("cluster", "prod-1", "tier", "edit", "scope", "team-a", "minutes", 30,
+                                "requester", "bot")).record());
+        expect("ana autorizó a «Claude Code» a actuar en su nombre, con «ver» en el namespace team-a de prod-1; sus"
+                + " escrituras esperan su aprobación", e -> e.event(EventType.AGENT_SESSION_START).actor(ana).target(ana)
+                        .details(Map.of("client", "https://claude.ai/oauth/mcp", "client_name", "Claude Code",
+                                "session", "s_1", "permissions", java.util.List.of("prod-1/view/team-a"),
+                                "writes_need_approval", true)).record());
+        expect("ana denegó el acceso a «Claude Code»", e -> e.event(EventType.AGENT_SESSION_DENIED).actor(ana)
+                .target(ana).details(Map.of("client", "https://claude.ai/oauth/mcp", "client_name", "Claude Code"))
+                .record());
         expect("root purgó 12 clientes OAuth que nunca iniciaron sesión", e -> e.event(EventType.OAUTH_CLIENTS_PURGE)
                 .actor(root).details(Map.of("deleted", 12)).record());
         expect("root registró el cluster prod-9",

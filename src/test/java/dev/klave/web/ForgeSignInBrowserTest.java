@@ -137,7 +137,7 @@ class ForgeSignInBrowserTest {
         assertThat(page.getByTestId("forge-kim")).containsText("kim-gh");
         TestingBrowser.screenshot(page, "admin-usuarios-forge");
 
-        button(page, "Desvincular a kim de Forge").click();
+        AdminJourneyBrowserTest.rowAction(page, "kim", "Desvincular de Forge a kim");
         page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON,
                 new Locator.GetByRoleOptions().setName("Desvincular").setExact(true)).click();
 

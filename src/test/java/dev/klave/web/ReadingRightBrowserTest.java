@@ -57,7 +57,7 @@ class ReadingRightBrowserTest extends BrowserTestBase {
         page.navigate("/admin/usuarios");
         page.getByLabel("Login").fill("root");
         button(page, "Crear persona e invitar").click();
-        assertThat(page.getByRole(AriaRole.ALERT)).hasText("ese login ya existe (los logins no se reutilizan)");
+        assertThat(page.getByRole(AriaRole.ALERT)).hasText("Ese login ya existe (los logins no se reutilizan)");
 
         page.getByLabel("Login").fill("");
         button(page, "Crear persona e invitar").click();
@@ -69,7 +69,7 @@ class ReadingRightBrowserTest extends BrowserTestBase {
         page.locator("select[name=cluster]").selectOption("prod-1");
         page.locator("select[name=scope]").selectOption("*");
         page.locator("select[name=tier]").selectOption("edit");
-        assertThat(page.locator("select[name=tier] option[value=edit]")).hasText("editar (lectura y escritura) (edit)");
+        assertThat(page.locator("select[name=tier] option[value=edit]")).hasText("editar (lectura y escritura)");
         page.getByLabel("Caduca (opcional)").fill("2020-01-01T10:00");
         button(page, "Conceder permiso").click();
         assertThat(page.getByRole(AriaRole.ALERT)).hasText("«Caduca» no válido: debe ser una fecha futura");
@@ -100,7 +100,7 @@ class ReadingRightBrowserTest extends BrowserTestBase {
             shown[i] = page.locator("#login-failure").textContent();
         }
 
-        org.assertj.core.api.Assertions.assertThat(shown[0]).startsWith("demasiados intentos")
+        org.assertj.core.api.Assertions.assertThat(shown[0]).startsWith("Demasiados intentos")
                 .contains("Espera unos minutos (hasta 15)").isEqualTo(shown[1]);
     }
 

@@ -127,7 +127,7 @@ class ShownOnceBrowserTest extends BrowserTestBase {
         String login = last.getAttribute("data-testid").substring("subject-".length());
         last.scrollIntoViewIfNeeded();
 
-        button(page, "Enlace nuevo para " + login).click();
+        AdminJourneyBrowserTest.rowAction(page, login, "Enlace nuevo para " + login);
         answer(page, "Generar enlace");
 
         Locator heading = page.getByTestId("one-time-link").getByRole(AriaRole.HEADING);
@@ -154,7 +154,7 @@ class ShownOnceBrowserTest extends BrowserTestBase {
         signIn(page, "root");
         page.navigate("/admin/usuarios");
 
-        button(page, "Enlace nuevo para nueva").click();
+        AdminJourneyBrowserTest.rowAction(page, "nueva", "Enlace nuevo para nueva");
         assertThat(dialog(page)).containsText("Enlace de activación para nueva");
         answer(page, "Generar enlace");
 

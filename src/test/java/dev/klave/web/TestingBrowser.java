@@ -53,8 +53,14 @@ final class TestingBrowser implements AutoCloseable {
     }
 
     Page open(String baseUrl, int width, int height) {
+        return open(baseUrl, width, height, com.microsoft.playwright.options.ColorScheme.LIGHT);
+    }
+
+    /** As {@link #open(String, int, int)}, with the system's colour scheme (dark mode follows it). */
+    Page open(String baseUrl, int width, int height, com.microsoft.playwright.options.ColorScheme scheme) {
         int n = ADDRESSES.incrementAndGet();
         BrowserContext context = browser.newContext(new Browser.NewContextOptions()
+                .setColorScheme(scheme)
                 .setBaseURL(baseUrl)
                 .setIgnoreHTTPSErrors(true)
                 .setLocale("es-ES")

@@ -8,6 +8,8 @@ import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.Principal;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
@@ -179,10 +181,12 @@ public final class AccessRequests {
     }
 
     private void record(EventType type, AccessRequest request, Principal by, Map<String, String> more) {
-        events.event(type).actor(by).target(subjects.findById(request.actor().subject()).orElseThrow())
+        Subject asking = subjects.findById(request.actor().subject()).orElseThrow();
+        events.event(type).actor(by).target(asking)
                 .details(Map.of("request", request.id(), "cluster", request.cluster().value(), "tier",
                         request.role().code(), "scope", request.scope().value(), "minutes", request.minutes()))
                 .details(more)
+                .detail("requester", asking.kind() == SubjectKind.BOT ? "bot" : "person")
                 .record();
     }
 

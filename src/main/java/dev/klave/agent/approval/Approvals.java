@@ -3,6 +3,8 @@ package dev.klave.agent.approval;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.account.Principal;
+import dev.klave.account.SubjectKind;
+import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
@@ -213,10 +215,13 @@ public final class Approvals implements AutoCloseable {
             if (!store.decide(id, to, now, by.login().value())) {
                 throw notDecidable(store.findById(id).orElseThrow(), now);
             }
-            events.event(type).actor(by).target(subjects.findById(request.actor().subject()).orElseThrow())
+            Subject asking = subjects.findById(request.actor().subject()).orElseThrow();
+            events.event(type).actor(by).target(asking)
                     .details(Map.of("request", id, "cluster", request.cluster().value(), "namespace",
                             request.namespace(), "tool", request.tool(), "verb", request.verb(), "resource",
                             request.resource(), "name", request.name()))
+                    // Whose agent asked, so the event reads "the bot deploybot", not "an agent of".
+                    .detail("requester", asking.kind() == SubjectKind.BOT ? "bot" : "person")
                     .record();
             return null;
         });

@@ -19,16 +19,19 @@ import java.util.function.BiFunction;
  * {@code /api/agents/requests}: the page {@code /agents/requests/<id>} (spec 3 §2) and the agents
  * page read and decide agents' write and access requests here. Only a request's decider sees it —
  * for anyone else it does not exist (404) — and only a pending, unexpired one can be decided (409).
+ * {@code /api/agents/waiting} counts what waits for the caller's decision, for the menu.
  */
 public final class RequestRoutes implements RouteProvider {
     private final Approvals approvals;
     private final AccessRequests accessRequests;
     private final RequestViews views;
+    private final Clock clock;
 
     public RequestRoutes(Approvals approvals, AccessRequests accessRequests, SubjectStore subjects, Clock clock) {
         this.approvals = requireNonNull(approvals, "approvals is null");
         this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
         this.views = new RequestViews(subjects, clock);
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     @Override
@@ -39,11 +42,23 @@ public final class RequestRoutes implements RouteProvider {
                             approvals.decidableBy(caller).stream().map(held -> views.write(held, false)).toList(),
                             accessRequests.decidableBy(caller).stream().map(views::access).toList()));
                 })
+                .get("/api/agents/waiting", Access.SESSION, request -> ApiResponse.ok(waiting(Principal.of(request))))
                 .get("/api/agents/requests/{id}", Access.SESSION, request -> ApiResponse.ok(view(request)))
                 .post("/api/agents/requests/{id}/approve", Access.SESSION,
                         request -> decide(request, approvals::approve, accessRequests::approve))
                 .post("/api/agents/requests/{id}/deny", Access.SESSION,
                         request -> decide(request, approvals::deny, accessRequests::deny));
+    }
+
+    /** How many decisions wait for the caller (the menu's count, kept current by a poll). */
+    record Waiting(int writes, int access, int total) {}
+
+    private Waiting waiting(Principal caller) {
+        int writes = (int) approvals.decidableBy(caller).stream()
+                .filter(request -> request.statusAt(clock.instant()) == WriteStatus.PENDING).count();
+        int access = (int) accessRequests.decidableBy(caller).stream()
+                .filter(request -> request.statusAt(clock.instant()) == AccessStatus.PENDING).count();
+        return new Waiting(writes, access, writes + access);
     }
 
     private Object view(ApiRequest request) {

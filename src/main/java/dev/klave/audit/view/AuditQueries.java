@@ -10,6 +10,8 @@ import dev.klave.audit.AuditWriter;
 import dev.klave.messages.Message;
 import java.util.List;
 import java.util.Optional;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -92,6 +94,30 @@ public final class AuditQueries {
         } catch (dev.klave.messages.Refusal notFound) {
             throw Message.EXPORT_AFTER_INVALID.refusal();
         }
+    }
+
+    /** Most buckets an activity chart asks for; a wider range takes wider buckets. */
+    public static final int MOST_BUCKETS = 500;
+
+    /** Requests over time, as the chart above the rows draws them (issue 40). */
+    public record Activity(Duration bucket, Instant from, Instant to, List<AuditStore.Bucket> buckets) {
+        public Activity {
+            buckets = List.copyOf(buckets);
+        }
+    }
+
+    /**
+     * The requests {@code filter} keeps between {@code from} and {@code to}, per minute or per hour
+     * (whichever keeps the chart under {@link #MOST_BUCKETS} bars), or per day beyond.
+     */
+    public Activity activity(AuditFilter filter, Instant from, Instant to, Viewer caller) {
+        flushWriter();
+        AuditFilter mine = caller.admin() ? filter : filter.onlySubject(caller.subjectId());
+        Duration range = Duration.between(from, to);
+        Duration bucket = range.dividedBy(MOST_BUCKETS).compareTo(Duration.ofMinutes(1)) <= 0 ? Duration.ofMinutes(1)
+                : range.dividedBy(MOST_BUCKETS).compareTo(Duration.ofHours(1)) <= 0 ? Duration.ofHours(1)
+                : Duration.ofDays(1);
+        return new Activity(bucket, from, to, store.activity(mine.between(from, to), bucket));
     }
 
     /** Someone else's row is 404 for a non-administrator, as if it did not exist. */

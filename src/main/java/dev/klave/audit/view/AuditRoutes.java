@@ -36,8 +36,11 @@ public final class AuditRoutes implements RouteProvider {
      * @param subjectIds the id of the subject a {@code subject} parameter names by its id or its
      *     login; refuses (404) one that names nobody, as the other listings do
      */
+    private final java.time.Clock clock;
+
     public AuditRoutes(ControlEvents events, AuditQueries audit, FeedStore feed,
-            java.util.function.UnaryOperator<String> subjectIds) {
+            java.util.function.UnaryOperator<String> subjectIds, java.time.Clock clock) {
+        this.clock = requireNonNull(clock, "clock is null");
         this.events = requireNonNull(events, "events is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.feed = java.util.Objects.requireNonNull(feed, "feed is null");
@@ -78,6 +81,11 @@ public final class AuditRoutes implements RouteProvider {
 
     record FeedView(java.util.List<FeedEntryView> entries, String nextCursor) {}
 
+    /** Requests over time, per bucket of {@code bucketSeconds}; empty buckets left out. */
+    record ActivityView(long bucketSeconds, Instant from, Instant to, java.util.List<BucketView> buckets) {}
+
+    record BucketView(Instant start, long requests, long refused, long failed) {}
+
     /** Entries a feed read answers by default, and at most (issue 32). */
     static final int FEED_DEFAULT = 500;
     static final int FEED_MAX = 5_000;
@@ -105,6 +113,18 @@ public final class AuditRoutes implements RouteProvider {
             AuditQueries.Page page = audit.page(filter(request), page(request), after, viewer(request));
             return ApiResponse.ok(new AuditPage(page.events().stream().map(AuditRoutes::view).toList(), page.page(),
                     page.pageSize(), page.hasMore(), page.nextCursor(), page.total(), page.totalCapped()));
+        }).get("/api/audit/activity", Access.SESSION, request -> {
+            // The listing's filters, over a range that defaults to the last 24 hours (issue 40: the chart).
+            request.refuseUnknownQuery(FILTERS);
+            Instant to = time(request, "to").orElse(clock.instant());
+            Instant from = time(request, "from").orElse(to.minus(java.time.Duration.ofDays(1)));
+            if (!from.isBefore(to)) {
+                throw Message.FILTER_INVALID.refusal("from", "anterior a to");
+            }
+            AuditQueries.Activity activity = audit.activity(filter(request), from, to, viewer(request));
+            return ApiResponse.ok(new ActivityView(activity.bucket().toSeconds(), activity.from(), activity.to(),
+                    activity.buckets().stream().map(bucket -> new BucketView(bucket.start(), bucket.requests(),
+                            bucket.refused(), bucket.failed())).toList()));
         }).get("/api/audit/export", Access.SESSION, request -> {
             request.refuseUnknownQuery(EXPORT);
             AuditExport.Format format = AuditExport.Format.named(request.queryParameter("format").orElse("csv"));

@@ -58,8 +58,17 @@ public final class AgentTokens {
     }
 
     /** The person approved on the consent page: a session opens, and a code for its client. */
+    /** As the consent page's, without anything else in the session's transaction (tests, tools). */
     public Consented consent(SubjectId person, String clientId, List<Permission> permissions,
             boolean writesNeedApproval, String via, String redirectUri, String codeChallenge) {
+        return consent(person, clientId, permissions, writesNeedApproval, via, redirectUri, codeChallenge,
+                session -> { });
+    }
+
+    /** @param opened runs inside the session's transaction (its control event: one commit for both) */
+    public Consented consent(SubjectId person, String clientId, List<Permission> permissions,
+            boolean writesNeedApproval, String via, String redirectUri, String codeChallenge,
+            java.util.function.Consumer<AgentSession> opened) {
         Instant now = clock.instant();
         AgentSession session = new AgentSession("s_" + generator.randomId().substring(0, 32), person, clientId,
                 permissions, writesNeedApproval, via, now, now.plus(SESSION_LIFETIME), Optional.empty(),
@@ -69,6 +78,7 @@ public final class AgentTokens {
             sessions.create(session);
             tokens.create(new AgentToken(SecretToken.sha256(code), AgentToken.Kind.CODE, session.id(), now,
                     now.plus(CODE_LIFETIME), Optional.empty(), Optional.of(redirectUri), Optional.of(codeChallenge)));
+            opened.accept(session);
             return null;
         });
         return new Consented(session, code);

@@ -119,6 +119,32 @@ class RequestRoutesTest {
                 .contains("agent.write_approved");
     }
 
+    /** Issue 40 item 1: the menu's count is what waits for the caller's own decision, and drops when decided. */
+    @Test
+    void whatWaitsIsCountedForWhoeverCanDecideIt() throws Exception {
+        JsonNode before = json(http.get("/api/agents/waiting", "Cookie", root));
+        WriteRequest bots = botsWrite();
+        WriteRequest anas = anasWrite();
+
+        JsonNode forRoot = json(http.get("/api/agents/waiting", "Cookie", root));
+        JsonNode forAna = json(http.get("/api/agents/waiting", "Cookie", ana));
+        JsonNode forEva = json(http.get("/api/agents/waiting", "Cookie", eva));
+        assertThat(forRoot.get("writes").asInt()).isEqualTo(before.get("writes").asInt() + 1);
+        assertThat(forRoot.get("total").asInt()).isEqualTo(forRoot.get("writes").asInt()
+                + forRoot.get("access").asInt());
+        assertThat(forAna.get("writes").asInt()).as("her own agent's write").isEqualTo(1);
+        assertThat(forEva.toString()).isEqualTo("{\"writes\":0,\"access\":0,\"total\":0}");
+        assertThat(http.get("/api/agents/waiting").statusCode()).isEqualTo(401);
+
+        assertThat(decide(bots.id(), "deny", root).statusCode()).isEqualTo(200);
+        assertThat(decide(anas.id(), "deny", ana).statusCode()).isEqualTo(200);
+        assertThat(json(http.get("/api/agents/waiting", "Cookie", root)).get("writes").asInt())
+                .isEqualTo(before.get("writes").asInt());
+        assertThat(json(http.get("/api/agents/waiting", "Cookie", ana)).get("total").asInt()).isZero();
+        JsonNode denied = json(http.get("/api/control-events?type=agent.write_denied", "Cookie", root)).get("events");
+        assertThat(denied.findValuesAsText("requester")).contains("bot", "person");
+    }
+
     @Test
     void aDecisionIsMadeOnce() {
         WriteRequest request = botsWrite();
