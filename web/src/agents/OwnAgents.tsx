@@ -5,26 +5,29 @@ import { when } from "../format";
 import { useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { AgentSessionsList } from "./AgentSessions";
-import { capitalized, whatIsAsked } from "./requestText";
+import { capitalized, requester, whatIsAsked } from "./requestText";
 
-/** What the person's own agents ask and still waits: the decision API lists it (the person decides it). */
-function pendingOwn(listing: AgentRequests, me: Me): AgentRequest[] {
+/**
+ * What waits for the person's decision (issue 40 item 1): their own agents' requests and, for an
+ * administrator, the bots' — the decision API lists only what the caller may decide.
+ */
+function pending(listing: AgentRequests): AgentRequest[] {
   const all: AgentRequest[] = [...listing.write_requests, ...listing.access_requests];
-  return all.filter((request) => request.status === "pending" && request.subject.id === me.id
-    && request.subject.kind !== "bot");
+  return all.filter((request) => request.status === "pending");
 }
 
 function PendingRequests({ me }: { me: Me }) {
   const requests = useLoad(() => get<AgentRequests>("/api/agents/requests"), [me.id]);
   return (
-    <Loads loaded={{ ...requests, data: requests.data && pendingOwn(requests.data, me) }}
-      empty="Tus agentes no esperan ninguna decisión tuya.">
+    <Loads loaded={{ ...requests, data: requests.data && pending(requests.data) }}
+      empty="Nada espera tu decisión.">
       {(list) => (
         <ul class="plain stack-small" data-testid="own-agent-requests">
           {list.map((request) => (
             <li key={request.id} data-testid={`own-request-${request.id}`}>
               <a href={`/agents/requests/${encodeURIComponent(request.id)}`}>
                 {request.kind === "write" ? "Escritura" : "Acceso"}: {whatIsAsked(request)}</a>
+              <span class="muted small"> · {requester(request.subject)}</span>
               <span class="muted small"> · {capitalized(`caduca el ${when(request.expires_at)}`)}</span>
             </li>
           ))}

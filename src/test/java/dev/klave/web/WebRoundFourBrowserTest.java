@@ -79,6 +79,9 @@ class WebRoundFourBrowserTest extends BrowserTestBase {
                 assertThat(page.getByTestId("waiting-banner"))
                         .containsText("Esperan tu decisión 5 escrituras y 1 solicitud de acceso de agentes");
                 assertThat(page).hasTitle(Pattern.compile("^\\(6\\) Mi cuenta · Klave$"));
+                // The decider's account page lists what waits, the bot's requests included.
+                assertThat(page.getByTestId("own-agent-requests").getByRole(AriaRole.LISTITEM)).hasCount(6);
+                assertThat(page.getByTestId("own-agent-requests")).containsText("el bot vigilante");
                 noViolations(page, "/mi-cuenta with decisions waiting, " + width + " px, " + scheme);
                 TestingBrowser.screenshot(page, "mi-cuenta-decisiones-" + width + "-" + scheme.name().toLowerCase());
             }
