@@ -227,9 +227,55 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
       return `Retención de la auditoría: ${text(d.deleted)} peticiones anteriores a ${text(d.before)} borradas`;
     case "ci.exchange.failure":
       return `Intercambio de CI rechazado: ${ciReason(event.reason)}`;
+    case "access_request.create":
+      return `${target} pidió «${tierOf(d)}» en ${where(d)} durante ${minutesOf(d)}`;
+    case "access_request.first_approval":
+      return `${who} dio la primera de dos aprobaciones a ${target}: «${tierOf(d)}» en ${where(d)}${commentOf(d)}`;
+    case "access_request.approve":
+      return d.automatic
+        ? `${target} activó «${tierOf(d)}» en ${where(d)} durante ${minutesOf(d)}`
+        : `${who} aprobó a ${target} «${tierOf(d)}» en ${where(d)} durante ${minutesOf(d)}${commentOf(d)}`;
+    case "access_request.deny":
+      return `${who} denegó a ${target} «${tierOf(d)}» en ${where(d)}${commentOf(d)}`;
+    case "access_request.cancel":
+      return `${target} retiró su solicitud de «${tierOf(d)}» en ${where(d)}`;
+    case "access_request.expire":
+      return `La solicitud de ${target} de «${tierOf(d)}» en ${where(d)} caducó sin respuesta`;
+    case "access_request.end":
+      return d.revoked
+        ? `El acceso de ${target} a «${tierOf(d)}» en ${where(d)} terminó: se retiró su permiso`
+        : d.early
+          ? `${target} terminó antes de tiempo su acceso a «${tierOf(d)}» en ${where(d)}`
+          : `El acceso de ${target} a «${tierOf(d)}» en ${where(d)} terminó a su hora`;
+    case "eligible_grant.create":
+      return `${who} hizo a ${target} elegible para «${tierOf(d)}» en ${where(d)}, hasta ${minutesOf(d, "max_minutes")}${
+        d.needs_approval ? " con aprobación" : " sin aprobación"}`;
+    case "eligible_grant.revoke":
+      return `${who} retiró a ${target} el permiso elegible «${tierOf(d)}» en ${where(d)}`;
+    case "access_policy.update":
+      return `${who} cambió cómo se pide acceso a ${text(d.cluster)}: hasta ${minutesOf(d, "max_minutes")}${
+        d.two_approvals ? ", dos aprobaciones para lo amplio" : ""}${
+        d.deciders ? `; deciden también ${text(d.deciders)}` : ""}`;
     default:
       return `Evento sin descripción (${event.type})`;
   }
+}
+
+/** A tier's Spanish name from an event's details. */
+function tierOf(d: Record<string, unknown>): string {
+  return TIERS[text(d.tier)] ?? text(d.tier);
+}
+
+/** "90 minutos", "8 horas" from an event's minutes. */
+function minutesOf(d: Record<string, unknown>, key = "minutes"): string {
+  const minutes = Number(d[key]);
+  if (!Number.isFinite(minutes)) return text(d[key]);
+  return minutes % 60 === 0 ? `${minutes / 60} ${minutes === 60 ? "hora" : "horas"}` : `${minutes} minutos`;
+}
+
+/** ": «comment»" when a decider said something. */
+function commentOf(d: Record<string, unknown>): string {
+  return d.comment ? `: «${text(d.comment)}»` : "";
 }
 
 /** The agent's client as its event names it: «Claude Code», or its id. */

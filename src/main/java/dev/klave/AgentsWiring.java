@@ -5,7 +5,15 @@ import dev.klave.agent.AgentAuthenticator;
 import dev.klave.agent.McpEndpoint;
 import dev.klave.agent.McpMeters;
 import dev.klave.agent.McpRoutes;
+import dev.klave.access.EligibleGrants;
+import dev.klave.account.Principal;
+import dev.klave.agent.approval.AccessPolicies;
+import dev.klave.agent.approval.AccessRequestRoutes;
 import dev.klave.agent.approval.AccessRequests;
+import dev.klave.agent.approval.AccessSweep;
+import dev.klave.credential.Credentials;
+import dev.klave.store.JdbiAccessPolicyStore;
+import dev.klave.store.JdbiEligibleGrantStore;
 import dev.klave.agent.tool.Toolbox;
 import dev.klave.oauth.session.AgentSessionEnds;
 import dev.klave.oauth.session.AgentSessions;
@@ -56,6 +64,10 @@ final class AgentsWiring {
     final Approvals approvals;
     final AccessRequests accessRequests;
     final RequestRoutes routes;
+    /** People's access requests, eligible grants and clusters' access policies (issue 41). */
+    final AccessRequestRoutes peopleRoutes;
+    /** Stores run-out requests as expired and ended access as ended, with their events. */
+    final AccessSweep sweep;
     final McpRoutes mcp;
     final AgentTokens agentTokens;
     final AgentSessionEnds sessionEnds;
@@ -69,9 +81,16 @@ final class AgentsWiring {
         RequestIds ids = new RequestIds(random);
         approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
                 PostgresDecisionSignals.of(database), ids, accounts.clock);
-        accessRequests = new AccessRequests(database, way.accessRequests, clusters.grants,
+        JdbiAccessPolicyStore policyStore = new JdbiAccessPolicyStore(database);
+        EligibleGrants eligible = new EligibleGrants(database, new JdbiEligibleGrantStore(database), clusters.grants,
+                accounts.subjects, accounts.events, accounts.clock);
+        accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants, eligible,
                 accounts.subjects, accounts.events, ids, clusters.reconciliations::request, accounts.clock);
+        sweep = new AccessSweep(accessRequests);
         routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
+        peopleRoutes = new AccessRequestRoutes(accessRequests, new AccessPolicies(database, policyStore,
+                clusters.grants, accounts.subjects, accounts.events, accounts.clock), eligible, clusters.grants,
+                clusters.clusterStore, accounts.subjects, way.auditStore, askers(accounts, way), accounts.clock);
         agentTokens = new AgentTokens(database, way.agentSessions, way.agentTokens, accounts.tokens, accounts.clock);
         sessionEnds = new AgentSessionEnds(way.agentSessions);
         AgentSettings agents = settings.agents();
@@ -114,6 +133,21 @@ final class AgentsWiring {
         mcp = new McpRoutes(endpoint, settings.baseUrl());
     }
 
+    /**
+     * Who asks for access: a signed-in person (the session cookie, as for every {@code SESSION}
+     * route), or, with an {@code Authorization} header, a person's own {@code klt_} credential.
+     */
+    private static AccessRequestRoutes.Askers askers(AccountsWiring accounts, GatewayWiring way) {
+        return request -> {
+            if (request.header("Authorization").isPresent()) {
+                Credentials.Holder holder = way.credentials.personBehind(request.header("Authorization"));
+                return new AccessRequestRoutes.Asker(holder.person(), Optional.of(holder.credentialId()));
+            }
+            return new AccessRequestRoutes.Asker(Principal.of(accounts.sessions.authenticate(
+                    request.headers("Cookie"))), Optional.empty());
+        };
+    }
+
     /** Client metadata documents are fetched from the public internet: the JDK's trust store. */
     private static javax.net.ssl.SSLContext defaultTls() {
         try {
@@ -125,7 +159,7 @@ final class AgentsWiring {
 
     /** The routes people decide through and the agent endpoint's; its login's last, under /mcp's mounts. */
     List<RouteProvider> routes() {
-        List<RouteProvider> all = new ArrayList<>(List.of(routes, mcp));
+        List<RouteProvider> all = new ArrayList<>(List.of(routes, peopleRoutes, mcp));
         oauth.ifPresent(all::add);
         clients.map(ClientRoutes::new).ifPresent(all::add);
         return List.copyOf(all);
@@ -133,10 +167,12 @@ final class AgentsWiring {
 
     void start() {
         approvals.start();
+        sweep.start();
     }
 
     /** Every tool still waiting for a decision returns what it has; then no more decisions are heard. */
     void close() {
+        sweep.close();
         approvals.close();
     }
 }

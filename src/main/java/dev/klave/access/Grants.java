@@ -112,7 +112,11 @@ public final class Grants {
         return created;
     }
 
-    private void checkNamespace(ClusterId cluster, Tier tier, Scope scope) {
+    /**
+     * The rules of a namespace scope — not a protected namespace, and pod-security enforced there
+     * for a writing tier when required — for an eligible grant as for a grant (issue 41).
+     */
+    public void checkNamespace(ClusterId cluster, Tier tier, Scope scope) {
         if (PROTECTED_NAMESPACES.contains(scope.value())) {
             throw Message.NAMESPACE_PROTECTED.refusal(scope.value());
         }
@@ -138,6 +142,15 @@ public final class Grants {
 
     /** Revokes; revoking twice is harmless. */
     public void revoke(String id, Principal actor) {
+        revoke(id, actor, () -> {});
+    }
+
+    /**
+     * As {@link #revoke(String, Principal)}, with {@code alongside} run in the revocation's
+     * transaction: a requested access ended early by its requester (issue 41) is recorded with the
+     * revocation or not at all.
+     */
+    public void revoke(String id, Principal actor, Runnable alongside) {
         Grant grant = grants.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
         transactions.inTransaction(() -> {
             if (grants.revoke(id, clock.instant(), actor.subjectId().value())) {
@@ -147,13 +160,15 @@ public final class Grants {
                         .details(Map.of("grant", id, "cluster", grant.clusterId().value(), "tier", grant.tier().code(),
                                 "scope", grant.scope().value())).record();
             }
+            alongside.run();
             return null;
         });
         changed.accept(grant.clusterId());
     }
 
 
-    private Subject subject(String id) {
+    /** The subject an API request names by id; 404 (user) when there is none. */
+    public Subject subject(String id) {
         try {
             return subjects.findById(new SubjectId(id == null ? "" : id)).orElseThrow(Message.USER_NOT_FOUND::refusal);
         } catch (IllegalArgumentException e) {
@@ -161,7 +176,8 @@ public final class Grants {
         }
     }
 
-    private ClusterId cluster(String id) {
+    /** The cluster an API request names by id; 404 (cluster) when there is none. */
+    public ClusterId cluster(String id) {
         if (!ClusterId.isValid(id)) {
             throw Message.CLUSTER_NOT_FOUND.refusal();
         }

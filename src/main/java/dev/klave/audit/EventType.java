@@ -51,7 +51,19 @@ public enum EventType {
     /** A person denied an agent on the consent page. */
     AGENT_SESSION_DENIED("agent.session_denied"),
     OAUTH_CLIENTS_PURGE("oauth.clients_purge"),
-    AUDIT_RETENTION("audit.retention");
+    AUDIT_RETENTION("audit.retention"),
+    // Not in the specification (issue 41): access when it is needed. Each transition of a request
+    // (an agent's included, past its decision), eligible grants and clusters' access policies.
+    ACCESS_REQUEST_CREATE("access_request.create"),
+    ACCESS_REQUEST_FIRST_APPROVAL("access_request.first_approval"),
+    ACCESS_REQUEST_APPROVE("access_request.approve"),
+    ACCESS_REQUEST_DENY("access_request.deny"),
+    ACCESS_REQUEST_CANCEL("access_request.cancel"),
+    ACCESS_REQUEST_EXPIRE("access_request.expire"),
+    ACCESS_REQUEST_END("access_request.end"),
+    ELIGIBLE_GRANT_CREATE("eligible_grant.create"),
+    ELIGIBLE_GRANT_REVOKE("eligible_grant.revoke"),
+    ACCESS_POLICY_UPDATE("access_policy.update");
 
     private final String code;
 

@@ -198,6 +198,32 @@ public enum Message {
     // of its person covers it (the session uses that grant's access, never more).
     REQUEST_NOT_HELD(409, "ya no tienes un permiso que cubra esta solicitud: pide uno a un administrador"),
 
+    // Not in the specification: people's access requests, eligible grants and clusters' access
+    // policies (issue 41).
+    ACCESS_CLUSTER_ADMIN(400, "cluster-admin no se pide ni se activa: solo se concede como permiso fijo"),
+    /** %s: the shortest; %s: the cluster's longest. */
+    ACCESS_MINUTES(400, "la duración va de %s a %s minutos en este cluster"),
+    /** %s: the longest reason. */
+    ACCESS_REASON(400, "di por qué necesitas el acceso (como mucho %s caracteres)"),
+    /** %s: the longest comment. */
+    ACCESS_COMMENT(400, "un comentario tiene como mucho %s caracteres"),
+    ACCESS_ALREADY_HELD(409, "ya tienes un permiso que cubre ese acceso"),
+    ACCESS_ALREADY_ASKED(409, "ya tienes una solicitud igual esperando decisión"),
+    /** %s: how many may wait. */
+    ACCESS_TOO_MANY(409, "ya tienes %s solicitudes esperando decisión: cancela alguna antes de pedir otra"),
+    ACCESS_SECOND_APPROVER(409, "esta solicitud necesita dos aprobaciones de personas distintas: ya la aprobaste"),
+    ACCESS_NOT_RUNNING(409, "ese acceso ya no está en vigor"),
+    ACCESS_NOT_YOURS(403, "solo quien pidió el acceso puede cancelarlo o terminarlo"),
+    ELIGIBLE_MAX_MINUTES(400, "el máximo de un permiso elegible va de 15 a 1440 minutos"),
+    ELIGIBLE_EXISTS(409, "ese permiso elegible ya existe"),
+    ELIGIBLE_REVOKED(409, "ese permiso elegible ya no está en vigor"),
+    ELIGIBLE_FOR_PEOPLE(400, "un permiso elegible es de una persona: un bot pide acceso con request_access"),
+    POLICY_MAX_MINUTES(400, "el máximo va de 15 a 1440 minutos"),
+    /** %s: the login or id named. */
+    POLICY_DECIDER(400, "%s no puede decidir: nombra personas con la cuenta habilitada"),
+    /** %s: how many. */
+    POLICY_TOO_MANY_DECIDERS(400, "como mucho %s personas deciden en un cluster"),
+
     // Errors of the agent's tools (spec 3 §7 "Tool results"): the specification writes the codes,
     // not the texts. A tool result carries no HTTP status; the status only classes the refusal.
     AGENT_APPROVAL_PENDING("agent.approval_pending", 202, "la escritura espera la aprobación de una persona"),

@@ -27,6 +27,8 @@ public enum Text {
     // The note of a grant made by approving an agent's access request (spec 3 "request_access"):
     // the request's id, then its reason.
     ACCESS_REQUEST_GRANT_NOTE("solicitud de acceso de un agente %s: %s"),
+    /** A grant made by approving a person's request (issue 41): the request, its reason. */
+    PERSON_REQUEST_GRANT_NOTE("solicitud de acceso %s: %s"),
 
     // Why a tool refuses an argument that is to be a segment of an API path (agent.argument_invalid's
     // second part): checked by the Kubernetes rules before anything is sent.

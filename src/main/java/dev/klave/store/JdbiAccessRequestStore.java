@@ -10,10 +10,12 @@ import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.AccessRequestStore;
 import dev.klave.agent.approval.AccessStatus;
 import dev.klave.agent.approval.Actor;
+import dev.klave.agent.approval.Course;
 import dev.klave.cluster.ClusterId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.statement.StatementContext;
@@ -24,7 +26,15 @@ import org.jdbi.v3.core.statement.StatementContext;
  */
 public final class JdbiAccessRequestStore implements AccessRequestStore, LentAccess {
     private static final String COLUMNS = "id, subject_id, credential_id, session_id, decider_id, cluster_id, scope, "
-            + "role, minutes, reason, status, created_at, expires_at, decided_at, decided_by, grant_id, grant_expires_at";
+            + "role, minutes, reason, status, created_at, expires_at, decided_at, decided_by, grant_id, grant_expires_at, "
+            + "origin, eligible_id, approvals_needed, first_by, first_at, first_comment, comment, ended_at, ended_by";
+    /** Pending and unexpired first, then the rest, newest first: every decider's list. */
+    private static final String DECIDERS_ORDER = " ORDER BY CASE WHEN status = 'pending' AND expires_at > :now "
+            + "THEN 0 ELSE 1 END, created_at DESC, id LIMIT :limit";
+
+    /** The grant an approved request made, or lends through, was revoked (or is gone). */
+    private static final String GRANT_REVOKED = "NOT EXISTS (SELECT 1 FROM grants g WHERE g.id = "
+            + "access_requests.grant_id AND g.revoked_at IS NULL)";
 
     private final Database database;
 
@@ -34,10 +44,12 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public void create(AccessRequest request) {
+        Course course = request.course();
         database.withHandle(handle -> handle.createUpdate("INSERT INTO access_requests (" + COLUMNS + ") VALUES (:id, "
                         + ":subject_id, :credential_id, :session_id, :decider_id, :cluster_id, :scope, :role, "
                         + ":minutes, :reason, :status, :created_at, :expires_at, :decided_at, :decided_by, :grant_id, "
-                        + ":grant_expires_at)")
+                        + ":grant_expires_at, :origin, :eligible_id, :approvals_needed, :first_by, :first_at, "
+                        + ":first_comment, :comment, :ended_at, :ended_by)")
                 .bind("id", request.id())
                 .bind("subject_id", request.actor().subject().value())
                 .bind("credential_id", request.actor().credentialId().orElse(null))
@@ -55,6 +67,15 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
                 .bind("decided_by", request.decidedBy().orElse(null))
                 .bind("grant_id", request.grantId().orElse(null))
                 .bind("grant_expires_at", Times.toMillis(request.grantExpiresAt()))
+                .bind("origin", course.origin().code())
+                .bind("eligible_id", course.eligibleId().orElse(null))
+                .bind("approvals_needed", course.approvalsNeeded())
+                .bind("first_by", course.first().map(Course.Decision::by).orElse(null))
+                .bind("first_at", Times.toMillis(course.first().map(Course.Decision::at)))
+                .bind("first_comment", course.first().flatMap(Course.Decision::comment).orElse(null))
+                .bind("comment", course.comment().orElse(null))
+                .bind("ended_at", Times.toMillis(course.endedAt()))
+                .bind("ended_by", course.endedBy().orElse(null))
                 .execute());
     }
 
@@ -68,25 +89,121 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     }
 
     @Override
-    public boolean approve(String id, Instant at, String by, String grantId, Instant grantExpiresAt) {
+    public boolean approve(String id, Instant at, String by, Optional<String> comment, String grantId,
+            Instant grantExpiresAt) {
+        // A request needing two approvals is approved only over a first one by someone else.
         return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'approved', "
-                        + "decided_at = :at, decided_by = :by, grant_id = :grant_id, grant_expires_at = :grant_expires_at "
-                        + "WHERE id = :id AND status = 'pending' AND expires_at > :at")
+                        + "decided_at = :at, decided_by = :by, comment = :comment, grant_id = :grant_id, "
+                        + "grant_expires_at = :grant_expires_at WHERE id = :id AND status = 'pending' "
+                        + "AND expires_at > :at AND (approvals_needed = 1 OR (first_by IS NOT NULL AND first_by <> :by))")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
                 .bind("by", by)
+                .bind("comment", comment.orElse(null))
                 .bind("grant_id", grantId)
                 .bind("grant_expires_at", grantExpiresAt.toEpochMilli())
                 .execute()) == 1;
     }
 
     @Override
-    public boolean deny(String id, Instant at, String by) {
+    public boolean approveFirst(String id, Instant at, String by, Optional<String> comment) {
+        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET first_by = :by, "
+                        + "first_at = :at, first_comment = :comment WHERE id = :id AND status = 'pending' "
+                        + "AND expires_at > :at AND approvals_needed = 2 AND first_by IS NULL")
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
+                .bind("by", by)
+                .bind("comment", comment.orElse(null))
+                .execute()) == 1;
+    }
+
+    @Override
+    public boolean deny(String id, Instant at, String by, Optional<String> comment) {
         return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'denied', "
+                        + "decided_at = :at, decided_by = :by, comment = :comment "
+                        + "WHERE id = :id AND status = 'pending' AND expires_at > :at")
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
+                .bind("by", by)
+                .bind("comment", comment.orElse(null))
+                .execute()) == 1;
+    }
+
+    @Override
+    public boolean cancel(String id, Instant at, String by) {
+        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'cancelled', "
                         + "decided_at = :at, decided_by = :by WHERE id = :id AND status = 'pending' AND expires_at > :at")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
                 .bind("by", by)
+                .execute()) == 1;
+    }
+
+    @Override
+    public boolean end(String id, Instant at, Optional<String> by) {
+        // Early: now, while it runs. At its end: the end itself, once it has passed.
+        String sql = by.isPresent()
+                ? "UPDATE access_requests SET ended_at = :at, ended_by = :by WHERE id = :id AND status = 'approved' "
+                        + "AND ended_at IS NULL AND grant_expires_at > :at"
+                : "UPDATE access_requests SET ended_at = CASE WHEN grant_expires_at <= :at THEN grant_expires_at "
+                        + "ELSE :at END WHERE id = :id AND status = 'approved' AND ended_at IS NULL "
+                        + "AND (grant_expires_at <= :at OR " + GRANT_REVOKED + ")";
+        return database.withHandle(handle -> handle.createUpdate(sql)
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
+                .bind("by", by.orElse(null))
+                .execute()) == 1;
+    }
+
+    @Override
+    public List<AccessRequest> runOut(Instant now, int limit) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE status = 'pending' AND expires_at <= :now ORDER BY expires_at, id LIMIT :limit")
+                .bind("now", now.toEpochMilli())
+                .bind("limit", limit)
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public boolean expire(String id, Instant now) {
+        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'expired' "
+                        + "WHERE id = :id AND status = 'pending' AND expires_at <= :now")
+                .bind("id", id)
+                .bind("now", now.toEpochMilli())
+                .execute()) == 1;
+    }
+
+    @Override
+    public List<AccessRequest> reachedEnd(Instant now, int limit) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE status = 'approved' AND ended_at IS NULL AND (grant_expires_at <= :now OR "
+                        + GRANT_REVOKED + ") ORDER BY grant_expires_at, id LIMIT :limit")
+                .bind("now", now.toEpochMilli())
+                .bind("limit", limit)
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public List<AccessRequest> endingBy(Instant now, Instant until, int limit) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE status = 'approved' AND ended_at IS NULL AND grant_expires_at > :now "
+                        + "AND grant_expires_at <= :until AND ending_told_at IS NULL "
+                        + "ORDER BY grant_expires_at, id LIMIT :limit")
+                .bind("now", now.toEpochMilli())
+                .bind("until", until.toEpochMilli())
+                .bind("limit", limit)
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public boolean toldEnding(String id, Instant at) {
+        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET ending_told_at = :at "
+                        + "WHERE id = :id AND ending_told_at IS NULL")
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
                 .execute()) == 1;
     }
 
@@ -98,7 +215,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
             var query = handle.createQuery("SELECT " + qualified() + " FROM access_requests r "
                     + "JOIN grants g ON g.id = r.grant_id "
                     + "WHERE r.subject_id = :subject_id AND r.status = 'approved' AND r.grant_expires_at > :now "
-                    + "AND g.revoked_at IS NULL" + session + " ORDER BY r.decided_at, r.id");
+                    + "AND r.ended_at IS NULL AND g.revoked_at IS NULL" + session + " ORDER BY r.decided_at, r.id");
             actor.sessionId().ifPresent(id -> query.bind("session_id", id));
             return query.bind("subject_id", actor.subject().value())
                     .bind("now", now.toEpochMilli())
@@ -139,14 +256,62 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
         String whose = decider.isPresent() ? "decider_id = :decider_id" : "decider_id IS NULL";
         return database.withHandle(handle -> {
             var query = handle.createQuery("SELECT " + COLUMNS + " FROM access_requests WHERE " + whose
-                    + " ORDER BY CASE WHEN status = 'pending' AND expires_at > :now THEN 0 ELSE 1 END, "
-                    + "created_at DESC, id LIMIT :limit");
+                    + DECIDERS_ORDER);
             decider.ifPresent(id -> query.bind("decider_id", id.value()));
             return query.bind("now", now.toEpochMilli())
                     .bind("limit", limit)
                     .map(JdbiAccessRequestStore::map)
                     .list();
         });
+    }
+
+    @Override
+    public List<AccessRequest> onClusters(Collection<ClusterId> clusters, Instant now, int limit) {
+        if (clusters.isEmpty()) {
+            return List.of();
+        }
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE decider_id IS NULL AND cluster_id IN (<clusters>)" + DECIDERS_ORDER)
+                .bindList("clusters", clusters.stream().map(ClusterId::value).toList())
+                .bind("now", now.toEpochMilli())
+                .bind("limit", limit)
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public List<AccessRequest> askedBy(SubjectId subject, int limit) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE subject_id = :subject_id AND origin <> 'agent' ORDER BY created_at DESC, id LIMIT :limit")
+                .bind("subject_id", subject.value())
+                .bind("limit", limit)
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public List<AccessRequest> askedBy(SubjectId subject, ClusterId cluster, int limit) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE subject_id = :subject_id AND cluster_id = :cluster_id AND origin <> 'agent' "
+                        + "ORDER BY created_at DESC, id LIMIT :limit")
+                .bind("subject_id", subject.value())
+                .bind("cluster_id", cluster.value())
+                .bind("limit", limit)
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public List<AccessRequest> madeGrants(Collection<String> grantIds) {
+        if (grantIds.isEmpty()) {
+            return List.of();
+        }
+        // A delegated agent's approved request names the person's grant that lends it: not made by it.
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE status = 'approved' AND session_id IS NULL AND grant_id IN (<grants>)")
+                .bindList("grants", List.copyOf(grantIds))
+                .map(JdbiAccessRequestStore::map)
+                .list());
     }
 
     private static String qualified() {
@@ -156,6 +321,18 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     private static AccessRequest map(ResultSet row, StatementContext context) throws SQLException {
         Actor actor = new Actor(new SubjectId(row.getString("subject_id")),
                 Optional.ofNullable(row.getString("credential_id")), Optional.ofNullable(row.getString("session_id")));
+        Optional<Course.Decision> first = Optional.ofNullable(row.getString("first_by")).map(by -> {
+            try {
+                return new Course.Decision(by, Times.instant(row, "first_at").orElseThrow(),
+                        Optional.ofNullable(row.getString("first_comment")));
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Course course = new Course(Course.Origin.parse(row.getString("origin")),
+                Optional.ofNullable(row.getString("eligible_id")), row.getInt("approvals_needed"), first,
+                Optional.ofNullable(row.getString("comment")), Times.instant(row, "ended_at"),
+                Optional.ofNullable(row.getString("ended_by")));
         return new AccessRequest(row.getString("id"), actor,
                 Optional.ofNullable(row.getString("decider_id")).map(SubjectId::new),
                 new ClusterId(row.getString("cluster_id")), new Scope(row.getString("scope")),
@@ -163,6 +340,6 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
                 AccessStatus.parse(row.getString("status")), Times.instant(row, "created_at").orElseThrow(),
                 Times.instant(row, "expires_at").orElseThrow(), Times.instant(row, "decided_at"),
                 Optional.ofNullable(row.getString("decided_by")), Optional.ofNullable(row.getString("grant_id")),
-                Times.instant(row, "grant_expires_at"));
+                Times.instant(row, "grant_expires_at"), course);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.account.IdentityProvider;
 import dev.klave.agent.approval.AccessStatus;
+import dev.klave.agent.approval.Course;
 import dev.klave.agent.approval.WriteStatus;
 import dev.klave.audit.EventType;
 import dev.klave.audit.Via;
@@ -43,7 +44,10 @@ class ClosedSetsTest {
                 "cluster.create", "cluster.tokens", "cluster.delete", "ci.trust_rule.create", "ci.trust_rule.delete",
                 "agent.write_approved", "agent.write_denied", "agent.access_approved", "agent.access_denied",
                 "agent.session_end", "agent.session_start", "agent.session_denied", "oauth.clients_purge",
-                "audit.retention");
+                "audit.retention",
+                "access_request.create", "access_request.first_approval", "access_request.approve",
+                "access_request.deny", "access_request.cancel", "access_request.expire", "access_request.end",
+                "eligible_grant.create", "eligible_grant.revoke", "access_policy.update");
     }
 
     @Test
@@ -97,8 +101,10 @@ class ClosedSetsTest {
         // Spec 3 §3 "Write request": the states of its table; an access request has all but executed.
         assertThat(codes(WriteStatus.values(), WriteStatus::code)).containsExactly("pending", "approved", "denied",
                 "expired", "executed");
+        // Issue 41: a person withdraws a request that waits.
         assertThat(codes(AccessStatus.values(), AccessStatus::code)).containsExactly("pending", "approved", "denied",
-                "expired");
+                "expired", "cancelled");
+        assertThat(codes(Course.Origin.values(), Course.Origin::code)).containsExactly("agent", "person", "eligible");
     }
 
     @Test

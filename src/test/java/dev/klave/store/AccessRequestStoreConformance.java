@@ -12,6 +12,7 @@ import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.AccessRequestStore;
 import dev.klave.agent.approval.AccessStatus;
 import dev.klave.agent.approval.Actor;
+import dev.klave.agent.approval.Course;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.storage.AlreadyExistsException;
@@ -47,7 +48,17 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
         AccessRequest request = new AccessRequest("ar_" + UUID.randomUUID(), actor, decider, cluster,
                 new Scope("team-a"), Tier.EDIT, 30, "desplegar la corrección: ñ", AccessStatus.PENDING, createdAt,
                 createdAt.plus(Duration.ofHours(24)), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), Course.agent(1));
+        store.create(request);
+        return request;
+    }
+
+    /** A person's own request (issue 41), needing {@code approvals}. */
+    private AccessRequest asked(SubjectId person, ClusterId cluster, Instant createdAt, int approvals) {
+        AccessRequest request = new AccessRequest("ar_" + UUID.randomUUID(), new Actor(person, Optional.empty(),
+                Optional.empty()), Optional.empty(), cluster, Scope.ALL, Tier.ADMIN, 600, "incidente 42",
+                AccessStatus.PENDING, createdAt, createdAt.plus(Duration.ofHours(24)), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Course.person(approvals));
         store.create(request);
         return request;
     }
@@ -63,7 +74,7 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
                 request.role(), request.scope(), Optional.of(expiry), "", at, Optional.empty(), Optional.empty(),
                 Optional.empty());
         grants.create(grant);
-        assertThat(store.approve(request.id(), at, "ana", grant.id(), expiry)).isTrue();
+        assertThat(store.approve(request.id(), at, "ana", Optional.empty(), grant.id(), expiry)).isTrue();
         return grant;
     }
 
@@ -88,10 +99,10 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
         AccessRequest late = stored(session(ana, "s-1"), Optional.of(ana), cluster, NOW);
         Grant grant = approved(request, NOW.plusSeconds(5));
 
-        assertThat(store.approve(request.id(), NOW.plusSeconds(6), "root", "other", NOW.plusSeconds(60))).isFalse();
-        assertThat(store.deny(request.id(), NOW.plusSeconds(6), "root")).isFalse();
-        assertThat(store.approve(late.id(), late.expiresAt(), "ana", "g", NOW.plus(Duration.ofDays(2)))).isFalse();
-        assertThat(store.deny("ar_unknown", NOW, "ana")).isFalse();
+        assertThat(store.approve(request.id(), NOW.plusSeconds(6), "root", Optional.empty(), "other", NOW.plusSeconds(60))).isFalse();
+        assertThat(store.deny(request.id(), NOW.plusSeconds(6), "root", Optional.empty())).isFalse();
+        assertThat(store.approve(late.id(), late.expiresAt(), "ana", Optional.empty(), "g", NOW.plus(Duration.ofDays(2)))).isFalse();
+        assertThat(store.deny("ar_unknown", NOW, "ana", Optional.empty())).isFalse();
 
         AccessRequest read = store.findById(request.id()).orElseThrow();
         assertThat(read.status()).isEqualTo(AccessStatus.APPROVED);
@@ -107,8 +118,8 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
         SubjectId ana = storedPerson("access");
         AccessRequest request = stored(session(ana, "s-1"), Optional.of(ana), storedCluster(), NOW);
 
-        assertThat(store.deny(request.id(), NOW.plusSeconds(1), "ana")).isTrue();
-        assertThat(store.deny(request.id(), NOW.plusSeconds(2), "ana")).isFalse();
+        assertThat(store.deny(request.id(), NOW.plusSeconds(1), "ana", Optional.empty())).isTrue();
+        assertThat(store.deny(request.id(), NOW.plusSeconds(2), "ana", Optional.empty())).isFalse();
 
         AccessRequest read = store.findById(request.id()).orElseThrow();
         assertThat(read.status()).isEqualTo(AccessStatus.DENIED);
@@ -149,7 +160,7 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
         AccessRequest oldPending = stored(session(ana, "s"), Optional.of(ana), cluster, NOW);
         AccessRequest decided = stored(session(ana, "s"), Optional.of(ana), cluster, NOW.plusSeconds(30));
         AccessRequest newPending = stored(session(ana, "s"), Optional.of(ana), cluster, NOW.plusSeconds(20));
-        store.deny(decided.id(), NOW.plusSeconds(31), "ana");
+        store.deny(decided.id(), NOW.plusSeconds(31), "ana", Optional.empty());
         AccessRequest bots = stored(new Actor(storedPerson("bot"), Optional.of("c"), Optional.empty()),
                 Optional.empty(), cluster, NOW);
 
@@ -186,5 +197,123 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
                 Tier.EDIT, new Scope("team-a"), NOW.plus(Duration.ofMinutes(30))));
         assertThat(lent.inForce(cluster, NOW.plus(Duration.ofMinutes(30)))).isEmpty();
         assertThat(lent.inForce(storedCluster(), NOW)).isEmpty();
+    }
+
+    @Test
+    void aPersonsRequestReadsBackWithItsCourseAndIsListedAsTheirs() {
+        SubjectId eva = storedPerson("access");
+        ClusterId cluster = storedCluster();
+        AccessRequest own = asked(eva, cluster, NOW, 2);
+        AccessRequest agents = stored(session(eva, "s-1"), Optional.of(eva), cluster, NOW.plusSeconds(1));
+
+        assertThat(store.findById(own.id())).contains(own);
+        assertThat(store.askedBy(eva, 10)).as("a person's own, not their agents'").containsExactly(own);
+        assertThat(store.askedBy(eva, cluster, 10)).containsExactly(own);
+        assertThat(store.askedBy(eva, storedCluster(), 10)).isEmpty();
+        assertThat(store.onClusters(java.util.List.of(cluster), NOW, 10)).as("no single decider")
+                .containsExactly(own).doesNotContain(agents);
+        assertThat(store.onClusters(java.util.List.of(), NOW, 10)).isEmpty();
+    }
+
+    @Test
+    void twoApprovalsComeFromTwoPeopleAndTheFirstIsRecordedOnce() {
+        SubjectId eva = storedPerson("access");
+        ClusterId cluster = storedCluster();
+        AccessRequest request = asked(eva, cluster, NOW, 2);
+
+        assertThat(store.approve(request.id(), NOW.plusSeconds(1), "ana", Optional.empty(), "g", NOW.plusSeconds(600)))
+                .as("not without a first approval").isFalse();
+        assertThat(store.approveFirst(request.id(), NOW.plusSeconds(2), "ana", Optional.of("vale"))).isTrue();
+        assertThat(store.approveFirst(request.id(), NOW.plusSeconds(3), "luis", Optional.empty())).isFalse();
+        assertThat(store.approve(request.id(), NOW.plusSeconds(4), "ana", Optional.empty(), "g", NOW.plusSeconds(600)))
+                .as("not by the same person twice").isFalse();
+        assertThat(store.approve(request.id(), NOW.plusSeconds(5), "luis", Optional.of("ok"), "g",
+                NOW.plusSeconds(600))).isTrue();
+
+        AccessRequest read = store.findById(request.id()).orElseThrow();
+        assertThat(read.course().first()).contains(new Course.Decision("ana", NOW.plusSeconds(2), Optional.of("vale")));
+        assertThat(read.course().comment()).contains("ok");
+        assertThat(read.decidedBy()).contains("luis");
+        assertThat(store.approveFirst(asked(eva, cluster, NOW, 1).id(), NOW, "ana", Optional.empty()))
+                .as("a request needing one approval has no first").isFalse();
+    }
+
+    @Test
+    void aRequestIsCancelledOnlyWhilePending() {
+        SubjectId eva = storedPerson("access");
+        AccessRequest request = asked(eva, storedCluster(), NOW, 1);
+
+        assertThat(store.cancel(request.id(), NOW.plusSeconds(1), "eva")).isTrue();
+        assertThat(store.cancel(request.id(), NOW.plusSeconds(2), "eva")).isFalse();
+        assertThat(store.deny(request.id(), NOW.plusSeconds(3), "ana", Optional.empty())).isFalse();
+        assertThat(store.findById(request.id()).orElseThrow().status()).isEqualTo(AccessStatus.CANCELLED);
+    }
+
+    @Test
+    void runOutRequestsAreStoredExpiredOnce() {
+        SubjectId eva = storedPerson("access");
+        AccessRequest request = asked(eva, storedCluster(), NOW, 1);
+        Instant later = request.expiresAt().plusSeconds(1);
+
+        assertThat(store.runOut(request.expiresAt().minusSeconds(1), 100)).doesNotContain(request);
+        assertThat(store.runOut(later, 100)).extracting(AccessRequest::id).contains(request.id());
+        assertThat(store.expire(request.id(), later)).isTrue();
+        assertThat(store.expire(request.id(), later)).isFalse();
+        assertThat(store.runOut(later, 100)).extracting(AccessRequest::id).doesNotContain(request.id());
+        assertThat(store.findById(request.id()).orElseThrow().status()).isEqualTo(AccessStatus.EXPIRED);
+    }
+
+    @Test
+    void accessEndsOnceEarlyAtItsEndOrWhenItsGrantIsRevoked() {
+        SubjectId eva = storedPerson("access");
+        ClusterId cluster = storedCluster();
+        AccessRequest early = asked(eva, cluster, NOW, 1);
+        AccessRequest toEnd = asked(eva, cluster, NOW, 1);
+        AccessRequest revoked = asked(eva, cluster, NOW, 1);
+        Grant earlyGrant = approved(early, NOW);
+        Grant endGrant = approved(toEnd, NOW);
+        Grant revokedGrant = approved(revoked, NOW);
+        Instant end = endGrant.expiresAt().orElseThrow();
+
+        assertThat(store.end(early.id(), NOW.plusSeconds(60), Optional.of("eva"))).isTrue();
+        assertThat(store.end(early.id(), NOW.plusSeconds(61), Optional.of("eva"))).isFalse();
+        assertThat(store.end(toEnd.id(), NOW.plusSeconds(60), Optional.empty())).as("still running").isFalse();
+        assertThat(store.reachedEnd(NOW.plusSeconds(60), 1000)).extracting(AccessRequest::id)
+                .doesNotContain(early.id(), toEnd.id(), revoked.id());
+
+        grants.revoke(revokedGrant.id(), NOW.plusSeconds(70), "root");
+        assertThat(store.reachedEnd(NOW.plusSeconds(80), 1000)).extracting(AccessRequest::id)
+                .contains(revoked.id()).doesNotContain(early.id(), toEnd.id());
+        assertThat(store.end(revoked.id(), NOW.plusSeconds(80), Optional.empty())).isTrue();
+        assertThat(store.reachedEnd(end, 1000)).extracting(AccessRequest::id).contains(toEnd.id())
+                .doesNotContain(early.id(), revoked.id());
+        assertThat(store.end(toEnd.id(), end.plusSeconds(5), Optional.empty())).isTrue();
+        assertThat(store.reachedEnd(end.plusSeconds(5), 1000)).extracting(AccessRequest::id)
+                .doesNotContain(early.id(), toEnd.id(), revoked.id());
+
+        assertThat(store.findById(early.id()).orElseThrow().course().endedBy()).contains("eva");
+        assertThat(store.findById(revoked.id()).orElseThrow().course().endedAt()).contains(NOW.plusSeconds(80));
+        assertThat(store.findById(toEnd.id()).orElseThrow().course().endedAt()).as("its own end, not the sweep's")
+                .contains(end);
+        assertThat(store.inForce(new Actor(eva, Optional.empty(), Optional.empty()), NOW.plusSeconds(90)))
+                .as("ended early is not in force").isEmpty();
+        assertThat(store.madeGrants(java.util.List.of(earlyGrant.id(), "none"))).extracting(AccessRequest::id)
+                .containsExactly(early.id());
+    }
+
+    @Test
+    void theHolderIsToldOfTheComingEndOnce() {
+        SubjectId eva = storedPerson("access");
+        AccessRequest request = asked(eva, storedCluster(), NOW, 1);
+        Instant end = approved(request, NOW).expiresAt().orElseThrow();
+
+        assertThat(store.endingBy(NOW, end.minusSeconds(1), 1000)).extracting(AccessRequest::id)
+                .doesNotContain(request.id());
+        assertThat(store.endingBy(end.minusSeconds(600), end, 1000)).extracting(AccessRequest::id)
+                .contains(request.id());
+        assertThat(store.toldEnding(request.id(), end.minusSeconds(600))).isTrue();
+        assertThat(store.toldEnding(request.id(), end.minusSeconds(500))).isFalse();
+        assertThat(store.endingBy(end.minusSeconds(600), end, 1000)).extracting(AccessRequest::id)
+                .doesNotContain(request.id());
     }
 }

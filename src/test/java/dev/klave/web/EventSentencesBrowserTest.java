@@ -227,6 +227,45 @@ class EventSentencesBrowserTest {
         expect("Intercambio de CI rechazado: el bot despliegues de la trust rule «deploy» está deshabilitado",
                 e -> e.event(EventType.CI_EXCHANGE_FAILURE)
                         .reason("el bot despliegues de la trust rule «deploy» está deshabilitado").record());
+        // Issue 41: people's access requests, eligible grants and access policies.
+        Map<String, Object> asked = Map.of("request", "ar_1", "cluster", "prod-9", "tier", "admin", "scope", "*",
+                "minutes", 90, "requester", "person");
+        expect("ana pidió «administrar» en prod-9 (todo el cluster) durante 90 minutos",
+                e -> e.event(EventType.ACCESS_REQUEST_CREATE).actor(ana).target(ana).details(asked).record());
+        expect("root dio la primera de dos aprobaciones a ana: «administrar» en prod-9 (todo el cluster): «por mí, sí»",
+                e -> e.event(EventType.ACCESS_REQUEST_FIRST_APPROVAL).actor(root).target(ana).details(asked)
+                        .detail("comment", "por mí, sí").record());
+        expect("root aprobó a ana «administrar» en prod-9 (todo el cluster) durante 90 minutos",
+                e -> e.event(EventType.ACCESS_REQUEST_APPROVE).actor(root).target(ana).details(asked).record());
+        expect("ana activó «administrar» en prod-9 (todo el cluster) durante 90 minutos",
+                e -> e.event(EventType.ACCESS_REQUEST_APPROVE).actor(ana).target(ana).details(asked)
+                        .detail("automatic", true).record());
+        expect("root denegó a ana «administrar» en prod-9 (todo el cluster): «hoy no»",
+                e -> e.event(EventType.ACCESS_REQUEST_DENY).actor(root).target(ana).details(asked)
+                        .detail("comment", "hoy no").record());
+        expect("ana retiró su solicitud de «administrar» en prod-9 (todo el cluster)",
+                e -> e.event(EventType.ACCESS_REQUEST_CANCEL).actor(ana).target(ana).details(asked).record());
+        expect("La solicitud de ana de «administrar» en prod-9 (todo el cluster) caducó sin respuesta",
+                e -> e.event(EventType.ACCESS_REQUEST_EXPIRE).target(ana).details(asked).record());
+        expect("ana terminó antes de tiempo su acceso a «administrar» en prod-9 (todo el cluster)",
+                e -> e.event(EventType.ACCESS_REQUEST_END).actor(ana).target(ana).details(asked)
+                        .detail("early", true).record());
+        expect("El acceso de ana a «administrar» en prod-9 (todo el cluster) terminó a su hora",
+                e -> e.event(EventType.ACCESS_REQUEST_END).target(ana).details(asked).detail("early", false)
+                        .detail("revoked", false).record());
+        expect("El acceso de ana a «administrar» en prod-9 (todo el cluster) terminó: se retiró su permiso",
+                e -> e.event(EventType.ACCESS_REQUEST_END).target(ana).details(asked).detail("early", true)
+                        .detail("revoked", true).record());
+        expect("root hizo a ana elegible para «editar» en prod-9, namespace team-a, hasta 2 horas con aprobación",
+                e -> e.event(EventType.ELIGIBLE_GRANT_CREATE).actor(root).target(ana).details(Map.of("eligible", "e1",
+                        "cluster", "prod-9", "tier", "edit", "scope", "team-a", "max_minutes", 120,
+                        "needs_approval", true)).record());
+        expect("root retiró a ana el permiso elegible «editar» en prod-9, namespace team-a",
+                e -> e.event(EventType.ELIGIBLE_GRANT_REVOKE).actor(root).target(ana).details(Map.of("eligible", "e1",
+                        "cluster", "prod-9", "tier", "edit", "scope", "team-a")).record());
+        expect("root cambió cómo se pide acceso a prod-9: hasta 8 horas, dos aprobaciones para lo amplio; deciden "
+                + "también ana", e -> e.event(EventType.ACCESS_POLICY_UPDATE).actor(root).details(Map.of("cluster",
+                        "prod-9", "max_minutes", 480, "two_approvals", true, "deciders", "ana")).record());
         ControlEvents events = web.klave.klave().services().events();
         recorded.values().forEach(event -> event.accept(events));
     }

@@ -14,14 +14,19 @@ import java.util.Optional;
  * and, once a person approves it, the grant it became.
  *
  * @param decider who decides: the person the agent acts for; empty for a bot's (administrators)
- * @param decidedBy the login of the person who decided
+ * @param decidedBy the login of the person who decided (the second, when it needed two)
+ * @param course where it came from, its approvals, comment and end (issue 41)
  */
 public record AccessRequest(String id, Actor actor, Optional<SubjectId> decider, ClusterId cluster, Scope scope,
         Tier role, int minutes, String reason, AccessStatus status, Instant createdAt, Instant expiresAt,
         Optional<Instant> decidedAt, Optional<String> decidedBy, Optional<String> grantId,
-        Optional<Instant> grantExpiresAt) {
-    /** Spec 3 §8: {@code minutes} 1 to 480. */
+        Optional<Instant> grantExpiresAt, Course course) {
+    /** Spec 3 §8: {@code minutes} 1 to 480, for an agent. */
     public static final int MAX_MINUTES = 480;
+    /** A person's request (issue 41): at least 15 minutes… */
+    public static final int MIN_PERSON_MINUTES = 15;
+    /** …and at most a day, the highest maximum a cluster's policy may set. */
+    public static final int MAX_PERSON_MINUTES = 1440;
     /** Spec 3 §8: {@code reason} up to 500 characters. */
     public static final int MAX_REASON = 500;
 
@@ -40,11 +45,16 @@ public record AccessRequest(String id, Actor actor, Optional<SubjectId> decider,
         requireNonNull(decidedBy, "decidedBy is null");
         requireNonNull(grantId, "grantId is null");
         requireNonNull(grantExpiresAt, "grantExpiresAt is null");
+        requireNonNull(course, "course is null");
         if (!id.startsWith(RequestIds.ACCESS)) {
             throw new IllegalArgumentException("an access request's id begins with " + RequestIds.ACCESS);
         }
-        if (minutes < 1 || minutes > MAX_MINUTES) {
-            throw new IllegalArgumentException("minutes is 1 to " + MAX_MINUTES + ": " + minutes);
+        int most = course.origin() == Course.Origin.AGENT ? MAX_MINUTES : MAX_PERSON_MINUTES;
+        if (minutes < 1 || minutes > most) {
+            throw new IllegalArgumentException("minutes is 1 to " + most + ": " + minutes);
+        }
+        if (course.origin() != Course.Origin.AGENT && (actor.sessionId().isPresent() || decider.isPresent())) {
+            throw new IllegalArgumentException("a person's own request has no session and no single decider");
         }
         if (reason.isBlank() || reason.length() > MAX_REASON) {
             throw new IllegalArgumentException("a reason is 1 to " + MAX_REASON + " characters");
@@ -65,8 +75,13 @@ public record AccessRequest(String id, Actor actor, Optional<SubjectId> decider,
         return status;
     }
 
-    /** Whether the grant this request became still runs at {@code now} (revocation aside). */
+    /** Whether the grant this request became still runs at {@code now} (revocation and an early end aside). */
     public boolean grantRunsAt(Instant now) {
-        return grantExpiresAt.map(now::isBefore).orElse(false);
+        return course.endedAt().isEmpty() && grantExpiresAt.map(now::isBefore).orElse(false);
+    }
+
+    /** A person's own request or activation, not an agent's (issue 41). */
+    public boolean byPerson() {
+        return course.origin() != Course.Origin.AGENT;
     }
 }

@@ -2,15 +2,17 @@ package dev.klave.agent.approval;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.EligibleGrant;
+import dev.klave.access.EligibleGrants;
 import dev.klave.access.Grant;
 import dev.klave.access.Grants;
 import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.Principal;
-import dev.klave.account.SubjectKind;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
+import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
 import dev.klave.audit.EventType;
@@ -22,6 +24,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,20 +33,27 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Access requests (spec 3 "request_access"): an agent asks, a person decides. A bot's request,
- * approved by an administrator, becomes a grant of the role on the scope for the minutes asked,
- * through {@link Grants} like any other grant. A delegated agent's, approved by its person, is the
- * session's alone: lent by a grant of the person that covers it ({@link LentAccess}), never a grant
- * the person's own credentials could use. The tool never waits; the decision shows in
- * {@code whoami} through {@link #inForce}.
+ * Access requests, one queue for agents and people. An agent asks (spec 3 "request_access"); a
+ * person asks for themselves or activates an eligible grant (issue 41). A bot's or a person's own
+ * request, approved by whoever decides its cluster ({@link AccessPolicy}: administrators and the
+ * people named; never the requester; two of them for broad access when the cluster says so),
+ * becomes a grant that starts now and ends by itself, through {@link Grants} like any other grant.
+ * A delegated agent's, approved by its person, is the session's alone: lent by a grant of the
+ * person that covers it ({@link LentAccess}), never a grant the person's own credentials could use.
  */
 public final class AccessRequests {
     /** How long an access request waits for a decision (spec 3: not shown; ours). */
     public static final Duration LIFETIME = Duration.ofHours(24);
+    /** How many of a person's own requests may wait at once. */
+    public static final int MAX_WAITING = 10;
+    /** The longest list of a person's own requests. */
+    public static final int LISTED_OWN = 100;
 
     private final Transactions transactions;
     private final AccessRequestStore store;
+    private final AccessPolicyStore policies;
     private final Grants grants;
+    private final EligibleGrants eligible;
     private final SubjectStore subjects;
     private final ControlEvents events;
     private final RequestIds ids;
@@ -50,11 +61,14 @@ public final class AccessRequests {
     private final Clock clock;
 
     /** @param changed told of a cluster whose RBAC an approval changed (a pass of its reconciler) */
-    public AccessRequests(Transactions transactions, AccessRequestStore store, Grants grants, SubjectStore subjects,
-            ControlEvents events, RequestIds ids, Consumer<ClusterId> changed, Clock clock) {
+    public AccessRequests(Transactions transactions, AccessRequestStore store, AccessPolicyStore policies,
+            Grants grants, EligibleGrants eligible, SubjectStore subjects, ControlEvents events, RequestIds ids,
+            Consumer<ClusterId> changed, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.store = requireNonNull(store, "store is null");
+        this.policies = requireNonNull(policies, "policies is null");
         this.grants = requireNonNull(grants, "grants is null");
+        this.eligible = requireNonNull(eligible, "eligible is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.events = requireNonNull(events, "events is null");
         this.ids = requireNonNull(ids, "ids is null");
@@ -63,8 +77,8 @@ public final class AccessRequests {
     }
 
     /**
-     * Stores a new pending request. The tool checks the ceiling (spec 3 §5.4); the limits of spec 3
-     * §8 are checked here too.
+     * Stores an agent's new pending request. The tool checks the ceiling (spec 3 §5.4); the limits of
+     * spec 3 §8 are checked here too. A bot's request needs what its cluster's policy says.
      *
      * @throws dev.klave.messages.Refusal {@code agent.access_bad_minutes}, {@code agent.access_reason}
      */
@@ -76,12 +90,119 @@ public final class AccessRequests {
         if (reason == null || reason.isBlank() || reason.length() > AccessRequest.MAX_REASON) {
             throw Message.AGENT_ACCESS_REASON.refusal(AccessRequest.MAX_REASON);
         }
+        int approvals = decider.isPresent() ? 1 : policies.find(cluster).approvalsFor(role, scope);
         Instant now = clock.instant();
         AccessRequest request = new AccessRequest(ids.access(), actor, decider, cluster, scope, role, minutes, reason,
                 AccessStatus.PENDING, now, now.plus(LIFETIME), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), Course.agent(approvals));
         store.create(request);
         return request;
+    }
+
+    /** What a person asks for, as the API received it (issue 41). */
+    public record Asked(String clusterId, String tier, String scope, int minutes, String reason) {}
+
+    /**
+     * A person asks for access for themselves: a tier (never cluster-admin) on a scope of a cluster,
+     * for 15 minutes up to the cluster's maximum, with a reason.
+     *
+     * @param credentialId the person's {@code klt_} credential when asked from a terminal
+     */
+    public AccessRequest ask(Principal person, Optional<String> credentialId, Asked asked) {
+        ClusterId cluster = grants.cluster(asked.clusterId());
+        Tier role = Tier.fromCode(asked.tier() == null ? "" : asked.tier()).orElseThrow(Message.TIER_INVALID::refusal);
+        if (!role.delegable()) {
+            throw Message.ACCESS_CLUSTER_ADMIN.refusal();
+        }
+        Scope scope = new Scope(asked.scope() == null ? "" : asked.scope());
+        AccessPolicy policy = policies.find(cluster);
+        String reason = checked(asked.minutes(), policy.maxMinutes(), asked.reason());
+        if (!scope.wholeCluster()) {
+            grants.checkNamespace(cluster, role, scope);
+        }
+        return create(person, credentialId, cluster, role, scope, asked.minutes(), reason,
+                Course.person(policy.approvalsFor(role, scope)));
+    }
+
+    /**
+     * A person activates one of their eligible grants: at once when it needs no approval (a grant
+     * made and the request approved in one transaction), otherwise a request in the queue.
+     */
+    public AccessRequest activate(String eligibleId, Principal person, Optional<String> credentialId, int minutes,
+            String reason) {
+        EligibleGrant held = eligible.find(eligibleId).filter(found -> found.subjectId().equals(person.subjectId()))
+                .orElseThrow(Message.NOT_FOUND::refusal);
+        if (!held.active()) {
+            throw Message.ELIGIBLE_REVOKED.refusal();
+        }
+        String why = checked(minutes, held.maxMinutes(), reason);
+        int approvals = policies.find(held.clusterId()).approvalsFor(held.tier(), held.scope());
+        Course course = Course.eligible(held.id(), approvals);
+        if (held.needsApproval()) {
+            return create(person, credentialId, held.clusterId(), held.tier(), held.scope(), minutes, why, course);
+        }
+        refuseHeldOrAsked(person.subjectId(), held.clusterId(), held.tier(), held.scope());
+        Instant now = clock.instant();
+        Instant until = now.plus(Duration.ofMinutes(minutes));
+        AccessRequest request = new AccessRequest(ids.access(), new Actor(person.subjectId(), credentialId,
+                Optional.empty()), Optional.empty(), held.clusterId(), held.scope(), held.tier(), minutes, why,
+                AccessStatus.PENDING, now, now.plus(LIFETIME), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), course);
+        grants.create(grantFor(request, until), person, (Grant created) -> {
+            store.create(request);
+            record(EventType.ACCESS_REQUEST_CREATE, request, person, Map.of());
+            if (!store.approve(request.id(), now, person.login().value(), Optional.empty(), created.id(), until)) {
+                throw new IllegalStateException("an activation just stored is pending");
+            }
+            record(EventType.ACCESS_REQUEST_APPROVE, request, person, Map.of("grant", created.id(), "until",
+                    until.toString(), "automatic", true));
+        });
+        return store.findById(request.id()).orElseThrow();
+    }
+
+    private AccessRequest create(Principal person, Optional<String> credentialId, ClusterId cluster, Tier role,
+            Scope scope, int minutes, String reason, Course course) {
+        Instant now = clock.instant();
+        AccessRequest request = new AccessRequest(ids.access(), new Actor(person.subjectId(), credentialId,
+                Optional.empty()), Optional.empty(), cluster, scope, role, minutes, reason, AccessStatus.PENDING, now,
+                now.plus(LIFETIME), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), course);
+        return transactions.inTransaction(() -> {
+            refuseHeldOrAsked(person.subjectId(), cluster, role, scope);
+            store.create(request);
+            record(EventType.ACCESS_REQUEST_CREATE, request, person, Map.of());
+            return request;
+        });
+    }
+
+    /** The minutes and reason of a person's request; the reason stripped. */
+    private static String checked(int minutes, int most, String reason) {
+        if (minutes < AccessRequest.MIN_PERSON_MINUTES || minutes > most) {
+            throw Message.ACCESS_MINUTES.refusal(AccessRequest.MIN_PERSON_MINUTES, most);
+        }
+        String stripped = reason == null ? "" : reason.strip();
+        if (stripped.isEmpty() || stripped.length() > AccessRequest.MAX_REASON) {
+            throw Message.ACCESS_REASON.refusal(AccessRequest.MAX_REASON);
+        }
+        return stripped;
+    }
+
+    /** Asking for what one holds, or has asked already, or too much at once, is refused. */
+    private void refuseHeldOrAsked(SubjectId person, ClusterId cluster, Tier role, Scope scope) {
+        Instant now = clock.instant();
+        boolean held = grants.list(Optional.of(person), Optional.of(cluster), false).stream()
+                .anyMatch(grant -> grant.activeAt(now) && grant.covers(role, scope));
+        if (held) {
+            throw Message.ACCESS_ALREADY_HELD.refusal();
+        }
+        List<AccessRequest> waiting = store.askedBy(person, LISTED_OWN).stream()
+                .filter(request -> request.statusAt(now) == AccessStatus.PENDING).toList();
+        if (waiting.stream().anyMatch(request -> request.cluster().equals(cluster) && request.role() == role
+                && request.scope().equals(scope))) {
+            throw Message.ACCESS_ALREADY_ASKED.refusal();
+        }
+        if (waiting.size() >= MAX_WAITING) {
+            throw Message.ACCESS_TOO_MANY.refusal(MAX_WAITING);
+        }
     }
 
     public Optional<AccessRequest> find(String id) {
@@ -95,27 +216,64 @@ public final class AccessRequests {
 
     /** The request, if {@code caller} may see and decide it; otherwise nothing, as if it did not exist. */
     public Optional<AccessRequest> decidable(String id, Principal caller) {
-        return store.findById(id).filter(request -> DecisionRights.allows(request.decider(), caller));
+        return store.findById(id)
+                .filter(request -> DecisionRights.allows(request, policies.find(request.cluster()), caller));
     }
 
     /** The requests {@code caller} decides: pending ones first, then the rest, each newest first. */
     public List<AccessRequest> decidableBy(Principal caller) {
         Instant now = clock.instant();
         Stream<AccessRequest> own = store.forDecider(Optional.of(caller.subjectId()), now, Approvals.LISTED).stream();
-        Stream<AccessRequest> all = caller.admin()
-                ? Stream.concat(own, store.forDecider(Optional.empty(), now, Approvals.LISTED).stream()) : own;
-        return all.sorted(Comparator.comparing((AccessRequest request) -> request.statusAt(now) != AccessStatus.PENDING)
-                .thenComparing(AccessRequest::createdAt, Comparator.reverseOrder())).limit(Approvals.LISTED).toList();
+        List<AccessRequest> others = caller.admin()
+                ? store.forDecider(Optional.empty(), now, Approvals.LISTED)
+                : store.onClusters(policies.decidedBy(caller.subjectId()), now, Approvals.LISTED);
+        Map<ClusterId, AccessPolicy> read = new HashMap<>();
+        Stream<AccessRequest> theirs = others.stream().filter(request -> DecisionRights.allows(request,
+                read.computeIfAbsent(request.cluster(), policies::find), caller));
+        return Stream.concat(own, theirs)
+                .sorted(Comparator.comparing((AccessRequest request) -> request.statusAt(now) != AccessStatus.PENDING)
+                        .thenComparing(AccessRequest::createdAt, Comparator.reverseOrder()))
+                .limit(Approvals.LISTED).toList();
+    }
+
+    /** A person's own requests and activations, newest first. */
+    public List<AccessRequest> askedBy(SubjectId person) {
+        return store.askedBy(person, LISTED_OWN);
+    }
+
+    /** A person's own request, for them; otherwise nothing. */
+    public Optional<AccessRequest> own(String id, Principal person) {
+        return store.findById(id).filter(request -> request.byPerson()
+                && request.actor().subject().equals(person.subjectId()));
+    }
+
+    /** A person's recent requests on a cluster: what a decider sees beside one. */
+    public List<AccessRequest> recent(SubjectId person, ClusterId cluster, int limit) {
+        return store.askedBy(person, cluster, limit);
+    }
+
+    /** The request each of these grants came from, by grant id. */
+    public Map<String, AccessRequest> madeGrants(List<String> grantIds) {
+        Map<String, AccessRequest> made = new LinkedHashMap<>();
+        store.madeGrants(grantIds).forEach(request -> made.put(request.grantId().orElseThrow(), request));
+        return made;
+    }
+
+    /** As {@link #approve(String, Principal, Optional)} without a comment (spec 3's decision API). */
+    public AccessRequest approve(String id, Principal by) {
+        return approve(id, by, Optional.empty());
     }
 
     /**
-     * Approves: the grant (subject, role, scope, expiring {@code minutes} from now) and the request's
-     * new state are one transaction — {@link Grants#create(Grants.Request, Principal,
+     * Approves. A request that needs two approvals takes the first and waits for a second from
+     * someone else. Otherwise the grant (subject, role, scope, expiring {@code minutes} from now) and
+     * the request's new state are one transaction — {@link Grants#create(Grants.Request, Principal,
      * java.util.function.Consumer)} runs the conditional update inside its own — so a request
      * decided meanwhile on another replica leaves no grant behind.
      */
-    public AccessRequest approve(String id, Principal by) {
+    public AccessRequest approve(String id, Principal by, Optional<String> comment) {
         AccessRequest request = decidable(id, by).orElseThrow(Message.NOT_FOUND::refusal);
+        Optional<String> said = comment(comment);
         Instant now = clock.instant();
         if (request.statusAt(now) != AccessStatus.PENDING) {
             // Before the grant's checks, which may ask the cluster about the namespace.
@@ -123,19 +281,38 @@ public final class AccessRequests {
         }
         Instant until = now.plus(Duration.ofMinutes(request.minutes()));
         if (request.actor().sessionId().isPresent()) {
-            return lend(request, by, now, until);
+            return lend(request, by, said, now, until);
         }
-        // A bot's (spec 3 "request_access"): administrators decide, and the grant is temporary.
-        Grants.Request grant = new Grants.Request(request.actor().subject().value(), request.cluster().value(),
-                request.role().code(), request.scope().value(), Optional.of(until),
-                Optional.of(Text.ACCESS_REQUEST_GRANT_NOTE.text(id, request.reason())));
-        grants.create(grant, by, (Grant created) -> {
-            if (!store.approve(id, now, by.login().value(), created.id(), until)) {
+        Course course = request.course();
+        if (course.approvalsNeeded() == 2 && course.first().isEmpty()) {
+            transactions.inTransaction(() -> {
+                if (!store.approveFirst(id, now, by.login().value(), said)) {
+                    throw notDecidable(store.findById(id).orElseThrow(), now);
+                }
+                record(EventType.ACCESS_REQUEST_FIRST_APPROVAL, request, by, withComment(Map.of(), said));
+                return null;
+            });
+            return store.findById(id).orElseThrow();
+        }
+        if (course.first().filter(first -> first.by().equals(by.login().value())).isPresent()) {
+            throw Message.ACCESS_SECOND_APPROVER.refusal();
+        }
+        grants.create(grantFor(request, until), by, (Grant created) -> {
+            if (!store.approve(id, now, by.login().value(), said, created.id(), until)) {
                 throw notDecidable(store.findById(id).orElseThrow(), now);
             }
-            record(EventType.AGENT_ACCESS_APPROVED, request, by, Map.of("grant", created.id()));
+            record(request.byPerson() ? EventType.ACCESS_REQUEST_APPROVE : EventType.AGENT_ACCESS_APPROVED, request,
+                    by, withComment(Map.of("grant", created.id(), "until", until.toString()), said));
         });
         return store.findById(id).orElseThrow();
+    }
+
+    /** The temporary grant an approved request becomes, marked with the request and its reason. */
+    private Grants.Request grantFor(AccessRequest request, Instant until) {
+        Text note = request.byPerson() ? Text.PERSON_REQUEST_GRANT_NOTE : Text.ACCESS_REQUEST_GRANT_NOTE;
+        return new Grants.Request(request.actor().subject().value(), request.cluster().value(),
+                request.role().code(), request.scope().value(), Optional.of(until),
+                Optional.of(note.text(request.id(), request.reason())));
     }
 
     /**
@@ -147,7 +324,8 @@ public final class AccessRequests {
      *
      * @throws dev.klave.messages.Refusal 409 {@code REQUEST_NOT_HELD} when no grant covers it any more
      */
-    private AccessRequest lend(AccessRequest request, Principal by, Instant now, Instant until) {
+    private AccessRequest lend(AccessRequest request, Principal by, Optional<String> said, Instant now,
+            Instant until) {
         LentAccess.Lent asked = new LentAccess.Lent(request.actor().subject(), request.cluster(), request.role(),
                 request.scope(), until);
         List<Grant> active = grants.list(Optional.of(request.actor().subject()), Optional.of(request.cluster()), false)
@@ -155,11 +333,11 @@ public final class AccessRequests {
         Grant lent = asked.through(active).orElseThrow(Message.REQUEST_NOT_HELD::refusal);
         Instant ends = lent.expiresAt().orElse(until);
         transactions.inTransaction(() -> {
-            if (!store.approve(request.id(), now, by.login().value(), lent.id(), ends)) {
+            if (!store.approve(request.id(), now, by.login().value(), said, lent.id(), ends)) {
                 throw notDecidable(store.findById(request.id()).orElseThrow(), now);
             }
-            record(EventType.AGENT_ACCESS_APPROVED, request, by, Map.of("grant", lent.id(), "until",
-                    ends.toString()));
+            record(EventType.AGENT_ACCESS_APPROVED, request, by, withComment(Map.of("grant", lent.id(), "until",
+                    ends.toString()), said));
             return null;
         });
         // The lent role's group is bound in the cluster when no grant carries it exactly.
@@ -168,19 +346,113 @@ public final class AccessRequests {
     }
 
     public AccessRequest deny(String id, Principal by) {
+        return deny(id, by, Optional.empty());
+    }
+
+    public AccessRequest deny(String id, Principal by, Optional<String> comment) {
         AccessRequest request = decidable(id, by).orElseThrow(Message.NOT_FOUND::refusal);
+        Optional<String> said = comment(comment);
         Instant now = clock.instant();
         transactions.inTransaction(() -> {
-            if (!store.deny(id, now, by.login().value())) {
+            if (!store.deny(id, now, by.login().value(), said)) {
                 throw notDecidable(store.findById(id).orElseThrow(), now);
             }
-            record(EventType.AGENT_ACCESS_DENIED, request, by, Map.of());
+            record(request.byPerson() ? EventType.ACCESS_REQUEST_DENY : EventType.AGENT_ACCESS_DENIED, request, by,
+                    withComment(Map.of(), said));
             return null;
         });
         return store.findById(id).orElseThrow();
     }
 
-    private void record(EventType type, AccessRequest request, Principal by, Map<String, String> more) {
+    /** The requester withdraws a request that waits. */
+    public AccessRequest cancel(String id, Principal requester) {
+        AccessRequest request = own(id, requester).orElseThrow(Message.NOT_FOUND::refusal);
+        Instant now = clock.instant();
+        transactions.inTransaction(() -> {
+            if (!store.cancel(id, now, requester.login().value())) {
+                throw notDecidable(store.findById(id).orElseThrow(), now);
+            }
+            record(EventType.ACCESS_REQUEST_CANCEL, request, requester, Map.of());
+            return null;
+        });
+        return store.findById(id).orElseThrow();
+    }
+
+    /**
+     * The requester ends the access early: the grant is revoked and the end recorded in one
+     * transaction; the proxy cuts what runs under it as for any revocation.
+     */
+    public AccessRequest end(String id, Principal requester) {
+        AccessRequest request = own(id, requester).orElseThrow(Message.NOT_FOUND::refusal);
+        Instant now = clock.instant();
+        if (!request.grantRunsAt(now)) {
+            throw Message.ACCESS_NOT_RUNNING.refusal();
+        }
+        grants.revoke(request.grantId().orElseThrow(), requester, () -> {
+            if (!store.end(id, now, Optional.of(requester.login().value()))) {
+                throw Message.ACCESS_NOT_RUNNING.refusal();
+            }
+            record(EventType.ACCESS_REQUEST_END, request, requester, Map.of("early", true));
+        });
+        return store.findById(id).orElseThrow();
+    }
+
+    /**
+     * One pass of the sweep: pending requests that ran out are stored as expired, and access that
+     * reached its end is recorded as ended, each with its event, once across replicas (conditional
+     * updates). Returns how many transitions it recorded.
+     */
+    public int sweep(int limit) {
+        Instant now = clock.instant();
+        int recorded = 0;
+        for (AccessRequest request : store.runOut(now, limit)) {
+            boolean expired = transactions.inTransaction(() -> {
+                if (!store.expire(request.id(), now)) {
+                    return false;
+                }
+                record(EventType.ACCESS_REQUEST_EXPIRE, request, Optional.empty(), Map.of());
+                return true;
+            });
+            recorded += expired ? 1 : 0;
+        }
+        for (AccessRequest request : store.reachedEnd(now, limit)) {
+            boolean ended = transactions.inTransaction(() -> {
+                if (!store.end(request.id(), now, Optional.empty())) {
+                    return false;
+                }
+                // Still running by its minutes: its grant was revoked (or went with its holder's account).
+                boolean revoked = request.grantExpiresAt().orElseThrow().isAfter(now);
+                record(EventType.ACCESS_REQUEST_END, request, Optional.empty(), Map.of("early", revoked,
+                        "revoked", revoked));
+                return true;
+            });
+            if (ended) {
+                recorded++;
+                changed.accept(request.cluster());
+            }
+        }
+        return recorded;
+    }
+
+    private static Optional<String> comment(Optional<String> comment) {
+        Optional<String> said = comment.map(String::strip).filter(text -> !text.isEmpty());
+        if (said.filter(text -> text.length() > Course.MAX_COMMENT).isPresent()) {
+            throw Message.ACCESS_COMMENT.refusal(Course.MAX_COMMENT);
+        }
+        return said;
+    }
+
+    private static Map<String, Object> withComment(Map<String, Object> details, Optional<String> comment) {
+        Map<String, Object> all = new LinkedHashMap<>(details);
+        comment.ifPresent(text -> all.put("comment", text));
+        return all;
+    }
+
+    private void record(EventType type, AccessRequest request, Principal by, Map<String, ?> more) {
+        record(type, request, Optional.of(by), more);
+    }
+
+    private void record(EventType type, AccessRequest request, Optional<Principal> by, Map<String, ?> more) {
         Subject asking = subjects.findById(request.actor().subject()).orElseThrow();
         events.event(type).actor(by).target(asking)
                 .details(Map.of("request", request.id(), "cluster", request.cluster().value(), "tier",

@@ -15,4 +15,15 @@ final class DecisionRights {
     static boolean allows(Optional<SubjectId> decider, Principal caller) {
         return decider.map(caller.subjectId()::equals).orElse(caller.admin());
     }
+
+    /**
+     * For an access request (issue 41): a delegated agent's, its person alone; any other — a bot's,
+     * a person's own — whoever decides its cluster under {@code policy}, never its requester.
+     */
+    static boolean allows(AccessRequest request, AccessPolicy policy, Principal caller) {
+        if (request.decider().isPresent()) {
+            return request.decider().get().equals(caller.subjectId());
+        }
+        return !request.actor().subject().equals(caller.subjectId()) && policy.decidedBy(caller);
+    }
 }

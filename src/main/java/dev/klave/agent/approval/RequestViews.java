@@ -33,9 +33,18 @@ final class RequestViews {
             Optional<Instant> decidedAt, Optional<String> decidedBy, Optional<Instant> executedAt,
             @JsonInclude(JsonInclude.Include.NON_ABSENT) Optional<JsonNode> preview) {}
 
+    /**
+     * Spec 3's fields, then issue 41's: where it came from, the approvals it needs and the first one,
+     * the deciding comment, and the access it gave — {@code active} while it runs, {@code ended}
+     * after (with when, and who ended it early).
+     */
     record AccessView(String kind, String id, String status, String cluster, String scope, String role, int minutes,
             String reason, SubjectView subject, Instant createdAt, Instant expiresAt, Optional<Instant> decidedAt,
-            Optional<String> decidedBy, Optional<String> grantId, Optional<Instant> grantExpiresAt) {}
+            Optional<String> decidedBy, Optional<String> grantId, Optional<Instant> grantExpiresAt, String origin,
+            Optional<String> eligibleId, int approvalsNeeded, Optional<DecisionView> firstApproval,
+            Optional<String> comment, Optional<String> access, Optional<Instant> endedAt, Optional<String> endedBy) {}
+
+    record DecisionView(String by, Instant at, Optional<String> comment) {}
 
     record Listing(java.util.List<WriteView> writeRequests, java.util.List<AccessView> accessRequests) {}
 
@@ -49,10 +58,19 @@ final class RequestViews {
     }
 
     AccessView access(AccessRequest request) {
-        return new AccessView("access", request.id(), request.statusAt(clock.instant()).code(),
+        Instant now = clock.instant();
+        Course course = request.course();
+        Optional<String> access = request.statusAt(now) != AccessStatus.APPROVED ? Optional.empty()
+                : Optional.of(request.grantRunsAt(now) ? "active" : "ended");
+        Optional<Instant> ended = course.endedAt().or(() -> access.filter("ended"::equals)
+                .flatMap(ignored -> request.grantExpiresAt()));
+        return new AccessView("access", request.id(), request.statusAt(now).code(),
                 request.cluster().value(), request.scope().value(), request.role().code(), request.minutes(),
                 request.reason(), subject(request.actor().subject()), request.createdAt(), request.expiresAt(),
-                request.decidedAt(), request.decidedBy(), request.grantId(), request.grantExpiresAt());
+                request.decidedAt(), request.decidedBy(), request.grantId(), request.grantExpiresAt(),
+                course.origin().code(), course.eligibleId(), course.approvalsNeeded(),
+                course.first().map(first -> new DecisionView(first.by(), first.at(), first.comment())),
+                course.comment(), access, ended, course.endedBy());
     }
 
     private SubjectView subject(SubjectId id) {
