@@ -19,6 +19,8 @@ import { InstallationScreen } from "./admin/InstallationScreen";
 import { CredentialsScreen } from "./admin/CredentialsScreen";
 import { CiScreen } from "./admin/CiScreen";
 import { AgentsScreen } from "./agents/AgentsScreen";
+import { AccessRequestScreen } from "./access/AccessRequestScreen";
+import { AskAccessScreen } from "./access/AskAccessForm";
 import { RequestScreen } from "./agents/RequestScreen";
 import { ConsentScreen } from "./agents/ConsentScreen";
 
@@ -102,7 +104,16 @@ function Route({ path, me, onMeChanged }: { path: string; me: Me; onMeChanged: (
   // The link an agent gives the person (spec 3 §2); the API answers 404 to whoever may not see it.
   const request = /^\/agents\/requests\/([^/]+)$/.exec(path);
   if (request) {
-    return <RequestScreen id={decodeURIComponent(request[1])} />;
+    // An access request (ar_…) — an agent's or a person's — has one page (issue 41); a write its own.
+    const id = decodeURIComponent(request[1]);
+    return id.startsWith("ar_") ? <AccessRequestScreen id={id} /> : <RequestScreen id={id} />;
+  }
+  const ownRequest = /^\/acceso\/solicitudes\/([^/]+)$/.exec(path);
+  if (ownRequest) {
+    return <AccessRequestScreen id={decodeURIComponent(ownRequest[1])} />;
+  }
+  if (path === "/acceso/pedir") {
+    return <AskAccessScreen cluster={new URLSearchParams(location.search).get("cluster") ?? ""} />;
   }
   if (path.startsWith("/admin/") && !me.is_admin) {
     return (

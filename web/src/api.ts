@@ -138,7 +138,11 @@ export interface Grant {
   id: string; subject_id: string; subject_login: string; cluster_id: string; tier: string; scope: string;
   group: string; expires_at: string | null; note: string; created_at: string; revoked_at: string | null;
   active: boolean;
+  /** The access request it came from (issue 41): standing access has none. */
+  request?: GrantRequestOrigin | null;
 }
+
+export interface GrantRequestOrigin { request_id: string; origin: string; reason: string; approved_by: string | null }
 
 export interface Tier { name: string; description: string; writes: boolean; namespace_scope: boolean; cluster_scope: boolean }
 
@@ -204,7 +208,7 @@ export interface TrustRules {
 // ---- Agents' requests (spec 3 §3, §4 "Write approval flow") ----
 
 export type WriteStatus = "pending" | "approved" | "denied" | "expired" | "executed";
-export type AccessStatus = "pending" | "approved" | "denied" | "expired";
+export type AccessStatus = "pending" | "approved" | "denied" | "expired" | "cancelled";
 
 /** Who asks: a bot with its credential, or a person's delegated agent. */
 export interface RequestSubject { id: string; login: string; kind: string }
@@ -233,9 +237,40 @@ export interface AccessRequest {
   kind: "access"; id: string; status: AccessStatus; cluster: string; scope: string; role: string; minutes: number;
   reason: string; subject: RequestSubject; created_at: string; expires_at: string; decided_at: string | null;
   decided_by: Decider; grant_id: string | null; grant_expires_at: string | null;
+  /** Issue 41: who asks (an agent, a person for themselves, an eligible grant's activation). */
+  origin: "agent" | "person" | "eligible"; eligible_id: string | null; approvals_needed: number;
+  first_approval: { by: string; at: string; comment: string | null } | null; comment: string | null;
+  /** While approved: whether the access it gave runs or ended (and when, and who ended it early). */
+  access: "active" | "ended" | null; ended_at: string | null; ended_by: string | null;
 }
 
 export type AgentRequest = WriteRequest | AccessRequest;
+
+// ---- Access when it is needed (issue 41) ----
+
+export interface AccessOptions {
+  clusters: { id: string; name: string; max_minutes: number; two_approvals: boolean }[];
+  tiers: string[]; min_minutes: number; default_minutes: number; reason_max: number;
+}
+
+export interface EligibleGrant {
+  id: string; subject_id: string; subject_login: string; cluster_id: string; tier: string; scope: string;
+  max_minutes: number; needs_approval: boolean; note: string; created_at: string; revoked_at: string | null;
+}
+
+export interface OwnAccess { requests: AccessRequest[]; eligible: EligibleGrant[] }
+
+export interface AccessContext {
+  grants: { id: string; tier: string; scope: string; expires_at: string | null }[];
+  recent: AccessRequest[];
+  activity: { requests: number; refused: number; days: number };
+}
+
+export interface AccessDetail { request: AccessRequest; context: AccessContext | null; decidable: boolean; own: boolean }
+
+export interface AccessPolicy {
+  cluster_id: string; max_minutes: number; two_approvals: boolean; deciders: { id: string; login: string }[];
+}
 
 export interface AgentRequests { write_requests: WriteRequest[]; access_requests: AccessRequest[] }
 

@@ -9,6 +9,7 @@ import { BootstrapSteps } from "./BootstrapSteps";
 import { ClusterStatus } from "./ClusterStatus";
 import { GrantsTable } from "../ui/GrantsTable";
 import { ActivityChart } from "../ui/ActivityChart";
+import { AccessPolicyCard } from "../access/AccessPolicyCard";
 
 export function ClusterScreen({ id }: { id: string }) {
   const path = `/api/clusters/${encodeURIComponent(id)}`;
@@ -121,6 +122,7 @@ export function ClusterScreen({ id }: { id: string }) {
       <BootstrapSteps cluster={current} onConnected={cluster.reload} />
       {current.status !== "pending" && <Namespaces path={path} />}
       <ClusterAccess id={current.id} />
+      <AccessPolicyCard cluster={current.id} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { message, useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
 import { GrantForm } from "./GrantForm";
+import { EligibleGrants } from "../access/EligibleGrants";
 import { SubjectSelect } from "../ui/SubjectSelect";
 
 export function GrantsScreen() {
@@ -68,6 +69,7 @@ export function GrantsScreen() {
         </Loads>
         <CursorPager pages={grants} label="Páginas de permisos" />
       </section>
+      <EligibleGrants clusters={clusters.data ?? []} />
     </>
   );
 }

@@ -7,7 +7,7 @@ import { CardTable } from "../ui/CardTable";
 import { useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { AgentSessionsList } from "./AgentSessions";
-import { requester, scopeText, verbText } from "./requestText";
+import { requesterOf, scopeText, verbText } from "./requestText";
 
 function RequestLink({ id, label }: { id: string; label: string }) {
   return <a class="button button-small" href={`/agents/requests/${encodeURIComponent(id)}`} aria-label={label}>Ver</a>;
@@ -66,7 +66,7 @@ function Accesses({ list }: { list: AccessRequest[] }) {
             <td>{request.reason}</td>
             <td>{when(request.expires_at)}</td>
             <td class="row-actions"><RequestLink id={request.id}
-              label={`Ver el acceso que pide ${requester(request.subject)}: ${request.role} en ${request.cluster}`} /></td>
+              label={`Ver el acceso que pide ${requesterOf(request)}: ${request.role} en ${request.cluster}`} /></td>
           </tr>
         ))}
       </tbody>

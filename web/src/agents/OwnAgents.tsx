@@ -5,7 +5,7 @@ import { when } from "../format";
 import { useLoad } from "../ui/load";
 import { Loads } from "../ui/states";
 import { AgentSessionsList } from "./AgentSessions";
-import { capitalized, requester, whatIsAsked } from "./requestText";
+import { capitalized, requesterOf, whatIsAsked } from "./requestText";
 
 /**
  * What waits for the person's decision (issue 40 item 1): their own agents' requests and, for an
@@ -27,7 +27,7 @@ function PendingRequests({ me }: { me: Me }) {
             <li key={request.id} data-testid={`own-request-${request.id}`}>
               <a href={`/agents/requests/${encodeURIComponent(request.id)}`}>
                 {request.kind === "write" ? "Escritura" : "Acceso"}: {whatIsAsked(request)}</a>
-              <span class="muted small"> · {requester(request.subject)}</span>
+              <span class="muted small"> · {requesterOf(request)}</span>
               <span class="muted small"> · {capitalized(`caduca el ${when(request.expires_at)}`)}</span>
             </li>
           ))}

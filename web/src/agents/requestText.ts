@@ -8,6 +8,7 @@ export const STATUS: Record<string, string> = {
   denied: "denegada",
   expired: "caducada",
   executed: "ejecutada",
+  cancelled: "retirada",
 };
 
 /** The cluster's verbs (and the tools' own) as an action a person reads. */
@@ -34,13 +35,23 @@ export function deciderLogin(decider: Decider): string {
 }
 
 /** A bot asks with its own credential; a person's agent asks in that person's name. */
-export function requester(subject: RequestSubject): string {
+export function requester(subject: RequestSubject, origin?: string): string {
+  // Issue 41: a person asking for themselves is named, not described.
+  if (origin === "person" || origin === "eligible") {
+    return subject.login;
+  }
   return subject.kind === "bot" ? `el bot ${subject.login}` : `el agente de ${subject.login}`;
 }
 
+/** Who asks for `request`, as the subject of a sentence. */
+export function requesterOf(request: AgentRequest): string {
+  return requester(request.subject, request.kind === "access" ? request.origin : undefined);
+}
+
 /** The same after "a": "al bot deploybot", "al agente de carol" (never "a el"). */
-export function requesterAfterA(subject: RequestSubject): string {
-  return `a${requester(subject).slice(1)}`;
+export function requesterAfterA(subject: RequestSubject, origin?: string): string {
+  const who = requester(subject, origin);
+  return who.startsWith("el ") ? `a${who.slice(1)}` : `a ${who}`;
 }
 
 export function scopeText(scope: string): string {

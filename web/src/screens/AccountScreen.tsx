@@ -12,6 +12,7 @@ import { CredentialsPanel } from "./CredentialsPanel";
 import { PasswordForm } from "./PasswordForm";
 import { Pager } from "../admin/Pager";
 import { OwnAgents } from "../agents/OwnAgents";
+import { OwnAccess } from "../access/OwnAccess";
 import { ConnectAgent } from "../agents/ConnectAgent";
 import { FirstSteps } from "../admin/FirstSteps";
 
@@ -85,10 +86,11 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
         <h2 id="grants-title">Mis permisos</h2>
         <Loads loaded={grants} empty={me.is_admin
           ? "Todavía no tienes permisos en ningún cluster. Como administrador, puedes darte uno en Permisos."
-          : "Todavía no tienes permisos en ningún cluster. Pídeselos a un administrador."}>
+          : "Todavía no tienes permisos en ningún cluster: pide acceso justo aquí debajo."}>
           {(list) => <GrantsTable grants={list} showSubject={false} label="Mis permisos" />}
         </Loads>
       </section>
+      <OwnAccess />
       <OwnAgents me={me} />
       <ConnectAgent />
       <section class="card" aria-labelledby="audit-title">

@@ -75,10 +75,14 @@ export function IssueForm({ me, onIssued, subjectId, forBot = false }: {
         <span>Nota</span>
         <input name="note" value={note} maxLength={500} onInput={(event) => setNote(event.currentTarget.value)} />
       </label>
-      {failure && <div class="alert alert-error span-all" role="alert">{failure}</div>}
+      {failure && <div class="alert alert-error span-all" role="alert">{failure}
+        {/* Issue 41: a refusal for lack of a grant names where to ask for one. */}
+        {/^sin permisos activos/i.test(failure) && <> <a href="/acceso/pedir" data-testid="ask-access-link">Pedir
+          acceso</a></>}</div>}
       {grants.data && clusters.length === 0 && (
         <p class="muted span-all" id="issue-blocked" data-testid="issue-blocked">
-          {owner === me.id ? "Todavía no tienes permisos en ningún cluster: pídeselos a un administrador y podrás emitir una credencial."
+          {owner === me.id ? <>Todavía no tienes permisos en ningún cluster: <a href="/acceso/pedir">pide acceso</a> y,
+            cuando te lo aprueben, podrás emitir una credencial.</>
             : "Esta cuenta no tiene permisos en ningún cluster: concédele uno antes de emitir su credencial."}</p>
       )}
       <div class="span-all">

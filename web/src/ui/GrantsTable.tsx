@@ -25,6 +25,28 @@ function GrantState({ grant }: { grant: Grant }) {
   );
 }
 
+/**
+ * Where a grant comes from (issue 41): an access request (its reason, who approved it), an
+ * expiry of its own, or standing — the exception, said as such.
+ */
+function GrantOrigin({ grant }: { grant: Grant }) {
+  if (grant.request) {
+    const by = grant.request.approved_by;
+    return (
+      <div data-testid="grant-origin">
+        <span class="pill pill-info">{grant.request.origin === "eligible" ? "activado" : "por solicitud"}</span>
+        <div class="muted small wrap">«{grant.request.reason}»{by && grant.request.origin !== "eligible"
+          ? ` · aprobó ${by}` : ""} · <a href={`/acceso/solicitudes/${encodeURIComponent(grant.request.request_id)}`}>
+          ver la solicitud</a></div>
+      </div>
+    );
+  }
+  return grant.expires_at
+    ? <span class="pill pill-neutral" data-testid="grant-origin">temporal</span>
+    : <span class="pill pill-warning" data-testid="grant-origin" title="Acceso permanente: no caduca ni se pidió">
+      permanente</span>;
+}
+
 export function GrantsTable({ grants, showSubject, onRevoke, label = "Permisos" }: {
   grants: Grant[];
   label?: string;
@@ -40,6 +62,7 @@ export function GrantsTable({ grants, showSubject, onRevoke, label = "Permisos" 
             <th scope="col">Nivel</th>
             <th scope="col">Ámbito</th>
             <th scope="col">Caduca</th>
+            <th scope="col">Origen</th>
             <th scope="col">Nota</th>
             <th scope="col">Estado</th>
             {onRevoke && <th scope="col"><span class="visually-hidden">Acciones</span></th>}
@@ -54,7 +77,8 @@ export function GrantsTable({ grants, showSubject, onRevoke, label = "Permisos" 
                 {TIER_NAMES[grant.tier] && <div class="muted small">{TIER_NAMES[grant.tier]}</div>}</td>
               <td><code>{grant.scope === "*" ? "* (todo el cluster)" : grant.scope}</code></td>
               <td>{grant.expires_at ? when(grant.expires_at) : "no caduca"}</td>
-              <td>{grant.note || "—"}</td>
+              <td><GrantOrigin grant={grant} /></td>
+              <td class="wrap">{grant.note || "—"}</td>
               <td><GrantState grant={grant} /></td>
               {onRevoke && (
                 <td>{!grant.revoked_at && (

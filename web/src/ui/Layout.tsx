@@ -95,7 +95,7 @@ export function Layout({ me, onSignedOut, children }: {
       <main id="contenido">
         {path === "/mi-cuenta" && waiting.total > 0 && (
           <p class="alert alert-warning" role="status" data-testid="waiting-banner">
-            Esperan tu decisión {waitingText(waiting)} de agentes. Caducan si nadie decide
+            Esperan tu decisión {waitingText(waiting)}. Caducan si nadie decide
             a tiempo. <a href="/agentes">Revisarlas</a>
           </p>)}
         {children}

@@ -4,10 +4,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { get } from "../api";
 
-export interface Waiting { writes: number; access: number; total: number }
+/** Agents' writes, access requests (agents' and people's), of which people's own (issue 41). */
+export interface Waiting { writes: number; access: number; people: number; total: number }
 
 const EVERY_MS = 30_000;
-const NONE: Waiting = { writes: 0, access: 0, total: 0 };
+const NONE: Waiting = { writes: 0, access: 0, people: 0, total: 0 };
 let current: Waiting = NONE;
 const listeners = new Set<(waiting: Waiting) => void>();
 let timer: number | undefined;
@@ -15,7 +16,8 @@ let timer: number | undefined;
 async function refresh(): Promise<void> {
   try {
     const next = await get<Waiting>("/api/agents/waiting");
-    if (next.total !== current.total || next.writes !== current.writes || next.access !== current.access) {
+    if (next.total !== current.total || next.writes !== current.writes || next.access !== current.access
+      || next.people !== current.people) {
       current = next;
       listeners.forEach((listener) => listener(current));
     }
@@ -57,14 +59,23 @@ export function useWaiting(): Waiting {
   return waiting;
 }
 
-/** "3 decisiones esperan" — for the menu's accessible name and the banner. */
+/**
+ * "5 escrituras y 1 solicitud de acceso de agentes y 2 solicitudes de acceso de personas" — for the
+ * menu's accessible name and the banner.
+ */
 export function waitingText(waiting: Waiting): string {
-  const parts: string[] = [];
+  const agents: string[] = [];
+  const agentsAccess = waiting.access - (waiting.people ?? 0);
   if (waiting.writes > 0) {
-    parts.push(waiting.writes === 1 ? "1 escritura" : `${waiting.writes} escrituras`);
+    agents.push(waiting.writes === 1 ? "1 escritura" : `${waiting.writes} escrituras`);
   }
-  if (waiting.access > 0) {
-    parts.push(waiting.access === 1 ? "1 solicitud de acceso" : `${waiting.access} solicitudes de acceso`);
+  if (agentsAccess > 0) {
+    agents.push(agentsAccess === 1 ? "1 solicitud de acceso" : `${agentsAccess} solicitudes de acceso`);
+  }
+  const parts = agents.length > 0 ? [`${agents.join(" y ")} de agentes`] : [];
+  if (waiting.people > 0) {
+    parts.push(waiting.people === 1 ? "1 solicitud de acceso de una persona"
+      : `${waiting.people} solicitudes de acceso de personas`);
   }
   return parts.join(" y ");
 }

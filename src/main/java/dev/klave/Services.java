@@ -114,7 +114,7 @@ public final class Services {
                 new JdbiAuditFeed(database), text -> base.subjects.idOrLogin(text).value(), clock));
         routes.add(new ClusterRoutes(clusters.clusters, clusters.namespaces, clusters.reconciler,
                 clusters.connections, gateway.credentials::revokeAllRestrictedTo, settings.baseUrl()));
-        routes.add(new AccessRoutes(clusters.grants, base.subjects, clock));
+        routes.add(new AccessRoutes(clusters.grants, gateway.accessRequests, base.subjects, clock));
         routes.add(credentialRoutes);
         routes.add(ci.routes(settings, base, credentialRoutes));
         // /mcp's mounts before the login's routes, which /.well-known and /oauth belong to.

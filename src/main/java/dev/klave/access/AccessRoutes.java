@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -30,11 +31,14 @@ public final class AccessRoutes implements RouteProvider {
     private static final Set<String> FILTERS = Set.of("subject", "cluster", "include_revoked");
 
     private final Grants grants;
+    private final GrantOrigins origins;
     private final SubjectStore subjects;
     private final Clock clock;
 
-    public AccessRoutes(Grants grants, SubjectStore subjects, Clock clock) {
+    /** @param origins which grants came from an access request (issue 41), shown with them */
+    public AccessRoutes(Grants grants, GrantOrigins origins, SubjectStore subjects, Clock clock) {
         this.grants = requireNonNull(grants, "grants is null");
+        this.origins = requireNonNull(origins, "origins is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
@@ -44,7 +48,7 @@ public final class AccessRoutes implements RouteProvider {
 
     record GrantView(String id, String subjectId, String subjectLogin, String clusterId, String tier, String scope,
             String group, Optional<Instant> expiresAt, String note, Instant createdAt, Optional<Instant> revokedAt,
-            boolean active) {}
+            boolean active, Optional<GrantOrigins.Origin> request) {}
 
     record TierView(String name, String description, boolean writes, boolean namespaceScope, boolean clusterScope) {}
 
@@ -105,28 +109,38 @@ public final class AccessRoutes implements RouteProvider {
         GrantFilter filter = new GrantFilter(subject, clusterText.map(ClusterId::new), includeRevoked);
         Instant now = clock.instant();
         if (!paged) {
-            return ApiResponse.ok(grants.list(filter, Optional.empty(), limit).stream()
-                    .map(row -> view(row, now)).toList());
+            List<ListedGrant> rows = grants.list(filter, Optional.empty(), limit);
+            Map<String, GrantOrigins.Origin> from = originsOf(rows);
+            return ApiResponse.ok(rows.stream().map(row -> view(row, now, from)).toList());
         }
-        return ApiResponse.ok(Listing.page(grants.list(filter, after, limit + 1), limit, row -> view(row, now),
+        List<ListedGrant> rows = grants.list(filter, after, limit + 1);
+        Map<String, GrantOrigins.Origin> from = originsOf(rows);
+        return ApiResponse.ok(Listing.page(rows, limit, row -> view(row, now, from),
                 row -> Listing.keysetCursor(LISTING, row.keyset())));
     }
 
-    private static GrantView view(ListedGrant row, Instant now) {
+    /** One query for a page's grants, whatever its length. */
+    private Map<String, GrantOrigins.Origin> originsOf(List<ListedGrant> rows) {
+        return rows.isEmpty() ? Map.of() : origins.of(rows.stream().map(row -> row.grant().id()).toList());
+    }
+
+    private static GrantView view(ListedGrant row, Instant now, Map<String, GrantOrigins.Origin> from) {
         // Spec 1 §3: a disabled subject's grants are kept but do not count.
-        return view(row.grant(), row.holderLogin().value(), row.grant().activeAt(now) && row.holderEnabled());
+        return view(row.grant(), row.holderLogin().value(), row.grant().activeAt(now) && row.holderEnabled(),
+                Optional.ofNullable(from.get(row.grant().id())));
     }
 
     private GrantView view(Grant grant, Instant now) {
         Optional<Subject> holder = subjects.findById(grant.subjectId());
         String login = holder.map(Subject::login).map(Object::toString).orElse("");
-        return view(grant, login, grant.activeAt(now) && holder.map(Subject::enabled).orElse(false));
+        return view(grant, login, grant.activeAt(now) && holder.map(Subject::enabled).orElse(false),
+                Optional.empty());
     }
 
-    private static GrantView view(Grant grant, String login, boolean counts) {
+    private static GrantView view(Grant grant, String login, boolean counts, Optional<GrantOrigins.Origin> request) {
         return new GrantView(grant.id(), grant.subjectId().value(), login, grant.clusterId().value(),
                 grant.tier().code(), grant.scope().value(), grant.group(), grant.expiresAt(), grant.note(),
-                grant.createdAt(), grant.revokedAt(), counts);
+                grant.createdAt(), grant.revokedAt(), counts, request);
     }
 
     /** The subject an administrator asks about: by id, or by login. */

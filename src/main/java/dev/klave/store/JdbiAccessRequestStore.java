@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.GrantOrigins;
 import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
@@ -24,7 +25,7 @@ import org.jdbi.v3.core.statement.StatementContext;
  * {@link AccessRequestStore} in SQL; and {@link LentAccess}: the approved requests of delegated
  * agents' sessions, whose roles their persons' grants lend.
  */
-public final class JdbiAccessRequestStore implements AccessRequestStore, LentAccess {
+public final class JdbiAccessRequestStore implements AccessRequestStore, LentAccess, GrantOrigins {
     private static final String COLUMNS = "id, subject_id, credential_id, session_id, decider_id, cluster_id, scope, "
             + "role, minutes, reason, status, created_at, expires_at, decided_at, decided_by, grant_id, grant_expires_at, "
             + "origin, eligible_id, approvals_needed, first_by, first_at, first_comment, comment, ended_at, ended_by";
@@ -312,6 +313,16 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
                 .bindList("grants", List.copyOf(grantIds))
                 .map(JdbiAccessRequestStore::map)
                 .list());
+    }
+
+    @Override
+    public java.util.Map<String, GrantOrigins.Origin> of(Collection<String> grantIds) {
+        java.util.Map<String, GrantOrigins.Origin> origins = new java.util.LinkedHashMap<>();
+        for (AccessRequest request : madeGrants(grantIds)) {
+            origins.put(request.grantId().orElseThrow(), new GrantOrigins.Origin(request.id(),
+                    request.course().origin().code(), request.reason(), request.decidedBy()));
+        }
+        return origins;
     }
 
     private static String qualified() {

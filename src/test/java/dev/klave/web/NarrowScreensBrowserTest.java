@@ -148,7 +148,7 @@ class NarrowScreensBrowserTest extends BrowserTestBase {
         signIn(page, "una-persona-con-un-login-bastante-largo");
         page.navigate("/mi-cuenta");
 
-        assertThat(page.getByTestId("issue-blocked")).containsText("pídeselos a un administrador");
+        assertThat(page.getByTestId("issue-blocked")).containsText("pide acceso");
         assertThat(page.getByTestId("session-expiry")).containsText("termina el");
         assertThat(AdminJourneyBrowserTest.button(page, "Emitir credencial")).isDisabled();
     }

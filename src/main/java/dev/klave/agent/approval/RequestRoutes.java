@@ -13,6 +13,7 @@ import dev.klave.http.Json;
 import dev.klave.http.RouteProvider;
 import dev.klave.messages.Message;
 import java.time.Clock;
+import java.util.List;
 import java.util.function.BiFunction;
 
 /**
@@ -50,15 +51,19 @@ public final class RequestRoutes implements RouteProvider {
                         request -> decide(request, approvals::deny, accessRequests::deny));
     }
 
-    /** How many decisions wait for the caller (the menu's count, kept current by a poll). */
-    record Waiting(int writes, int access, int total) {}
+    /**
+     * How many decisions wait for the caller (the menu's count, kept current by a poll): agents'
+     * writes, access requests (agents' and people's), and of those the people's own (issue 41).
+     */
+    record Waiting(int writes, int access, int people, int total) {}
 
     private Waiting waiting(Principal caller) {
         int writes = (int) approvals.decidableBy(caller).stream()
                 .filter(request -> request.statusAt(clock.instant()) == WriteStatus.PENDING).count();
-        int access = (int) accessRequests.decidableBy(caller).stream()
-                .filter(request -> request.statusAt(clock.instant()) == AccessStatus.PENDING).count();
-        return new Waiting(writes, access, writes + access);
+        List<AccessRequest> access = accessRequests.decidableBy(caller).stream()
+                .filter(request -> request.statusAt(clock.instant()) == AccessStatus.PENDING).toList();
+        int people = (int) access.stream().filter(AccessRequest::byPerson).count();
+        return new Waiting(writes, access.size(), people, writes + access.size());
     }
 
     private Object view(ApiRequest request) {
