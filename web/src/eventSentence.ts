@@ -252,6 +252,11 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
         d.needs_approval ? " con aprobación" : " sin aprobación"}`;
     case "eligible_grant.revoke":
       return `${who} retiró a ${target} el permiso elegible «${tierOf(d)}» en ${where(d)}`;
+    case "notify.destination_create":
+      return `${who} añadió el destino de avisos «${text(d.name)}» (${d.format === "slack" ? "Slack" : "JSON firmado"}, ${
+        text(d.address)})`;
+    case "notify.destination_delete":
+      return `${who} quitó el destino de avisos «${text(d.name)}»`;
     case "access_policy.update":
       return `${who} cambió cómo se pide acceso a ${text(d.cluster)}: hasta ${minutesOf(d, "max_minutes")}${
         d.two_approvals ? ", dos aprobaciones para lo amplio" : ""}${

@@ -5,6 +5,7 @@ import { message, useLoad } from "../ui/load";
 import { CardTable } from "../ui/CardTable";
 import { Loads } from "../ui/states";
 import { toast } from "../ui/toasts";
+import { NotifyDestinations } from "./NotifyDestinations";
 
 const CHECK_NAMES: Record<string, string> = {
   database: "Base de datos",
@@ -106,6 +107,7 @@ export function InstallationScreen() {
             .filter((check) => check.state === "off").map((check) => CHECK_NAMES[check.name] ?? check.name).join(", ")}.</p>
         )}
       </section>
+      <NotifyDestinations />
       {health.data?.checks.some((check) => check.name === "oauth_clients" && check.state !== "off") && (
         <OAuthClients onPurged={health.reload} />
       )}

@@ -11,6 +11,7 @@ import dev.klave.agent.approval.AccessPolicies;
 import dev.klave.agent.approval.AccessRequestRoutes;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.AccessSweep;
+import dev.klave.agent.approval.RequestNotices;
 import dev.klave.credential.Credentials;
 import dev.klave.store.JdbiAccessPolicyStore;
 import dev.klave.store.JdbiEligibleGrantStore;
@@ -77,15 +78,18 @@ final class AgentsWiring {
     final Optional<RegisteredClients> clients;
 
     AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
-            GatewayWiring way, SecureRandom random, io.micrometer.core.instrument.MeterRegistry registry) {
+            GatewayWiring way, NotifyWiring notify, SecureRandom random,
+            io.micrometer.core.instrument.MeterRegistry registry) {
         RequestIds ids = new RequestIds(random);
-        approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
-                PostgresDecisionSignals.of(database), ids, accounts.clock);
         JdbiAccessPolicyStore policyStore = new JdbiAccessPolicyStore(database);
+        RequestNotices notices = new RequestNotices(notify.notifier, accounts.subjects, policyStore,
+                settings.baseUrl());
+        approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
+                PostgresDecisionSignals.of(database), ids, accounts.clock, Approvals.RECHECK, notices);
         EligibleGrants eligible = new EligibleGrants(database, new JdbiEligibleGrantStore(database), clusters.grants,
                 accounts.subjects, accounts.events, accounts.clock);
         accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants, eligible,
-                accounts.subjects, accounts.events, ids, clusters.reconciliations::request, accounts.clock);
+                accounts.subjects, accounts.events, ids, clusters.reconciliations::request, notices, accounts.clock);
         sweep = new AccessSweep(accessRequests);
         routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
         peopleRoutes = new AccessRequestRoutes(accessRequests, new AccessPolicies(database, policyStore,

@@ -25,6 +25,9 @@ import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenCalls;
 import dev.klave.http.Authenticator;
+import dev.klave.notify.Alerts;
+import dev.klave.notify.Destination;
+import java.net.URI;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
@@ -55,12 +58,14 @@ public final class Services {
     private final ClustersWiring clusters;
     private final GatewayWiring gateway;
     private final AgentsWiring agents;
+    private final NotifyWiring notify;
     private final PeopleWiring people;
     private final SignInWiring signIn;
     private final List<RouteProvider> routes;
 
     private Services(AccountsWiring base, ClustersWiring clusters, GatewayWiring gateway, AgentsWiring agents,
-            PeopleWiring people, SignInWiring signIn, List<RouteProvider> routes) {
+            PeopleWiring people, SignInWiring signIn, NotifyWiring notify, List<RouteProvider> routes) {
+        this.notify = notify;
         this.base = base;
         this.clusters = clusters;
         this.gateway = gateway;
@@ -98,13 +103,18 @@ public final class Services {
         AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
         ClustersWiring clusters = new ClustersWiring(database, settings, base, random, replica, registry);
         GatewayWiring gateway = new GatewayWiring(database, settings, base, clusters, replica, registry);
-        AgentsWiring agents = new AgentsWiring(database, settings, base, clusters, gateway, random, registry);
+        NotifyWiring notify = new NotifyWiring(database, settings, base, outboundTls, random);
+        AgentsWiring agents = new AgentsWiring(database, settings, base, clusters, gateway, notify, random, registry);
         PeopleWiring people = new PeopleWiring(database, settings, base, clusters, gateway, agents);
         SignInWiring signIn = new SignInWiring(database, settings, base, people, outboundTls, replica, registry);
         CiWiring ci = new CiWiring(database, settings, base, gateway, outboundTls, registry);
         Installation installation = new Installation(() -> database.answersWithin(Duration.ofSeconds(2)),
                 base.lastAdmin, base.mode.external(), signIn.oidcProvider(), signIn.syncReports,
-                agents.clients.map(registered -> (IntSupplier) registered::count), base.events, clock);
+                agents.clients.map(registered -> (IntSupplier) registered::count), base.events,
+                () -> notify.destinations.failing(FAILING_DESTINATION).stream().map(Destination::name).toList(), clock);
+        // Issue 41: what needs an administrator is also told outside Klave, once a day per condition.
+        notify.watch(new Alerts(database, notify.notifier, () -> alerts(installation, clusters),
+                URI.create(settings.baseUrl().resolve("/admin/instalacion")), clock));
         CredentialRoutes credentialRoutes = new CredentialRoutes(gateway.credentials, base.subjects, clock);
         List<RouteProvider> routes = new ArrayList<>();
         routes.add(new InstallationRoutes(installation));
@@ -119,7 +129,22 @@ public final class Services {
         routes.add(ci.routes(settings, base, credentialRoutes));
         // /mcp's mounts before the login's routes, which /.well-known and /oauth belong to.
         routes.addAll(agents.routes());
-        return new Services(base, clusters, gateway, agents, people, signIn, List.copyOf(routes));
+        routes.add(notify.routes);
+        return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
+    }
+
+    /** A destination failing this long is an installation notice (issue 41). */
+    static final Duration FAILING_DESTINATION = Duration.ofMinutes(15);
+
+    /** Administrators' notices, and each cluster whose last reconciliation failed (it does not answer). */
+    private static List<Alerts.Alert> alerts(Installation installation, ClustersWiring clusters) {
+        List<Alerts.Alert> alerts = new ArrayList<>();
+        installation.notices().stream().filter(notice -> notice.level() == dev.klave.installation.NoticeLevel.WARNING)
+                .forEach(notice -> alerts.add(new Alerts.Alert(notice.code().code(), "", notice.message())));
+        clusters.clusterStore.list().stream().filter(cluster -> cluster.lastError().isPresent())
+                .forEach(cluster -> alerts.add(new Alerts.Alert("cluster_unreachable", cluster.id().value(),
+                        dev.klave.messages.Text.NOTIFY_CLUSTER_UNREACHABLE.text(cluster.id().value()))));
+        return alerts;
     }
 
     /**
@@ -131,6 +156,7 @@ public final class Services {
         gateway.start();
         clusters.start();
         agents.start();
+        notify.start();
         signIn.forgeSync.ifPresent(ForgeSync::start);
         signIn.oidcProvider().ifPresent(OidcProvider::fetchInBackground);
     }
@@ -143,6 +169,7 @@ public final class Services {
      */
     public void close() {
         agents.close();
+        notify.close();
         gateway.openCalls.close();
         clusters.close();
         signIn.forgeSync.ifPresent(ForgeSync::close);
@@ -247,6 +274,15 @@ public final class Services {
     }
 
     /** Agents' access requests, which lend roles once a person approves (spec 3 "request_access"). */
+    /** Notifications' destinations and their delivery (issue 41). */
+    public dev.klave.notify.Destinations destinations() {
+        return notify.destinations;
+    }
+
+    public dev.klave.notify.Deliverer deliverer() {
+        return notify.deliverer;
+    }
+
     public AccessRequests accessRequests() {
         return agents.accessRequests;
     }

@@ -63,7 +63,9 @@ public enum EventType {
     ACCESS_REQUEST_END("access_request.end"),
     ELIGIBLE_GRANT_CREATE("eligible_grant.create"),
     ELIGIBLE_GRANT_REVOKE("eligible_grant.revoke"),
-    ACCESS_POLICY_UPDATE("access_policy.update");
+    ACCESS_POLICY_UPDATE("access_policy.update"),
+    NOTIFY_DESTINATION_CREATE("notify.destination_create"),
+    NOTIFY_DESTINATION_DELETE("notify.destination_delete");
 
     private final String code;
 

@@ -33,9 +33,11 @@ public record Settings(
         Optional<ExtraCertificates> extraCertificates,
         AgentSettings agents,
         Optional<ListenAddress> metricsListen,
-        Optional<Duration> auditRetention) {
+        Optional<Duration> auditRetention,
+        NotifySettings notifications) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
+        requireNonNull(notifications, "notifications is null");
         requireNonNull(listen, "listen is null");
         requireNonNull(database, "database is null");
         requireNonNull(encryptionKey, "encryptionKey is null");

@@ -76,6 +76,11 @@ public final class SettingsLoader {
     /** How long audit rows are kept (issue 32); unset keeps them for ever. */
     public static final String AUDIT_RETENTION = "SERVICE_AUDIT_RETENTION";
     public static final String METRICS_LISTEN = "SERVICE_METRICS_LISTEN";
+    /** Issue 41: e-mail notifications. */
+    public static final String SMTP_URL = "SERVICE_SMTP_URL";
+    public static final String SMTP_FROM = "SERVICE_SMTP_FROM";
+    /** Issue 41: private address blocks webhooks may reach. */
+    public static final String WEBHOOK_ALLOW = "SERVICE_WEBHOOK_ALLOW";
     /** Read by the logging set-up (logback.xml) before anything else; checked here with the rest. */
     public static final String LOG_FORMAT = "KLAVE_LOG_FORMAT";
 
@@ -135,6 +140,13 @@ public final class SettingsLoader {
         Optional<Optional<ListenAddress>> metricsListen = metricsListen(listen);
         read(LOG_FORMAT, "text", SettingsLoader::parseLogFormat);
         Optional<Duration> auditRetention = optional(AUDIT_RETENTION, SettingsLoader::parseRetention, true);
+        // The URL may carry a password: never shown back.
+        Optional<SmtpSettings> smtp = optional(SMTP_URL, text -> SmtpSettings.parse(text,
+                environment.getOrDefault(SMTP_FROM, "")), false);
+        if (!isSet(SMTP_URL) && isSet(SMTP_FROM)) {
+            problems.add(SMTP_FROM + ": set only with " + SMTP_URL);
+        }
+        Optional<List<Cidr>> webhookAllow = read(WEBHOOK_ALLOW, "", SettingsLoader::parseCidrs);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -148,7 +160,7 @@ public final class SettingsLoader {
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
                 accessContact.orElseThrow(), extraCas.orElseThrow(), new AgentSettings(mcpEnabled.orElseThrow(),
                         mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()), metricsListen.orElseThrow(),
-                auditRetention);
+                auditRetention, new NotifySettings(smtp, webhookAllow.orElseThrow()));
     }
 
     /**

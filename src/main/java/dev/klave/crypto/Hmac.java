@@ -19,11 +19,19 @@ public final class Hmac {
     }
 
     public String sign(String value) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(mac(value));
+    }
+
+    /** The same signature in lowercase hex: what webhook receivers compare (issue 41). */
+    public String signHex(String value) {
+        return java.util.HexFormat.of().formatHex(mac(value));
+    }
+
+    private byte[] mac(String value) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
-            return Base64.getUrlEncoder().withoutPadding()
-                    .encodeToString(mac.doFinal(value.getBytes(StandardCharsets.UTF_8)));
+            return mac.doFinal(value.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
         }

@@ -25,7 +25,9 @@ public enum KeyPurpose {
      */
     HELD_WRITES("held-writes"),
     /** HMAC of the consent page's id: a checked authorization request (spec 3 §4 "Agent login"). */
-    OAUTH_AUTHORIZATION("oauth-authorization");
+    OAUTH_AUTHORIZATION("oauth-authorization"),
+    /** Issue 41: webhook destinations' addresses and signing secrets, sealed at rest. */
+    NOTIFY_DESTINATIONS("notify-destinations");
 
     private final String info;
 

@@ -37,11 +37,20 @@ public final class Installation {
     private final Optional<SyncReportStore> forgeSync;
     private final Optional<IntSupplier> registeredClients;
     private final ControlEvents events;
+    private final java.util.function.Supplier<List<String>> failingDestinations;
     private final Clock clock;
 
     public Installation(BooleanSupplier databaseAnswers, LastAdminRule lastAdmin, boolean externalSignIn,
             Optional<OidcProvider> oidc, Optional<SyncReportStore> forgeSync, Optional<IntSupplier> registeredClients,
             ControlEvents events, Clock clock) {
+        this(databaseAnswers, lastAdmin, externalSignIn, oidc, forgeSync, registeredClients, events, List::of, clock);
+    }
+
+    /** @param failingDestinations the names of notifications' destinations that keep failing (issue 41) */
+    public Installation(BooleanSupplier databaseAnswers, LastAdminRule lastAdmin, boolean externalSignIn,
+            Optional<OidcProvider> oidc, Optional<SyncReportStore> forgeSync, Optional<IntSupplier> registeredClients,
+            ControlEvents events, java.util.function.Supplier<List<String>> failingDestinations, Clock clock) {
+        this.failingDestinations = requireNonNull(failingDestinations, "failingDestinations is null");
         this.databaseAnswers = requireNonNull(databaseAnswers, "databaseAnswers is null");
         this.lastAdmin = requireNonNull(lastAdmin, "lastAdmin is null");
         this.externalSignIn = externalSignIn;
@@ -68,6 +77,8 @@ public final class Installation {
         lastSync().filter(report -> report.error().isEmpty() && report.twoFactorRequired().isEmpty())
                 .ifPresent(report -> notices.add(new Notice(NoticeCode.FORGE_2FA_UNREADABLE, NoticeLevel.WARNING,
                         Text.NOTICE_FORGE_2FA_UNREADABLE.text())));
+        failingDestinations.get().forEach(name -> notices.add(new Notice(NoticeCode.NOTIFY_DESTINATION_FAILING,
+                NoticeLevel.WARNING, Text.NOTIFY_DESTINATION_FAILING.text(name))));
         return List.copyOf(notices);
     }
 

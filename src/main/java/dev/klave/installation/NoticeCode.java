@@ -6,7 +6,9 @@ import static java.util.Objects.requireNonNull;
 public enum NoticeCode {
     OIDC_DISCOVERY_FAILING("oidc_discovery_failing"),
     OIDC_LINKED_BY_EMAIL("oidc_linked_by_email"),
-    FORGE_2FA_UNREADABLE("forge_2fa_unreadable");
+    FORGE_2FA_UNREADABLE("forge_2fa_unreadable"),
+    /** Issue 41: a notifications' destination keeps failing. */
+    NOTIFY_DESTINATION_FAILING("notify_destination_failing");
 
     private final String code;
 

@@ -224,6 +224,16 @@ public enum Message {
     /** %s: how many. */
     POLICY_TOO_MANY_DECIDERS(400, "como mucho %s personas deciden en un cluster"),
 
+    // Not in the specification: notifications' destinations (issue 41).
+    /** %s: the longest name. */
+    NOTIFY_NAME(400, "un destino tiene un nombre de 1 a %s caracteres"),
+    NOTIFY_FORMAT(400, "el formato es slack o json"),
+    NOTIFY_URL(400, "la dirección de un destino es una URL https completa, sin usuario ni fragmento"),
+    NOTIFY_KINDS(400, "elige qué avisos recibe: access.waiting, write.waiting, request.decided, access.ending o "
+            + "installation.notice"),
+    /** %s: how many. */
+    NOTIFY_TOO_MANY(409, "como mucho %s destinos de avisos"),
+
     // Errors of the agent's tools (spec 3 §7 "Tool results"): the specification writes the codes,
     // not the texts. A tool result carries no HTTP status; the status only classes the refusal.
     AGENT_APPROVAL_PENDING("agent.approval_pending", 202, "la escritura espera la aprobación de una persona"),

@@ -162,7 +162,51 @@ public enum Text {
     DISCOVERY_OTHER_ISSUER("el documento de descubrimiento nombra un emisor distinto de OIDC_ISSUER"),
     DISCOVERY_HTTP_STATUS("el proveedor respondió con el estado HTTP %s"),
     DISCOVERY_INVALID("el documento de descubrimiento o las claves del proveedor no son válidos"),
-    DISCOVERY_UNREADABLE("no se pudo leer el documento de descubrimiento");
+    DISCOVERY_UNREADABLE("no se pudo leer el documento de descubrimiento"),
+
+    // Notifications (issue 41): the kinds a destination chooses, and what each notification says.
+    /** An access policy's decider named by something that is no id (never echoed). */
+    NOT_AN_ID("un id no válido"),
+    NOTIFY_KIND_ACCESS_WAITING("una solicitud de acceso espera decisión"),
+    NOTIFY_KIND_WRITE_WAITING("una escritura de un agente espera aprobación"),
+    NOTIFY_KIND_DECIDED("se decidió una solicitud (a quien la pidió)"),
+    NOTIFY_KIND_ACCESS_ENDING("un acceso termina en 10 minutos (a quien lo tiene)"),
+    NOTIFY_KIND_NOTICE("un aviso para administradores"),
+    NOTIFY_OPEN("Abrir en Klave"),
+    /** %s: the link. */
+    NOTIFY_MAIL_OPEN("Ábrelo en Klave: %s"),
+    NOTIFY_MAIL_FOOTER("Este correo no lleva tokens ni credenciales: entra en Klave para actuar."),
+    NOTIFY_TEST_TITLE("Prueba de Klave: este destino recibe avisos"),
+    /** %s: who sent it. */
+    NOTIFY_TEST_LINE("Enviada por %s."),
+    NOTIFY_DESTINATION_GONE("el destino ya no existe"),
+    /** Who asks, what, where, for how long. */
+    NOTIFY_ACCESS_WAITING("%s pide «%s» sobre %s de %s durante %s"),
+    /** Who asks, the action, the object, where. */
+    NOTIFY_WRITE_WAITING("%s quiere %s %s (%s)"),
+    NOTIFY_REASON("Motivo: %s"),
+    NOTIFY_EXPIRES("Caduca si nadie decide: %s (UTC)"),
+    NOTIFY_COMMENT("Comentario: %s"),
+    /** Who decided, what. */
+    NOTIFY_APPROVED("%s aprobó tu solicitud: «%s» sobre %s de %s, hasta %s (UTC)"),
+    NOTIFY_DENIED("%s denegó tu solicitud: «%s» sobre %s de %s"),
+    /** What, where, when. */
+    NOTIFY_ENDING("Tu acceso «%s» sobre %s de %s termina a las %s (UTC), en 10 minutos"),
+    NOTIFY_ENDING_LINE("Si lo necesitas más tiempo, pide acceso otra vez en Klave."),
+    /** The cluster, its error. */
+    NOTIFY_CLUSTER_UNREACHABLE("El cluster %s no responde"),
+    /** The destination's name. */
+    NOTIFY_DESTINATION_FAILING("El destino de avisos «%s» falla desde hace más de 15 minutos"),
+    NOTIFY_ASKER_BOT("El bot %s"),
+    NOTIFY_ASKER_AGENT("El agente de %s"),
+    NOTIFY_WHOLE_CLUSTER("todo el cluster"),
+    NOTIFY_NAMESPACE("el namespace %s"),
+    NOTIFY_MINUTES("%s minutos"),
+    NOTIFY_HOURS("%s horas"),
+    NOTIFY_TIER_VIEW("ver"),
+    NOTIFY_TIER_EDIT("editar"),
+    NOTIFY_TIER_ADMIN("administrar"),
+    NOTIFY_TIER_CLUSTER_ADMIN("administrar el cluster");
 
     private final String template;
 

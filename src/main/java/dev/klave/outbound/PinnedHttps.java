@@ -15,6 +15,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -81,6 +82,24 @@ public final class PinnedHttps {
      * returns the answer; the body only for a 2xx.
      */
     public Answer get(URI url, String accept) throws OutboundFailure {
+        return send(url, request(url, "GET", accept, Map.of()).getBytes(StandardCharsets.US_ASCII), null);
+    }
+
+    /**
+     * POSTs {@code body} to {@code url} (a notification to a webhook, issue 41) under the same rules
+     * as {@link #get}: the checked address, the deadline, the answer's limit, no redirect.
+     *
+     * @param headers more request headers: names and values the caller made, never outside text
+     */
+    public Answer post(URI url, String contentType, byte[] body, Map<String, String> headers) throws OutboundFailure {
+        requireNonNull(body, "body is null");
+        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        all.put("Content-Type", contentType);
+        all.put("Content-Length", String.valueOf(body.length));
+        return send(url, request(url, "POST", "*/*", all).getBytes(StandardCharsets.US_ASCII), body);
+    }
+
+    private Answer send(URI url, byte[] head, byte[] body) throws OutboundFailure {
         requireNonNull(url, "url is null");
         if (!"https".equals(url.getScheme()) || url.getHost() == null || url.getHost().endsWith(".")
                 || url.getPort() == 0 || url.getPort() > 65535) {
@@ -105,7 +124,7 @@ public final class PinnedHttps {
         AtomicReference<Socket> current = new AtomicReference<>();
         try (Watchdog watchdog = Watchdog.closingAt(() -> closeQuietly(current.get()), end)) {
             try (Socket socket = connect(addresses, port, end, current, watchdog)) {
-                return exchange(socket, host, port, url, accept);
+                return exchange(socket, host, port, head, body);
             } catch (OutboundFailure failure) {
                 throw failure;
             } catch (IOException e) {
@@ -180,7 +199,7 @@ public final class PinnedHttps {
         }
     }
 
-    private Answer exchange(Socket socket, String host, int port, URI url, String accept) throws IOException {
+    private Answer exchange(Socket socket, String host, int port, byte[] head, byte[] body) throws IOException {
         SSLSocket tls = (SSLSocket) sockets.createSocket(socket, host, port, true);
         SSLParameters parameters = tls.getSSLParameters();
         parameters.setEndpointIdentificationAlgorithm("HTTPS");
@@ -190,7 +209,10 @@ public final class PinnedHttps {
         tls.setSSLParameters(parameters);
         tls.startHandshake();
         OutputStream out = tls.getOutputStream();
-        out.write(request(url, accept).getBytes(StandardCharsets.US_ASCII));
+        out.write(head);
+        if (body != null) {
+            out.write(body);
+        }
         out.flush();
         return ResponseReader.read(new BufferedInputStream(tls.getInputStream()), answerLimit);
     }
@@ -203,17 +225,23 @@ public final class PinnedHttps {
         }
     }
 
-    private static String request(URI url, String accept) {
+    private static String request(URI url, String method, String accept, Map<String, String> headers) {
         String target = url.getRawPath().isEmpty() ? "/" : url.getRawPath();
         if (url.getRawQuery() != null) {
             target += "?" + url.getRawQuery();
         }
         String authority = url.getHost() + (url.getPort() == -1 ? "" : ":" + url.getPort());
-        return "GET " + target + " HTTP/1.1\r\n"
+        StringBuilder head = new StringBuilder(method + " " + target + " HTTP/1.1\r\n"
                 + "Host: " + authority + "\r\n"
                 + "Accept: " + accept + "\r\n"
-                + "User-Agent: klave\r\n"
-                + "Connection: close\r\n\r\n";
+                + "User-Agent: klave\r\n");
+        headers.forEach((name, value) -> {
+            if (!name.matches("[A-Za-z0-9-]+") || value.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
+                throw new IllegalArgumentException("a request header is a token and printable ASCII");
+            }
+            head.append(name).append(": ").append(value).append("\r\n");
+        });
+        return head.append("Connection: close\r\n\r\n").toString();
     }
 
     private OutboundFailure deadlinePassed(Exception cause) {

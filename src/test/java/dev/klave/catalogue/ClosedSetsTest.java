@@ -47,7 +47,8 @@ class ClosedSetsTest {
                 "audit.retention",
                 "access_request.create", "access_request.first_approval", "access_request.approve",
                 "access_request.deny", "access_request.cancel", "access_request.expire", "access_request.end",
-                "eligible_grant.create", "eligible_grant.revoke", "access_policy.update");
+                "eligible_grant.create", "eligible_grant.revoke", "access_policy.update",
+                "notify.destination_create", "notify.destination_delete");
     }
 
     @Test
@@ -95,7 +96,7 @@ class ClosedSetsTest {
         assertThat(codes(NoticeLevel.values(), NoticeLevel::code)).containsExactly("warning", "info");
         assertThat(codes(CheckState.values(), CheckState::code)).containsExactly("ok", "failing", "off");
         assertThat(codes(NoticeCode.values(), NoticeCode::code)).containsExactly("oidc_discovery_failing",
-                "oidc_linked_by_email", "forge_2fa_unreadable");
+                "oidc_linked_by_email", "forge_2fa_unreadable", "notify_destination_failing");
         assertThat(codes(CheckName.values(), CheckName::code)).containsExactly("database", "admin_can_sign_in",
                 "oidc_discovery", "forge_sync", "oauth_clients");
         // Spec 3 §3 "Write request": the states of its table; an access request has all but executed.

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 import java.util.function.UnaryOperator;
 
 /** A Klave running inside the test JVM on a free loopback port, SQLite in its own temp folder. */
@@ -33,6 +34,21 @@ public final class TestingKlave implements AutoCloseable {
     }
 
     /** A Klave whose forge is {@code forge} (its settings applied before {@code settings}). */
+    /** A Klave on SQLite whose calls out trust {@code outboundTls} (a test's own HTTPS servers). */
+    public static TestingKlave startTrusting(Clock clock, SSLContext outboundTls,
+            UnaryOperator<TestingSettings> settings) {
+        Path directory = temporaryDirectory();
+        Settings built = settings.apply(TestingSettings.sqliteIn(directory)).build();
+        return new TestingKlave(Klave.start(built, clock, List.of(), outboundTls), directory, () -> {});
+    }
+
+    /** As {@link #startTrusting}, on an existing PostgreSQL database (replicas, restarts). */
+    public static TestingKlave startTrustingOn(DatabaseUrl.Postgres database, Clock clock, SSLContext outboundTls,
+            UnaryOperator<TestingSettings> settings) {
+        return startTrusting(clock, outboundTls, base -> settings.apply(
+                base.with("SERVICE_DATABASE_URL", TestingPostgres.urlOf(database))));
+    }
+
     public static TestingKlave startWithForge(Clock clock, TestingForge forge, UnaryOperator<TestingSettings> settings) {
         Path directory = temporaryDirectory();
         TestingSettings base = TestingSettings.sqliteIn(directory);

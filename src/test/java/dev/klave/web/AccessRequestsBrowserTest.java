@@ -172,6 +172,39 @@ class AccessRequestsBrowserTest extends BrowserTestBase {
         page.context().close();
     }
 
+    @Test
+    void anAdministratorAddsANotificationsDestinationSeesItsSecretOnceAndItsLog() {
+        for (int width : WIDTHS) {
+            Page page = browser.open(web.baseUrl, width, 900, ColorScheme.LIGHT);
+            signIn(page, "root");
+            page.navigate("/admin/instalacion");
+            Locator form = page.getByTestId("new-destination");
+            field(form, "destination-name").fill("SIEM " + width);
+            field(form, "destination-format").selectOption("json");
+            // A private address: refused when sent (SERVICE_WEBHOOK_ALLOW is empty), and the log says so.
+            field(form, "destination-url").fill("https://10.0.0.1/klave");
+            button(page, "Añadir destino").click();
+            assertThat(page.getByTestId("destination-secret")).containsText("kws_");
+            Locator row = page.getByTestId("notify-destinations").getByRole(AriaRole.ROW,
+                    new Locator.GetByRoleOptions().setName(Pattern.compile("SIEM " + width)));
+            assertThat(row).containsText("https://10.0.0.1/…");
+            noViolations(page, "/admin/instalacion with a destination, " + width + " px");
+            row.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Probar «SIEM " + width + "»"))
+                    .click();
+            page.waitForTimeout(3500);
+            page.reload();
+            Locator again = page.getByTestId("notify-destinations").getByRole(AriaRole.ROW,
+                    new Locator.GetByRoleOptions().setName(Pattern.compile("SIEM " + width)));
+            assertThat(again).containsText("falla desde el");
+            again.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Registro de «SIEM " + width
+                    + "»")).click();
+            assertThat(again).containsText("not permitted");
+            assertThat(page.getByTestId("destination-secret")).hasCount(0);
+            TestingBrowser.screenshot(page, "avisos-destinos-" + width);
+            page.context().close();
+        }
+    }
+
     private String admin() {
         return admin;
     }

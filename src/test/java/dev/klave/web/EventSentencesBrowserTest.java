@@ -266,6 +266,11 @@ class EventSentencesBrowserTest {
         expect("root cambió cómo se pide acceso a prod-9: hasta 8 horas, dos aprobaciones para lo amplio; deciden "
                 + "también ana", e -> e.event(EventType.ACCESS_POLICY_UPDATE).actor(root).details(Map.of("cluster",
                         "prod-9", "max_minutes", 480, "two_approvals", true, "deciders", "ana")).record());
+        expect("root añadió el destino de avisos «guardia» (Slack, https://hooks.slack.com/…)",
+                e -> e.event(EventType.NOTIFY_DESTINATION_CREATE).actor(root).details(Map.of("destination", "d1",
+                        "name", "guardia", "format", "slack", "address", "https://hooks.slack.com/…")).record());
+        expect("root quitó el destino de avisos «guardia»", e -> e.event(EventType.NOTIFY_DESTINATION_DELETE)
+                .actor(root).details(Map.of("destination", "d1", "name", "guardia")).record());
         ControlEvents events = web.klave.klave().services().events();
         recorded.values().forEach(event -> event.accept(events));
     }

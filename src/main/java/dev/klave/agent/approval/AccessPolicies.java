@@ -90,7 +90,7 @@ public final class AccessPolicies {
                     .orElseThrow(() -> Message.POLICY_DECIDER.refusal(String.valueOf(id)));
         } catch (IllegalArgumentException e) {
             // Not an id at all: not echoed back.
-            throw Message.POLICY_DECIDER.refusal("un id no válido");
+            throw Message.POLICY_DECIDER.refusal(dev.klave.messages.Text.NOT_AN_ID.text());
         }
     }
 }

@@ -46,6 +46,8 @@ public final class AccessRequests {
     public static final Duration LIFETIME = Duration.ofHours(24);
     /** How many of a person's own requests may wait at once. */
     public static final int MAX_WAITING = 10;
+    /** How long before access ends its holder is told (issue 41 §2). */
+    public static final Duration ENDING_NOTICE = Duration.ofMinutes(10);
     /** The longest list of a person's own requests. */
     public static final int LISTED_OWN = 100;
 
@@ -58,12 +60,16 @@ public final class AccessRequests {
     private final ControlEvents events;
     private final RequestIds ids;
     private final Consumer<ClusterId> changed;
+    private final RequestNotices notices;
     private final Clock clock;
 
-    /** @param changed told of a cluster whose RBAC an approval changed (a pass of its reconciler) */
+    /**
+     * @param changed told of a cluster whose RBAC an approval changed (a pass of its reconciler)
+     * @param notices what is told outside Klave, in the transaction of what it tells
+     */
     public AccessRequests(Transactions transactions, AccessRequestStore store, AccessPolicyStore policies,
             Grants grants, EligibleGrants eligible, SubjectStore subjects, ControlEvents events, RequestIds ids,
-            Consumer<ClusterId> changed, Clock clock) {
+            Consumer<ClusterId> changed, RequestNotices notices, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.store = requireNonNull(store, "store is null");
         this.policies = requireNonNull(policies, "policies is null");
@@ -73,6 +79,7 @@ public final class AccessRequests {
         this.events = requireNonNull(events, "events is null");
         this.ids = requireNonNull(ids, "ids is null");
         this.changed = requireNonNull(changed, "changed is null");
+        this.notices = requireNonNull(notices, "notices is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -95,8 +102,11 @@ public final class AccessRequests {
         AccessRequest request = new AccessRequest(ids.access(), actor, decider, cluster, scope, role, minutes, reason,
                 AccessStatus.PENDING, now, now.plus(LIFETIME), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Course.agent(approvals));
-        store.create(request);
-        return request;
+        return transactions.inTransaction(() -> {
+            store.create(request);
+            notices.accessWaiting(request);
+            return request;
+        });
     }
 
     /** What a person asks for, as the API received it (issue 41). */
@@ -170,6 +180,7 @@ public final class AccessRequests {
             refuseHeldOrAsked(person.subjectId(), cluster, role, scope);
             store.create(request);
             record(EventType.ACCESS_REQUEST_CREATE, request, person, Map.of());
+            notices.accessWaiting(request);
             return request;
         });
     }
@@ -303,6 +314,7 @@ public final class AccessRequests {
             }
             record(request.byPerson() ? EventType.ACCESS_REQUEST_APPROVE : EventType.AGENT_ACCESS_APPROVED, request,
                     by, withComment(Map.of("grant", created.id(), "until", until.toString()), said));
+            notices.decided(store.findById(id).orElseThrow(), by.login().value(), said, now);
         });
         return store.findById(id).orElseThrow();
     }
@@ -359,6 +371,7 @@ public final class AccessRequests {
             }
             record(request.byPerson() ? EventType.ACCESS_REQUEST_DENY : EventType.AGENT_ACCESS_DENIED, request, by,
                     withComment(Map.of(), said));
+            notices.decided(store.findById(id).orElseThrow(), by.login().value(), said, now);
             return null;
         });
         return store.findById(id).orElseThrow();
@@ -430,6 +443,14 @@ public final class AccessRequests {
                 recorded++;
                 changed.accept(request.cluster());
             }
+        }
+        for (AccessRequest request : store.endingBy(now, now.plus(ENDING_NOTICE), limit)) {
+            transactions.inTransaction(() -> {
+                if (store.toldEnding(request.id(), now)) {
+                    notices.ending(request, now);
+                }
+                return null;
+            });
         }
         return recorded;
     }

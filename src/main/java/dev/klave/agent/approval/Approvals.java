@@ -45,6 +45,7 @@ public final class Approvals implements AutoCloseable {
     private final RequestIds ids;
     private final Clock clock;
     private final Duration recheck;
+    private final RequestNotices notices;
     private final Waiters waiters = new Waiters();
 
     public Approvals(Transactions transactions, WriteRequestStore store, SubjectStore subjects, ControlEvents events,
@@ -55,6 +56,13 @@ public final class Approvals implements AutoCloseable {
     /** @param recheck how often a waiter reads its request again without being woken (tests: long) */
     public Approvals(Transactions transactions, WriteRequestStore store, SubjectStore subjects, ControlEvents events,
             DecisionSignals signals, RequestIds ids, Clock clock, Duration recheck) {
+        this(transactions, store, subjects, events, signals, ids, clock, recheck, RequestNotices.NONE);
+    }
+
+    /** @param notices told of each write held, in its transaction (issue 41: the deciders are notified) */
+    public Approvals(Transactions transactions, WriteRequestStore store, SubjectStore subjects, ControlEvents events,
+            DecisionSignals signals, RequestIds ids, Clock clock, Duration recheck, RequestNotices notices) {
+        this.notices = requireNonNull(notices, "notices is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.store = requireNonNull(store, "store is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
@@ -98,6 +106,7 @@ public final class Approvals implements AutoCloseable {
                 throw Message.AGENT_TOO_MANY_PENDING.refusal(MAX_PENDING);
             }
             store.create(fresh);
+            notices.writeWaiting(fresh);
             return fresh;
         });
     }

@@ -1,0 +1,130 @@
+package dev.klave.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * A webhook receiver on 127.0.0.1 over HTTPS (its own CA, which {@link #clientTls()} trusts): it
+ * records every POST (path, headers, body) and answers what it is told — a status, or a reset (the
+ * connection closed with no answer) — then 200 once its script runs out.
+ */
+public final class TestingWebhookReceiver implements AutoCloseable {
+    /** A scripted answer: a status, or {@code RESET} for a connection closed without one. */
+    public static final int RESET = -1;
+
+    private final HttpsServer server;
+    private final SSLContext clientTls;
+    private final ConcurrentLinkedQueue<Integer> script = new ConcurrentLinkedQueue<>();
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+
+    /** One request as it arrived. */
+    public record Received(String path, Map<String, List<String>> headers, String body) {
+        public String header(String name) {
+            return headers.entrySet().stream().filter(entry -> entry.getKey().equalsIgnoreCase(name))
+                    .findFirst().map(entry -> entry.getValue().get(0)).orElse(null);
+        }
+    }
+
+    private TestingWebhookReceiver(HttpsServer server, SSLContext clientTls) {
+        this.server = server;
+        this.clientTls = clientTls;
+    }
+
+    public static TestingWebhookReceiver start() {
+        try {
+            KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+            rsa.initialize(2048);
+            KeyPair keys = rsa.generateKeyPair();
+            X509Certificate certificate = TestingTls.selfSigned("webhook-receiver", keys, "SHA256withRSA");
+            KeyStore keyStore = KeyStore.getInstance("PKCS12");
+            keyStore.load(null, null);
+            keyStore.setKeyEntry("receiver", keys.getPrivate(), new char[0], new X509Certificate[] {certificate});
+            KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keyManagers.init(keyStore, new char[0]);
+            SSLContext serverTls = SSLContext.getInstance("TLS");
+            serverTls.init(keyManagers.getKeyManagers(), null, null);
+            KeyStore trustStore = KeyStore.getInstance("PKCS12");
+            trustStore.load(null, null);
+            trustStore.setCertificateEntry("receiver", certificate);
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trustStore);
+            SSLContext clientTls = SSLContext.getInstance("TLS");
+            clientTls.init(null, trust.getTrustManagers(), null);
+            HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
+            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            TestingWebhookReceiver receiver = new TestingWebhookReceiver(server, clientTls);
+            server.createContext("/", receiver::handle);
+            server.start();
+            return receiver;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot start the webhook receiver", e);
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        Integer answer = script.poll();
+        if (answer != null && answer == RESET) {
+            // No answer at all: the connection goes away under the sender.
+            exchange.close();
+            exchange.getHttpContext().getServer();
+            throw new IOException("reset on purpose");
+        }
+        received.add(new Received(exchange.getRequestURI().getPath(), Map.copyOf(exchange.getRequestHeaders()),
+                new String(body, StandardCharsets.UTF_8)));
+        int status = answer == null ? 200 : answer;
+        byte[] reply = "ok".getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(status, reply.length);
+        exchange.getResponseBody().write(reply);
+        exchange.close();
+    }
+
+    /** The next answers, in order (statuses or {@link #RESET}). */
+    public void answer(Integer... answers) {
+        script.addAll(List.of(answers));
+    }
+
+    /** What arrived at {@code path} (resets are not recorded: nothing was answered). */
+    public List<Received> at(String path) {
+        List<Received> matching = new ArrayList<>();
+        for (Received one : received) {
+            if (one.path().equals(path)) {
+                matching.add(one);
+            }
+        }
+        return matching;
+    }
+
+    public String url(String path) {
+        return "https://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    /** What Klave must trust to reach this receiver. */
+    public SSLContext clientTls() {
+        return clientTls;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
