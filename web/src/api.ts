@@ -163,6 +163,8 @@ export interface AuditRow {
   channel: "proxy" | "tool"; tool: string | null; session: string | null;
   /** Sent as a dry run (`dryRun=All`): admission and validation ran, nothing was changed. */
   dry_run: boolean;
+  /** One row's page only: the access request (issue 41) whose access the request was made under. */
+  access_request?: string | null;
 }
 
 export interface ControlEvent {

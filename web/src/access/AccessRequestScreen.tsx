@@ -28,7 +28,7 @@ function Context({ detail }: { detail: AccessDetail }) {
   return (
     <section class="card" aria-labelledby="request-context" data-testid="request-context">
       <h2 id="request-context">Lo que {who} tiene y ha hecho en {detail.request.cluster}</h2>
-      <dl class="facts">
+      <dl class="context-facts">
         <dt>Permisos en vigor</dt>
         <dd data-testid="context-grants">{context.grants.length === 0 ? "ninguno" : context.grants.map((grant) => (
           `«${TIER_NAMES[grant.tier] ?? grant.tier}» sobre ${scopeText(grant.scope)}${grant.expires_at

@@ -87,6 +87,7 @@ function EligibleForm({ clusters, onCreated }: { clusters: Cluster[]; onCreated:
 
 export function EligibleGrants({ clusters }: { clusters: Cluster[] }) {
   const [version, setVersion] = useState(0);
+  const [giving, setGiving] = useState(false);
   const list = useLoad(() => get<EligibleGrant[]>("/api/access/eligible"), [version]);
   const reload = () => setVersion((value) => value + 1);
   const revoke = async (grant: EligibleGrant) => {
@@ -111,7 +112,9 @@ export function EligibleGrants({ clusters }: { clusters: Cluster[] }) {
       <h2 id="eligible-title">Elegibles</h2>
       <p class="muted">Un permiso elegible no da acceso por sí mismo: la persona lo activa cuando lo necesita, con un
         motivo, durante un rato (con o sin aprobación). Así el acceso permanente queda como la excepción.</p>
-      <EligibleForm clusters={clusters} onCreated={() => { toast("Permiso elegible dado."); reload(); }} />
+      {giving
+        ? <EligibleForm clusters={clusters} onCreated={() => { toast("Permiso elegible dado."); reload(); }} />
+        : <button type="button" class="button" onClick={() => setGiving(true)}>Dar un permiso elegible</button>}
       <Loads loaded={list} empty="Nadie tiene permisos elegibles todavía.">
         {(grants) => (
           <CardTable label="Permisos elegibles">

@@ -21,6 +21,9 @@ export function AuditDetailScreen({ id }: { id: string }) {
             <dt>Terminó</dt><dd>{when(row.data.completed_at, true)}</dd>
             <dt>Usuario</dt><dd>{row.data.subject ?? "—"}</dd>
             <dt>Credencial</dt><dd><code>{row.data.credential ?? "—"}</code></dd>
+            {row.data.access_request && <><dt>Con el acceso</dt><dd data-testid="audit-access-request">pedido en la{" "}
+              <a href={`/acceso/solicitudes/${encodeURIComponent(row.data.access_request)}`}>solicitud
+                {" "}{row.data.access_request}</a></dd></>}
             <dt>Canal</dt><dd data-testid="audit-channel">{channelText(row.data)}</dd>
             {row.data.channel === "tool" && <>
               <dt>Sesión del agente</dt>

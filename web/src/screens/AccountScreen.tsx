@@ -86,7 +86,7 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
         <h2 id="grants-title">Mis permisos</h2>
         <Loads loaded={grants} empty={me.is_admin
           ? "Todavía no tienes permisos en ningún cluster. Como administrador, puedes darte uno en Permisos."
-          : "Todavía no tienes permisos en ningún cluster: pide acceso justo aquí debajo."}>
+          : "Todavía no tienes permisos en ningún cluster. Pide acceso aquí debajo, en «Acceso cuando lo necesitas»."}>
           {(list) => <GrantsTable grants={list} showSubject={false} label="Mis permisos" />}
         </Loads>
       </section>

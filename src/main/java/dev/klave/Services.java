@@ -9,6 +9,7 @@ import dev.klave.account.ExternalIdentityStore;
 import dev.klave.account.Links;
 import dev.klave.account.OwnAccount;
 import dev.klave.account.Sessions;
+import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.audit.view.AuditQueries;
@@ -121,7 +122,8 @@ public final class Services {
         routes.addAll(signIn.routes(methods, people, settings));
         routes.add(people.routes(base));
         routes.add(new AuditRoutes(base.events, new AuditQueries(gateway.auditStore, gateway.auditWriter),
-                new JdbiAuditFeed(database), text -> base.subjects.idOrLogin(text).value(), clock));
+                new JdbiAuditFeed(database), text -> base.subjects.idOrLogin(text).value(),
+                (subject, cluster, at) -> requestLink(gateway, subject, cluster, at), clock));
         routes.add(new ClusterRoutes(clusters.clusters, clusters.namespaces, clusters.reconciler,
                 clusters.connections, gateway.credentials::revokeAllRestrictedTo, settings.baseUrl()));
         routes.add(new AccessRoutes(clusters.grants, gateway.accessRequests, base.subjects, clock));
@@ -131,6 +133,20 @@ public final class Services {
         routes.addAll(agents.routes());
         routes.add(notify.routes);
         return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
+    }
+
+    /** The access request an audit row's request was made under; a row naming no valid subject or cluster has none. */
+    private static java.util.Optional<String> requestLink(GatewayWiring gateway, String subject, String cluster,
+            java.time.Instant at) {
+        if (!dev.klave.cluster.ClusterId.isValid(cluster)) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return gateway.accessRequests.coveringAt(new dev.klave.account.SubjectId(subject),
+                    new dev.klave.cluster.ClusterId(cluster), at).map(AccessRequest::id);
+        } catch (IllegalArgumentException notAnId) {
+            return java.util.Optional.empty();
+        }
     }
 
     /** A destination failing this long is an installation notice (issue 41). */

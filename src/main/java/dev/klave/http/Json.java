@@ -116,6 +116,11 @@ public final class Json {
         return Message.INVALID_JSON_UNKNOWN_FIELD.refusal(Untrusted.text(name, MAX_FIELD_NAME));
     }
 
+    /** {@code value} as the tree the API would send (snake_case names, RFC 3339 times). */
+    public static com.fasterxml.jackson.databind.node.ObjectNode tree(Object value) {
+        return MAPPER.valueToTree(value);
+    }
+
     public static byte[] write(Object value) {
         try {
             return MAPPER.writeValueAsBytes(value);

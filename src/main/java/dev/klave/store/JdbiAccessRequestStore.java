@@ -303,6 +303,19 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     }
 
     @Override
+    public Optional<AccessRequest> coveringAt(SubjectId subject, ClusterId cluster, Instant at) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+                        + "WHERE subject_id = :subject_id AND cluster_id = :cluster_id AND status = 'approved' "
+                        + "AND session_id IS NULL AND decided_at <= :at "
+                        + "AND COALESCE(ended_at, grant_expires_at) > :at ORDER BY decided_at DESC, id LIMIT 1")
+                .bind("subject_id", subject.value())
+                .bind("cluster_id", cluster.value())
+                .bind("at", at.toEpochMilli())
+                .map(JdbiAccessRequestStore::map)
+                .findOne());
+    }
+
+    @Override
     public List<AccessRequest> madeGrants(Collection<String> grantIds) {
         if (grantIds.isEmpty()) {
             return List.of();

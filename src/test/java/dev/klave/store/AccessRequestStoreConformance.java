@@ -299,6 +299,11 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
                 .as("ended early is not in force").isEmpty();
         assertThat(store.madeGrants(java.util.List.of(earlyGrant.id(), "none"))).extracting(AccessRequest::id)
                 .containsExactly(early.id());
+        // An audit row's link: the request whose access ran then, not before its approval nor after its end.
+        assertThat(store.coveringAt(eva, cluster, NOW.plusSeconds(30)).map(AccessRequest::id)).isPresent();
+        assertThat(store.coveringAt(eva, cluster, NOW.minusSeconds(1))).isEmpty();
+        assertThat(store.coveringAt(eva, storedCluster(), NOW.plusSeconds(30))).isEmpty();
+        assertThat(store.coveringAt(eva, cluster, end.plusSeconds(1))).isEmpty();
     }
 
     @Test

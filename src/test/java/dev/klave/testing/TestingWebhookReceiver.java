@@ -36,7 +36,7 @@ public final class TestingWebhookReceiver implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
 
     /** One request as it arrived. */
-    public record Received(String path, Map<String, List<String>> headers, String body) {
+    public record Received(String path, Map<String, List<String>> headers, String body, int status) {
         public String header(String name) {
             return headers.entrySet().stream().filter(entry -> entry.getKey().equalsIgnoreCase(name))
                     .findFirst().map(entry -> entry.getValue().get(0)).orElse(null);
@@ -89,9 +89,9 @@ public final class TestingWebhookReceiver implements AutoCloseable {
             exchange.getHttpContext().getServer();
             throw new IOException("reset on purpose");
         }
-        received.add(new Received(exchange.getRequestURI().getPath(), Map.copyOf(exchange.getRequestHeaders()),
-                new String(body, StandardCharsets.UTF_8)));
         int status = answer == null ? 200 : answer;
+        received.add(new Received(exchange.getRequestURI().getPath(), Map.copyOf(exchange.getRequestHeaders()),
+                new String(body, StandardCharsets.UTF_8), status));
         byte[] reply = "ok".getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(status, reply.length);
         exchange.getResponseBody().write(reply);

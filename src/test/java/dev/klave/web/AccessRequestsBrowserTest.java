@@ -119,6 +119,7 @@ class AccessRequestsBrowserTest extends BrowserTestBase {
         Page admin = browser.open(web.baseUrl, 1366, 900, ColorScheme.LIGHT);
         signIn(admin, "root");
         admin.navigate("/admin/permisos");
+        button(admin, "Dar un permiso elegible").click();
         Locator form = admin.getByTestId("eligible-form");
         field(form, "eligible-subject").selectOption(new com.microsoft.playwright.options.SelectOption().setLabel(eva));
         field(form, "eligible-cluster").selectOption("prod-1");

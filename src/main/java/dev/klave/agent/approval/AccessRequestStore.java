@@ -78,6 +78,12 @@ public interface AccessRequestStore {
     /** A person's own requests and activations on one cluster, newest first: what a decider sees beside one. */
     List<AccessRequest> askedBy(SubjectId subject, ClusterId cluster, int limit);
 
+    /**
+     * The approved request (a person's, a bot's; not a delegated session's lend) whose access ran
+     * for {@code subject} on {@code cluster} at {@code at}: the link from an audit row to it.
+     */
+    Optional<AccessRequest> coveringAt(SubjectId subject, ClusterId cluster, Instant at);
+
     /** The request each of these grants came from, if any (not lent access: a bot's or a person's own). */
     List<AccessRequest> madeGrants(Collection<String> grantIds);
 }

@@ -37,9 +37,27 @@ public final class AuditRoutes implements RouteProvider {
      *     login; refuses (404) one that names nobody, as the other listings do
      */
     private final java.time.Clock clock;
+    private final RequestLinks links;
+
+    /**
+     * Which access request (issue 41) gave the access a request was made under: an approved request
+     * of that subject on that cluster whose access ran at that moment.
+     */
+    @FunctionalInterface
+    public interface RequestLinks {
+        Optional<String> at(String subjectId, String cluster, Instant at);
+    }
+
 
     public AuditRoutes(ControlEvents events, AuditQueries audit, FeedStore feed,
             java.util.function.UnaryOperator<String> subjectIds, java.time.Clock clock) {
+        this(events, audit, feed, subjectIds, (subject, cluster, at) -> Optional.empty(), clock);
+    }
+
+    /** @param links the access request a row's request was made under, if any (issue 41) */
+    public AuditRoutes(ControlEvents events, AuditQueries audit, FeedStore feed,
+            java.util.function.UnaryOperator<String> subjectIds, RequestLinks links, java.time.Clock clock) {
+        this.links = requireNonNull(links, "links is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.events = requireNonNull(events, "events is null");
         this.audit = requireNonNull(audit, "audit is null");
@@ -135,8 +153,14 @@ public final class AuditRoutes implements RouteProvider {
             return ApiResponse.streamed(format.contentType(), out -> audit.export(filter, after, viewer, format,
                     out::write)).withHeader("Content-Disposition", "attachment; filename=\"" + format.fileName()
                             + "\"");
-        }).get("/api/audit/{id}", Access.SESSION, request -> ApiResponse.ok(
-                view(audit.one(request.pathParameter("id"), viewer(request)))));
+        }).get("/api/audit/{id}", Access.SESSION, request -> {
+            AuditView row = view(audit.one(request.pathParameter("id"), viewer(request)));
+            // One row's page: the row, and the access request it was made under (null when none).
+            com.fasterxml.jackson.databind.node.ObjectNode detail = dev.klave.http.Json.tree(row);
+            detail.put("access_request", row.subjectId()
+                    .flatMap(subject -> links.at(subject, row.cluster(), row.at())).orElse(null));
+            return ApiResponse.ok(detail);
+        });
     }
 
     private AuditFilter filter(ApiRequest request) {

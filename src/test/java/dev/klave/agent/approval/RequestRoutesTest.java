@@ -133,7 +133,7 @@ class RequestRoutesTest {
         assertThat(forRoot.get("total").asInt()).isEqualTo(forRoot.get("writes").asInt()
                 + forRoot.get("access").asInt());
         assertThat(forAna.get("writes").asInt()).as("her own agent's write").isEqualTo(1);
-        assertThat(forEva.toString()).isEqualTo("{\"writes\":0,\"access\":0,\"total\":0}");
+        assertThat(forEva.toString()).isEqualTo("{\"writes\":0,\"access\":0,\"people\":0,\"total\":0}");
         assertThat(http.get("/api/agents/waiting").statusCode()).isEqualTo(401);
 
         assertThat(decide(bots.id(), "deny", root).statusCode()).isEqualTo(200);
