@@ -45,6 +45,37 @@ public record TestingTls(Path certificate, Path privateKey) {
         }
     }
 
+    /** A test HTTPS server's TLS and the client side that trusts it (and nothing else). */
+    public record Pair(javax.net.ssl.SSLContext server, javax.net.ssl.SSLContext client) {}
+
+    /**
+     * A new RSA key and self-signed certificate for 127.0.0.1 and localhost named {@code name}: the
+     * server's context holding them, and a client's trusting only that certificate.
+     */
+    public static Pair serverAndClient(String name) throws GeneralSecurityException, IOException {
+        KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+        rsa.initialize(2048);
+        KeyPair keys = rsa.generateKeyPair();
+        X509Certificate certificate = selfSigned(name, keys, "SHA256withRSA");
+        java.security.KeyStore keyStore = java.security.KeyStore.getInstance("PKCS12");
+        keyStore.load(null, null);
+        keyStore.setKeyEntry(name, keys.getPrivate(), new char[0], new X509Certificate[] {certificate});
+        javax.net.ssl.KeyManagerFactory keyManagers = javax.net.ssl.KeyManagerFactory.getInstance(
+                javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keyStore, new char[0]);
+        javax.net.ssl.SSLContext server = javax.net.ssl.SSLContext.getInstance("TLS");
+        server.init(keyManagers.getKeyManagers(), null, null);
+        java.security.KeyStore trustStore = java.security.KeyStore.getInstance("PKCS12");
+        trustStore.load(null, null);
+        trustStore.setCertificateEntry(name, certificate);
+        javax.net.ssl.TrustManagerFactory trust = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trustStore);
+        javax.net.ssl.SSLContext client = javax.net.ssl.SSLContext.getInstance("TLS");
+        client.init(null, trust.getTrustManagers(), null);
+        return new Pair(server, client);
+    }
+
     /** A self-signed CA certificate for 127.0.0.1 and localhost, valid from an hour ago for two days. */
     public static X509Certificate selfSigned(String commonName, KeyPair keys, String signatureAlgorithm)
             throws GeneralSecurityException {

@@ -7,19 +7,13 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A webhook receiver on 127.0.0.1 over HTTPS (its own CA, which {@link #clientTls()} trusts): it
@@ -50,24 +44,9 @@ public final class TestingWebhookReceiver implements AutoCloseable {
 
     public static TestingWebhookReceiver start() {
         try {
-            KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
-            rsa.initialize(2048);
-            KeyPair keys = rsa.generateKeyPair();
-            X509Certificate certificate = TestingTls.selfSigned("webhook-receiver", keys, "SHA256withRSA");
-            KeyStore keyStore = KeyStore.getInstance("PKCS12");
-            keyStore.load(null, null);
-            keyStore.setKeyEntry("receiver", keys.getPrivate(), new char[0], new X509Certificate[] {certificate});
-            KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keyManagers.init(keyStore, new char[0]);
-            SSLContext serverTls = SSLContext.getInstance("TLS");
-            serverTls.init(keyManagers.getKeyManagers(), null, null);
-            KeyStore trustStore = KeyStore.getInstance("PKCS12");
-            trustStore.load(null, null);
-            trustStore.setCertificateEntry("receiver", certificate);
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(trustStore);
-            SSLContext clientTls = SSLContext.getInstance("TLS");
-            clientTls.init(null, trust.getTrustManagers(), null);
+            TestingTls.Pair tls = TestingTls.serverAndClient("webhook-receiver");
+            SSLContext serverTls = tls.server();
+            SSLContext clientTls = tls.client();
             HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
             server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
