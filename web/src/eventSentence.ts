@@ -257,6 +257,8 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
         text(d.address)})`;
     case "notify.destination_delete":
       return `${who} quitó el destino de avisos «${text(d.name)}»`;
+    case "recording.view":
+      return `${who} vio la grabación de la sesión de ${text(d.subject)} en ${text(d.pod)} (${text(d.cluster)})`;
     case "access_policy.update":
       return `${who} cambió cómo se pide acceso a ${text(d.cluster)}: hasta ${minutesOf(d, "max_minutes")}${
         d.two_approvals ? ", dos aprobaciones para lo amplio" : ""}${

@@ -53,6 +53,8 @@ final class GatewayWiring {
     final JdbiCredentialStore credentialStore;
     final Credentials credentials;
     final JdbiAuditStore auditStore;
+    /** Recorded exec and attach sessions (issue 42). */
+    final dev.klave.recording.Recordings recordings;
     final AuditWriter auditWriter;
     final CredentialChecks credentialChecks;
     final JdbiAgentSessionStore agentSessions;
@@ -98,13 +100,15 @@ final class GatewayWiring {
         gateway = new Gateway(credentialChecks, auditWriter, openCalls, checking, clock);
         clusterExchange = new ClusterExchange(gateway, clusters.connections.endpoints(), clock);
         network = new NetworkEngine(settings.tlsEngine());
+        recordings = new dev.klave.recording.Recordings(new dev.klave.store.JdbiRecordingStore(database),
+                accounts.events, clock, dev.klave.recording.Recordings.CAP);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
             return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clusters.connections.endpoints(),
                     clientAddresses, draining, settings.proxy(),
-                    clock, network.tls(), refusals, registry), refusals);
+                    clock, network.tls(), refusals, registry, recordings), refusals);
         };
     }
 

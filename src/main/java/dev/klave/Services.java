@@ -132,6 +132,7 @@ public final class Services {
         // /mcp's mounts before the login's routes, which /.well-known and /oauth belong to.
         routes.addAll(agents.routes());
         routes.add(notify.routes);
+        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings));
         return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
     }
 
@@ -190,6 +191,7 @@ public final class Services {
         clusters.close();
         signIn.forgeSync.ifPresent(ForgeSync::close);
         gateway.retention.ifPresent(AuditRetention::close);
+        gateway.recordings.close();
         gateway.auditWriter.close();
     }
 
@@ -293,6 +295,11 @@ public final class Services {
     /** Notifications' destinations and their delivery (issue 41). */
     public dev.klave.notify.Destinations destinations() {
         return notify.destinations;
+    }
+
+    /** Recorded exec and attach sessions (issue 42). */
+    public dev.klave.recording.Recordings recordings() {
+        return gateway.recordings;
     }
 
     public dev.klave.notify.Deliverer deliverer() {

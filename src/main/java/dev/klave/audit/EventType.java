@@ -65,7 +65,9 @@ public enum EventType {
     ELIGIBLE_GRANT_REVOKE("eligible_grant.revoke"),
     ACCESS_POLICY_UPDATE("access_policy.update"),
     NOTIFY_DESTINATION_CREATE("notify.destination_create"),
-    NOTIFY_DESTINATION_DELETE("notify.destination_delete");
+    NOTIFY_DESTINATION_DELETE("notify.destination_delete"),
+    // Issue 42: watching (downloading) a recorded session.
+    RECORDING_VIEW("recording.view");
 
     private final String code;
 

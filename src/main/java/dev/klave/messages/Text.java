@@ -206,7 +206,13 @@ public enum Text {
     NOTIFY_TIER_VIEW("ver"),
     NOTIFY_TIER_EDIT("editar"),
     NOTIFY_TIER_ADMIN("administrar"),
-    NOTIFY_TIER_CLUSTER_ADMIN("administrar el cluster");
+    NOTIFY_TIER_CLUSTER_ADMIN("administrar el cluster"),
+
+    // Recorded sessions (issue 42): why a recording is incomplete or truncated.
+    RECORDING_UNREADABLE("un frame que el grabador no sabe leer"),
+    RECORDING_CAP("llegó al tope de la grabación"),
+    RECORDING_BEHIND("el grabador se quedó atrás"),
+    RECORDING_NOT_WEBSOCKET("la sesión usa SPDY, que el grabador aún no lee");
 
     private final String template;
 

@@ -71,11 +71,11 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      */
     public ProxyHandler(Vertx vertx, Gateway gateway, ClusterEndpoints endpoints, ClientAddresses clients,
             BooleanSupplier draining, ProxyLimits limits, Clock clock, SSLEngineOptions streamTls, RefusalAudit refusals,
-            MeterRegistry registry) {
+            MeterRegistry registry, dev.klave.recording.Recordings recordings) {
         this.gateway = requireNonNull(gateway, "gateway is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx, endpoints);
-        this.upgrades = new Upgrades(vertx, streamTls, endpoints);
+        this.upgrades = new Upgrades(vertx, streamTls, endpoints, recordings);
         this.draining = requireNonNull(draining, "draining is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.shares = new CredentialShares(vertx, limits.requestsPerCredential(), limits.streamsPerCredential(),

@@ -3,6 +3,7 @@ package dev.klave.proxy;
 import dev.klave.messages.Text;
 import io.netty.channel.ChannelConfig;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -113,11 +114,25 @@ final class Relays {
      * already read it hands over in order, before the end.
      */
     static void bytes(NetSocket from, NetSocket to, Runnable finished) {
+        bytes(from, to, finished, bytes -> { });
+    }
+
+    /**
+     * As {@link #bytes(NetSocket, NetSocket, Runnable)}, showing each piece to {@code tap} once it
+     * is on its way (a session's recording, issue 42): the tap never changes nor delays the bytes,
+     * and its failure is its own.
+     */
+    static void bytes(NetSocket from, NetSocket to, Runnable finished, java.util.function.Consumer<Buffer> tap) {
         AtomicReference<Future<Void>> lastWrite =
                 new AtomicReference<>(Future.succeededFuture());
         Reading reading = Reading.of(from);
         from.handler(bytes -> {
             lastWrite.set(to.write(bytes));
+            try {
+                tap.accept(bytes);
+            } catch (RuntimeException e) {
+                // The recording's problem, never the session's.
+            }
             if (to.writeQueueFull()) {
                 reading.stop();
                 to.drainHandler(ignored -> reading.go());

@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
+import dev.klave.kube.Query;
+import dev.klave.recording.Recordings;
+import java.util.List;
 import dev.klave.gateway.OpenCall;
 import dev.klave.http.KubeStatus;
 import dev.klave.logs.LogFields;
@@ -45,6 +48,7 @@ final class Upgrades {
     private static final Logger LOG = LoggerFactory.getLogger(Upgrades.class);
 
     private final ClusterEndpoints endpoints;
+    private final Recordings recordings;
     /** The raw TLS client of a cluster's, for upgraded connections. */
     private final ClusterEndpoints.Kind<NetClient> clients;
 
@@ -54,8 +58,9 @@ final class Upgrades {
      *     cluster closed first arrived short with it until the relay stopped pausing sockets
      *     ({@link Relays#bytes}).
      */
-    Upgrades(Vertx vertx, SSLEngineOptions tls, ClusterEndpoints endpoints) {
+    Upgrades(Vertx vertx, SSLEngineOptions tls, ClusterEndpoints endpoints, Recordings recordings) {
         requireNonNull(vertx, "vertx is null");
+        this.recordings = requireNonNull(recordings, "recordings is null");
         requireNonNull(tls, "tls is null");
         this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.clients = new ClusterEndpoints.Kind<>("upgrades", secrets -> vertx.createNetClient(new NetClientOptions()
@@ -148,23 +153,55 @@ final class Upgrades {
                             answer.socket().close();
                         });
                         spliced.set(true);
-                        splice(client, answer, open);
+                        splice(client, answer, open, session(open, request.getHeader(HttpHeaders.UPGRADE)));
                     });
                 });
     }
 
-    private void splice(NetSocket client, Answer answer, OpenCall open) {
+    private void splice(NetSocket client, Answer answer, OpenCall open, Optional<Recordings.Session> session) {
         NetSocket cluster = answer.socket();
+        Recordings.Tap tap = session.map(recordings::start).orElse(null);
         if (answer.rest().length() > 0) {
             client.write(answer.rest());
+            if (tap != null) {
+                tap.fromCluster(answer.rest().getBytes());
+            }
         }
         Runnable finished = () -> {
             open.end(101, Optional.empty());
             client.close();
             cluster.close();
+            if (tap != null) {
+                tap.end(Optional.empty());
+            }
         };
-        Relays.bytes(client, cluster, finished);
-        Relays.bytes(cluster, client, finished);
+        if (tap == null) {
+            Relays.bytes(client, cluster, finished);
+            Relays.bytes(cluster, client, finished);
+            return;
+        }
+        Relays.bytes(client, cluster, finished, bytes -> tap.fromClient(bytes.getBytes()));
+        Relays.bytes(cluster, client, finished, bytes -> tap.fromCluster(bytes.getBytes()));
+    }
+
+    /**
+     * The session to record when the call is an exec or attach of a pod (issue 42):
+     * {@code api/v1/namespaces/<ns>/pods/<pod>/exec|attach}; port-forward is never recorded.
+     */
+    static Optional<Recordings.Session> session(OpenCall open, String upgrade) {
+        List<String> path = open.call().path().segments();
+        if (path.size() != 7 || !path.get(0).equals("api") || !path.get(1).equals("v1")
+                || !path.get(2).equals("namespaces") || !path.get(4).equals("pods")
+                || !(path.get(6).equals("exec") || path.get(6).equals("attach"))) {
+            return Optional.empty();
+        }
+        Query query = open.call().query();
+        String command = path.get(6).equals("attach") ? "attach" : String.join(" ", query.all("command"));
+        boolean tty = query.first("tty").map("true"::equalsIgnoreCase).orElse(false);
+        boolean websocket = upgrade != null && upgrade.equalsIgnoreCase("websocket");
+        return Optional.of(new Recordings.Session(open.auditId(), open.caller().subject().id(),
+                open.caller().subject().login().value(), open.call().cluster(), path.get(3), path.get(5),
+                query.first("container"), command, tty, websocket));
     }
 
     /**

@@ -48,7 +48,7 @@ class ClosedSetsTest {
                 "access_request.create", "access_request.first_approval", "access_request.approve",
                 "access_request.deny", "access_request.cancel", "access_request.expire", "access_request.end",
                 "eligible_grant.create", "eligible_grant.revoke", "access_policy.update",
-                "notify.destination_create", "notify.destination_delete");
+                "notify.destination_create", "notify.destination_delete", "recording.view");
     }
 
     @Test

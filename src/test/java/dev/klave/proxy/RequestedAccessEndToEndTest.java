@@ -73,21 +73,6 @@ class RequestedAccessEndToEndTest {
         return pods.exitCode() == 0 && pods.stdout().contains("web-0");
     }
 
-    /** Klave over HTTPS at its own address (kubectl sends a bearer token only over TLS). */
-    private static TestingKlave https(TestingClock clock) throws Exception {
-        int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        dev.klave.testing.TestingTls tls = dev.klave.testing.TestingTls.generate();
-        int chosen = port;
-        return TestingKlave.start(clock, base -> base.with("SERVICE_LISTEN", "127.0.0.1:" + chosen)
-                .with("SERVICE_BASE_URL", "https://127.0.0.1:" + chosen)
-                .with("SERVICE_TLS_CERT", tls.certificate().toString())
-                .with("SERVICE_TLS_KEY", tls.privateKey().toString())
-                .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString()));
-    }
-
     /** A kubectl watch of team-a's ConfigMaps, running until Klave cuts it. */
     private static Process watch(Kubectl kubectl) throws Exception {
         return kubectl.start(java.util.Map.of(), "get", "configmaps", "-n", "team-a", "--watch");
@@ -97,7 +82,7 @@ class RequestedAccessEndToEndTest {
     void accessAskedFromTheTerminalWorksOnceApprovedAndStopsWhenItsRequesterEndsIt() throws Exception {
         TestingClock clock = new TestingClock();
         try (ClusterSimulator cluster = ClusterSimulator.builder().start();
-                TestingKlave klave = https(clock)) {
+                TestingKlave klave = TestingKlave.startHttps(clock, settings -> settings)) {
             String admin = admin(klave, cluster);
             Person eva = eva(klave, admin);
             try (Kubectl kubectl = new Kubectl(eva.kubeconfig())) {
@@ -139,7 +124,7 @@ class RequestedAccessEndToEndTest {
     void accessEndsByItselfAtItsEndAndItsWatchIsCut() throws Exception {
         TestingClock clock = new TestingClock();
         try (ClusterSimulator cluster = ClusterSimulator.builder().start();
-                TestingKlave klave = https(clock)) {
+                TestingKlave klave = TestingKlave.startHttps(clock, settings -> settings)) {
             String admin = admin(klave, cluster);
             Person eva = eva(klave, admin);
             String id = askFromTerminal(klave, eva, 15);

@@ -34,6 +34,26 @@ public final class TestingKlave implements AutoCloseable {
     }
 
     /** A Klave whose forge is {@code forge} (its settings applied before {@code settings}). */
+    /**
+     * A Klave on SQLite serving HTTPS at its own address, its kubeconfigs carrying the test CA:
+     * what the real kubectl needs, since it sends a bearer token only over TLS.
+     */
+    public static TestingKlave startHttps(Clock clock, UnaryOperator<TestingSettings> settings) {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        TestingTls tls = TestingTls.generate();
+        int chosen = port;
+        return start(clock, base -> settings.apply(base.with("SERVICE_LISTEN", "127.0.0.1:" + chosen)
+                .with("SERVICE_BASE_URL", "https://127.0.0.1:" + chosen)
+                .with("SERVICE_TLS_CERT", tls.certificate().toString())
+                .with("SERVICE_TLS_KEY", tls.privateKey().toString())
+                .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString())));
+    }
+
     /** A Klave on SQLite whose calls out trust {@code outboundTls} (a test's own HTTPS servers). */
     public static TestingKlave startTrusting(Clock clock, SSLContext outboundTls,
             UnaryOperator<TestingSettings> settings) {

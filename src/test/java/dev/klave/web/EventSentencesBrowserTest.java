@@ -271,6 +271,9 @@ class EventSentencesBrowserTest {
                         "name", "guardia", "format", "slack", "address", "https://hooks.slack.com/…")).record());
         expect("root quitó el destino de avisos «guardia»", e -> e.event(EventType.NOTIFY_DESTINATION_DELETE)
                 .actor(root).details(Map.of("destination", "d1", "name", "guardia")).record());
+        expect("root vio la grabación de la sesión de ana en web-0 (prod-9)", e -> e.event(EventType.RECORDING_VIEW)
+                .actor(root).details(Map.of("recording", "r1", "cluster", "prod-9", "pod", "web-0", "subject", "ana"))
+                .record());
         ControlEvents events = web.klave.klave().services().events();
         recorded.values().forEach(event -> event.accept(events));
     }

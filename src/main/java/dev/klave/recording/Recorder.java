@@ -1,0 +1,192 @@
+package dev.klave.recording;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.messages.Text;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * One session's recording, fed both directions of the relayed bytes: the cluster's (stdout,
+ * stderr, the error channel with the exit status) and the client's (resizes; stdin only when
+ * asked). kubectl's streaming protocol over WebSocket ({@code v4}/{@code v5.channel.k8s.io}): each
+ * binary message starts with its channel — 0 stdin, 1 stdout, 2 stderr, 3 error, 4 resize, 255
+ * close (v5). Output is decoded as UTF-8 per channel, a character split between two messages kept
+ * for the next. Lines go to the writer in chunks; the relay never waits for them.
+ */
+final class Recorder {
+    /** Lines are handed to the writer once this many characters wait. */
+    static final int CHUNK = 16 * 1024;
+
+    private final String id;
+    private final boolean stdin;
+    private final long cap;
+    private final LongSupplier nanos;
+    private final long start;
+    private final Writer writer;
+    private final WebSocketFrames fromCluster;
+    private final WebSocketFrames fromClient;
+    private final Utf8Stream stdout = new Utf8Stream();
+    private final Utf8Stream stderr = new Utf8Stream();
+    private final Utf8Stream input = new Utf8Stream();
+    private StringBuilder lines = new StringBuilder();
+    private long recorded;
+    private int seq;
+    private int width = 80;
+    private int height = 24;
+    private Optional<Integer> exitCode = Optional.empty();
+    private Recording.State state = Recording.State.RECORDING;
+    private Optional<String> reason = Optional.empty();
+
+    /** Where chunks and the end go, off the relay's thread. */
+    interface Writer {
+        /** @return false when the writer is too far behind to take it */
+        boolean chunk(String id, int seq, String lines);
+
+        void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode, int width,
+                int height);
+    }
+
+    Recorder(String id, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+        this.id = id;
+        this.stdin = stdin;
+        this.cap = cap;
+        this.nanos = nanos;
+        this.start = nanos.getAsLong();
+        this.writer = writer;
+        this.fromCluster = new WebSocketFrames(this::clusterMessage);
+        this.fromClient = new WebSocketFrames(this::clientMessage);
+    }
+
+    String id() {
+        return id;
+    }
+
+    synchronized void fromCluster(byte[] bytes) {
+        if (state == Recording.State.RECORDING) {
+            fromCluster.feed(bytes);
+            check(fromCluster);
+        }
+    }
+
+    synchronized void fromClient(byte[] bytes) {
+        if (state == Recording.State.RECORDING) {
+            fromClient.feed(bytes);
+            check(fromClient);
+        }
+    }
+
+    private void check(WebSocketFrames frames) {
+        if (frames.failed()) {
+            stop(Recording.State.INCOMPLETE, Text.RECORDING_UNREADABLE.text());
+        }
+    }
+
+    private void clusterMessage(int opcode, byte[] payload) {
+        if (opcode != 2 || payload.length == 0) {
+            return;
+        }
+        int channel = payload[0] & 0xff;
+        switch (channel) {
+            case 1 -> output(stdout.decode(payload, 1));
+            case 2 -> output(stderr.decode(payload, 1));
+            case 3 -> exit(payload);
+            default -> { }
+        }
+    }
+
+    private void clientMessage(int opcode, byte[] payload) {
+        if (opcode != 2 || payload.length == 0) {
+            return;
+        }
+        int channel = payload[0] & 0xff;
+        if (channel == 4) {
+            resize(payload);
+        } else if (channel == 0 && stdin) {
+            add("i", input.decode(payload, 1));
+        }
+    }
+
+    private void output(String text) {
+        if (!text.isEmpty()) {
+            add("o", text);
+        }
+    }
+
+    private void resize(byte[] payload) {
+        try {
+            JsonNode size = Cast.JSON.readTree(new String(payload, 1, payload.length - 1, StandardCharsets.UTF_8));
+            int columns = size.path("Width").asInt(0);
+            int rows = size.path("Height").asInt(0);
+            if (columns > 0 && rows > 0 && columns <= 10_000 && rows <= 10_000) {
+                width = columns;
+                height = rows;
+                add("r", columns + "x" + rows);
+            }
+        } catch (java.io.IOException unreadable) {
+            // A size the recorder cannot read is no size: the terminal keeps the last one.
+        }
+    }
+
+    /** The error channel: a Status; "Success", or a failure whose ExitCode cause holds the status. */
+    private void exit(byte[] payload) {
+        try {
+            JsonNode status = Cast.JSON.readTree(new String(payload, 1, payload.length - 1, StandardCharsets.UTF_8));
+            int code = 0;
+            if (!"Success".equals(status.path("status").asText())) {
+                code = 1;
+                for (JsonNode cause : status.path("details").path("causes")) {
+                    if ("ExitCode".equals(cause.path("reason").asText())) {
+                        code = Integer.parseInt(cause.path("message").asText("1"));
+                    }
+                }
+            }
+            exitCode = Optional.of(code);
+            add("m", "exit " + code);
+        } catch (java.io.IOException | NumberFormatException unreadable) {
+            add("m", "exit ?");
+        }
+    }
+
+    private void add(String code, String data) {
+        String line = Cast.event((nanos.getAsLong() - start) / 1e9, code, data);
+        if (recorded + line.length() > cap) {
+            stop(Recording.State.TRUNCATED, Text.RECORDING_CAP.text());
+            return;
+        }
+        recorded += line.length();
+        lines.append(line);
+        if (lines.length() >= CHUNK) {
+            flush();
+        }
+    }
+
+    /** Hands what waits to the writer (also called each second, so a running session can be read). */
+    synchronized void flush() {
+        if (lines.isEmpty()) {
+            return;
+        }
+        String chunk = lines.toString();
+        lines = new StringBuilder();
+        if (!writer.chunk(id, seq++, chunk)) {
+            state = Recording.State.INCOMPLETE;
+            reason = Optional.of(Text.RECORDING_BEHIND.text());
+        }
+    }
+
+    private void stop(Recording.State ended, String why) {
+        flush();
+        if (state == Recording.State.RECORDING) {
+            state = ended;
+            reason = Optional.of(why);
+        }
+    }
+
+    /** The session ended: the rest goes to the writer, then the end. */
+    synchronized void end(Optional<String> cut) {
+        flush();
+        Recording.State ended = state == Recording.State.RECORDING ? Recording.State.COMPLETE : state;
+        writer.end(id, ended, reason.or(() -> cut), exitCode, width, height);
+        state = ended == Recording.State.COMPLETE ? Recording.State.COMPLETE : state;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.klave.recording;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Principal;
+import dev.klave.http.Access;
+import dev.klave.http.ApiResponse;
+import dev.klave.http.ApiRoutes;
+import dev.klave.http.RouteProvider;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * {@code /api/recordings} (issue 42, not in the specification): administrators list every recorded
+ * session, a person their own; one recording's facts; its asciicast to download or play (each
+ * download a {@code recording.view} event). Anyone else's is 404, as if it did not exist.
+ */
+public final class RecordingRoutes implements RouteProvider {
+    private final Recordings recordings;
+
+    public RecordingRoutes(Recordings recordings) {
+        this.recordings = requireNonNull(recordings, "recordings is null");
+    }
+
+    record RecordingView(String id, String subjectId, String subject, String cluster, String namespace, String pod,
+            Optional<String> container, String command, boolean tty, boolean stdinRecorded, Instant startedAt,
+            Optional<Instant> endedAt, String state, Optional<String> reason, long bytes, int width, int height,
+            Optional<Integer> exitCode) {}
+
+    @Override
+    public void register(ApiRoutes routes) {
+        routes.get("/api/recordings", Access.SESSION, request -> ApiResponse.ok(
+                        recordings.list(Principal.of(request)).stream().map(RecordingRoutes::view).toList()))
+                .get("/api/recordings/{id}", Access.SESSION, request -> ApiResponse.ok(view(
+                        recordings.find(request.pathParameter("id"), Principal.of(request)))))
+                .get("/api/recordings/{id}/cast", Access.SESSION, request -> {
+                    String id = request.pathParameter("id");
+                    String cast = recordings.cast(id, Principal.of(request));
+                    // asciicast's media type (docs.asciinema.org); a download named by the audit id.
+                    return ApiResponse.raw("application/x-asciicast", cast.getBytes(StandardCharsets.UTF_8))
+                            .withHeader("Content-Disposition", "attachment; filename=\"" + id + ".cast\"");
+                });
+    }
+
+    static RecordingView view(Recording recording) {
+        return new RecordingView(recording.id(), recording.subject().value(), recording.subjectLogin(),
+                recording.cluster().value(), recording.namespace(), recording.pod(), recording.container(),
+                recording.command(), recording.tty(), recording.stdinRecorded(), recording.startedAt(),
+                recording.endedAt(), recording.state().code(), recording.reason(), recording.bytes(),
+                recording.width(), recording.height(), recording.exitCode());
+    }
+}

@@ -1,0 +1,26 @@
+package dev.klave.recording;
+
+import dev.klave.account.SubjectId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Storage of recordings and their chunks of asciicast lines, in order. */
+public interface RecordingStore {
+    void create(Recording recording);
+
+    /** Appends one chunk (the next {@code seq}) and adds its size to the recording's. */
+    void append(String id, int seq, String lines, long bytes);
+
+    /** Ends it: its state, reason, exit code and terminal size as they stood. */
+    void end(String id, Instant at, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
+            int width, int height);
+
+    Optional<Recording> findById(String id);
+
+    /** The chunks of a recording, in order. */
+    List<String> chunks(String id);
+
+    /** Newest first; a person's own when {@code subject} is given. */
+    List<Recording> list(Optional<SubjectId> subject, int limit);
+}

@@ -1,0 +1,219 @@
+package dev.klave.recording;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.Principal;
+import dev.klave.account.SubjectId;
+import dev.klave.audit.ControlEvents;
+import dev.klave.audit.EventType;
+import dev.klave.cluster.ClusterId;
+import dev.klave.messages.Message;
+import dev.klave.messages.Text;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Recorded exec and attach sessions (issue 42): {@link #start} gives the relay a {@link Tap} for a
+ * session; its lines reach the database through one writer thread, in chunks, every second at the
+ * latest — never on the relay's thread. Memory is bounded: a session holds at most a chunk, and
+ * what waits for the writer across sessions at most {@link #BACKLOG} (beyond, the recording is
+ * marked incomplete; the session goes on). Reading a recording is itself a control event.
+ */
+public final class Recordings implements AutoCloseable {
+    /** Default per-session cap: then the recording is marked truncated. */
+    public static final long CAP = 64L * 1024 * 1024;
+    /** What may wait for the writer, all sessions together. */
+    static final long BACKLOG = 32L * 1024 * 1024;
+    static final Duration FLUSH = Duration.ofSeconds(1);
+    public static final int LISTED = 100;
+    private static final Logger LOG = LoggerFactory.getLogger(Recordings.class);
+
+    private final RecordingStore store;
+    private final ControlEvents events;
+    private final Clock clock;
+    private final long cap;
+    private final AtomicLong backlog = new AtomicLong();
+    private final Set<Recorder> live = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
+
+    public Recordings(RecordingStore store, ControlEvents events, Clock clock, long cap) {
+        this.store = requireNonNull(store, "store is null");
+        this.events = requireNonNull(events, "events is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.cap = cap;
+        writer.scheduleWithFixedDelay(() -> live.forEach(Recorder::flush), FLUSH.toMillis(), FLUSH.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** What the relay knows of a session when its upgrade is answered. */
+    public record Session(String auditId, SubjectId subject, String login, ClusterId cluster, String namespace,
+            String pod, Optional<String> container, String command, boolean tty, boolean websocket) {
+        public Session {
+            requireNonNull(auditId, "auditId is null");
+            requireNonNull(subject, "subject is null");
+            requireNonNull(login, "login is null");
+            requireNonNull(cluster, "cluster is null");
+            requireNonNull(namespace, "namespace is null");
+            requireNonNull(pod, "pod is null");
+            requireNonNull(container, "container is null");
+            requireNonNull(command, "command is null");
+        }
+    }
+
+    /** Both directions of a session, as relayed, and its end. */
+    public interface Tap {
+        void fromCluster(byte[] bytes);
+
+        void fromClient(byte[] bytes);
+
+        void end(Optional<String> cut);
+    }
+
+    /** Starts a session's recording; its row exists before the first byte is relayed. */
+    public Tap start(Session session) {
+        Recording recording = new Recording(session.auditId(), session.subject(), session.login(), session.cluster(),
+                session.namespace(), session.pod(), session.container(), session.command(), session.tty(), false,
+                clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
+                Optional.empty());
+        // On the writer's thread, as every write: never on the relay's, and before the first chunk.
+        writer.execute(() -> {
+            try {
+                store.create(recording);
+                if (!session.websocket()) {
+                    // SPDY/3.1 is not read yet: the session is relayed and audited; its recording says why it is empty.
+                    store.end(recording.id(), clock.instant(), Recording.State.INCOMPLETE,
+                            Optional.of(Text.RECORDING_NOT_WEBSOCKET.text()), Optional.empty(), 80, 24);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
+            }
+        });
+        if (!session.websocket()) {
+            return NOTHING;
+        }
+        Recorder recorder = new Recorder(recording.id(), false, cap, System::nanoTime, new Recorder.Writer() {
+            @Override
+            public boolean chunk(String id, int seq, String lines) {
+                long size = lines.length();
+                if (backlog.addAndGet(size) > BACKLOG) {
+                    backlog.addAndGet(-size);
+                    return false;
+                }
+                writer.execute(() -> {
+                    try {
+                        store.append(id, seq, lines, size);
+                    } catch (RuntimeException e) {
+                        LOG.warn("recording {}: a chunk could not be stored: {}", id, e.toString());
+                    } finally {
+                        backlog.addAndGet(-size);
+                    }
+                });
+                return true;
+            }
+
+            @Override
+            public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
+                    int width, int height) {
+                writer.execute(() -> {
+                    try {
+                        store.end(id, clock.instant(), state, reason, exitCode, width, height);
+                    } catch (RuntimeException e) {
+                        LOG.warn("recording {}: its end could not be stored: {}", id, e.toString());
+                    }
+                });
+            }
+        });
+        live.add(recorder);
+        return new Tap() {
+            @Override
+            public void fromCluster(byte[] bytes) {
+                recorder.fromCluster(bytes);
+            }
+
+            @Override
+            public void fromClient(byte[] bytes) {
+                recorder.fromClient(bytes);
+            }
+
+            @Override
+            public void end(Optional<String> cut) {
+                if (live.remove(recorder)) {
+                    recorder.end(cut);
+                }
+            }
+        };
+    }
+
+    /** Recordings the caller may see: an administrator's, every one; a person's, their own. */
+    public List<Recording> list(Principal caller) {
+        return store.list(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()), LISTED);
+    }
+
+    public Recording find(String id, Principal caller) {
+        return store.findById(id).filter(recording -> caller.admin() || recording.subject().equals(caller.subjectId()))
+                .orElseThrow(Message.NOT_FOUND::refusal);
+    }
+
+    /** The whole asciicast: the header (with the last size seen), then every event. Watching it is an event. */
+    public String cast(String id, Principal caller) {
+        Recording recording = find(id, caller);
+        StringBuilder cast = new StringBuilder(Cast.header(recording));
+        store.chunks(id).forEach(cast::append);
+        events.event(EventType.RECORDING_VIEW).actor(caller)
+                .details(Map.of("recording", id, "cluster", recording.cluster().value(), "pod", recording.pod(),
+                        "subject", recording.subjectLogin()))
+                .record();
+        return cast.toString();
+    }
+
+    /** Waits (bounded) for what was handed to the writer: tests, and a clean stop. */
+    void drain(Duration atMost) throws InterruptedException {
+        live.forEach(Recorder::flush);
+        var done = writer.submit(() -> { });
+        try {
+            done.get(atMost.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("recordings: the writer did not catch up within {}", atMost);
+        }
+    }
+
+    /** Flushes what is held (for tests that read a recording at once). */
+    public void flushNow() throws InterruptedException {
+        drain(Duration.ofSeconds(5));
+    }
+
+    @Override
+    public void close() {
+        live.forEach(recorder -> recorder.end(Optional.empty()));
+        live.clear();
+        writer.shutdown();
+        try {
+            writer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final Tap NOTHING = new Tap() {
+        @Override
+        public void fromCluster(byte[] bytes) {}
+
+        @Override
+        public void fromClient(byte[] bytes) {}
+
+        @Override
+        public void end(Optional<String> cut) {}
+    };
+}

@@ -1,0 +1,114 @@
+package dev.klave.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.account.SubjectId;
+import dev.klave.cluster.ClusterId;
+import dev.klave.recording.Recording;
+import dev.klave.recording.RecordingStore;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** {@link RecordingStore} in SQL. */
+public final class JdbiRecordingStore implements RecordingStore {
+    private static final String COLUMNS = "id, subject_id, subject_login, cluster_id, namespace, pod, container, "
+            + "command, tty, stdin_recorded, started_at, ended_at, state, reason, bytes, width, height, exit_code";
+
+    private final Database database;
+
+    public JdbiRecordingStore(Database database) {
+        this.database = requireNonNull(database, "database is null");
+    }
+
+    @Override
+    public void create(Recording recording) {
+        database.withHandle(handle -> handle.createUpdate("INSERT INTO recordings (" + COLUMNS + ") VALUES (:id, "
+                        + ":subject_id, :subject_login, :cluster_id, :namespace, :pod, :container, :command, :tty, "
+                        + ":stdin_recorded, :started_at, NULL, :state, NULL, 0, :width, :height, NULL)")
+                .bind("id", recording.id())
+                .bind("subject_id", recording.subject().value())
+                .bind("subject_login", recording.subjectLogin())
+                .bind("cluster_id", recording.cluster().value())
+                .bind("namespace", recording.namespace())
+                .bind("pod", recording.pod())
+                .bind("container", recording.container().orElse(null))
+                .bind("command", recording.command())
+                .bind("tty", recording.tty())
+                .bind("stdin_recorded", recording.stdinRecorded())
+                .bind("started_at", recording.startedAt().toEpochMilli())
+                .bind("state", recording.state().code())
+                .bind("width", recording.width())
+                .bind("height", recording.height())
+                .execute());
+    }
+
+    @Override
+    public void append(String id, int seq, String lines, long bytes) {
+        database.inTransaction(() -> database.withHandle(handle -> {
+            handle.createUpdate("INSERT INTO recording_chunks (recording_id, seq, body) VALUES (:id, :seq, :body)")
+                    .bind("id", id).bind("seq", seq).bind("body", lines).execute();
+            return handle.createUpdate("UPDATE recordings SET bytes = bytes + :bytes WHERE id = :id")
+                    .bind("id", id).bind("bytes", bytes).execute();
+        }));
+    }
+
+    @Override
+    public void end(String id, Instant at, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
+            int width, int height) {
+        database.withHandle(handle -> handle.createUpdate("UPDATE recordings SET ended_at = :at, state = :state, "
+                        + "reason = :reason, exit_code = :exit_code, width = :width, height = :height "
+                        + "WHERE id = :id AND ended_at IS NULL")
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
+                .bind("state", state.code())
+                .bind("reason", reason.orElse(null))
+                .bind("exit_code", exitCode.orElse(null))
+                .bind("width", width)
+                .bind("height", height)
+                .execute());
+    }
+
+    @Override
+    public Optional<Recording> findById(String id) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM recordings WHERE id = :id")
+                .bind("id", id)
+                .map(JdbiRecordingStore::map)
+                .findOne());
+    }
+
+    @Override
+    public List<String> chunks(String id) {
+        return database.withHandle(handle -> handle.createQuery("SELECT body FROM recording_chunks "
+                        + "WHERE recording_id = :id ORDER BY seq")
+                .bind("id", id)
+                .mapTo(String.class)
+                .list());
+    }
+
+    @Override
+    public List<Recording> list(Optional<SubjectId> subject, int limit) {
+        String where = subject.isPresent() ? " WHERE subject_id = :subject_id" : "";
+        return database.withHandle(handle -> {
+            var query = handle.createQuery("SELECT " + COLUMNS + " FROM recordings" + where
+                    + " ORDER BY started_at DESC, id LIMIT :limit");
+            subject.ifPresent(id -> query.bind("subject_id", id.value()));
+            return query.bind("limit", limit).map(JdbiRecordingStore::map).list();
+        });
+    }
+
+    private static Recording map(ResultSet row, StatementContext context) throws SQLException {
+        int exit = row.getInt("exit_code");
+        Optional<Integer> exitCode = row.wasNull() ? Optional.empty() : Optional.of(exit);
+        return new Recording(row.getString("id"), new SubjectId(row.getString("subject_id")),
+                row.getString("subject_login"), new ClusterId(row.getString("cluster_id")), row.getString("namespace"),
+                row.getString("pod"), Optional.ofNullable(row.getString("container")), row.getString("command"),
+                row.getBoolean("tty"), row.getBoolean("stdin_recorded"), Times.instant(row, "started_at").orElseThrow(),
+                Times.instant(row, "ended_at"), Recording.State.parse(row.getString("state")),
+                Optional.ofNullable(row.getString("reason")), row.getLong("bytes"), row.getInt("width"),
+                row.getInt("height"), exitCode);
+    }
+}

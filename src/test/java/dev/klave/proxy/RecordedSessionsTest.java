@@ -1,0 +1,153 @@
+package dev.klave.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klave.simulator.ClusterSimulator;
+import dev.klave.simulator.Kubectl;
+import dev.klave.testing.Eventually;
+import dev.klave.testing.TestingClock;
+import dev.klave.testing.TestingClusters;
+import dev.klave.testing.TestingKlave;
+import dev.klave.testing.TestingPeople;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Recorded sessions, first part (issue 42): the real kubectl's exec through Klave over WebSocket is
+ * recorded as asciicast v2 — the output the person saw, stdout and stderr, the exit status — and
+ * the recording replays the same text; its owner and administrators read it, nobody else, and
+ * reading it is an event. An exec over SPDY is relayed as ever and its recording says it is empty.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RecordedSessionsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ClusterSimulator cluster;
+    private TestingKlave klave;
+    private String admin;
+    private String eva;
+    private Kubectl kubectl;
+
+    @BeforeAll
+    void start() throws Exception {
+        cluster = ClusterSimulator.builder().start();
+        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
+                + "    pod-security.kubernetes.io/enforce: baseline\n");
+        cluster.objects().put("apiVersion: v1\nkind: Pod\nmetadata:\n  name: box\n  namespace: team-a\n"
+                + "spec:\n  containers:\n  - name: app\n    image: busybox\n");
+        klave = TestingKlave.startHttps(new TestingClock(), settings -> settings);
+        admin = TestingPeople.signUp(klave, "root", true);
+        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
+        eva = TestingPeople.signUp(klave, "eva", false);
+        String id = JSON.readTree(klave.http().get("/api/me", "Cookie", eva).body()).get("id").asText();
+        klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + id + "\",\"cluster_id\":\"prod-1\","
+                + "\"tier\":\"edit\",\"scope\":\"team-a\"}", "Cookie", admin);
+        Eventually.until("eva's binding", Duration.ofSeconds(10),
+                () -> cluster.objects().get("rolebindings", "team-a", "klave-edit").isPresent());
+        JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
+                eva).body());
+        kubectl = new Kubectl(issued.get("kubeconfig").asText());
+    }
+
+    @AfterAll
+    void stop() {
+        kubectl.close();
+        klave.close();
+        cluster.close();
+    }
+
+    private JsonNode recordingOf(String command) throws Exception {
+        klave.klave().services().recordings().flushNow();
+        return Eventually.value("the recording of " + command, Duration.ofSeconds(10), () -> {
+            for (JsonNode recording : JSON.readTree(klave.http().get("/api/recordings", "Cookie", admin).body())) {
+                if (recording.get("command").asText().equals(command) && !recording.get("ended_at").isNull()) {
+                    return java.util.Optional.of(recording);
+                }
+            }
+            klave.klave().services().recordings().flushNow();
+            return java.util.Optional.empty();
+        });
+    }
+
+    /** The cast's lines: the header, then each event. */
+    private List<JsonNode> cast(String id, String cookie) throws Exception {
+        HttpResponse<String> cast = klave.http().get("/api/recordings/" + id + "/cast", "Cookie", cookie);
+        assertThat(cast.statusCode()).as(cast.body()).isEqualTo(200);
+        assertThat(cast.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
+                assertThat(type).startsWith("application/x-asciicast"));
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : cast.body().split("\n")) {
+            lines.add(JSON.readTree(line));
+        }
+        return lines;
+    }
+
+    private static String output(List<JsonNode> lines) {
+        StringBuilder text = new StringBuilder();
+        lines.stream().skip(1).filter(event -> event.get(1).asText().equals("o"))
+                .forEach(event -> text.append(event.get(2).asText()));
+        return text.toString();
+    }
+
+    @Test
+    void anExecOverWebSocketIsRecordedAndReplaysWhatThePersonSaw() throws Exception {
+        Kubectl.Result result = kubectl.run(Map.of(), "", "exec", "box", "-n", "team-a", "--", "sh", "-c",
+                "echo out; echo oops >&2");
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+
+        JsonNode recording = recordingOf("sh -c echo out; echo oops >&2");
+        assertThat(recording.get("state").asText()).isEqualTo("complete");
+        assertThat(recording.get("subject").asText()).isEqualTo("eva");
+        assertThat(recording.get("namespace").asText() + "/" + recording.get("pod").asText()).isEqualTo("team-a/box");
+        assertThat(recording.get("exit_code").asInt()).isZero();
+
+        List<JsonNode> lines = cast(recording.get("id").asText(), eva);
+        JsonNode header = lines.get(0);
+        assertThat(header.get("version").asInt()).isEqualTo(2);
+        assertThat(header.get("width").asInt()).isPositive();
+        assertThat(header.get("klave").get("audit_id").asText()).isEqualTo(recording.get("id").asText());
+        assertThat(output(lines)).as("stdout and stderr, as kubectl printed them")
+                .contains(result.stdout()).contains("oops");
+        assertThat(lines.stream().skip(1).allMatch(event -> event.isArray() && event.size() == 3
+                && event.get(0).isNumber())).as("every event [time, code, data]").isTrue();
+        assertThat(lines.get(lines.size() - 1).get(2).asText()).isEqualTo("exit 0");
+        assertThat(klave.http().get("/api/control-events?type=recording.view", "Cookie", admin).body())
+                .contains(recording.get("id").asText());
+    }
+
+    @Test
+    void theExitStatusIsKeptAndNobodyElseReadsTheRecording() throws Exception {
+        Kubectl.Result result = kubectl.run(Map.of(), "", "exec", "box", "-n", "team-a", "--", "sh", "-c", "exit 3");
+        assertThat(result.exitCode()).isEqualTo(3);
+
+        JsonNode recording = recordingOf("sh -c exit 3");
+        assertThat(recording.get("exit_code").asInt()).isEqualTo(3);
+        String other = TestingPeople.signUp(klave, "otro", false);
+        assertThat(klave.http().get("/api/recordings/" + recording.get("id").asText(), "Cookie", other).statusCode())
+                .isEqualTo(404);
+        assertThat(klave.http().get("/api/recordings/" + recording.get("id").asText() + "/cast", "Cookie", other)
+                .statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(klave.http().get("/api/recordings", "Cookie", other).body()).size()).isZero();
+    }
+
+    @Test
+    void anExecOverSpdyIsRelayedAndItsRecordingSaysWhyItIsEmpty() throws Exception {
+        Kubectl.Result result = kubectl.run(Map.of("KUBECTL_REMOTE_COMMAND_WEBSOCKETS", "false"), "", "exec", "box",
+                "-n", "team-a", "--", "echo", "por", "spdy");
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        assertThat(result.stdout()).isEqualTo("por spdy\n");
+
+        JsonNode recording = recordingOf("echo por spdy");
+        assertThat(recording.get("state").asText()).isEqualTo("incomplete");
+        assertThat(recording.get("reason").asText()).contains("SPDY");
+    }
+}

@@ -1,0 +1,94 @@
+package dev.klave.recording;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One session's recording from kubectl's channel protocol: output decoded as UTF-8 across messages,
+ * resizes and the exit status as events, stdin left out, a frame it cannot read ending the
+ * recording (incomplete) and its cap truncating it — the session itself untouched.
+ */
+class RecorderTest {
+    private final List<String> chunks = new ArrayList<>();
+    private final List<String> ends = new ArrayList<>();
+    private final AtomicLong clock = new AtomicLong();
+
+    private Recorder recorder(long cap) {
+        return new Recorder("audit-1", false, cap, clock::get, new Recorder.Writer() {
+            @Override
+            public boolean chunk(String id, int seq, String lines) {
+                chunks.add(lines);
+                return true;
+            }
+
+            @Override
+            public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
+                    int width, int height) {
+                ends.add(state.code() + " " + reason.orElse("-") + " " + exitCode.map(String::valueOf).orElse("-")
+                        + " " + width + "x" + height);
+            }
+        });
+    }
+
+    private static byte[] message(int channel, byte[] data, boolean masked) {
+        byte[] payload = new byte[data.length + 1];
+        payload[0] = (byte) channel;
+        System.arraycopy(data, 0, payload, 1, data.length);
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        WebSocketFramesProperties.writeFrame(wire, true, 2, payload, masked, new Random(7));
+        return wire.toByteArray();
+    }
+
+    @Test
+    void outputResizesAndTheExitStatusBecomeEventsAndStdinStaysOut() {
+        Recorder recorder = recorder(Recordings.CAP);
+        byte[] letter = "ñ".getBytes(StandardCharsets.UTF_8);
+        recorder.fromClient(message(4, "{\"Width\":120,\"Height\":40}".getBytes(StandardCharsets.UTF_8), true));
+        clock.set(1_500_000_000L);
+        recorder.fromCluster(message(1, new byte[] {'a', letter[0]}, false));
+        recorder.fromCluster(message(1, new byte[] {letter[1], 'b'}, false));
+        recorder.fromCluster(message(2, "mal\n".getBytes(StandardCharsets.UTF_8), false));
+        recorder.fromClient(message(0, "secreto\n".getBytes(StandardCharsets.UTF_8), true));
+        recorder.fromCluster(message(3, ("{\"status\":\"Failure\",\"details\":{\"causes\":[{\"reason\":\"ExitCode\","
+                + "\"message\":\"2\"}]}}").getBytes(StandardCharsets.UTF_8), false));
+        recorder.end(Optional.empty());
+
+        String lines = String.join("", chunks);
+        assertThat(lines).contains("[0.0,\"r\",\"120x40\"]").contains("[1.5,\"o\",\"a\"]")
+                .contains("\"o\",\"ñb\"]").contains("\"o\",\"mal\\n\"]").contains("\"m\",\"exit 2\"]")
+                .doesNotContain("secreto");
+        assertThat(ends).containsExactly("complete - 2 120x40");
+    }
+
+    @Test
+    void aFrameItCannotReadEndsTheRecordingAsIncomplete() {
+        Recorder recorder = recorder(Recordings.CAP);
+        recorder.fromCluster(message(1, "antes".getBytes(StandardCharsets.UTF_8), false));
+        recorder.fromCluster(new byte[] {(byte) 0x83, 0x00});
+        recorder.fromCluster(message(1, "después".getBytes(StandardCharsets.UTF_8), false));
+        recorder.end(Optional.empty());
+
+        assertThat(String.join("", chunks)).contains("antes").doesNotContain("después");
+        assertThat(ends.get(0)).startsWith("incomplete un frame que el grabador no sabe leer");
+    }
+
+    @Test
+    void theCapTruncatesTheRecording() {
+        Recorder recorder = recorder(200);
+        for (int i = 0; i < 20; i++) {
+            recorder.fromCluster(message(1, ("línea " + i + "\n").getBytes(StandardCharsets.UTF_8), false));
+        }
+        recorder.end(Optional.empty());
+
+        assertThat(String.join("", chunks).length()).isLessThanOrEqualTo(200);
+        assertThat(ends.get(0)).startsWith("truncated llegó al tope");
+    }
+}

@@ -1,0 +1,73 @@
+package dev.klave.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klave.account.SubjectId;
+import dev.klave.cluster.Cluster;
+import dev.klave.cluster.ClusterId;
+import dev.klave.recording.Recording;
+import dev.klave.recording.RecordingStore;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link RecordingStore} must do (issue 42): a recording, its chunks in order, its end once. */
+abstract class RecordingStoreConformance extends StoreConformance {
+    private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
+
+    private RecordingStore store;
+    private JdbiClusterStore clusters;
+
+    @Override
+    protected void setUp(Database database) {
+        store = new JdbiRecordingStore(database);
+        clusters = new JdbiClusterStore(database);
+    }
+
+    private Recording stored(SubjectId subject) {
+        ClusterId cluster = new ClusterId("c-" + UUID.randomUUID().toString().substring(0, 8));
+        clusters.create(new Cluster(cluster, "Cluster", NOW, Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty()));
+        Recording recording = new Recording(UUID.randomUUID().toString(), subject, "eva", cluster, "team-a", "box",
+                Optional.of("app"), "sh -c echo ñ", true, false, NOW, Optional.empty(), Recording.State.RECORDING,
+                Optional.empty(), 0, 80, 24, Optional.empty());
+        store.create(recording);
+        return recording;
+    }
+
+    @Test
+    void aRecordingKeepsItsChunksInOrderAndEndsOnce() {
+        SubjectId eva = storedPerson("recorded");
+        Recording recording = stored(eva);
+
+        store.append(recording.id(), 0, "[0.1,\"o\",\"uno\"]\n", 19);
+        store.append(recording.id(), 1, "[0.2,\"o\",\"dós\"]\n", 19);
+        store.end(recording.id(), NOW.plusSeconds(5), Recording.State.COMPLETE, Optional.empty(), Optional.of(3), 120,
+                40);
+        store.end(recording.id(), NOW.plusSeconds(9), Recording.State.INCOMPLETE, Optional.of("otra vez"),
+                Optional.empty(), 80, 24);
+
+        assertThat(store.chunks(recording.id())).containsExactly("[0.1,\"o\",\"uno\"]\n",
+                "[0.2,\"o\",\"dós\"]\n");
+        Recording read = store.findById(recording.id()).orElseThrow();
+        assertThat(read.state()).as("ended once").isEqualTo(Recording.State.COMPLETE);
+        assertThat(read.endedAt()).contains(NOW.plusSeconds(5));
+        assertThat(read.exitCode()).contains(3);
+        assertThat(read.bytes()).isEqualTo(38);
+        assertThat(read.width() + "x" + read.height()).isEqualTo("120x40");
+        assertThat(read.container()).contains("app");
+        assertThat(read.command()).isEqualTo("sh -c echo ñ");
+    }
+
+    @Test
+    void aPersonsListHoldsTheirOwnNewestFirst() {
+        SubjectId eva = storedPerson("recorded");
+        Recording first = stored(eva);
+        Recording other = stored(storedPerson("recorded"));
+
+        assertThat(store.list(Optional.of(eva), 10)).extracting(Recording::id).containsExactly(first.id());
+        assertThat(store.list(Optional.empty(), 1000)).extracting(Recording::id).contains(first.id(), other.id());
+        assertThat(store.findById("none")).isEmpty();
+    }
+}
