@@ -257,6 +257,10 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
         text(d.address)})`;
     case "notify.destination_delete":
       return `${who} quitó el destino de avisos «${text(d.name)}»`;
+    case "recording.policy_update":
+      return `${who} puso la grabación de sesiones de ${text(d.cluster)} en «${
+        ({ off: "sin grabar", on: "grabar", required: "grabar siempre (obligatoria)" } as Record<string, string>)[
+          text(d.policy)] ?? text(d.policy)}»`;
     case "recording.view":
       return `${who} vio la grabación de la sesión de ${text(d.subject)} en ${text(d.pod)} (${text(d.cluster)})`;
     case "access_policy.update":

@@ -10,6 +10,7 @@ import { ClusterStatus } from "./ClusterStatus";
 import { GrantsTable } from "../ui/GrantsTable";
 import { ActivityChart } from "../ui/ActivityChart";
 import { AccessPolicyCard } from "../access/AccessPolicyCard";
+import { RecordingPolicyCard } from "./RecordingPolicyCard";
 
 export function ClusterScreen({ id }: { id: string }) {
   const path = `/api/clusters/${encodeURIComponent(id)}`;
@@ -123,6 +124,7 @@ export function ClusterScreen({ id }: { id: string }) {
       {current.status !== "pending" && <Namespaces path={path} />}
       <ClusterAccess id={current.id} />
       <AccessPolicyCard cluster={current.id} />
+      <RecordingPolicyCard cluster={current.id} />
     </>
   );
 }

@@ -55,6 +55,7 @@ final class GatewayWiring {
     final JdbiAuditStore auditStore;
     /** Recorded exec and attach sessions (issue 42). */
     final dev.klave.recording.Recordings recordings;
+    final dev.klave.recording.RecordingPolicies recordingPolicies;
     final AuditWriter auditWriter;
     final CredentialChecks credentialChecks;
     final JdbiAgentSessionStore agentSessions;
@@ -100,8 +101,11 @@ final class GatewayWiring {
         gateway = new Gateway(credentialChecks, auditWriter, openCalls, checking, clock);
         clusterExchange = new ClusterExchange(gateway, clusters.connections.endpoints(), clock);
         network = new NetworkEngine(settings.tlsEngine());
+        recordingPolicies = new dev.klave.recording.RecordingPolicies(
+                new dev.klave.store.JdbiRecordingPolicyStore(database), clusters.clusterStore, accounts.events, database,
+                clock);
         recordings = new dev.klave.recording.Recordings(new dev.klave.store.JdbiRecordingStore(database),
-                accounts.events, clock, dev.klave.recording.Recordings.CAP);
+                recordingPolicies, accounts.events, clock, dev.klave.recording.Recordings.CAP);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
@@ -113,6 +117,7 @@ final class GatewayWiring {
     }
 
     void start() {
+        recordingPolicies.start();
         auditWriter.start();
         openCalls.start();
         retention.ifPresent(AuditRetention::start);

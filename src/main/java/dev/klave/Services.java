@@ -132,7 +132,7 @@ public final class Services {
         // /mcp's mounts before the login's routes, which /.well-known and /oauth belong to.
         routes.addAll(agents.routes());
         routes.add(notify.routes);
-        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings));
+        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings, gateway.recordingPolicies));
         return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
     }
 
@@ -192,6 +192,7 @@ public final class Services {
         signIn.forgeSync.ifPresent(ForgeSync::close);
         gateway.retention.ifPresent(AuditRetention::close);
         gateway.recordings.close();
+        gateway.recordingPolicies.close();
         gateway.auditWriter.close();
     }
 

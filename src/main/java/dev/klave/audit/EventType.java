@@ -67,7 +67,8 @@ public enum EventType {
     NOTIFY_DESTINATION_CREATE("notify.destination_create"),
     NOTIFY_DESTINATION_DELETE("notify.destination_delete"),
     // Issue 42: watching (downloading) a recorded session.
-    RECORDING_VIEW("recording.view");
+    RECORDING_VIEW("recording.view"),
+    RECORDING_POLICY_UPDATE("recording.policy_update");
 
     private final String code;
 

@@ -234,6 +234,13 @@ public enum Message {
     /** %s: how many. */
     NOTIFY_TOO_MANY(409, "como mucho %s destinos de avisos"),
 
+    // Not in the specification: recorded sessions (issue 42).
+    RECORDING_POLICY_INVALID(400, "la política de grabación es off, on o required"),
+    RECORDING_REQUIRED_SPDY(403, "este cluster exige grabar las sesiones y esta no se puede grabar todavía: "
+            + "usa kubectl 1.29 o posterior, que habla WebSocket"),
+    RECORDING_REQUIRED_UNAVAILABLE(503, "este cluster exige grabar las sesiones y ahora no se pueden grabar: "
+            + "inténtalo en un momento"),
+
     // Errors of the agent's tools (spec 3 §7 "Tool results"): the specification writes the codes,
     // not the texts. A tool result carries no HTTP status; the status only classes the refusal.
     AGENT_APPROVAL_PENDING("agent.approval_pending", 202, "la escritura espera la aprobación de una persona"),

@@ -6,6 +6,8 @@ import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.kube.Query;
+import dev.klave.messages.Text;
+import dev.klave.recording.RecordingPolicy;
 import dev.klave.recording.Recordings;
 import java.util.List;
 import dev.klave.gateway.OpenCall;
@@ -97,6 +99,17 @@ final class Upgrades {
             }
             closing.get().run();
         }));
+        // Issue 42: an exec or attach on a cluster that requires recording is refused when it cannot
+        // be recorded (SPDY is not read yet; the writer is too far behind), before the cluster sees it.
+        Optional<Recordings.Session> session = session(open, request.getHeader(HttpHeaders.UPGRADE));
+        RecordingPolicy policy = session.map(ignored -> recordings.policy(cluster)).orElse(RecordingPolicy.OFF);
+        if (policy == RecordingPolicy.REQUIRED && (!session.get().websocket() || !recordings.accepting())) {
+            Message refused = session.get().websocket() ? Message.RECORDING_REQUIRED_UNAVAILABLE
+                    : Message.RECORDING_REQUIRED_SPDY;
+            open.end(refused.status(), Optional.of(refused.text()));
+            KubeStatus.send(response, refused);
+            return;
+        }
         MultiMap headers = ForwardedHeaders.of(request.headers(), open.impersonation());
         headers.set(HttpHeaders.CONNECTION, "Upgrade");
         headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
@@ -153,35 +166,74 @@ final class Upgrades {
                             answer.socket().close();
                         });
                         spliced.set(true);
-                        splice(client, answer, open, session(open, request.getHeader(HttpHeaders.UPGRADE)));
+                        splice(client, answer, open, session, policy, context);
                     });
                 });
     }
 
-    private void splice(NetSocket client, Answer answer, OpenCall open, Optional<Recordings.Session> session) {
+    private void splice(NetSocket client, Answer answer, OpenCall open, Optional<Recordings.Session> session,
+            RecordingPolicy policy, Context context) {
         NetSocket cluster = answer.socket();
-        Recordings.Tap tap = session.map(recordings::start).orElse(null);
+        Runnable finished = () -> {
+            open.end(101, Optional.empty());
+            client.close();
+            cluster.close();
+        };
+        // Under "required", a recording that fails ends the session: kubectl reads why on its error
+        // channel (v4/v5.channel.k8s.io, channel 3, a Status), then both connections close.
+        String protocol = Optional.ofNullable(answer.headers().get("Sec-WebSocket-Protocol")).orElse("");
+        boolean channels = protocol.startsWith("v4.channel.k8s.io") || protocol.startsWith("v5.channel.k8s.io");
+        Runnable failed = () -> context.runOnContext(ignored -> {
+            String why = Text.RECORDING_SESSION_ENDED.text();
+            open.end(101, Optional.of(why));
+            Future<Void> written = channels ? client.write(errorFrame(why)) : Future.succeededFuture();
+            written.onComplete(done -> {
+                client.close();
+                cluster.close();
+            });
+        });
+        Recordings.Tap tap = session.map(found -> recordings.start(found, policy, failed)).orElse(null);
         if (answer.rest().length() > 0) {
             client.write(answer.rest());
             if (tap != null) {
                 tap.fromCluster(answer.rest().getBytes());
             }
         }
-        Runnable finished = () -> {
-            open.end(101, Optional.empty());
-            client.close();
-            cluster.close();
-            if (tap != null) {
-                tap.end(Optional.empty());
-            }
-        };
         if (tap == null) {
             Relays.bytes(client, cluster, finished);
             Relays.bytes(cluster, client, finished);
             return;
         }
-        Relays.bytes(client, cluster, finished, bytes -> tap.fromClient(bytes.getBytes()));
-        Relays.bytes(cluster, client, finished, bytes -> tap.fromCluster(bytes.getBytes()));
+        Runnable ended = () -> {
+            finished.run();
+            tap.end(Optional.empty());
+        };
+        Relays.bytes(client, cluster, ended, bytes -> tap.fromClient(bytes.getBytes()));
+        Relays.bytes(cluster, client, ended, bytes -> tap.fromCluster(bytes.getBytes()));
+    }
+
+    /**
+     * What ends a session for kubectl: a message on its error channel (3) with a failure Status
+     * saying {@code why}, then the WebSocket's normal close (1000, RFC 6455 §7.4.1) — so kubectl
+     * prints why instead of an unexpected end.
+     */
+    static Buffer errorFrame(String why) {
+        com.fasterxml.jackson.databind.node.ObjectNode status = new com.fasterxml.jackson.databind.ObjectMapper()
+                .createObjectNode();
+        status.put("kind", "Status").put("apiVersion", "v1").put("status", "Failure").put("message", why)
+                .put("reason", "InternalError");
+        status.putObject("metadata");
+        byte[] json = status.toString().getBytes(StandardCharsets.UTF_8);
+        Buffer frame = Buffer.buffer().appendByte((byte) 0x82);
+        int length = json.length + 1;
+        if (length < 126) {
+            frame.appendByte((byte) length);
+        } else {
+            frame.appendByte((byte) 126).appendShort((short) length);
+        }
+        frame.appendByte((byte) 3).appendBytes(json);
+        // A normal close (1000): kubectl then reads the error stream it holds and prints its message.
+        return frame.appendByte((byte) 0x88).appendByte((byte) 2).appendShort((short) 1000);
     }
 
     /**

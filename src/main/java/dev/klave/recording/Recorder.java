@@ -45,6 +45,9 @@ final class Recorder {
 
         void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode, int width,
                 int height);
+
+        /** The recording stopped before the session (unreadable, behind, at its cap). */
+        default void stopped(String id, Recording.State state) {}
     }
 
     Recorder(String id, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
@@ -168,9 +171,10 @@ final class Recorder {
         }
         String chunk = lines.toString();
         lines = new StringBuilder();
-        if (!writer.chunk(id, seq++, chunk)) {
+        if (!writer.chunk(id, seq++, chunk) && state == Recording.State.RECORDING) {
             state = Recording.State.INCOMPLETE;
             reason = Optional.of(Text.RECORDING_BEHIND.text());
+            writer.stopped(id, state);
         }
     }
 
@@ -178,6 +182,15 @@ final class Recorder {
         flush();
         if (state == Recording.State.RECORDING) {
             state = ended;
+            reason = Optional.of(why);
+            writer.stopped(id, state);
+        }
+    }
+
+    /** The writer could not store it: the recording stops here, marked. */
+    synchronized void failed(String why) {
+        if (state == Recording.State.RECORDING) {
+            state = Recording.State.INCOMPLETE;
             reason = Optional.of(why);
         }
     }

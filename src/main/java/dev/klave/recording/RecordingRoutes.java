@@ -18,10 +18,16 @@ import java.util.Optional;
  */
 public final class RecordingRoutes implements RouteProvider {
     private final Recordings recordings;
+    private final RecordingPolicies policies;
 
-    public RecordingRoutes(Recordings recordings) {
+    public RecordingRoutes(Recordings recordings, RecordingPolicies policies) {
         this.recordings = requireNonNull(recordings, "recordings is null");
+        this.policies = requireNonNull(policies, "policies is null");
     }
+
+    record PolicyView(String cluster, String policy) {}
+
+    record PolicyChange(String policy) {}
 
     record RecordingView(String id, String subjectId, String subject, String cluster, String namespace, String pod,
             Optional<String> container, String command, boolean tty, boolean stdinRecorded, Instant startedAt,
@@ -34,6 +40,13 @@ public final class RecordingRoutes implements RouteProvider {
                         recordings.list(Principal.of(request)).stream().map(RecordingRoutes::view).toList()))
                 .get("/api/recordings/{id}", Access.SESSION, request -> ApiResponse.ok(view(
                         recordings.find(request.pathParameter("id"), Principal.of(request)))))
+                .get("/api/clusters/{id}/recording", Access.ADMIN, request -> ApiResponse.ok(new PolicyView(
+                        request.pathParameter("id"), policies.find(request.pathParameter("id")).code())))
+                .add("PUT", "/api/clusters/{id}/recording", Access.ADMIN, request -> {
+                    PolicyChange body = request.json(PolicyChange.class);
+                    return ApiResponse.ok(new PolicyView(request.pathParameter("id"), policies.update(
+                            request.pathParameter("id"), body.policy(), Principal.of(request)).code()));
+                })
                 .get("/api/recordings/{id}/cast", Access.SESSION, request -> {
                     String id = request.pathParameter("id");
                     String cast = recordings.cast(id, Principal.of(request));

@@ -40,6 +40,7 @@ public final class Recordings implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Recordings.class);
 
     private final RecordingStore store;
+    private final RecordingPolicies policies;
     private final ControlEvents events;
     private final Clock clock;
     private final long cap;
@@ -48,7 +49,8 @@ public final class Recordings implements AutoCloseable {
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
 
-    public Recordings(RecordingStore store, ControlEvents events, Clock clock, long cap) {
+    public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap) {
+        this.policies = requireNonNull(policies, "policies is null");
         this.store = requireNonNull(store, "store is null");
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -81,8 +83,38 @@ public final class Recordings implements AutoCloseable {
         void end(Optional<String> cut);
     }
 
-    /** Starts a session's recording; its row exists before the first byte is relayed. */
+    /** The policy a session opening now on {@code cluster} follows. */
+    public RecordingPolicy policy(ClusterId cluster) {
+        return policies.of(cluster);
+    }
+
+    /** Whether a session can be recorded now: what waits for the writer leaves room (required policy). */
+    public boolean accepting() {
+        return backlog.get() < BACKLOG / 2;
+    }
+
+    /** As {@link #start(Session, RecordingPolicy, Runnable)} for a cluster that records (on). */
     public Tap start(Session session) {
+        return start(session, RecordingPolicy.ON, () -> { });
+    }
+
+    /**
+     * Starts a session's recording; its row is written before the first chunk. Under {@link
+     * RecordingPolicy#REQUIRED}, {@code failed} is told (once, on the writer's thread) when the
+     * recording can no longer go on — its row or a chunk not stored, a frame not read, the cap —
+     * and the relay ends the session; under {@link RecordingPolicy#ON} the recording is marked and
+     * the session goes on.
+     */
+    public Tap start(Session session, RecordingPolicy policy, Runnable failed) {
+        if (policy == RecordingPolicy.OFF) {
+            return NOTHING;
+        }
+        java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable fail = () -> {
+            if (policy == RecordingPolicy.REQUIRED && told.compareAndSet(false, true)) {
+                failed.run();
+            }
+        };
         Recording recording = new Recording(session.auditId(), session.subject(), session.login(), session.cluster(),
                 session.namespace(), session.pod(), session.container(), session.command(), session.tty(), false,
                 clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
@@ -98,11 +130,13 @@ public final class Recordings implements AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
+                fail.run();
             }
         });
         if (!session.websocket()) {
             return NOTHING;
         }
+        Recorder[] self = new Recorder[1];
         Recorder recorder = new Recorder(recording.id(), false, cap, System::nanoTime, new Recorder.Writer() {
             @Override
             public boolean chunk(String id, int seq, String lines) {
@@ -116,11 +150,18 @@ public final class Recordings implements AutoCloseable {
                         store.append(id, seq, lines, size);
                     } catch (RuntimeException e) {
                         LOG.warn("recording {}: a chunk could not be stored: {}", id, e.toString());
+                        self[0].failed(Text.RECORDING_STORE_FAILED.text());
+                        fail.run();
                     } finally {
                         backlog.addAndGet(-size);
                     }
                 });
                 return true;
+            }
+
+            @Override
+            public void stopped(String id, Recording.State state) {
+                writer.execute(fail);
             }
 
             @Override
@@ -135,6 +176,7 @@ public final class Recordings implements AutoCloseable {
                 });
             }
         });
+        self[0] = recorder;
         live.add(recorder);
         return new Tap() {
             @Override

@@ -48,7 +48,8 @@ class ClosedSetsTest {
                 "access_request.create", "access_request.first_approval", "access_request.approve",
                 "access_request.deny", "access_request.cancel", "access_request.expire", "access_request.end",
                 "eligible_grant.create", "eligible_grant.revoke", "access_policy.update",
-                "notify.destination_create", "notify.destination_delete", "recording.view");
+                "notify.destination_create", "notify.destination_delete", "recording.view",
+                "recording.policy_update");
     }
 
     @Test
@@ -106,6 +107,10 @@ class ClosedSetsTest {
         assertThat(codes(AccessStatus.values(), AccessStatus::code)).containsExactly("pending", "approved", "denied",
                 "expired", "cancelled");
         assertThat(codes(Course.Origin.values(), Course.Origin::code)).containsExactly("agent", "person", "eligible");
+        assertThat(codes(dev.klave.recording.RecordingPolicy.values(), dev.klave.recording.RecordingPolicy::code))
+                .containsExactly("off", "on", "required");
+        assertThat(codes(dev.klave.recording.Recording.State.values(), dev.klave.recording.Recording.State::code))
+                .containsExactly("recording", "complete", "incomplete", "truncated");
     }
 
     @Test

@@ -61,6 +61,18 @@ abstract class RecordingStoreConformance extends StoreConformance {
     }
 
     @Test
+    void aClustersPolicyIsSavedAndReplaced() {
+        dev.klave.recording.RecordingPolicyStore policies = new JdbiRecordingPolicyStore(database());
+        ClusterId cluster = stored(storedPerson("recorded")).cluster();
+        assertThat(policies.all()).doesNotContainKey(cluster);
+
+        policies.save(cluster, dev.klave.recording.RecordingPolicy.REQUIRED, NOW, "root");
+        policies.save(cluster, dev.klave.recording.RecordingPolicy.OFF, NOW.plusSeconds(1), "root");
+
+        assertThat(policies.all()).containsEntry(cluster, dev.klave.recording.RecordingPolicy.OFF);
+    }
+
+    @Test
     void aPersonsListHoldsTheirOwnNewestFirst() {
         SubjectId eva = storedPerson("recorded");
         Recording first = stored(eva);

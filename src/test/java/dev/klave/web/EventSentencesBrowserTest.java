@@ -274,6 +274,9 @@ class EventSentencesBrowserTest {
         expect("root vio la grabación de la sesión de ana en web-0 (prod-9)", e -> e.event(EventType.RECORDING_VIEW)
                 .actor(root).details(Map.of("recording", "r1", "cluster", "prod-9", "pod", "web-0", "subject", "ana"))
                 .record());
+        expect("root puso la grabación de sesiones de prod-9 en «grabar siempre (obligatoria)»",
+                e -> e.event(EventType.RECORDING_POLICY_UPDATE).actor(root).details(Map.of("cluster", "prod-9",
+                        "policy", "required")).record());
         ControlEvents events = web.klave.klave().services().events();
         recorded.values().forEach(event -> event.accept(events));
     }

@@ -1,0 +1,45 @@
+package dev.klave.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.klave.cluster.ClusterId;
+import dev.klave.recording.RecordingPolicy;
+import dev.klave.recording.RecordingPolicyStore;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@link RecordingPolicyStore} in SQL. */
+public final class JdbiRecordingPolicyStore implements RecordingPolicyStore {
+    private final Database database;
+
+    public JdbiRecordingPolicyStore(Database database) {
+        this.database = requireNonNull(database, "database is null");
+    }
+
+    @Override
+    public Map<ClusterId, RecordingPolicy> all() {
+        Map<ClusterId, RecordingPolicy> policies = new LinkedHashMap<>();
+        database.withHandle(handle -> handle.createQuery("SELECT cluster_id, policy FROM recording_policies "
+                        + "ORDER BY cluster_id")
+                .map((row, context) -> Map.entry(new ClusterId(row.getString("cluster_id")),
+                        RecordingPolicy.parse(row.getString("policy"))))
+                .list()).forEach(entry -> policies.put(entry.getKey(), entry.getValue()));
+        return policies;
+    }
+
+    @Override
+    public void save(ClusterId cluster, RecordingPolicy policy, Instant at, String by) {
+        database.inTransaction(() -> database.withHandle(handle -> {
+            handle.createUpdate("DELETE FROM recording_policies WHERE cluster_id = :cluster")
+                    .bind("cluster", cluster.value()).execute();
+            return handle.createUpdate("INSERT INTO recording_policies (cluster_id, policy, updated_at, updated_by) "
+                            + "VALUES (:cluster, :policy, :at, :by)")
+                    .bind("cluster", cluster.value())
+                    .bind("policy", policy.code())
+                    .bind("at", at.toEpochMilli())
+                    .bind("by", by)
+                    .execute();
+        }));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.klave.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.klave.web.AdminJourneyBrowserTest.signIn;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.ColorScheme;
+import dev.klave.testing.TestingClusters;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Recorded sessions (issue 42) in Chromium: a cluster's page shows and sets its recording policy. */
+class RecordingsBrowserTest extends BrowserTestBase {
+    @BeforeAll
+    void aCluster() {
+        TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
+    }
+
+    @Test
+    void aClustersPageShowsAndSetsItsRecordingPolicy() {
+        for (int width : List.of(1366, 390)) {
+            Page page = browser.open(web.baseUrl, width, 900, ColorScheme.LIGHT);
+            signIn(page, "root");
+            page.navigate("/admin/clusters/prod-1");
+            Locator card = page.getByTestId("recording-policy");
+            assertThat(card.getByRole(AriaRole.RADIO, new Locator.GetByRoleOptions().setName("Grabar").setExact(true)))
+                    .isChecked();
+            card.getByRole(AriaRole.RADIO, new Locator.GetByRoleOptions()
+                    .setName("Grabar siempre (obligatoria)")).check();
+            assertThat(card).containsText("Sin grabación no hay sesión");
+            card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Guardar")).click();
+            assertThat(page.getByText("Guardada la grabación de sesiones de este cluster.")).isVisible();
+            org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page))
+                    .as("the cluster's page, " + width + " px").isEmpty();
+            org.assertj.core.api.Assertions.assertThat(web.expect(200, "GET", "/api/clusters/prod-1/recording", null,
+                    admin).get("policy").asText()).isEqualTo("required");
+            web.expect(200, "PUT", "/api/clusters/prod-1/recording", "{\"policy\":\"on\"}", admin);
+            page.context().close();
+        }
+    }
+}
