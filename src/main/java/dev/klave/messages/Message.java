@@ -236,8 +236,6 @@ public enum Message {
 
     // Not in the specification: recorded sessions (issue 42).
     RECORDING_POLICY_INVALID(400, "la política de grabación es off, on o required"),
-    RECORDING_REQUIRED_SPDY(403, "este cluster exige grabar las sesiones y esta no se puede grabar todavía: "
-            + "usa kubectl 1.29 o posterior, que habla WebSocket"),
     RECORDING_REQUIRED_UNAVAILABLE(503, "este cluster exige grabar las sesiones y ahora no se pueden grabar: "
             + "inténtalo en un momento"),
 

@@ -212,7 +212,6 @@ public enum Text {
     RECORDING_UNREADABLE("un frame que el grabador no sabe leer"),
     RECORDING_CAP("llegó al tope de la grabación"),
     RECORDING_BEHIND("el grabador se quedó atrás"),
-    RECORDING_NOT_WEBSOCKET("la sesión usa SPDY, que el grabador aún no lee"),
     RECORDING_STORE_FAILED("no se pudo guardar la grabación"),
     /** What the terminal reads when a required recording fails mid-session. */
     RECORDING_SESSION_ENDED("la grabación de esta sesión falló y este cluster la exige: sesión terminada");

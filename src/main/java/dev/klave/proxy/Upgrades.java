@@ -100,12 +100,11 @@ final class Upgrades {
             closing.get().run();
         }));
         // Issue 42: an exec or attach on a cluster that requires recording is refused when it cannot
-        // be recorded (SPDY is not read yet; the writer is too far behind), before the cluster sees it.
+        // be recorded (the writer too far behind), before the cluster sees it.
         Optional<Recordings.Session> session = session(open, request.getHeader(HttpHeaders.UPGRADE));
         RecordingPolicy policy = session.map(ignored -> recordings.policy(cluster)).orElse(RecordingPolicy.OFF);
-        if (policy == RecordingPolicy.REQUIRED && (!session.get().websocket() || !recordings.accepting())) {
-            Message refused = session.get().websocket() ? Message.RECORDING_REQUIRED_UNAVAILABLE
-                    : Message.RECORDING_REQUIRED_SPDY;
+        if (policy == RecordingPolicy.REQUIRED && !recordings.accepting()) {
+            Message refused = Message.RECORDING_REQUIRED_UNAVAILABLE;
             open.end(refused.status(), Optional.of(refused.text()));
             KubeStatus.send(response, refused);
             return;

@@ -51,14 +51,75 @@ final class Recorder {
     }
 
     Recorder(String id, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+        this(id, false, stdin, cap, nanos, writer);
+    }
+
+    /** @param spdy the session speaks SPDY/3.1 (kubectl's fallback) rather than WebSocket */
+    Recorder(String id, boolean spdy, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
         this.id = id;
         this.stdin = stdin;
         this.cap = cap;
         this.nanos = nanos;
         this.start = nanos.getAsLong();
         this.writer = writer;
-        this.fromCluster = new WebSocketFrames(this::clusterMessage);
-        this.fromClient = new WebSocketFrames(this::clientMessage);
+        this.fromCluster = spdy ? null : new WebSocketFrames(this::clusterMessage);
+        this.fromClient = spdy ? null : new WebSocketFrames(this::clientMessage);
+        this.spdyCluster = spdy ? new SpdyStreams(new SpdyEvents(false)) : null;
+        this.spdyClient = spdy ? new SpdyStreams(new SpdyEvents(true)) : null;
+    }
+
+    private final SpdyStreams spdyCluster;
+    private final SpdyStreams spdyClient;
+    /** SPDY: each stream's type, from the client's SYN_STREAM headers. */
+    private final java.util.Map<Integer, String> streams = new java.util.HashMap<>();
+    /** SPDY: what a stream sent so far, for the error (a Status) and resize (JSON lines) streams. */
+    private final java.util.Map<Integer, java.io.ByteArrayOutputStream> pieces = new java.util.HashMap<>();
+
+    /** A SPDY direction's streams, as the recorder reads them. */
+    private final class SpdyEvents implements SpdyStreams.Events {
+        private final boolean client;
+
+        SpdyEvents(boolean client) {
+            this.client = client;
+        }
+
+        @Override
+        public void opened(int stream, String type) {
+            streams.put(stream, type);
+        }
+
+        @Override
+        public void data(int stream, byte[] bytes, boolean last) {
+            String type = streams.getOrDefault(stream, "");
+            if (!client && type.equals("stdout")) {
+                output(stdout.decode(bytes, 0));
+            } else if (!client && type.equals("stderr")) {
+                output(stderr.decode(bytes, 0));
+            } else if (!client && type.equals("error")) {
+                java.io.ByteArrayOutputStream held = pieces.computeIfAbsent(stream,
+                        ignored -> new java.io.ByteArrayOutputStream());
+                held.writeBytes(bytes);
+                if (last) {
+                    exit(held.toByteArray(), 0);
+                }
+            } else if (client && type.equals("resize")) {
+                java.io.ByteArrayOutputStream held = pieces.computeIfAbsent(stream,
+                        ignored -> new java.io.ByteArrayOutputStream());
+                held.writeBytes(bytes);
+                // kubectl writes one JSON object per line on the resize stream.
+                String text = held.toString(StandardCharsets.UTF_8);
+                int end = text.lastIndexOf('\n');
+                if (end >= 0) {
+                    for (String line : text.substring(0, end).split("\n")) {
+                        resize(line.getBytes(StandardCharsets.UTF_8), 0);
+                    }
+                    held.reset();
+                    held.writeBytes(text.substring(end + 1).getBytes(StandardCharsets.UTF_8));
+                }
+            } else if (client && type.equals("stdin") && stdin) {
+                add("i", input.decode(bytes, 0));
+            }
+        }
     }
 
     String id() {
@@ -66,21 +127,33 @@ final class Recorder {
     }
 
     synchronized void fromCluster(byte[] bytes) {
-        if (state == Recording.State.RECORDING) {
+        if (state != Recording.State.RECORDING) {
+            return;
+        }
+        if (spdyCluster != null) {
+            spdyCluster.feed(bytes);
+            check(spdyCluster.failed());
+        } else {
             fromCluster.feed(bytes);
-            check(fromCluster);
+            check(fromCluster.failed());
         }
     }
 
     synchronized void fromClient(byte[] bytes) {
-        if (state == Recording.State.RECORDING) {
+        if (state != Recording.State.RECORDING) {
+            return;
+        }
+        if (spdyClient != null) {
+            spdyClient.feed(bytes);
+            check(spdyClient.failed());
+        } else {
             fromClient.feed(bytes);
-            check(fromClient);
+            check(fromClient.failed());
         }
     }
 
-    private void check(WebSocketFrames frames) {
-        if (frames.failed()) {
+    private void check(boolean failed) {
+        if (failed) {
             stop(Recording.State.INCOMPLETE, Text.RECORDING_UNREADABLE.text());
         }
     }
@@ -93,7 +166,7 @@ final class Recorder {
         switch (channel) {
             case 1 -> output(stdout.decode(payload, 1));
             case 2 -> output(stderr.decode(payload, 1));
-            case 3 -> exit(payload);
+            case 3 -> exit(payload, 1);
             default -> { }
         }
     }
@@ -104,7 +177,7 @@ final class Recorder {
         }
         int channel = payload[0] & 0xff;
         if (channel == 4) {
-            resize(payload);
+            resize(payload, 1);
         } else if (channel == 0 && stdin) {
             add("i", input.decode(payload, 1));
         }
@@ -116,9 +189,9 @@ final class Recorder {
         }
     }
 
-    private void resize(byte[] payload) {
+    private void resize(byte[] payload, int from) {
         try {
-            JsonNode size = Cast.JSON.readTree(new String(payload, 1, payload.length - 1, StandardCharsets.UTF_8));
+            JsonNode size = Cast.JSON.readTree(new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
             int columns = size.path("Width").asInt(0);
             int rows = size.path("Height").asInt(0);
             if (columns > 0 && rows > 0 && columns <= 10_000 && rows <= 10_000) {
@@ -132,9 +205,9 @@ final class Recorder {
     }
 
     /** The error channel: a Status; "Success", or a failure whose ExitCode cause holds the status. */
-    private void exit(byte[] payload) {
+    private void exit(byte[] payload, int from) {
         try {
-            JsonNode status = Cast.JSON.readTree(new String(payload, 1, payload.length - 1, StandardCharsets.UTF_8));
+            JsonNode status = Cast.JSON.readTree(new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
             int code = 0;
             if (!"Success".equals(status.path("status").asText())) {
                 code = 1;
@@ -197,6 +270,10 @@ final class Recorder {
 
     /** The session ended: the rest goes to the writer, then the end. */
     synchronized void end(Optional<String> cut) {
+        if (spdyCluster != null) {
+            spdyCluster.close();
+            spdyClient.close();
+        }
         flush();
         Recording.State ended = state == Recording.State.RECORDING ? Recording.State.COMPLETE : state;
         writer.end(id, ended, reason.or(() -> cut), exitCode, width, height);

@@ -123,21 +123,14 @@ public final class Recordings implements AutoCloseable {
         writer.execute(() -> {
             try {
                 store.create(recording);
-                if (!session.websocket()) {
-                    // SPDY/3.1 is not read yet: the session is relayed and audited; its recording says why it is empty.
-                    store.end(recording.id(), clock.instant(), Recording.State.INCOMPLETE,
-                            Optional.of(Text.RECORDING_NOT_WEBSOCKET.text()), Optional.empty(), 80, 24);
-                }
             } catch (RuntimeException e) {
                 LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
                 fail.run();
             }
         });
-        if (!session.websocket()) {
-            return NOTHING;
-        }
         Recorder[] self = new Recorder[1];
-        Recorder recorder = new Recorder(recording.id(), false, cap, System::nanoTime, new Recorder.Writer() {
+        Recorder recorder = new Recorder(recording.id(), !session.websocket(), false, cap, System::nanoTime,
+                new Recorder.Writer() {
             @Override
             public boolean chunk(String id, int seq, String lines) {
                 long size = lines.length();

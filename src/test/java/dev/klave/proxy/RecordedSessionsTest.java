@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestInstance;
  * Recorded sessions, first part (issue 42): the real kubectl's exec through Klave over WebSocket is
  * recorded as asciicast v2 — the output the person saw, stdout and stderr, the exit status — and
  * the recording replays the same text; its owner and administrators read it, nobody else, and
- * reading it is an event. An exec over SPDY is relayed as ever and its recording says it is empty.
+ * reading it is an event. Over SPDY/3.1 (kubectl's fallback) alike.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RecordedSessionsTest {
@@ -140,14 +140,16 @@ class RecordedSessionsTest {
     }
 
     @Test
-    void anExecOverSpdyIsRelayedAndItsRecordingSaysWhyItIsEmpty() throws Exception {
+    void anExecOverSpdyIsRecordedToo() throws Exception {
         Kubectl.Result result = kubectl.run(Map.of("KUBECTL_REMOTE_COMMAND_WEBSOCKETS", "false"), "", "exec", "box",
-                "-n", "team-a", "--", "echo", "por", "spdy");
-        assertThat(result.exitCode()).as(result.stderr()).isZero();
+                "-n", "team-a", "--", "sh", "-c", "echo por spdy; echo y mal >&2; exit 4");
+        assertThat(result.exitCode()).as(result.stderr()).isEqualTo(4);
         assertThat(result.stdout()).isEqualTo("por spdy\n");
 
-        JsonNode recording = recordingOf("echo por spdy");
-        assertThat(recording.get("state").asText()).isEqualTo("incomplete");
-        assertThat(recording.get("reason").asText()).contains("SPDY");
+        JsonNode recording = recordingOf("sh -c echo por spdy; echo y mal >&2; exit 4");
+        assertThat(recording.get("state").asText()).isEqualTo("complete");
+        assertThat(recording.get("exit_code").asInt()).isEqualTo(4);
+        List<JsonNode> lines = cast(recording.get("id").asText(), admin);
+        assertThat(output(lines)).contains("por spdy\n").contains("y mal\n");
     }
 }
