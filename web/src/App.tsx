@@ -21,6 +21,8 @@ import { CiScreen } from "./admin/CiScreen";
 import { AgentsScreen } from "./agents/AgentsScreen";
 import { AccessRequestScreen } from "./access/AccessRequestScreen";
 import { AskAccessScreen } from "./access/AskAccessForm";
+import { PlayerScreen } from "./recordings/PlayerScreen";
+import { SessionsScreen } from "./recordings/SessionsScreen";
 import { RequestScreen } from "./agents/RequestScreen";
 import { ConsentScreen } from "./agents/ConsentScreen";
 
@@ -111,6 +113,13 @@ function Route({ path, me, onMeChanged }: { path: string; me: Me; onMeChanged: (
   const ownRequest = /^\/acceso\/solicitudes\/([^/]+)$/.exec(path);
   if (ownRequest) {
     return <AccessRequestScreen id={decodeURIComponent(ownRequest[1])} />;
+  }
+  if (path === "/sesiones") {
+    return <SessionsScreen admin={me.is_admin} />;
+  }
+  const recorded = /^\/sesiones\/([^/]+)$/.exec(path);
+  if (recorded) {
+    return <PlayerScreen id={decodeURIComponent(recorded[1])} />;
   }
   if (path === "/acceso/pedir") {
     return <AskAccessScreen cluster={new URLSearchParams(location.search).get("cluster") ?? ""} />;

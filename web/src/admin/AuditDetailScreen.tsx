@@ -21,6 +21,8 @@ export function AuditDetailScreen({ id }: { id: string }) {
             <dt>Terminó</dt><dd>{when(row.data.completed_at, true)}</dd>
             <dt>Usuario</dt><dd>{row.data.subject ?? "—"}</dd>
             <dt>Credencial</dt><dd><code>{row.data.credential ?? "—"}</code></dd>
+            {/\/(exec|attach)$/.test(row.data.path.split("?")[0]) && <><dt>Grabación</dt><dd data-testid="audit-recording">
+              <a href={`/sesiones/${encodeURIComponent(row.data.id)}`}>Ver la sesión grabada</a></dd></>}
             {row.data.access_request && <><dt>Con el acceso</dt><dd data-testid="audit-access-request">pedido en la{" "}
               <a href={`/acceso/solicitudes/${encodeURIComponent(row.data.access_request)}`}>solicitud
                 {" "}{row.data.access_request}</a></dd></>}

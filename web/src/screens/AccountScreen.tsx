@@ -95,6 +95,8 @@ export function AccountScreen({ me }: { me: Me; onMeChanged: (me: Me) => void })
       <ConnectAgent />
       <section class="card" aria-labelledby="audit-title">
         <h2 id="audit-title">Mi actividad reciente</h2>
+        <p class="muted small">Tus sesiones de <code>kubectl exec</code> y <code>attach</code> quedan grabadas:{" "}
+          <a href="/sesiones">ver mis sesiones</a>.</p>
         <Loads loaded={audit}>
           {(page) => page.events.length === 0
             ? <p class="state state-empty">Ninguna petición tuya a los clusters todavía.</p>

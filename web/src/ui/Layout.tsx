@@ -14,6 +14,7 @@ const ADMIN_LINKS = [
   { href: "/admin/ci", label: "CI" },
   { href: "/agentes", label: "Agentes" },
   { href: "/admin/auditoria", label: "Auditoría" },
+  { href: "/sesiones", label: "Sesiones" },
   { href: "/admin/instalacion", label: "Instalación" },
 ];
 

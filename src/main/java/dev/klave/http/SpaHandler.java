@@ -17,7 +17,10 @@ import java.util.Optional;
  */
 final class SpaHandler {
     /** No inline script or style; nothing framed; only our own origin. */
-    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
+    // 'wasm-unsafe-eval' lets the session player (issue 42: asciinema-player's terminal emulator is
+    // WebAssembly) compile its module; it allows no JavaScript eval, and no script but our own.
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+            + "style-src 'self'; "
             + "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
             + "form-action 'self'; frame-ancestors 'none'";
 

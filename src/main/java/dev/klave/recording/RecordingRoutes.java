@@ -37,7 +37,8 @@ public final class RecordingRoutes implements RouteProvider {
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/recordings", Access.SESSION, request -> ApiResponse.ok(
-                        recordings.list(Principal.of(request)).stream().map(RecordingRoutes::view).toList()))
+                        recordings.list(Principal.of(request), filter(request)).stream().map(RecordingRoutes::view)
+                                .toList()))
                 .get("/api/recordings/{id}", Access.SESSION, request -> ApiResponse.ok(view(
                         recordings.find(request.pathParameter("id"), Principal.of(request)))))
                 .get("/api/clusters/{id}/recording", Access.ADMIN, request -> ApiResponse.ok(new PolicyView(
@@ -54,6 +55,32 @@ public final class RecordingRoutes implements RouteProvider {
                     return ApiResponse.raw("application/x-asciicast", cast.getBytes(StandardCharsets.UTF_8))
                             .withHeader("Content-Disposition", "attachment; filename=\"" + id + ".cast\"");
                 });
+    }
+
+    /** {@code subject} (an id), {@code cluster}, {@code namespace}, {@code pod}, {@code from}, {@code to} (RFC 3339). */
+    private static RecordingStore.Filter filter(dev.klave.http.ApiRequest request) {
+        for (String name : request.queryNames()) {
+            if (!java.util.Set.of("subject", "cluster", "namespace", "pod", "from", "to").contains(name)) {
+                throw dev.klave.messages.Message.QUERY_PARAMETER_UNKNOWN.refusal(name);
+            }
+        }
+        Optional<dev.klave.account.SubjectId> subject;
+        try {
+            subject = request.queryParameter("subject").map(dev.klave.account.SubjectId::new);
+        } catch (IllegalArgumentException e) {
+            throw dev.klave.messages.Message.FILTER_INVALID.refusal("subject", "id");
+        }
+        return new RecordingStore.Filter(subject, request.queryParameter("cluster"),
+                request.queryParameter("namespace"), request.queryParameter("pod"), time(request, "from"),
+                time(request, "to"));
+    }
+
+    private static Optional<Instant> time(dev.klave.http.ApiRequest request, String name) {
+        try {
+            return request.queryParameter(name).map(text -> java.time.OffsetDateTime.parse(text).toInstant());
+        } catch (java.time.format.DateTimeParseException e) {
+            throw dev.klave.messages.Message.TIME_INVALID.refusal(name);
+        }
     }
 
     static RecordingView view(Recording recording) {

@@ -22,5 +22,24 @@ public interface RecordingStore {
     List<String> chunks(String id);
 
     /** Newest first; a person's own when {@code subject} is given. */
-    List<Recording> list(Optional<SubjectId> subject, int limit);
+    default List<Recording> list(Optional<SubjectId> subject, int limit) {
+        return list(new Filter(subject, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty()), limit);
+    }
+
+    /** Newest first, those {@code filter} keeps. */
+    List<Recording> list(Filter filter, int limit);
+
+    /** The "Sesiones" view's filters; empty ones keep everything. */
+    record Filter(Optional<SubjectId> subject, Optional<String> cluster, Optional<String> namespace,
+            Optional<String> pod, Optional<Instant> from, Optional<Instant> to) {
+        public Filter {
+            java.util.Objects.requireNonNull(subject, "subject is null");
+            java.util.Objects.requireNonNull(cluster, "cluster is null");
+            java.util.Objects.requireNonNull(namespace, "namespace is null");
+            java.util.Objects.requireNonNull(pod, "pod is null");
+            java.util.Objects.requireNonNull(from, "from is null");
+            java.util.Objects.requireNonNull(to, "to is null");
+        }
+    }
 }

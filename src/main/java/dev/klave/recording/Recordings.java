@@ -196,6 +196,14 @@ public final class Recordings implements AutoCloseable {
         return store.list(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()), LISTED);
     }
 
+    /** As {@link #list(Principal)}, kept by {@code filter}; a person's subject filter is always themselves. */
+    public List<Recording> list(Principal caller, RecordingStore.Filter filter) {
+        RecordingStore.Filter own = caller.admin() ? filter : new RecordingStore.Filter(
+                Optional.of(caller.subjectId()), filter.cluster(), filter.namespace(), filter.pod(), filter.from(),
+                filter.to());
+        return store.list(own, LISTED);
+    }
+
     public Recording find(String id, Principal caller) {
         return store.findById(id).filter(recording -> caller.admin() || recording.subject().equals(caller.subjectId()))
                 .orElseThrow(Message.NOT_FOUND::refusal);

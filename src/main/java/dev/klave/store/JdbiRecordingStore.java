@@ -90,12 +90,23 @@ public final class JdbiRecordingStore implements RecordingStore {
     }
 
     @Override
-    public List<Recording> list(Optional<SubjectId> subject, int limit) {
-        String where = subject.isPresent() ? " WHERE subject_id = :subject_id" : "";
+    public List<Recording> list(Filter filter, int limit) {
+        StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        filter.subject().ifPresent(ignored -> where.append(" AND subject_id = :subject_id"));
+        filter.cluster().ifPresent(ignored -> where.append(" AND cluster_id = :cluster_id"));
+        filter.namespace().ifPresent(ignored -> where.append(" AND namespace = :namespace"));
+        filter.pod().ifPresent(ignored -> where.append(" AND pod = :pod"));
+        filter.from().ifPresent(ignored -> where.append(" AND started_at >= :from"));
+        filter.to().ifPresent(ignored -> where.append(" AND started_at < :to"));
         return database.withHandle(handle -> {
             var query = handle.createQuery("SELECT " + COLUMNS + " FROM recordings" + where
                     + " ORDER BY started_at DESC, id LIMIT :limit");
-            subject.ifPresent(id -> query.bind("subject_id", id.value()));
+            filter.subject().ifPresent(id -> query.bind("subject_id", id.value()));
+            filter.cluster().ifPresent(value -> query.bind("cluster_id", value));
+            filter.namespace().ifPresent(value -> query.bind("namespace", value));
+            filter.pod().ifPresent(value -> query.bind("pod", value));
+            filter.from().ifPresent(at -> query.bind("from", at.toEpochMilli()));
+            filter.to().ifPresent(at -> query.bind("to", at.toEpochMilli()));
             return query.bind("limit", limit).map(JdbiRecordingStore::map).list();
         });
     }

@@ -12,11 +12,48 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Recorded sessions (issue 42) in Chromium: a cluster's page shows and sets its recording policy. */
+/**
+ * Recorded sessions (issue 42) in Chromium: a cluster's page shows and sets its recording policy; a
+ * session made with the real kubectl is listed under "Sesiones" and plays in the bundled player —
+ * the text appears on screen — with the strict CSP; the audit row links to it.
+ */
 class RecordingsBrowserTest extends BrowserTestBase {
     @BeforeAll
     void aCluster() {
         TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
+    }
+
+    @Test
+    void aSessionMadeWithKubectlIsListedAndPlaysOnScreen() throws Exception {
+        String eva = dev.klave.testing.TestingPeople.signUp(web.klave, "eva", false);
+        String evaId = web.expect(200, "GET", "/api/me", null, eva).get("id").asText();
+        web.expect(201, "POST", "/api/grants", "{\"subject_id\":\"" + evaId + "\",\"cluster_id\":\"prod-1\","
+                + "\"tier\":\"edit\",\"scope\":\"team-a\"}", admin);
+        web.awaitBinding("team-a", "edit");
+        String kubeconfig = web.expect(201, "POST", "/api/credentials", "{\"ttl\":\"1h\"}", eva).get("kubeconfig")
+                .asText();
+        try (dev.klave.simulator.Kubectl kubectl = new dev.klave.simulator.Kubectl(kubeconfig)) {
+            dev.klave.simulator.Kubectl.Result result = kubectl.run("exec", "web-0", "-n", "team-a", "--", "echo",
+                    "hola desde la sesión");
+            org.assertj.core.api.Assertions.assertThat(result.exitCode()).as(result.stderr()).isZero();
+        }
+        web.klave.klave().services().recordings().flushNow();
+
+        for (int width : List.of(1366, 390)) {
+            Page page = browser.open(web.baseUrl, width, 900, ColorScheme.LIGHT);
+            signIn(page, "root");
+            page.navigate("/sesiones");
+            Locator row = page.getByTestId("sessions").getByRole(AriaRole.ROW,
+                    new Locator.GetByRoleOptions().setName(java.util.regex.Pattern.compile("eva")));
+            assertThat(row).containsText("echo hola desde la sesión");
+            assertThat(row).containsText("completa");
+            org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page))
+                    .as("/sesiones, " + width + " px").isEmpty();
+            row.getByRole(AriaRole.LINK).click();
+            assertThat(page.getByTestId("player")).containsText("hola desde la sesión");
+            TestingBrowser.screenshot(page, "sesion-grabada-" + width);
+            page.context().close();
+        }
     }
 
     @Test
