@@ -9,7 +9,7 @@ import { useLoad } from "../ui/load";
 import { ErrorBox, Loads } from "../ui/states";
 import { StateBadge, type RecordingView } from "./SessionsScreen";
 
-function Player({ id }: { id: string }) {
+function Player({ id, startAt }: { id: string; startAt: number }) {
   const holder = useRef<HTMLDivElement>(null);
   const [speed, setSpeed] = useState(1);
   const [failure, setFailure] = useState<string | null>(null);
@@ -23,13 +23,15 @@ function Player({ id }: { id: string }) {
       if (gone || !holder.current) return;
       player = AsciinemaPlayer.create({ data: cast }, holder.current, {
         autoPlay: true, speed, idleTimeLimit: 1, fit: "width", controls: true,
+        // From search: the moment the line appeared.
+        startAt: startAt > 0 ? startAt : undefined,
       });
     }).catch(() => setFailure("No se pudo cargar la grabación."));
     return () => {
       gone = true;
       player?.dispose();
     };
-  }, [id, speed]);
+  }, [id, speed, startAt]);
   return (
     <>
       {failure && <div class="alert alert-error" role="alert">{failure}</div>}
@@ -71,7 +73,8 @@ export function PlayerScreen({ id }: { id: string }) {
                 </section>
                 <section class="card" aria-labelledby="session-player">
                   <h2 id="session-player">Reproducción</h2>
-                  <Player id={recording.id} />
+                  <Player id={recording.id} startAt={Number(new URLSearchParams(location.search).get("t") ?? 0)
+                    || 0} />
                   <p><a href={`/api/recordings/${encodeURIComponent(recording.id)}/cast`}
                     download={`${recording.id}.cast`}>Descargar .cast</a> (asciinema play)</p>
                 </section>

@@ -25,6 +25,42 @@ export function StateBadge({ recording }: { recording: RecordingView }) {
   }
 }
 
+interface Found { recording: RecordingView; at: number; line: string }
+
+/** Search in what sessions printed: each line found links to the player at its moment. */
+function Search() {
+  const [text, setText] = useState("");
+  const [asked, setAsked] = useState("");
+  const found = useLoad(() => asked.length < 2 ? Promise.resolve([] as Found[])
+    : get<Found[]>(`/api/recordings/search${query({ q: asked })}`), [asked]);
+  return (
+    <section class="card" aria-labelledby="search-title">
+      <h2 id="search-title">Buscar en lo que se vio</h2>
+      <form class="filters" role="search" onSubmit={(event) => { event.preventDefault(); setAsked(text.trim()); }}>
+        <label class="field"><span>Texto</span>
+          <input name="search" type="search" value={text} maxLength={200} placeholder="p. ej. Permission denied"
+            onInput={(event) => setText(event.currentTarget.value)} /></label>
+        <div><button type="submit" class="button">Buscar</button></div>
+      </form>
+      {asked.length >= 2 && (
+        <Loads loaded={found} empty="Ninguna sesión mostró ese texto.">
+          {(rows) => (
+            <ul class="plain stack-small" data-testid="search-results">
+              {rows.map((row) => (
+                <li key={`${row.recording.id}-${row.at}`}>
+                  <a href={`/sesiones/${encodeURIComponent(row.recording.id)}?t=${Math.max(0, Math.floor(row.at))}`}>
+                    {row.recording.subject} · {row.recording.pod} · {Math.floor(row.at)} s</a>
+                  <div><code class="wrap">{row.line}</code></div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Loads>
+      )}
+    </section>
+  );
+}
+
 export function SessionsScreen({ admin }: { admin: boolean }) {
   const [subject, setSubject] = useState("");
   const [cluster, setCluster] = useState("");
@@ -83,6 +119,7 @@ export function SessionsScreen({ admin }: { admin: boolean }) {
           )}
         </Loads>
       </section>
+      <Search />
     </>
   );
 }

@@ -236,6 +236,8 @@ public enum Message {
 
     // Not in the specification: recorded sessions (issue 42).
     RECORDING_POLICY_INVALID(400, "la política de grabación es off, on o required"),
+    /** %s: the longest text. */
+    RECORDING_SEARCH_TEXT(400, "busca un texto de 2 a %s caracteres"),
     RECORDING_REQUIRED_UNAVAILABLE(503, "este cluster exige grabar las sesiones y ahora no se pueden grabar: "
             + "inténtalo en un momento"),
 

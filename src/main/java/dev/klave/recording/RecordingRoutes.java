@@ -27,6 +27,8 @@ public final class RecordingRoutes implements RouteProvider {
 
     record PolicyView(String cluster, String policy) {}
 
+    record FoundView(RecordingView recording, double at, String line) {}
+
     record PolicyChange(String policy) {}
 
     record RecordingView(String id, String subjectId, String subject, String cluster, String namespace, String pod,
@@ -39,6 +41,9 @@ public final class RecordingRoutes implements RouteProvider {
         routes.get("/api/recordings", Access.SESSION, request -> ApiResponse.ok(
                         recordings.list(Principal.of(request), filter(request)).stream().map(RecordingRoutes::view)
                                 .toList()))
+                .get("/api/recordings/search", Access.SESSION, request -> ApiResponse.ok(recordings.search(
+                        Principal.of(request), request.queryParameter("q").orElse("")).stream()
+                        .map(found -> new FoundView(view(found.recording()), found.at(), found.line())).toList()))
                 .get("/api/recordings/{id}", Access.SESSION, request -> ApiResponse.ok(view(
                         recordings.find(request.pathParameter("id"), Principal.of(request)))))
                 .get("/api/clusters/{id}/recording", Access.ADMIN, request -> ApiResponse.ok(new PolicyView(

@@ -21,6 +21,18 @@ public interface RecordingStore {
     /** The chunks of a recording, in order. */
     List<String> chunks(String id);
 
+    /** Stores lines of a recording's output with when each began (seconds from its start), for search. */
+    void index(String id, List<Double> at, List<String> lines);
+
+    /**
+     * Lines containing {@code text} (case-insensitive), newest sessions first, then by time; a
+     * person's own sessions when {@code subject} is given.
+     */
+    List<Found> search(Optional<SubjectId> subject, String text, int limit);
+
+    /** A line found: its recording, when it began, the line. */
+    record Found(Recording recording, double at, String line) {}
+
     /** Newest first; a person's own when {@code subject} is given. */
     default List<Recording> list(Optional<SubjectId> subject, int limit) {
         return list(new Filter(subject, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),

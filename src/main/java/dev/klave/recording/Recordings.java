@@ -45,6 +45,8 @@ public final class Recordings implements AutoCloseable {
     private final Clock clock;
     private final long cap;
     private final AtomicLong backlog = new AtomicLong();
+    /** Touched only on the writer's thread. */
+    private final LineIndex lines = new LineIndex();
     private final Set<Recorder> live = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
@@ -141,6 +143,7 @@ public final class Recordings implements AutoCloseable {
                 writer.execute(() -> {
                     try {
                         store.append(id, seq, lines, size);
+                        index(id, Recordings.this.lines.feed(id, lines));
                     } catch (RuntimeException e) {
                         LOG.warn("recording {}: a chunk could not be stored: {}", id, e.toString());
                         self[0].failed(Text.RECORDING_STORE_FAILED.text());
@@ -162,6 +165,7 @@ public final class Recordings implements AutoCloseable {
                     int width, int height) {
                 writer.execute(() -> {
                     try {
+                        index(id, lines.end(id));
                         store.end(id, clock.instant(), state, reason, exitCode, width, height);
                     } catch (RuntimeException e) {
                         LOG.warn("recording {}: its end could not be stored: {}", id, e.toString());
@@ -189,6 +193,26 @@ public final class Recordings implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /** On the writer's thread: the lines a chunk completed, stored for search. */
+    private void index(String id, List<LineIndex.Line> found) {
+        if (!found.isEmpty()) {
+            store.index(id, found.stream().map(LineIndex.Line::at).toList(),
+                    found.stream().map(LineIndex.Line::text).toList());
+        }
+    }
+
+    /** The longest text searched for. */
+    public static final int MAX_SEARCH = 200;
+
+    /** Lines of the caller's visible sessions that contain {@code text} (2 to 200 characters). */
+    public List<RecordingStore.Found> search(Principal caller, String text) {
+        String wanted = text == null ? "" : text.strip();
+        if (wanted.length() < 2 || wanted.length() > MAX_SEARCH) {
+            throw Message.RECORDING_SEARCH_TEXT.refusal(MAX_SEARCH);
+        }
+        return store.search(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()), wanted, LISTED);
     }
 
     /** Recordings the caller may see: an administrator's, every one; a person's, their own. */

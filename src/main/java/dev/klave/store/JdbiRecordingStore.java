@@ -111,6 +111,43 @@ public final class JdbiRecordingStore implements RecordingStore {
         });
     }
 
+    @Override
+    public void index(String id, List<Double> at, List<String> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        database.withHandle(handle -> {
+            var batch = handle.prepareBatch("INSERT INTO recording_lines (recording_id, at, line) VALUES (:id, :at, :line)");
+            for (int i = 0; i < lines.size(); i++) {
+                batch.bind("id", id).bind("at", at.get(i)).bind("line", lines.get(i)).add();
+            }
+            return batch.execute();
+        });
+    }
+
+    @Override
+    public List<Found> search(Optional<SubjectId> subject, String text, int limit) {
+        // LIKE with the caller's text as one escaped pattern: %, _ and the escape itself are literal.
+        String pattern = "%" + text.toLowerCase(java.util.Locale.ROOT).replace("!", "!!").replace("%", "!%")
+                .replace("_", "!_") + "%";
+        String own = subject.isPresent() ? " AND r.subject_id = :subject_id" : "";
+        return database.withHandle(handle -> {
+            var query = handle.createQuery("SELECT " + qualified() + ", l.at AS line_at, l.line AS line_text "
+                    + "FROM recording_lines l JOIN recordings r ON r.id = l.recording_id "
+                    + "WHERE LOWER(l.line) LIKE :pattern ESCAPE '!'" + own
+                    + " ORDER BY r.started_at DESC, r.id, l.at LIMIT :limit");
+            subject.ifPresent(id -> query.bind("subject_id", id.value()));
+            return query.bind("pattern", pattern).bind("limit", limit)
+                    .map((row, context) -> new Found(map(row, context), row.getDouble("line_at"),
+                            row.getString("line_text")))
+                    .list();
+        });
+    }
+
+    private static String qualified() {
+        return "r." + COLUMNS.replace(", ", ", r.");
+    }
+
     private static Recording map(ResultSet row, StatementContext context) throws SQLException {
         int exit = row.getInt("exit_code");
         Optional<Integer> exitCode = row.wasNull() ? Optional.empty() : Optional.of(exit);

@@ -122,6 +122,16 @@ class RecordedSessionsTest {
         assertThat(lines.get(lines.size() - 1).get(2).asText()).isEqualTo("exit 0");
         assertThat(klave.http().get("/api/control-events?type=recording.view", "Cookie", admin).body())
                 .contains(recording.get("id").asText());
+
+        // Search in what sessions printed: the line, its session, its moment; nobody else's.
+        JsonNode found = JSON.readTree(klave.http().get("/api/recordings/search?q=OOPS", "Cookie", eva).body());
+        assertThat(found.findValuesAsText("line")).contains("oops");
+        assertThat(found.get(0).get("recording").get("id").asText()).isEqualTo(recording.get("id").asText());
+        assertThat(found.get(0).get("at").asDouble()).isGreaterThanOrEqualTo(0);
+        String other = TestingPeople.signUp(klave, "ajena", false);
+        assertThat(JSON.readTree(klave.http().get("/api/recordings/search?q=oops", "Cookie", other).body()).size())
+                .isZero();
+        assertThat(klave.http().get("/api/recordings/search?q=o", "Cookie", eva).statusCode()).isEqualTo(400);
     }
 
     @Test

@@ -61,6 +61,24 @@ abstract class RecordingStoreConformance extends StoreConformance {
     }
 
     @Test
+    void linesAreFoundByAnyPartOfThemIgnoringCaseAndTheirPatternCharacters() {
+        SubjectId eva = storedPerson("recorded");
+        Recording recording = stored(eva);
+        Recording others = stored(storedPerson("recorded"));
+        store.index(recording.id(), java.util.List.of(1.5, 4.0), java.util.List.of("Permission denied", "100% done_"));
+        store.index(others.id(), java.util.List.of(2.0), java.util.List.of("permission DENIED again"));
+
+        assertThat(store.search(Optional.of(eva), "permission", 10)).extracting(RecordingStore.Found::at)
+                .containsExactly(1.5);
+        assertThat(store.search(Optional.empty(), "PERMISSION denied", 10)).hasSize(2);
+        assertThat(store.search(Optional.of(eva), "0% d", 10)).extracting(RecordingStore.Found::line)
+                .containsExactly("100% done_");
+        assertThat(store.search(Optional.of(eva), "%", 10)).as("a literal %").hasSize(1);
+        assertThat(store.search(Optional.of(eva), "_", 10)).as("a literal _").hasSize(1);
+        assertThat(store.search(Optional.of(eva), "nada", 10)).isEmpty();
+    }
+
+    @Test
     void aClustersPolicyIsSavedAndReplaced() {
         dev.klave.recording.RecordingPolicyStore policies = new JdbiRecordingPolicyStore(database());
         ClusterId cluster = stored(storedPerson("recorded")).cluster();

@@ -47,8 +47,14 @@ class RecordingsBrowserTest extends BrowserTestBase {
                     new Locator.GetByRoleOptions().setName(java.util.regex.Pattern.compile("eva")));
             assertThat(row).containsText("echo hola desde la sesión");
             assertThat(row).containsText("completa");
+            // Search in what was printed: the line found links to the player at its moment.
+            page.getByRole(AriaRole.SEARCHBOX).fill("desde la");
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Buscar")).click();
+            assertThat(page.getByTestId("search-results")).containsText("hola desde la sesión");
             org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page))
                     .as("/sesiones, " + width + " px").isEmpty();
+            org.assertj.core.api.Assertions.assertThat(page.getByTestId("search-results").getByRole(AriaRole.LINK)
+                    .first().getAttribute("href")).contains("?t=");
             row.getByRole(AriaRole.LINK).click();
             assertThat(page.getByTestId("player")).containsText("hola desde la sesión");
             TestingBrowser.screenshot(page, "sesion-grabada-" + width);
