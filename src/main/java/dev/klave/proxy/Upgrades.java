@@ -204,8 +204,10 @@ final class Upgrades {
             return;
         }
         Runnable ended = () -> {
+            // "on": a session whose recording failed went on; its audit row says so (issue 42).
+            Optional<String> unrecorded = tap.end(Optional.empty());
+            unrecorded.ifPresent(why -> open.end(101, Optional.of(Text.RECORDING_NOT_WHOLE.text(why))));
             finished.run();
-            tap.end(Optional.empty());
         };
         Relays.bytes(client, cluster, ended, bytes -> tap.fromClient(bytes.getBytes()));
         Relays.bytes(cluster, client, ended, bytes -> tap.fromCluster(bytes.getBytes()));

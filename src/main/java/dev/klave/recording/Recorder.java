@@ -268,8 +268,11 @@ final class Recorder {
         }
     }
 
-    /** The session ended: the rest goes to the writer, then the end. */
-    synchronized void end(Optional<String> cut) {
+    /**
+     * The session ended: the rest goes to the writer, then the end. Returns why the recording is
+     * not whole (incomplete, truncated), for the session's audit row; empty when it is.
+     */
+    synchronized Optional<String> end(Optional<String> cut) {
         if (spdyCluster != null) {
             spdyCluster.close();
             spdyClient.close();
@@ -278,5 +281,6 @@ final class Recorder {
         Recording.State ended = state == Recording.State.RECORDING ? Recording.State.COMPLETE : state;
         writer.end(id, ended, reason.or(() -> cut), exitCode, width, height);
         state = ended == Recording.State.COMPLETE ? Recording.State.COMPLETE : state;
+        return ended == Recording.State.COMPLETE ? Optional.empty() : reason;
     }
 }

@@ -82,7 +82,8 @@ public final class Recordings implements AutoCloseable {
 
         void fromClient(byte[] bytes);
 
-        void end(Optional<String> cut);
+        /** @return why the recording is not whole, for the audit row; empty when it is */
+        Optional<String> end(Optional<String> cut);
     }
 
     /** The policy a session opening now on {@code cluster} follows. */
@@ -121,15 +122,6 @@ public final class Recordings implements AutoCloseable {
                 session.namespace(), session.pod(), session.container(), session.command(), session.tty(), false,
                 clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
                 Optional.empty());
-        // On the writer's thread, as every write: never on the relay's, and before the first chunk.
-        writer.execute(() -> {
-            try {
-                store.create(recording);
-            } catch (RuntimeException e) {
-                LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
-                fail.run();
-            }
-        });
         Recorder[] self = new Recorder[1];
         Recorder recorder = new Recorder(recording.id(), !session.websocket(), false, cap, System::nanoTime,
                 new Recorder.Writer() {
@@ -174,6 +166,16 @@ public final class Recordings implements AutoCloseable {
             }
         });
         self[0] = recorder;
+        // On the writer's thread, as every write: never on the relay's, and before the first chunk.
+        writer.execute(() -> {
+            try {
+                store.create(recording);
+            } catch (RuntimeException e) {
+                LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
+                recorder.failed(Text.RECORDING_STORE_FAILED.text());
+                fail.run();
+            }
+        });
         live.add(recorder);
         return new Tap() {
             @Override
@@ -187,10 +189,8 @@ public final class Recordings implements AutoCloseable {
             }
 
             @Override
-            public void end(Optional<String> cut) {
-                if (live.remove(recorder)) {
-                    recorder.end(cut);
-                }
+            public Optional<String> end(Optional<String> cut) {
+                return live.remove(recorder) ? recorder.end(cut) : Optional.empty();
             }
         };
     }
@@ -281,6 +281,8 @@ public final class Recordings implements AutoCloseable {
         public void fromClient(byte[] bytes) {}
 
         @Override
-        public void end(Optional<String> cut) {}
+        public Optional<String> end(Optional<String> cut) {
+            return Optional.empty();
+        }
     };
 }

@@ -125,6 +125,17 @@ class RecordingPolicyTest {
                     "sigue");
             assertThat(result.exitCode()).as(result.stderr()).isZero();
             assertThat(result.stdout()).isEqualTo("sigue\n");
+            // The session's audit row says its recording is not whole.
+            Eventually.until("the exec row saying so", Duration.ofSeconds(10), () -> {
+                for (JsonNode row : JSON.readTree(stand.klave().http().get("/api/audit?namespace=team-a", "Cookie",
+                        stand.admin()).body()).get("events")) {
+                    if (row.get("path").asText().contains("/exec") && !row.get("error").isNull()
+                            && row.get("error").asText().startsWith("sesión grabada solo en parte")) {
+                        return true;
+                    }
+                }
+                return false;
+            });
         }
     }
 
