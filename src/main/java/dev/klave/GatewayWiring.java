@@ -105,7 +105,8 @@ final class GatewayWiring {
                 new dev.klave.store.JdbiRecordingPolicyStore(database), clusters.clusterStore, accounts.events, database,
                 clock);
         recordings = new dev.klave.recording.Recordings(new dev.klave.store.JdbiRecordingStore(database),
-                recordingPolicies, accounts.events, clock, dev.klave.recording.Recordings.CAP);
+                recordingPolicies, accounts.events, clock, settings.recordings().capBytes(),
+                settings.recordings().quotaBytes(), settings.recordings().retention());
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),

@@ -34,10 +34,12 @@ public record Settings(
         AgentSettings agents,
         Optional<ListenAddress> metricsListen,
         Optional<Duration> auditRetention,
-        NotifySettings notifications) {
+        NotifySettings notifications,
+        RecordingSettings recordings) {
     public Settings {
         requireNonNull(baseUrl, "baseUrl is null");
         requireNonNull(notifications, "notifications is null");
+        requireNonNull(recordings, "recordings is null");
         requireNonNull(listen, "listen is null");
         requireNonNull(database, "database is null");
         requireNonNull(encryptionKey, "encryptionKey is null");

@@ -79,6 +79,10 @@ public final class SettingsLoader {
     /** Issue 41: e-mail notifications. */
     public static final String SMTP_URL = "SERVICE_SMTP_URL";
     public static final String SMTP_FROM = "SERVICE_SMTP_FROM";
+    /** Issue 42: recorded sessions' cap, quota and retention. */
+    public static final String RECORDING_CAP_MIB = "SERVICE_RECORDING_CAP_MIB";
+    public static final String RECORDING_QUOTA_MIB = "SERVICE_RECORDING_QUOTA_MIB";
+    public static final String RECORDING_RETENTION = "SERVICE_RECORDING_RETENTION";
     /** Issue 41: private address blocks webhooks may reach. */
     public static final String WEBHOOK_ALLOW = "SERVICE_WEBHOOK_ALLOW";
     /** Read by the logging set-up (logback.xml) before anything else; checked here with the rest. */
@@ -147,6 +151,13 @@ public final class SettingsLoader {
             problems.add(SMTP_FROM + ": set only with " + SMTP_URL);
         }
         Optional<List<Cidr>> webhookAllow = read(WEBHOOK_ALLOW, "", SettingsLoader::parseCidrs);
+        Optional<Integer> recordingCap = read(RECORDING_CAP_MIB, "64", SettingsLoader::parseCount);
+        Optional<Integer> recordingQuota = read(RECORDING_QUOTA_MIB, "10240", SettingsLoader::parseCount);
+        Optional<Duration> recordingRetention = optional(RECORDING_RETENTION, SettingsLoader::parseRetention, true);
+        if (recordingCap.isPresent() && recordingQuota.isPresent() && recordingQuota.get() < recordingCap.get()) {
+            problems.add(RECORDING_QUOTA_MIB + ": must be at least " + RECORDING_CAP_MIB + " ("
+                    + recordingCap.get() + ")");
+        }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -160,7 +171,9 @@ public final class SettingsLoader {
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
                 accessContact.orElseThrow(), extraCas.orElseThrow(), new AgentSettings(mcpEnabled.orElseThrow(),
                         mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()), metricsListen.orElseThrow(),
-                auditRetention, new NotifySettings(smtp, webhookAllow.orElseThrow()));
+                auditRetention, new NotifySettings(smtp, webhookAllow.orElseThrow()),
+                new RecordingSettings((long) recordingCap.orElseThrow() << 20, (long) recordingQuota.orElseThrow() << 20,
+                        recordingRetention.or(() -> auditRetention)));
     }
 
     /**

@@ -213,6 +213,7 @@ public enum Text {
     RECORDING_CAP("llegó al tope de la grabación"),
     RECORDING_BEHIND("el grabador se quedó atrás"),
     RECORDING_STORE_FAILED("no se pudo guardar la grabación"),
+    RECORDING_QUOTA("las grabaciones llegaron a su cuota (SERVICE_RECORDING_QUOTA_MIB)"),
     /** The audit row of a session whose recording is not whole ("on" policy): %s why. */
     RECORDING_NOT_WHOLE("sesión grabada solo en parte: %s"),
     /** What the terminal reads when a required recording fails mid-session. */

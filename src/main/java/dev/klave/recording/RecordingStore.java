@@ -33,6 +33,12 @@ public interface RecordingStore {
     /** A line found: its recording, when it began, the line. */
     record Found(Recording recording, double at, String line) {}
 
+    /** What every recording takes together, in bytes of asciicast. */
+    long totalBytes();
+
+    /** Deletes up to {@code limit} recordings (with their chunks and lines) started before {@code before}. */
+    int deleteStartedBefore(Instant before, int limit);
+
     /** Newest first; a person's own when {@code subject} is given. */
     default List<Recording> list(Optional<SubjectId> subject, int limit) {
         return list(new Filter(subject, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),

@@ -36,10 +36,17 @@ public final class Recordings implements AutoCloseable {
     /** What may wait for the writer, all sessions together. */
     static final long BACKLOG = 32L * 1024 * 1024;
     static final Duration FLUSH = Duration.ofSeconds(1);
+    /** How often the total is read again and old recordings deleted. */
+    static final Duration UPKEEP = Duration.ofSeconds(30);
+    private static final int PRUNED_PER_BATCH = 500;
     public static final int LISTED = 100;
     private static final Logger LOG = LoggerFactory.getLogger(Recordings.class);
 
     private final RecordingStore store;
+    private final long quota;
+    private final Optional<java.time.Duration> retention;
+    /** What all recordings take, read every {@link #UPKEEP}. */
+    private volatile long total;
     private final RecordingPolicies policies;
     private final ControlEvents events;
     private final Clock clock;
@@ -52,6 +59,18 @@ public final class Recordings implements AutoCloseable {
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
 
     public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap) {
+        this(store, policies, events, clock, cap, Long.MAX_VALUE, Optional.empty());
+    }
+
+    /**
+     * @param quota what all recordings may take together: beyond it, new sessions are not recorded
+     *     (on: marked; required: refused)
+     * @param retention how long recordings are kept (empty: as long as their cluster)
+     */
+    public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap,
+            long quota, Optional<java.time.Duration> retention) {
+        this.quota = quota;
+        this.retention = requireNonNull(retention, "retention is null");
         this.policies = requireNonNull(policies, "policies is null");
         this.store = requireNonNull(store, "store is null");
         this.events = requireNonNull(events, "events is null");
@@ -59,6 +78,7 @@ public final class Recordings implements AutoCloseable {
         this.cap = cap;
         writer.scheduleWithFixedDelay(() -> live.forEach(Recorder::flush), FLUSH.toMillis(), FLUSH.toMillis(),
                 TimeUnit.MILLISECONDS);
+        writer.scheduleWithFixedDelay(this::upkeep, 0, UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** What the relay knows of a session when its upgrade is answered. */
@@ -91,9 +111,33 @@ public final class Recordings implements AutoCloseable {
         return policies.of(cluster);
     }
 
-    /** Whether a session can be recorded now: what waits for the writer leaves room (required policy). */
+    /** Whether a session can be recorded now: room in the quota, and what waits for the writer leaves room. */
     public boolean accepting() {
-        return backlog.get() < BACKLOG / 2;
+        return backlog.get() < BACKLOG / 2 && total < quota;
+    }
+
+    /**
+     * On the writer's thread: the total read again, and recordings past their retention deleted, in
+     * batches (every replica does it; deleting twice is harmless).
+     */
+    void upkeep() {
+        try {
+            retention.ifPresent(keep -> {
+                java.time.Instant before = clock.instant().minus(keep);
+                int deleted;
+                int all = 0;
+                do {
+                    deleted = store.deleteStartedBefore(before, PRUNED_PER_BATCH);
+                    all += deleted;
+                } while (deleted == PRUNED_PER_BATCH);
+                if (all > 0) {
+                    LOG.info("recordings: {} older than {} deleted", all, keep);
+                }
+            });
+            total = store.totalBytes();
+        } catch (RuntimeException e) {
+            LOG.warn("recordings: upkeep failed, tried again in {}: {}", UPKEEP, e.toString());
+        }
     }
 
     /** As {@link #start(Session, RecordingPolicy, Runnable)} for a cluster that records (on). */
@@ -122,6 +166,32 @@ public final class Recordings implements AutoCloseable {
                 session.namespace(), session.pod(), session.container(), session.command(), session.tty(), false,
                 clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
                 Optional.empty());
+        if (total >= quota) {
+            // The quota is reached: the session goes on (on) unrecorded, its row saying why.
+            String why = Text.RECORDING_QUOTA.text();
+            writer.execute(() -> {
+                try {
+                    store.create(recording);
+                    store.end(recording.id(), clock.instant(), Recording.State.INCOMPLETE, Optional.of(why),
+                            Optional.empty(), 80, 24);
+                } catch (RuntimeException e) {
+                    LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
+                }
+            });
+            fail.run();
+            return new Tap() {
+                @Override
+                public void fromCluster(byte[] bytes) {}
+
+                @Override
+                public void fromClient(byte[] bytes) {}
+
+                @Override
+                public Optional<String> end(Optional<String> cut) {
+                    return Optional.of(why);
+                }
+            };
+        }
         Recorder[] self = new Recorder[1];
         Recorder recorder = new Recorder(recording.id(), !session.websocket(), false, cap, System::nanoTime,
                 new Recorder.Writer() {

@@ -112,6 +112,29 @@ public final class JdbiRecordingStore implements RecordingStore {
     }
 
     @Override
+    public long totalBytes() {
+        return database.withHandle(handle -> handle.createQuery("SELECT COALESCE(SUM(bytes), 0) FROM recordings")
+                .mapTo(Long.class).one());
+    }
+
+    @Override
+    public int deleteStartedBefore(Instant before, int limit) {
+        return database.inTransaction(() -> database.withHandle(handle -> {
+            List<String> ids = handle.createQuery("SELECT id FROM recordings WHERE started_at < :before "
+                            + "ORDER BY started_at, id LIMIT :limit")
+                    .bind("before", before.toEpochMilli()).bind("limit", limit).mapTo(String.class).list();
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            handle.createUpdate("DELETE FROM recording_lines WHERE recording_id IN (<ids>)").bindList("ids", ids)
+                    .execute();
+            handle.createUpdate("DELETE FROM recording_chunks WHERE recording_id IN (<ids>)").bindList("ids", ids)
+                    .execute();
+            return handle.createUpdate("DELETE FROM recordings WHERE id IN (<ids>)").bindList("ids", ids).execute();
+        }));
+    }
+
+    @Override
     public void index(String id, List<Double> at, List<String> lines) {
         if (lines.isEmpty()) {
             return;

@@ -79,6 +79,50 @@ abstract class RecordingStoreConformance extends StoreConformance {
     }
 
     @Test
+    void theTotalCountsEveryRecordingAndOldOnesAreDeletedWithTheirChunksAndLines() {
+        SubjectId eva = storedPerson("recorded");
+        Recording old = stored(eva);
+        long before = store.totalBytes();
+        store.append(old.id(), 0, "[0.1,\"o\",\"uno\"]\n", 100);
+        store.index(old.id(), java.util.List.of(0.1), java.util.List.of("uno"));
+        assertThat(store.totalBytes()).isEqualTo(before + 100);
+
+        assertThat(store.deleteStartedBefore(NOW.plusSeconds(1), 10_000)).isGreaterThanOrEqualTo(1);
+
+        assertThat(store.findById(old.id())).isEmpty();
+        assertThat(store.chunks(old.id())).isEmpty();
+        assertThat(store.search(Optional.of(eva), "uno", 10)).isEmpty();
+        assertThat(store.deleteStartedBefore(NOW.minusSeconds(1), 10_000)).isZero();
+    }
+
+    @Test
+    void beyondTheQuotaASessionGoesOnUnrecordedAndItsRowSaysWhy() throws Exception {
+        dev.klave.recording.RecordingPolicies policies = new dev.klave.recording.RecordingPolicies(
+                new JdbiRecordingPolicyStore(database()), clusters, new dev.klave.audit.ControlEvents(
+                        new JdbiControlEventStore(database()), java.time.Clock.systemUTC()), database(),
+                java.time.Clock.systemUTC());
+        SubjectId eva = storedPerson("recorded");
+        Recording filler = stored(eva);
+        store.append(filler.id(), 0, "x", 2048);
+        try (dev.klave.recording.Recordings recordings = new dev.klave.recording.Recordings(store, policies,
+                new dev.klave.audit.ControlEvents(new JdbiControlEventStore(database()), java.time.Clock.systemUTC()),
+                java.time.Clock.systemUTC(), 1024, 1024, Optional.empty())) {
+            recordings.flushNow();
+            dev.klave.testing.Eventually.until("the total read", java.time.Duration.ofSeconds(5),
+                    () -> !recordings.accepting());
+            String id = UUID.randomUUID().toString();
+            dev.klave.recording.Recordings.Tap tap = recordings.start(new dev.klave.recording.Recordings.Session(id,
+                    eva, "eva", filler.cluster(), "team-a", "box", Optional.empty(), "sh", false, true));
+
+            assertThat(tap.end(Optional.empty())).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
+            recordings.flushNow();
+            Recording read = store.findById(id).orElseThrow();
+            assertThat(read.state()).isEqualTo(Recording.State.INCOMPLETE);
+            assertThat(read.reason()).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
+        }
+    }
+
+    @Test
     void aClustersPolicyIsSavedAndReplaced() {
         dev.klave.recording.RecordingPolicyStore policies = new JdbiRecordingPolicyStore(database());
         ClusterId cluster = stored(storedPerson("recorded")).cluster();
