@@ -162,4 +162,34 @@ class RecordedSessionsTest {
         List<JsonNode> lines = cast(recording.get("id").asText(), admin);
         assertThat(output(lines)).contains("por spdy\n").contains("y mal\n");
     }
+
+    @Test
+    void aSessionCutByRevocationEndsItsRecordingWithIt() throws Exception {
+        String cookie = TestingPeople.signUp(klave, "rita", false);
+        String id = JSON.readTree(klave.http().get("/api/me", "Cookie", cookie).body()).get("id").asText();
+        String grant = JSON.readTree(klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + id
+                + "\",\"cluster_id\":\"prod-1\",\"tier\":\"edit\",\"scope\":\"team-a\"}", "Cookie", admin).body())
+                .get("id").asText();
+        Eventually.until("rita's impersonation", Duration.ofSeconds(10), () -> cluster.objects()
+                .get("clusterroles", null, "klave-impersonation").map(role -> role.toString().contains("user:rita"))
+                .orElse(false));
+        JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
+                cookie).body());
+        try (Kubectl rita = new Kubectl(issued.get("kubeconfig").asText())) {
+            Process session = rita.start(Map.of(), "exec", "-i", "box", "-n", "team-a", "--", "cat");
+            Eventually.until("the session open", Duration.ofSeconds(10), () -> cluster.requests().stream()
+                    .anyMatch(request -> request.path().endsWith("/exec") && request.query().getOrDefault("command",
+                            List.of()).contains("cat")));
+            long revoked = System.nanoTime();
+            klave.http().send("DELETE", "/api/grants/" + grant, null, "Cookie", admin);
+
+            assertThat(session.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).as("the session cut").isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - revoked)).isLessThan(Duration.ofSeconds(11));
+        }
+        JsonNode recording = recordingOf("cat");
+        assertThat(recording.get("subject").asText()).isEqualTo("rita");
+        assertThat(recording.get("ended_at").isNull()).isFalse();
+        assertThat(recording.get("state").asText()).isEqualTo("complete");
+        assertThat(cast(recording.get("id").asText(), admin).get(0).get("version").asInt()).isEqualTo(2);
+    }
 }
