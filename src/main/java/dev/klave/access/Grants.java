@@ -178,11 +178,6 @@ public final class Grants {
 
     /** The cluster an API request names by id; 404 (cluster) when there is none. */
     public ClusterId cluster(String id) {
-        if (!ClusterId.isValid(id)) {
-            throw Message.CLUSTER_NOT_FOUND.refusal();
-        }
-        ClusterId clusterId = new ClusterId(id);
-        clusters.findById(clusterId).orElseThrow(Message.CLUSTER_NOT_FOUND::refusal);
-        return clusterId;
+        return clusters.existing(id);
     }
 }

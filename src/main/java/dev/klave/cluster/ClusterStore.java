@@ -11,6 +11,20 @@ public interface ClusterStore {
 
     Optional<Cluster> findById(ClusterId id);
 
+    /**
+     * The cluster an API request names by id, when it exists.
+     *
+     * @throws dev.klave.messages.Refusal 404 {@code cluster no encontrado} for an id that is none or names no cluster
+     */
+    default ClusterId existing(String id) {
+        if (!ClusterId.isValid(id)) {
+            throw dev.klave.messages.Message.CLUSTER_NOT_FOUND.refusal();
+        }
+        ClusterId cluster = new ClusterId(id);
+        findById(cluster).orElseThrow(dev.klave.messages.Message.CLUSTER_NOT_FOUND::refusal);
+        return cluster;
+    }
+
     List<Cluster> list();
 
     void setSecrets(ClusterId id, String sealedSecrets, Instant at);

@@ -96,12 +96,7 @@ public final class RecordingPolicies implements AutoCloseable {
     }
 
     private ClusterId cluster(String id) {
-        if (!ClusterId.isValid(id)) {
-            throw Message.CLUSTER_NOT_FOUND.refusal();
-        }
-        ClusterId cluster = new ClusterId(id);
-        clusters.findById(cluster).orElseThrow(Message.CLUSTER_NOT_FOUND::refusal);
-        return cluster;
+        return clusters.existing(id);
     }
 
     @Override

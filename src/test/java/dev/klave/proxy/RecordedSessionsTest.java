@@ -31,6 +31,7 @@ import org.junit.jupiter.api.TestInstance;
 class RecordedSessionsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private RecordingStand stand;
     private ClusterSimulator cluster;
     private TestingKlave klave;
     private String admin;
@@ -39,30 +40,17 @@ class RecordedSessionsTest {
 
     @BeforeAll
     void start() throws Exception {
-        cluster = ClusterSimulator.builder().start();
-        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
-                + "    pod-security.kubernetes.io/enforce: baseline\n");
-        cluster.objects().put("apiVersion: v1\nkind: Pod\nmetadata:\n  name: box\n  namespace: team-a\n"
-                + "spec:\n  containers:\n  - name: app\n    image: busybox\n");
-        klave = TestingKlave.startHttps(new TestingClock(), settings -> settings);
-        admin = TestingPeople.signUp(klave, "root", true);
-        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
-        eva = TestingPeople.signUp(klave, "eva", false);
-        String id = JSON.readTree(klave.http().get("/api/me", "Cookie", eva).body()).get("id").asText();
-        klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + id + "\",\"cluster_id\":\"prod-1\","
-                + "\"tier\":\"edit\",\"scope\":\"team-a\"}", "Cookie", admin);
-        Eventually.until("eva's binding", Duration.ofSeconds(10),
-                () -> cluster.objects().get("rolebindings", "team-a", "klave-edit").isPresent());
-        JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
-                eva).body());
-        kubectl = new Kubectl(issued.get("kubeconfig").asText());
+        stand = RecordingStand.start();
+        cluster = stand.cluster();
+        klave = stand.klave();
+        admin = stand.admin();
+        eva = stand.eva();
+        kubectl = stand.kubectl();
     }
 
     @AfterAll
     void stop() {
-        kubectl.close();
-        klave.close();
-        cluster.close();
+        stand.close();
     }
 
     private JsonNode recordingOf(String command) throws Exception {

@@ -27,50 +27,20 @@ import org.junit.jupiter.api.Test;
 class RecordingPolicyTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private record Stand(ClusterSimulator cluster, TestingKlave klave, String admin, Kubectl kubectl)
-            implements AutoCloseable {
-        @Override
-        public void close() {
-            kubectl.close();
-            klave.close();
-            cluster.close();
-        }
-    }
-
-    private static Stand stand() throws Exception {
-        ClusterSimulator cluster = ClusterSimulator.builder().start();
-        cluster.objects().put("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n"
-                + "    pod-security.kubernetes.io/enforce: baseline\n");
-        cluster.objects().put("apiVersion: v1\nkind: Pod\nmetadata:\n  name: box\n  namespace: team-a\n"
-                + "spec:\n  containers:\n  - name: app\n    image: busybox\n");
-        TestingKlave klave = TestingKlave.startHttps(new TestingClock(), settings -> settings);
-        String admin = TestingPeople.signUp(klave, "root", true);
-        TestingClusters.bootstrap(klave, admin, cluster, "prod-1");
-        String eva = TestingPeople.signUp(klave, "eva", false);
-        String id = JSON.readTree(klave.http().get("/api/me", "Cookie", eva).body()).get("id").asText();
-        klave.http().send("POST", "/api/grants", "{\"subject_id\":\"" + id + "\",\"cluster_id\":\"prod-1\","
-                + "\"tier\":\"edit\",\"scope\":\"team-a\"}", "Cookie", admin);
-        Eventually.until("eva's binding", Duration.ofSeconds(10),
-                () -> cluster.objects().get("rolebindings", "team-a", "klave-edit").isPresent());
-        JsonNode issued = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
-                eva).body());
-        return new Stand(cluster, klave, admin, new Kubectl(issued.get("kubeconfig").asText()));
-    }
-
-    private static void policy(Stand stand, String policy) {
+    private static void policy(RecordingStand stand, String policy) {
         HttpResponse<String> set = stand.klave().http().send("PUT", "/api/clusters/prod-1/recording",
                 "{\"policy\":\"" + policy + "\"}", "Cookie", stand.admin());
         assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
     }
 
-    private static int recordings(Stand stand) throws Exception {
+    private static int recordings(RecordingStand stand) throws Exception {
         stand.klave().klave().services().recordings().flushNow();
         return JSON.readTree(stand.klave().http().get("/api/recordings", "Cookie", stand.admin()).body()).size();
     }
 
     @Test
     void offRecordsNothingAndRequiredRecordsBothTransports() throws Exception {
-        try (Stand stand = stand()) {
+        try (RecordingStand stand = RecordingStand.start()) {
             assertThat(stand.klave().http().send("PUT", "/api/clusters/prod-1/recording", "{\"policy\":\"sometimes\"}",
                     "Cookie", stand.admin()).statusCode()).isEqualTo(400);
             assertThat(stand.klave().http().send("PUT", "/api/clusters/nope/recording", "{\"policy\":\"off\"}",
@@ -98,7 +68,7 @@ class RecordingPolicyTest {
 
     @Test
     void aRequiredRecordingThatFailsMidWayEndsTheSessionWithAClearMessage() throws Exception {
-        try (Stand stand = stand()) {
+        try (RecordingStand stand = RecordingStand.start()) {
             policy(stand, "required");
             Process session = stand.kubectl().start(Map.of(), "exec", "-i", "box", "-n", "team-a", "--", "cat");
             Eventually.until("the session open", Duration.ofSeconds(10), () -> stand.cluster().requests().stream()
@@ -119,7 +89,7 @@ class RecordingPolicyTest {
 
     @Test
     void anOnRecordingThatFailsLetsTheSessionGoOn() throws Exception {
-        try (Stand stand = stand()) {
+        try (RecordingStand stand = RecordingStand.start()) {
             dropRecordings(stand);
             Kubectl.Result result = stand.kubectl().run(Map.of(), "", "exec", "box", "-n", "team-a", "--", "echo",
                     "sigue");
@@ -139,7 +109,7 @@ class RecordingPolicyTest {
         }
     }
 
-    private static void dropRecordings(Stand stand) {
+    private static void dropRecordings(RecordingStand stand) {
         stand.klave().klave().database().inTransaction(() -> stand.klave().klave().database().withHandle(handle ->
                 handle.execute("DROP TABLE recording_chunks")) + stand.klave().klave().database().withHandle(handle ->
                 handle.execute("DROP TABLE recordings")));
