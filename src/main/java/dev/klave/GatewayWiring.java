@@ -106,7 +106,8 @@ final class GatewayWiring {
                 clock);
         recordings = new dev.klave.recording.Recordings(new dev.klave.store.JdbiRecordingStore(database),
                 recordingPolicies, accounts.events, clock, settings.recordings().capBytes(),
-                settings.recordings().quotaBytes(), settings.recordings().retention());
+                settings.recordings().quotaBytes(), settings.recordings().retention(),
+                dev.klave.proxy.NettySpdyReader.FACTORY);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),

@@ -51,32 +51,32 @@ final class Recorder {
     }
 
     Recorder(String id, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
-        this(id, false, stdin, cap, nanos, writer);
+        this(id, null, stdin, cap, nanos, writer);
     }
 
-    /** @param spdy the session speaks SPDY/3.1 (kubectl's fallback) rather than WebSocket */
-    Recorder(String id, boolean spdy, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+    /** @param spdy how to read SPDY/3.1 (kubectl's fallback); null for a WebSocket session */
+    Recorder(String id, SpdyReader.Factory spdy, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
         this.id = id;
         this.stdin = stdin;
         this.cap = cap;
         this.nanos = nanos;
         this.start = nanos.getAsLong();
         this.writer = writer;
-        this.fromCluster = spdy ? null : new WebSocketFrames(this::clusterMessage);
-        this.fromClient = spdy ? null : new WebSocketFrames(this::clientMessage);
-        this.spdyCluster = spdy ? new SpdyStreams(new SpdyEvents(false)) : null;
-        this.spdyClient = spdy ? new SpdyStreams(new SpdyEvents(true)) : null;
+        this.fromCluster = spdy != null ? null : new WebSocketFrames(this::clusterMessage);
+        this.fromClient = spdy != null ? null : new WebSocketFrames(this::clientMessage);
+        this.spdyCluster = spdy != null ? spdy.reader(new SpdyEvents(false)) : null;
+        this.spdyClient = spdy != null ? spdy.reader(new SpdyEvents(true)) : null;
     }
 
-    private final SpdyStreams spdyCluster;
-    private final SpdyStreams spdyClient;
+    private final SpdyReader spdyCluster;
+    private final SpdyReader spdyClient;
     /** SPDY: each stream's type, from the client's SYN_STREAM headers. */
     private final java.util.Map<Integer, String> streams = new java.util.HashMap<>();
     /** SPDY: what a stream sent so far, for the error (a Status) and resize (JSON lines) streams. */
     private final java.util.Map<Integer, java.io.ByteArrayOutputStream> pieces = new java.util.HashMap<>();
 
     /** A SPDY direction's streams, as the recorder reads them. */
-    private final class SpdyEvents implements SpdyStreams.Events {
+    private final class SpdyEvents implements SpdyReader.Events {
         private final boolean client;
 
         SpdyEvents(boolean client) {

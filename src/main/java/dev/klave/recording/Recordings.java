@@ -44,6 +44,7 @@ public final class Recordings implements AutoCloseable {
 
     private final RecordingStore store;
     private final long quota;
+    private final SpdyReader.Factory spdy;
     private final Optional<java.time.Duration> retention;
     /** What all recordings take, read every {@link #UPKEEP}. */
     private volatile long total;
@@ -59,16 +60,18 @@ public final class Recordings implements AutoCloseable {
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
 
     public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap) {
-        this(store, policies, events, clock, cap, Long.MAX_VALUE, Optional.empty());
+        this(store, policies, events, clock, cap, Long.MAX_VALUE, Optional.empty(), SpdyReader.NONE);
     }
 
     /**
      * @param quota what all recordings may take together: beyond it, new sessions are not recorded
      *     (on: marked; required: refused)
      * @param retention how long recordings are kept (empty: as long as their cluster)
+     * @param spdy how the transport reads SPDY/3.1 sessions for the recorder
      */
     public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap,
-            long quota, Optional<java.time.Duration> retention) {
+            long quota, Optional<java.time.Duration> retention, SpdyReader.Factory spdy) {
+        this.spdy = requireNonNull(spdy, "spdy is null");
         this.quota = quota;
         this.retention = requireNonNull(retention, "retention is null");
         this.policies = requireNonNull(policies, "policies is null");
@@ -193,7 +196,8 @@ public final class Recordings implements AutoCloseable {
             };
         }
         Recorder[] self = new Recorder[1];
-        Recorder recorder = new Recorder(recording.id(), !session.websocket(), false, cap, System::nanoTime,
+        Recorder recorder = new Recorder(recording.id(), session.websocket() ? null : spdy, false, cap,
+                System::nanoTime,
                 new Recorder.Writer() {
             @Override
             public boolean chunk(String id, int seq, String lines) {

@@ -106,7 +106,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
         store.append(filler.id(), 0, "x", 2048);
         try (dev.klave.recording.Recordings recordings = new dev.klave.recording.Recordings(store, policies,
                 new dev.klave.audit.ControlEvents(new JdbiControlEventStore(database()), java.time.Clock.systemUTC()),
-                java.time.Clock.systemUTC(), 1024, 1024, Optional.empty())) {
+                java.time.Clock.systemUTC(), 1024, 1024, Optional.empty(), dev.klave.recording.SpdyReader.NONE)) {
             recordings.flushNow();
             dev.klave.testing.Eventually.until("the total read", java.time.Duration.ofSeconds(5),
                     () -> !recordings.accepting());

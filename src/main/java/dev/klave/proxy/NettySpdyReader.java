@@ -1,4 +1,6 @@
-package dev.klave.recording;
+package dev.klave.proxy;
+
+import dev.klave.recording.SpdyReader;
 
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -12,24 +14,21 @@ import io.netty.handler.codec.spdy.SpdyVersion;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * One direction of a SPDY/3.1 connection (kubectl's fallback for exec and attach), read with
- * Netty's SPDY codec rather than by hand: frames from pieces of any size, header blocks inflated
+ * One direction of a SPDY/3.1 connection (kubectl's fallback for exec and attach), read for the
+ * session recorder (issue 42) with Netty's SPDY codec rather than by hand — here, in the transport,
+ * where Netty belongs: frames from pieces of any size, header blocks inflated
  * with SPDY's dictionary in the direction's one zlib context. Each stream kubectl opens names its
  * type in its {@code streamtype} header; data frames carry its bytes by stream id. A frame the
  * codec cannot read makes it {@link #failed()} for good.
  */
-final class SpdyStreams {
-    /** What a direction carries. */
-    interface Events {
-        void opened(int stream, String type);
-
-        void data(int stream, byte[] bytes, boolean last);
-    }
+public final class NettySpdyReader implements SpdyReader {
+    /** What {@code recording.Recordings} is given to read SPDY sessions with. */
+    public static final SpdyReader.Factory FACTORY = NettySpdyReader::new;
 
     private final EmbeddedChannel channel;
     private boolean failed;
 
-    SpdyStreams(Events events) {
+    NettySpdyReader(Events events) {
         this.channel = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1, false),
                 new ChannelInboundHandlerAdapter() {
                     @Override
@@ -53,11 +52,13 @@ final class SpdyStreams {
                 });
     }
 
-    boolean failed() {
+    @Override
+    public boolean failed() {
         return failed;
     }
 
-    void feed(byte[] bytes) {
+    @Override
+    public void feed(byte[] bytes) {
         if (failed) {
             return;
         }
@@ -68,7 +69,8 @@ final class SpdyStreams {
         }
     }
 
-    void close() {
+    @Override
+    public void close() {
         channel.finishAndReleaseAll();
     }
 }

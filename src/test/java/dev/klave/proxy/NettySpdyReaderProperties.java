@@ -1,4 +1,6 @@
-package dev.klave.recording;
+package dev.klave.proxy;
+
+import dev.klave.recording.SpdyReader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +28,7 @@ import net.jqwik.api.Provide;
  * with SPDY's dictionary, as kubectl's): the streams' types and their bytes come back whatever the
  * pieces the connection's bytes arrive in; bytes that are no frame stop it, never throw.
  */
-class SpdyStreamsProperties {
+class NettySpdyReaderProperties {
     @Provide
     Arbitrary<List<byte[]>> payloads() {
         return Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(20_000).list().ofMinSize(1).ofMaxSize(5);
@@ -54,7 +56,7 @@ class SpdyStreamsProperties {
 
         List<String> opened = new ArrayList<>();
         ByteArrayOutputStream received = new ByteArrayOutputStream();
-        SpdyStreams streams = new SpdyStreams(new SpdyStreams.Events() {
+        SpdyReader streams = new NettySpdyReader(new SpdyReader.Events() {
             @Override
             public void opened(int stream, String type) {
                 opened.add(stream + ":" + type);
@@ -85,7 +87,7 @@ class SpdyStreamsProperties {
 
     @Property(tries = 200)
     void bytesThatAreNoFrameNeverThrow(@ForAll byte[] noise) {
-        SpdyStreams streams = new SpdyStreams(new SpdyStreams.Events() {
+        SpdyReader streams = new NettySpdyReader(new SpdyReader.Events() {
             @Override
             public void opened(int stream, String type) {}
 
