@@ -90,7 +90,8 @@ final class AgentsWiring {
                 accounts.subjects, accounts.events, accounts.clock);
         accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants, eligible,
                 accounts.subjects, accounts.events, ids, clusters.reconciliations::request, notices, accounts.clock);
-        sweep = new AccessSweep(accessRequests);
+        sweep = new AccessSweep(database, way.accessRequests, accounts.subjects, accounts.events, notices,
+                clusters.reconciliations::request, accounts.clock);
         routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
         peopleRoutes = new AccessRequestRoutes(accessRequests, new AccessPolicies(database, policyStore,
                 clusters.grants, accounts.subjects, accounts.events, accounts.clock), eligible, clusters.grants,

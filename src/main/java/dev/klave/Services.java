@@ -307,6 +307,11 @@ public final class Services {
         return notify.deliverer;
     }
 
+    /** Expiry and ends of access requests, and the holders told ahead (issue 41). */
+    public dev.klave.agent.approval.AccessSweep accessSweep() {
+        return agents.sweep;
+    }
+
     public AccessRequests accessRequests() {
         return agents.accessRequests;
     }

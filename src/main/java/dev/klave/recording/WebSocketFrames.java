@@ -38,8 +38,14 @@ final class WebSocketFrames {
         if (failed) {
             return;
         }
-        pending.writeBytes(bytes);
-        byte[] buffer = pending.toByteArray();
+        // Usually nothing waits from the last piece: the piece is read where it is, not copied.
+        byte[] buffer;
+        if (pending.size() == 0) {
+            buffer = bytes;
+        } else {
+            pending.writeBytes(bytes);
+            buffer = pending.toByteArray();
+        }
         int offset = 0;
         while (!failed) {
             int used = frame(buffer, offset);

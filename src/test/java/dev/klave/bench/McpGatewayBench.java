@@ -23,8 +23,12 @@ import java.time.Clock;
  * <p>{@code bench/mcp-gateway [seconds (default 15)] [sequential calls (default 500)]}
  */
 public final class McpGatewayBench {
-    /** PostgreSQL backends flush their statistics when idle, within 10 s (PG 15's idle interval). */
-    private static final Duration STATS_SETTLE = Duration.ofSeconds(12);
+    /**
+     * PostgreSQL 15's backends flush their statistics at most once a second while busy, and within
+     * 10 s once idle: counts unchanged for longer than that have all been flushed.
+     */
+    private static final Duration STATS_SETTLED = Duration.ofSeconds(11);
+    private static final Duration STATS_AT_MOST = Duration.ofSeconds(60);
     private static final int CLIENTS = 8;
 
     private McpGatewayBench() {}
@@ -80,7 +84,24 @@ public final class McpGatewayBench {
 
     /** Table scans of the whole database so far, once every backend has flushed its counts. */
     private static long scans(DatabaseUrl.Postgres database) throws Exception {
-        Thread.sleep(STATS_SETTLE.toMillis());
+        long last = readScans(database);
+        long stableSince = System.nanoTime();
+        long end = System.nanoTime() + STATS_AT_MOST.toNanos();
+        while (System.nanoTime() - stableSince < STATS_SETTLED.toNanos()) {
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("the statistics kept moving for " + STATS_AT_MOST);
+            }
+            Thread.sleep(500);
+            long now = readScans(database);
+            if (now != last) {
+                last = now;
+                stableSince = System.nanoTime();
+            }
+        }
+        return last;
+    }
+
+    private static long readScans(DatabaseUrl.Postgres database) throws Exception {
         String url = "jdbc:postgresql://" + database.host() + ":" + database.port() + "/" + database.database();
         try (Connection connection = DriverManager.getConnection(url, database.user(),
                 database.password().orElse(null));

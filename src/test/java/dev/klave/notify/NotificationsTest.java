@@ -206,7 +206,7 @@ class NotificationsTest {
         http.send("POST", "/api/access/requests/" + id + "/approve", null, "Cookie", root);
 
         clock.advance(Duration.ofMinutes(6));
-        klave.klave().services().accessRequests().sweep(100);
+        klave.klave().services().accessSweep().sweep(100);
 
         Eventually.until("the holder's e-mail", Duration.ofSeconds(15), () -> mailTo("eva@example.com").stream()
                 .anyMatch(one -> body(one).contains("en 10 minutos") && body(one).contains(id)));

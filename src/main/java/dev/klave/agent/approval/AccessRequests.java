@@ -10,9 +10,7 @@ import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.Principal;
-import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
-import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.audit.ControlEvents;
 import dev.klave.audit.EventType;
@@ -46,8 +44,6 @@ public final class AccessRequests {
     public static final Duration LIFETIME = Duration.ofHours(24);
     /** How many of a person's own requests may wait at once. */
     public static final int MAX_WAITING = 10;
-    /** How long before access ends its holder is told (issue 41 §2). */
-    public static final Duration ENDING_NOTICE = Duration.ofMinutes(10);
     /** The longest list of a person's own requests. */
     public static final int LISTED_OWN = 100;
 
@@ -56,11 +52,10 @@ public final class AccessRequests {
     private final AccessPolicyStore policies;
     private final Grants grants;
     private final EligibleGrants eligible;
-    private final SubjectStore subjects;
-    private final ControlEvents events;
     private final RequestIds ids;
     private final Consumer<ClusterId> changed;
     private final RequestNotices notices;
+    private final RequestEvents requestEvents;
     private final Clock clock;
 
     /**
@@ -75,11 +70,10 @@ public final class AccessRequests {
         this.policies = requireNonNull(policies, "policies is null");
         this.grants = requireNonNull(grants, "grants is null");
         this.eligible = requireNonNull(eligible, "eligible is null");
-        this.subjects = requireNonNull(subjects, "subjects is null");
-        this.events = requireNonNull(events, "events is null");
         this.ids = requireNonNull(ids, "ids is null");
         this.changed = requireNonNull(changed, "changed is null");
         this.notices = requireNonNull(notices, "notices is null");
+        this.requestEvents = new RequestEvents(subjects, events);
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -410,51 +404,6 @@ public final class AccessRequests {
         return store.findById(id).orElseThrow();
     }
 
-    /**
-     * One pass of the sweep: pending requests that ran out are stored as expired, and access that
-     * reached its end is recorded as ended, each with its event, once across replicas (conditional
-     * updates). Returns how many transitions it recorded.
-     */
-    public int sweep(int limit) {
-        Instant now = clock.instant();
-        int recorded = 0;
-        for (AccessRequest request : store.runOut(now, limit)) {
-            boolean expired = transactions.inTransaction(() -> {
-                if (!store.expire(request.id(), now)) {
-                    return false;
-                }
-                record(EventType.ACCESS_REQUEST_EXPIRE, request, Optional.empty(), Map.of());
-                return true;
-            });
-            recorded += expired ? 1 : 0;
-        }
-        for (AccessRequest request : store.reachedEnd(now, limit)) {
-            boolean ended = transactions.inTransaction(() -> {
-                if (!store.end(request.id(), now, Optional.empty())) {
-                    return false;
-                }
-                // Still running by its minutes: its grant was revoked (or went with its holder's account).
-                boolean revoked = request.grantExpiresAt().orElseThrow().isAfter(now);
-                record(EventType.ACCESS_REQUEST_END, request, Optional.empty(), Map.of("early", revoked,
-                        "revoked", revoked));
-                return true;
-            });
-            if (ended) {
-                recorded++;
-                changed.accept(request.cluster());
-            }
-        }
-        for (AccessRequest request : store.endingBy(now, now.plus(ENDING_NOTICE), limit)) {
-            transactions.inTransaction(() -> {
-                if (store.toldEnding(request.id(), now)) {
-                    notices.ending(request, now);
-                }
-                return null;
-            });
-        }
-        return recorded;
-    }
-
     private static Optional<String> comment(Optional<String> comment) {
         Optional<String> said = comment.map(String::strip).filter(text -> !text.isEmpty());
         if (said.filter(text -> text.length() > Course.MAX_COMMENT).isPresent()) {
@@ -474,13 +423,7 @@ public final class AccessRequests {
     }
 
     private void record(EventType type, AccessRequest request, Optional<Principal> by, Map<String, ?> more) {
-        Subject asking = subjects.findById(request.actor().subject()).orElseThrow();
-        events.event(type).actor(by).target(asking)
-                .details(Map.of("request", request.id(), "cluster", request.cluster().value(), "tier",
-                        request.role().code(), "scope", request.scope().value(), "minutes", request.minutes()))
-                .details(more)
-                .detail("requester", asking.kind() == SubjectKind.BOT ? "bot" : "person")
-                .record();
+        requestEvents.record(type, request, by, more);
     }
 
     private static RuntimeException notDecidable(AccessRequest request, Instant now) {

@@ -92,7 +92,7 @@ public final class RequestNotices {
         data.put("tool", request.tool());
         notifier.notify(new Notification(Kind.WRITE_WAITING, "waiting:" + request.id(), request.createdAt(), title,
                 List.of(Text.NOTIFY_EXPIRES.text(WHEN.format(request.expiresAt()))),
-                URI.create(baseUrl.resolve("/agents/requests/" + request.id())), data), deciders);
+                URI.create(RequestPages.decide(baseUrl, request.id())), data), deciders);
     }
 
     /** A person's own request decided: to them (and the destinations that want decisions). */
@@ -128,7 +128,7 @@ public final class RequestNotices {
     }
 
     private URI link(AccessRequest request) {
-        return URI.create(baseUrl.resolve("/acceso/solicitudes/" + request.id()));
+        return URI.create(RequestPages.access(baseUrl, request.id()));
     }
 
     private static Map<String, Object> data(AccessRequest request) {

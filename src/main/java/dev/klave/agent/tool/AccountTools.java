@@ -10,6 +10,7 @@ import dev.klave.access.GrantStore;
 import dev.klave.access.KubernetesIdentity;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
+import dev.klave.agent.approval.RequestPages;
 import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Actor;
@@ -192,7 +193,7 @@ final class AccountTools {
         } catch (Refusal refusal) {
             throw new ToolError(refusal.kind().code(), refusal.getMessage(), Map.of());
         }
-        String url = baseUrl.resolve("/agents/requests/" + request.id());
+        String url = RequestPages.decide(baseUrl, request.id());
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.put("id", request.id()).put("url", url).put("status", request.status().code())
                 .put("expires_at", request.expiresAt().toString());

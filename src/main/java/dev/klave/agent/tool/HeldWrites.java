@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.agent.tool.Agent;
+import dev.klave.agent.approval.RequestPages;
 import dev.klave.agent.approval.AccessRequest;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Approvals;
@@ -219,7 +220,7 @@ final class HeldWrites {
     }
 
     private ToolResult ask(ToolCall call, WriteRequest request, String hash) {
-        String url = baseUrl.resolve("/agents/requests/" + request.id());
+        String url = RequestPages.decide(baseUrl, request.id());
         if (call.urlElicitation()) {
             String message = "Approve in Klave: " + request.verb() + " " + request.resource() + "/" + request.name()
                     + " in " + (request.namespace().isEmpty() ? "(cluster scope)" : request.namespace()) + " ("
@@ -231,7 +232,7 @@ final class HeldWrites {
     }
 
     private ToolResult pending(WriteRequest request) {
-        String url = baseUrl.resolve("/agents/requests/" + request.id());
+        String url = RequestPages.decide(baseUrl, request.id());
         ObjectNode params = JsonNodeFactory.instance.objectNode();
         params.put("id", request.id()).put("url", url).put("expires_at", request.expiresAt().toString());
         ObjectNode structured = JsonNodeFactory.instance.objectNode();

@@ -144,7 +144,7 @@ class PeopleAccessRequestsTest {
 
         clock.advance(Duration.ofMinutes(91));
         signInAgain();
-        assertThat(accessRequests.sweep(100)).isGreaterThanOrEqualTo(1);
+        assertThat(klave.klave().services().accessSweep().sweep(100)).isGreaterThanOrEqualTo(1);
         JsonNode ended = json(http.get("/api/access/requests/" + id, "Cookie", eva)).get("request");
         assertThat(ended.get("access").asText()).isEqualTo("ended");
         assertThat(ended.get("ended_by").isNull()).isTrue();
@@ -359,8 +359,8 @@ class PeopleAccessRequestsTest {
 
         clock.advance(AccessRequests.LIFETIME.plusMinutes(1));
         signInAgain();
-        accessRequests.sweep(100);
-        accessRequests.sweep(100);
+        klave.klave().services().accessSweep().sweep(100);
+        klave.klave().services().accessSweep().sweep(100);
 
         assertThat(accessRequests.find(id).orElseThrow().status()).isEqualTo(AccessStatus.EXPIRED);
         long expiries = 0;

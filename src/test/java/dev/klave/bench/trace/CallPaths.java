@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * <p>{@code bench/call-paths} builds the agent jar and runs this with it.
  */
 public final class CallPaths {
-    private static final Duration SETTLE = Duration.ofMillis(400);
+    /** How long the background is sampled on its own: what it enters then is no request's. */
+    private static final Duration IDLE_SAMPLE = Duration.ofMillis(800);
     /** The classes that look a bearer up or check it (their names in every build since the agents'). */
     private static final Set<String> BEARER_CLASSES = Set.of("CredentialChecks", "AgentAuthenticator",
             "SessionBearers", "Bearers", "CredentialStore", "JdbiCredentialStore", "JdbiAgentTokenStore",
@@ -47,6 +48,7 @@ public final class CallPaths {
                         + "/clusters/prod-1/api/v1/namespaces/team-a/pods"))
                         .header("Authorization", "Bearer " + mcp.token()).build();
                 long[] replicas = {2};
+                dev.klave.audit.AuditWriter audit = klave.klave().services().auditWriter();
                 Callable<Boolean> proxied = () -> http.send(pods, HttpResponse.BodyHandlers.ofString())
                         .statusCode() == 200;
                 Callable<Boolean> read = mcp::read;
@@ -58,10 +60,10 @@ public final class CallPaths {
                         write.call();
                     }
                 }
-                report("a proxied GET of pods", trace(proxied));
-                Map<String, Long> tool = trace(read);
+                report("a proxied GET of pods", trace(proxied, audit));
+                Map<String, Long> tool = trace(read, audit);
                 report("an MCP read tool's call (get_resource)", tool);
-                report("an approved write (scale held, approved, called again and run)", trace(write));
+                report("an approved write (scale held, approved, called again and run)", trace(write, audit));
                 System.out.println("bearer checks in one read tool's call: " + lookups(tool));
             } finally {
                 klave.close();
@@ -71,15 +73,18 @@ public final class CallPaths {
     }
 
     /** The methods {@code request} entered that an idle window of the same length did not. */
-    private static Map<String, Long> trace(Callable<Boolean> request) throws Exception {
+    private static Map<String, Long> trace(Callable<Boolean> request, dev.klave.audit.AuditWriter audit)
+            throws Exception {
+        // A sample of a fixed length, not a wait: the background threads' methods in that window.
         Trace.start();
-        Thread.sleep(SETTLE.toMillis() * 2);
+        Thread.sleep(IDLE_SAMPLE.toMillis());
         Set<String> idle = Trace.stop().keySet();
         Trace.start();
         if (!request.call()) {
             throw new IllegalStateException("the traced request failed");
         }
-        Thread.sleep(SETTLE.toMillis());
+        // The request's work after its answer (its row's completion) is the audit writer's: waited for.
+        audit.flush().get(10, java.util.concurrent.TimeUnit.SECONDS);
         Map<String, Long> seen = new TreeMap<>(Trace.stop());
         seen.keySet().removeAll(idle);
         return seen;
