@@ -16,7 +16,7 @@ public final class Main {
     public static void main(String[] arguments) throws Exception {
         if (arguments.length == 0) {
             throw new IllegalArgumentException(
-                    "usage: bench.Main standin|floor|setup|issue|rate|watches|revoke|upgrade|audit-count|commit-latency|wake-latency|report --name value…");
+                    "usage: bench.Main standin|floor|setup|issue|rate|watches|sessions|revoke|upgrade|recordings|audit-count|commit-latency|wake-latency|report --name value…");
         }
         Args args = new Args(arguments, 1);
         switch (arguments[0]) {
@@ -27,7 +27,9 @@ public final class Main {
             case "rate" -> record(args, FixedRate.run(args));
             case "watches" -> record(args, Watches.hold(args));
             case "revoke" -> record(args, Watches.revoke(args));
+            case "sessions" -> record(args, Watches.holdSessions(args));
             case "upgrade" -> record(args, UpgradeThroughput.run(args));
+            case "recordings" -> record(args, RecordingCount.count(args));
             case "audit-count" -> System.out.println(AuditCount.count(args));
             case "commit-latency" -> record(args, CommitLatency.run(args));
             case "wake-latency" -> record(args, WakeLatency.run(args));

@@ -15,7 +15,7 @@ import java.util.Locale;
  * The parts of the stand-in Kubernetes API server that nginx cannot serve from files (nginx sits
  * in front of it and terminates TLS): watches that send one event and then stay silent until the
  * client goes away, and exec-style upgrades that answer 101 and then stream {@code bytes=N}
- * bytes of output before closing, like {@code kubectl exec … cat big-file}.
+ * bytes of output in SPDY/3.1 frames before closing, like {@code kubectl exec … cat big-file}.
  */
 final class StandIn {
     private static final byte[] EVENT = ("{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
@@ -49,7 +49,7 @@ final class StandIn {
             }
             String target = requestLine.split(" ")[1];
             if (upgrade != null) {
-                stream(out, upgrade, query(target, "bytes", 256L << 20));
+                stream(in, out, upgrade, query(target, "bytes", 256L << 20), query(target, "hold", 0) == 1);
             } else if (target.contains("watch=true")) {
                 watch(in, out);
             } else {
@@ -74,15 +74,50 @@ final class StandIn {
         }
     }
 
-    private static void stream(OutputStream out, String protocol, long bytes) throws IOException {
+    /**
+     * An exec's answer as the kubelet gives it over SPDY/3.1: the 101, a SYN_REPLY to each stream
+     * the client opened, the output in data frames of 32 KiB on stdout, then both streams closed
+     * (an empty error stream: the command succeeded). With {@code hold=1} the output is sent and
+     * the session then stays open and silent, like a shell waiting at its prompt, until the client
+     * leaves.
+     */
+    private static void stream(InputStream in, OutputStream out, String protocol, long bytes, boolean hold)
+            throws IOException {
         out.write(("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + protocol
                 + "\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-        byte[] chunk = new byte[64 * 1024];
-        Arrays.fill(chunk, (byte) 'k');
-        for (long left = bytes; left > 0; left -= chunk.length) {
-            out.write(chunk, 0, (int) Math.min(chunk.length, left));
+        try (Spdy spdy = new Spdy()) {
+            byte[] piece = new byte[4096];
+            for (int opened = 0; opened < 2; ) {
+                int n = in.read(piece);
+                if (n < 0) {
+                    return;
+                }
+                for (Spdy.Frame frame : spdy.read(piece, n)) {
+                    if (frame.opens()) {
+                        out.write(spdy.reply(frame.stream()));
+                        opened++;
+                    }
+                }
+            }
+            byte[] chunk = new byte[32 * 1024];
+            Arrays.fill(chunk, (byte) 'k');
+            // Data frames carry no compressed part: every full one is the same bytes, made once.
+            byte[] full = spdy.data(Spdy.STDOUT, chunk, chunk.length, false);
+            for (long left = bytes; left > 0; left -= chunk.length) {
+                int length = (int) Math.min(chunk.length, left);
+                boolean last = !hold && left == length;
+                out.write(length == chunk.length && !last ? full : spdy.data(Spdy.STDOUT, chunk, length, last));
+            }
+            out.flush();
+            if (hold) {
+                while (in.read(piece) >= 0) {
+                    // A held session: nothing to do until the client goes.
+                }
+                return;
+            }
+            out.write(spdy.data(Spdy.ERROR, chunk, 0, true));
+            out.flush();
         }
-        out.flush();
     }
 
     private static long query(String target, String name, long fallback) {

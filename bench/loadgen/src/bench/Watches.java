@@ -26,9 +26,15 @@ final class Watches {
     private final HttpConnection[] connections;
     private final AtomicLongArray closedAt;
     private final AtomicInteger failed = new AtomicInteger();
+    private final boolean sessions;
     private volatile boolean leaving;
 
     private Watches(Args args) {
+        this(args, false);
+    }
+
+    private Watches(Args args, boolean sessions) {
+        this.sessions = sessions;
         this.base = URI.create(args.text("url"));
         this.authorization = "Bearer " + args.text("token");
         this.count = args.number("count", 1000);
@@ -37,10 +43,22 @@ final class Watches {
     }
 
     static ObjectNode hold(Args args) throws Exception {
+        return hold(args, new Watches(args));
+    }
+
+    /**
+     * Idle recorded exec sessions instead of watches (issue 42): each a SPDY exec that printed a
+     * prompt's worth of output and sits waiting, as a shell left open does, its recorder holding
+     * its SPDY readers and its recording open.
+     */
+    static ObjectNode holdSessions(Args args) throws Exception {
+        return hold(args, new Watches(args, true));
+    }
+
+    private static ObjectNode hold(Args args, Watches watches) throws Exception {
         long pid = args.longNumber("pid", -1);
         int seconds = args.number("seconds", 20);
         double rssBefore = ProcStat.rssBytes(pid) / 1048576.0;
-        Watches watches = new Watches(args);
         long openedIn = watches.openAll();
         // Let the proxy settle after the burst of handshakes before measuring "idle".
         Thread.sleep(TimeUnit.SECONDS.toMillis(Math.min(5, seconds)));
@@ -132,14 +150,18 @@ final class Watches {
         HttpConnection connection = new HttpConnection(base);
         connections[index] = connection;
         try {
-            connection.open();
-            connection.out().write(connection.head("GET", PATH, authorization, "").getBytes(StandardCharsets.ISO_8859_1));
-            connection.out().flush();
-            HttpConnection.Head head = HttpConnection.Head.read(connection.in());
-            if (head.status() != 200) {
-                throw new IOException("watch answered " + head.status());
+            if (sessions) {
+                openSession(connection);
+            } else {
+                connection.open();
+                connection.out().write(connection.head("GET", PATH, authorization, "").getBytes(StandardCharsets.ISO_8859_1));
+                connection.out().flush();
+                HttpConnection.Head head = HttpConnection.Head.read(connection.in());
+                if (head.status() != 200) {
+                    throw new IOException("watch answered " + head.status());
+                }
+                HttpConnection.Head.line(connection.in()); // the first event's chunk size: the watch is live
             }
-            HttpConnection.Head.line(connection.in()); // the first event's chunk size: the watch is live
             connection.socket().setSoTimeout(0);
         } catch (IOException e) {
             failed.incrementAndGet();
@@ -162,6 +184,24 @@ final class Watches {
         }
         if (!leaving) {
             closedAt.set(index, System.nanoTime());
+        }
+    }
+
+    /** An exec session open and its first output read: the session is live and recorded. */
+    private void openSession(HttpConnection connection) throws IOException {
+        int prompt = 256;
+        try (Spdy spdy = new Spdy()) {
+            UpgradeThroughput.open(connection, spdy, authorization, prompt, true);
+            byte[] buffer = new byte[4096];
+            for (int received = 0; received < prompt; ) {
+                int n = connection.in().read(buffer);
+                if (n < 0) {
+                    throw new IOException("session closed after " + received + " bytes");
+                }
+                for (Spdy.Frame frame : spdy.read(buffer, n)) {
+                    received += frame.stream() == Spdy.STDOUT ? frame.bytes() : 0;
+                }
+            }
         }
     }
 

@@ -203,12 +203,11 @@ final class Upgrades {
             Relays.bytes(cluster, client, finished);
             return;
         }
-        Runnable ended = () -> {
+        Runnable ended = () -> tap.end(Optional.empty()).thenAccept(unrecorded -> context.runOnContext(ignored -> {
             // "on": a session whose recording failed went on; its audit row says so (issue 42).
-            Optional<String> unrecorded = tap.end(Optional.empty());
             unrecorded.ifPresent(why -> open.end(101, Optional.of(Text.RECORDING_NOT_WHOLE.text(why))));
             finished.run();
-        };
+        }));
         Relays.bytes(client, cluster, ended, bytes -> tap.fromClient(bytes.getBytes()));
         Relays.bytes(cluster, client, ended, bytes -> tap.fromCluster(bytes.getBytes()));
     }

@@ -3,6 +3,8 @@ package dev.klave.recording;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.klave.messages.Text;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
@@ -30,21 +32,29 @@ final class Recorder {
     private final Utf8Stream stderr = new Utf8Stream();
     private final Utf8Stream input = new Utf8Stream();
     private StringBuilder lines = new StringBuilder();
+    private final LineIndex index = new LineIndex();
+    private List<LineIndex.Line> printed = new ArrayList<>();
     private long recorded;
     private int seq;
     private int width = 80;
     private int height = 24;
+    /** When the last event happened, in seconds from the start. */
+    private double seconds;
     private Optional<Integer> exitCode = Optional.empty();
     private Recording.State state = Recording.State.RECORDING;
     private Optional<String> reason = Optional.empty();
 
     /** Where chunks and the end go, off the relay's thread. */
     interface Writer {
-        /** @return false when the writer is too far behind to take it */
-        boolean chunk(String id, int seq, String lines);
+        /**
+         * A chunk of asciicast lines, with the output lines it completed (for search).
+         * @return false when the writer is too far behind to take it
+         */
+        boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed);
 
+        /** The end, with the output's last line if it was unfinished. */
         void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode, int width,
-                int height);
+                int height, List<LineIndex.Line> printed);
 
         /** The recording stopped before the session (unreadable, behind, at its cap). */
         default void stopped(String id, Recording.State state) {}
@@ -184,8 +194,8 @@ final class Recorder {
     }
 
     private void output(String text) {
-        if (!text.isEmpty()) {
-            add("o", text);
+        if (!text.isEmpty() && add("o", text)) {
+            printed.addAll(index.feed(seconds, text));
         }
     }
 
@@ -224,17 +234,20 @@ final class Recorder {
         }
     }
 
-    private void add(String code, String data) {
-        String line = Cast.event((nanos.getAsLong() - start) / 1e9, code, data);
+    /** @return whether it was recorded (not past the cap) */
+    private boolean add(String code, String data) {
+        seconds = (nanos.getAsLong() - start) / 1e9;
+        String line = Cast.event(seconds, code, data);
         if (recorded + line.length() > cap) {
             stop(Recording.State.TRUNCATED, Text.RECORDING_CAP.text());
-            return;
+            return false;
         }
         recorded += line.length();
         lines.append(line);
         if (lines.length() >= CHUNK) {
             flush();
         }
+        return true;
     }
 
     /** Hands what waits to the writer (also called each second, so a running session can be read). */
@@ -244,11 +257,25 @@ final class Recorder {
         }
         String chunk = lines.toString();
         lines = new StringBuilder();
-        if (!writer.chunk(id, seq++, chunk) && state == Recording.State.RECORDING) {
+        List<LineIndex.Line> completed = printed;
+        printed = new ArrayList<>();
+        if (!writer.chunk(id, seq++, chunk, completed)) {
+            behind();
+        }
+    }
+
+    /** What was relayed could not all reach the recording (a writer or a mailbox too far behind): it stops here, marked. */
+    synchronized void behind() {
+        if (state == Recording.State.RECORDING) {
             state = Recording.State.INCOMPLETE;
             reason = Optional.of(Text.RECORDING_BEHIND.text());
             writer.stopped(id, state);
         }
+    }
+
+    /** Relayed bytes that broke the recorder itself: read as unreadable. */
+    synchronized void unreadable() {
+        check(true);
     }
 
     private void stop(Recording.State ended, String why) {
@@ -279,7 +306,7 @@ final class Recorder {
         }
         flush();
         Recording.State ended = state == Recording.State.RECORDING ? Recording.State.COMPLETE : state;
-        writer.end(id, ended, reason.or(() -> cut), exitCode, width, height);
+        writer.end(id, ended, reason.or(() -> cut), exitCode, width, height, index.end());
         state = ended == Recording.State.COMPLETE ? Recording.State.COMPLETE : state;
         return ended == Recording.State.COMPLETE ? Optional.empty() : reason;
     }

@@ -10,7 +10,28 @@ public interface RecordingStore {
     void create(Recording recording);
 
     /** Appends one chunk (the next {@code seq}) and adds its size to the recording's. */
-    void append(String id, int seq, String lines, long bytes);
+    default void append(String id, int seq, String lines, long bytes) {
+        appendAll(List.of(new Chunk(id, seq, lines, bytes, List.of(), List.of())));
+    }
+
+    /**
+     * Appends chunks of any recordings, in one transaction: each chunk, the lines it completed (for
+     * search: when each began, in seconds from the recording's start), and its size added to its
+     * recording's. The writer stores what waits in one go: a transaction per 16 KiB chunk held a
+     * stream printing at network speed to a few MiB a second on SQLite (bench/RESULTS.md).
+     */
+    void appendAll(List<Chunk> chunks);
+
+    /** A chunk of a recording's asciicast lines, with the output lines it completed. */
+    record Chunk(String id, int seq, String lines, long bytes, List<Double> lineAt, List<String> lineText) {
+        public Chunk {
+            lineAt = List.copyOf(lineAt);
+            lineText = List.copyOf(lineText);
+            if (lineAt.size() != lineText.size()) {
+                throw new IllegalArgumentException("a line without its time");
+            }
+        }
+    }
 
     /** Ends it: its state, reason, exit code and terminal size as they stood. */
     void end(String id, Instant at, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,

@@ -11,14 +11,20 @@ import dev.klave.messages.Message;
 import dev.klave.messages.Text;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +42,11 @@ public final class Recordings implements AutoCloseable {
     /** What may wait for the writer, all sessions together. */
     static final long BACKLOG = 32L * 1024 * 1024;
     static final Duration FLUSH = Duration.ofSeconds(1);
+    /** The most text one transaction of the writer stores. */
+    static final long BATCH = 4L * 1024 * 1024;
+    /** The most relayed bytes waiting for the recorders, every session together. */
+    static final long MAILED = 64L * 1024 * 1024;
+    private static final CompletionStage<Optional<String>> ENDED = CompletableFuture.completedFuture(Optional.empty());
     /** How often the total is read again and old recordings deleted. */
     static final Duration UPKEEP = Duration.ofSeconds(30);
     private static final int PRUNED_PER_BATCH = 500;
@@ -53,9 +64,18 @@ public final class Recordings implements AutoCloseable {
     private final Clock clock;
     private final long cap;
     private final AtomicLong backlog = new AtomicLong();
-    /** Touched only on the writer's thread. */
-    private final LineIndex lines = new LineIndex();
-    private final Set<Recorder> live = ConcurrentHashMap.newKeySet();
+    /** Chunks handed over by the relays' threads, stored by the writer in batches. */
+    private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+    /** Whether a drain is queued on the writer (a chunk added meanwhile is stored by it). */
+    private final AtomicBoolean draining = new AtomicBoolean();
+    /** Sessions being recorded, with their mailboxes. */
+    private final Map<Recorder, Mailbox> live = new ConcurrentHashMap<>();
+    /** What waits in every mailbox together. */
+    private final AtomicLong mailed = new AtomicLong();
+    /** Where the recorders read what their sessions relayed: never the relay's threads. */
+    private final ExecutorService recorders = Executors.newFixedThreadPool(
+            Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+            Thread.ofPlatform().daemon().name("klave-recorder-", 0).factory());
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
 
@@ -79,7 +99,7 @@ public final class Recordings implements AutoCloseable {
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.cap = cap;
-        writer.scheduleWithFixedDelay(() -> live.forEach(Recorder::flush), FLUSH.toMillis(), FLUSH.toMillis(),
+        writer.scheduleWithFixedDelay(() -> live.keySet().forEach(Recorder::flush), FLUSH.toMillis(), FLUSH.toMillis(),
                 TimeUnit.MILLISECONDS);
         writer.scheduleWithFixedDelay(this::upkeep, 0, UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -105,8 +125,11 @@ public final class Recordings implements AutoCloseable {
 
         void fromClient(byte[] bytes);
 
-        /** @return why the recording is not whole, for the audit row; empty when it is */
-        Optional<String> end(Optional<String> cut);
+        /**
+         * The session ended; the recording ends once the recorder has read what was relayed.
+         * @return why the recording is not whole, for the audit row (empty when it is), on a recorder thread
+         */
+        CompletionStage<Optional<String>> end(Optional<String> cut);
     }
 
     /** The policy a session opening now on {@code cluster} follows. */
@@ -190,8 +213,8 @@ public final class Recordings implements AutoCloseable {
                 public void fromClient(byte[] bytes) {}
 
                 @Override
-                public Optional<String> end(Optional<String> cut) {
-                    return Optional.of(why);
+                public CompletionStage<Optional<String>> end(Optional<String> cut) {
+                    return CompletableFuture.completedFuture(Optional.of(why));
                 }
             };
         }
@@ -200,24 +223,19 @@ public final class Recordings implements AutoCloseable {
                 System::nanoTime,
                 new Recorder.Writer() {
             @Override
-            public boolean chunk(String id, int seq, String lines) {
+            public boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
                 long size = lines.length();
                 if (backlog.addAndGet(size) > BACKLOG) {
                     backlog.addAndGet(-size);
                     return false;
                 }
-                writer.execute(() -> {
-                    try {
-                        store.append(id, seq, lines, size);
-                        index(id, Recordings.this.lines.feed(id, lines));
-                    } catch (RuntimeException e) {
-                        LOG.warn("recording {}: a chunk could not be stored: {}", id, e.toString());
-                        self[0].failed(Text.RECORDING_STORE_FAILED.text());
-                        fail.run();
-                    } finally {
-                        backlog.addAndGet(-size);
-                    }
-                });
+                pending.add(new Pending(id, seq, lines, printed, size, () -> {
+                    self[0].failed(Text.RECORDING_STORE_FAILED.text());
+                    fail.run();
+                }));
+                if (draining.compareAndSet(false, true)) {
+                    writer.execute(Recordings.this::drain);
+                }
                 return true;
             }
 
@@ -228,10 +246,11 @@ public final class Recordings implements AutoCloseable {
 
             @Override
             public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-                    int width, int height) {
+                    int width, int height, List<LineIndex.Line> printed) {
                 writer.execute(() -> {
                     try {
-                        index(id, lines.end(id));
+                        drain();
+                        index(id, printed);
                         store.end(id, clock.instant(), state, reason, exitCode, width, height);
                     } catch (RuntimeException e) {
                         LOG.warn("recording {}: its end could not be stored: {}", id, e.toString());
@@ -250,23 +269,84 @@ public final class Recordings implements AutoCloseable {
                 fail.run();
             }
         });
-        live.add(recorder);
+        Mailbox mailbox = new Mailbox(recorder, recorders, mailed, MAILED);
+        live.put(recorder, mailbox);
         return new Tap() {
             @Override
             public void fromCluster(byte[] bytes) {
-                recorder.fromCluster(bytes);
+                mailbox.post(false, bytes);
             }
 
             @Override
             public void fromClient(byte[] bytes) {
-                recorder.fromClient(bytes);
+                mailbox.post(true, bytes);
             }
 
             @Override
-            public Optional<String> end(Optional<String> cut) {
-                return live.remove(recorder) ? recorder.end(cut) : Optional.empty();
+            public CompletionStage<Optional<String>> end(Optional<String> cut) {
+                return live.remove(recorder) != null ? mailbox.end(cut) : ENDED;
             }
         };
+    }
+
+    /** A chunk waiting for the writer, and what to do if it cannot be stored. */
+    private record Pending(String id, int seq, String lines, List<LineIndex.Line> printed, long size,
+            Runnable failed) {}
+
+    /**
+     * On the writer's thread: every chunk waiting (up to {@link #BATCH} of text) stored in one
+     * transaction with the lines it completed — then again while more wait. A transaction that
+     * fails fails every recording it carried.
+     */
+    private void drain() {
+        draining.set(false);
+        while (!pending.isEmpty()) {
+            List<Pending> batch = new ArrayList<>();
+            List<RecordingStore.Chunk> chunks = new ArrayList<>();
+            long size = 0;
+            for (Pending next = pending.poll(); next != null; next = size < BATCH ? pending.poll() : null) {
+                List<LineIndex.Line> found = next.printed();
+                batch.add(next);
+                chunks.add(new RecordingStore.Chunk(next.id(), next.seq(), next.lines(), next.size(),
+                        found.stream().map(LineIndex.Line::at).toList(),
+                        found.stream().map(LineIndex.Line::text).toList()));
+                size += next.size();
+            }
+            try {
+                store(batch, chunks);
+            } finally {
+                backlog.addAndGet(-size);
+            }
+        }
+    }
+
+    /**
+     * One transaction for the batch; if it fails and carried several recordings, one per recording,
+     * so that a recording whose row was never stored does not take the others down with it.
+     */
+    private void store(List<Pending> batch, List<RecordingStore.Chunk> chunks) {
+        try {
+            store.appendAll(chunks);
+            return;
+        } catch (RuntimeException e) {
+            if (batch.stream().map(Pending::id).distinct().count() == 1) {
+                LOG.warn("recording {}: chunks could not be stored: {}", batch.get(0).id(), e.toString());
+                batch.forEach(failed -> failed.failed().run());
+                return;
+            }
+        }
+        Map<String, List<Integer>> byRecording = new LinkedHashMap<>();
+        for (int i = 0; i < batch.size(); i++) {
+            byRecording.computeIfAbsent(batch.get(i).id(), ignored -> new ArrayList<>()).add(i);
+        }
+        byRecording.forEach((id, at) -> {
+            try {
+                store.appendAll(at.stream().map(chunks::get).toList());
+            } catch (RuntimeException e) {
+                LOG.warn("recording {}: chunks could not be stored: {}", id, e.toString());
+                at.forEach(i -> batch.get(i).failed().run());
+            }
+        });
     }
 
     /** On the writer's thread: the lines a chunk completed, stored for search. */
@@ -321,7 +401,8 @@ public final class Recordings implements AutoCloseable {
 
     /** Waits (bounded) for what was handed to the writer: tests, and a clean stop. */
     void drain(Duration atMost) throws InterruptedException {
-        live.forEach(Recorder::flush);
+        live.values().forEach(Mailbox::settle);
+        live.keySet().forEach(Recorder::flush);
         var done = writer.submit(() -> { });
         try {
             done.get(atMost.toMillis(), TimeUnit.MILLISECONDS);
@@ -337,8 +418,12 @@ public final class Recordings implements AutoCloseable {
 
     @Override
     public void close() {
-        live.forEach(recorder -> recorder.end(Optional.empty()));
+        live.forEach((recorder, mailbox) -> {
+            mailbox.settle();
+            recorder.end(Optional.empty());
+        });
         live.clear();
+        recorders.shutdown();
         writer.shutdown();
         try {
             writer.awaitTermination(5, TimeUnit.SECONDS);
@@ -355,8 +440,8 @@ public final class Recordings implements AutoCloseable {
         public void fromClient(byte[] bytes) {}
 
         @Override
-        public Optional<String> end(Optional<String> cut) {
-            return Optional.empty();
+        public CompletionStage<Optional<String>> end(Optional<String> cut) {
+            return ENDED;
         }
     };
 }

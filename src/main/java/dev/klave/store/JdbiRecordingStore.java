@@ -9,7 +9,9 @@ import dev.klave.recording.RecordingStore;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -47,12 +49,33 @@ public final class JdbiRecordingStore implements RecordingStore {
     }
 
     @Override
-    public void append(String id, int seq, String lines, long bytes) {
+    public void appendAll(List<Chunk> chunks) {
+        if (chunks.isEmpty()) {
+            return;
+        }
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        chunks.forEach(chunk -> sizes.merge(chunk.id(), chunk.bytes(), Long::sum));
         database.inTransaction(() -> database.withHandle(handle -> {
-            handle.createUpdate("INSERT INTO recording_chunks (recording_id, seq, body) VALUES (:id, :seq, :body)")
-                    .bind("id", id).bind("seq", seq).bind("body", lines).execute();
-            return handle.createUpdate("UPDATE recordings SET bytes = bytes + :bytes WHERE id = :id")
-                    .bind("id", id).bind("bytes", bytes).execute();
+            var stored = handle.prepareBatch(
+                    "INSERT INTO recording_chunks (recording_id, seq, body) VALUES (:id, :seq, :body)");
+            var lines = handle.prepareBatch(
+                    "INSERT INTO recording_lines (recording_id, at, line) VALUES (:id, :at, :line)");
+            boolean anyLine = false;
+            for (Chunk chunk : chunks) {
+                stored.bind("id", chunk.id()).bind("seq", chunk.seq()).bind("body", chunk.lines()).add();
+                for (int i = 0; i < chunk.lineText().size(); i++) {
+                    lines.bind("id", chunk.id()).bind("at", chunk.lineAt().get(i)).bind("line", chunk.lineText().get(i))
+                            .add();
+                    anyLine = true;
+                }
+            }
+            stored.execute();
+            if (anyLine) {
+                lines.execute();
+            }
+            var grown = handle.prepareBatch("UPDATE recordings SET bytes = bytes + :bytes WHERE id = :id");
+            sizes.forEach((id, bytes) -> grown.bind("id", id).bind("bytes", bytes).add());
+            return grown.execute();
         }));
     }
 

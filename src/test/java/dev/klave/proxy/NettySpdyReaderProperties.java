@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.spdy.DefaultSpdyDataFrame;
+import io.netty.handler.codec.spdy.DefaultSpdySynReplyFrame;
 import io.netty.handler.codec.spdy.DefaultSpdySynStreamFrame;
 import io.netty.handler.codec.spdy.SpdyFrameCodec;
 import io.netty.handler.codec.spdy.SpdySynStreamFrame;
@@ -46,12 +47,7 @@ class NettySpdyReaderProperties {
         for (byte[] payload : payloads) {
             writer.writeOutbound(new DefaultSpdyDataFrame(1, Unpooled.wrappedBuffer(payload)));
         }
-        ByteArrayOutputStream wire = new ByteArrayOutputStream();
-        for (Object written = writer.readOutbound(); written != null; written = writer.readOutbound()) {
-            ByteBuf bytes = (ByteBuf) written;
-            wire.writeBytes(ByteBufUtil.getBytes(bytes));
-            bytes.release();
-        }
+        byte[] all = wire(writer);
         writer.finishAndReleaseAll();
 
         List<String> opened = new ArrayList<>();
@@ -67,15 +63,7 @@ class NettySpdyReaderProperties {
                 received.writeBytes(bytes);
             }
         });
-        Random random = new Random(seed);
-        byte[] all = wire.toByteArray();
-        for (int offset = 0; offset < all.length; ) {
-            int piece = Math.min(all.length - offset, 1 + random.nextInt(4000));
-            byte[] part = new byte[piece];
-            System.arraycopy(all, offset, part, 0, piece);
-            streams.feed(part);
-            offset += piece;
-        }
+        feedInPieces(streams, all, new Random(seed));
         streams.close();
 
         assertThat(streams.failed()).isFalse();
@@ -83,6 +71,64 @@ class NettySpdyReaderProperties {
         ByteArrayOutputStream sent = new ByteArrayOutputStream();
         payloads.forEach(sent::writeBytes);
         assertThat(received.toByteArray()).isEqualTo(sent.toByteArray());
+    }
+
+    @Property(tries = 50)
+    void theClustersDirectionReadsDataAfterRepliesWhoseHeadersItSkips(@ForAll("payloads") List<byte[]> payloads,
+            @ForAll long seed) {
+        EmbeddedChannel writer = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1, false));
+        DefaultSpdySynReplyFrame reply = new DefaultSpdySynReplyFrame(1);
+        reply.headers().set("x-note", "uno");
+        writer.writeOutbound(reply, new DefaultSpdySynReplyFrame(3));
+        for (byte[] payload : payloads) {
+            writer.writeOutbound(new DefaultSpdyDataFrame(1, Unpooled.wrappedBuffer(payload)));
+        }
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        SpdyReader streams = new NettySpdyReader(new SpdyReader.Events() {
+            @Override
+            public void opened(int stream, String type) {
+                throw new AssertionError("a reply opens no stream");
+            }
+
+            @Override
+            public void data(int stream, byte[] bytes, boolean last) {
+                received.writeBytes(bytes);
+            }
+        });
+        feedInPieces(streams, wire(writer), new Random(seed));
+        assertThat(streams.failed()).isFalse();
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        payloads.forEach(sent::writeBytes);
+        assertThat(received.toByteArray()).isEqualTo(sent.toByteArray());
+
+        // A stream opened after a block was skipped cannot be read (the zlib history is gone).
+        SpdySynStreamFrame late = new DefaultSpdySynStreamFrame(5, 0, (byte) 0);
+        late.headers().set("streamtype", "stdout");
+        writer.writeOutbound(late);
+        streams.feed(wire(writer));
+        assertThat(streams.failed()).isTrue();
+        streams.close();
+        writer.finishAndReleaseAll();
+    }
+
+    private static byte[] wire(EmbeddedChannel writer) {
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (Object written = writer.readOutbound(); written != null; written = writer.readOutbound()) {
+            ByteBuf bytes = (ByteBuf) written;
+            wire.writeBytes(ByteBufUtil.getBytes(bytes));
+            bytes.release();
+        }
+        return wire.toByteArray();
+    }
+
+    private static void feedInPieces(SpdyReader streams, byte[] all, Random random) {
+        for (int offset = 0; offset < all.length; ) {
+            int piece = Math.min(all.length - offset, 1 + random.nextInt(4000));
+            byte[] part = new byte[piece];
+            System.arraycopy(all, offset, part, 0, piece);
+            streams.feed(part);
+            offset += piece;
+        }
     }
 
     @Property(tries = 200)

@@ -24,14 +24,14 @@ class RecorderTest {
     private Recorder recorder(long cap) {
         return new Recorder("audit-1", false, cap, clock::get, new Recorder.Writer() {
             @Override
-            public boolean chunk(String id, int seq, String lines) {
+            public boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
                 chunks.add(lines);
                 return true;
             }
 
             @Override
             public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-                    int width, int height) {
+                    int width, int height, List<LineIndex.Line> printed) {
                 ends.add(state.code() + " " + reason.orElse("-") + " " + exitCode.map(String::valueOf).orElse("-")
                         + " " + width + "x" + height);
             }

@@ -1,11 +1,11 @@
 package dev.klave.simulator;
 
+import dev.klave.proxy.SpdyDictionary;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +24,7 @@ import java.util.zip.Inflater;
  */
 final class SpdyHeaderBlock {
     /** The SPDY/3 dictionary (§2.6.10.1): length-prefixed common header words, then common values. */
-    static final byte[] DICTIONARY = dictionary();
+    static final byte[] DICTIONARY = SpdyDictionary.bytes();
 
     private final Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION);
     private final Inflater inflater = new Inflater();
@@ -91,31 +91,5 @@ final class SpdyHeaderBlock {
             headers.computeIfAbsent(name, key -> new ArrayList<>()).addAll(Arrays.asList(value.split("\0", -1)));
         }
         return headers;
-    }
-
-    private static byte[] dictionary() {
-        List<String> words = List.of("options", "head", "post", "put", "delete", "trace", "accept", "accept-charset",
-                "accept-encoding", "accept-language", "accept-ranges", "age", "allow", "authorization", "cache-control",
-                "connection", "content-base", "content-encoding", "content-language", "content-length",
-                "content-location", "content-md5", "content-range", "content-type", "date", "etag", "expect", "expires",
-                "from", "host", "if-match", "if-modified-since", "if-none-match", "if-range", "if-unmodified-since",
-                "last-modified", "location", "max-forwards", "pragma", "proxy-authenticate", "proxy-authorization",
-                "range", "referer", "retry-after", "server", "te", "trailer", "transfer-encoding", "upgrade",
-                "user-agent", "vary", "via", "warning", "www-authenticate", "method", "get", "status", "200 OK",
-                "version", "HTTP/1.1", "url", "public", "set-cookie", "keep-alive", "origin");
-        String tail = "100101201202205206300302303304305306307402405406407408409410411412413414415416417502504505"
-                + "203 Non-Authoritative Information204 No Content301 Moved Permanently400 Bad Request401 Unauthorized"
-                + "403 Forbidden404 Not Found500 Internal Server Error501 Not Implemented503 Service Unavailable"
-                + "Jan Feb Mar Apr May Jun Jul Aug Sept Oct Nov Dec 00:00:00 Mon, Tue, Wed, Thu, Fri, Sat, Sun, GMT"
-                + "chunked,text/html,image/png,image/jpg,image/gif,application/xml,application/xhtml+xml,text/plain,"
-                + "text/javascript,publicprivatemax-age=gzip,deflate,sdchcharset=utf-8charset=iso-8859-1,utf-,*,enq=0.";
-        ByteBuffer dictionary = ByteBuffer.allocate(2048);
-        for (String word : words) {
-            byte[] bytes = word.getBytes(StandardCharsets.US_ASCII);
-            dictionary.putInt(bytes.length);
-            dictionary.put(bytes);
-        }
-        dictionary.put(tail.getBytes(StandardCharsets.US_ASCII));
-        return Arrays.copyOf(dictionary.array(), dictionary.position());
     }
 }

@@ -61,6 +61,33 @@ abstract class RecordingStoreConformance extends StoreConformance {
     }
 
     @Test
+    void chunksOfSeveralRecordingsAreStoredTogetherWithTheirLinesOrNotAtAll() {
+        Recording one = stored(storedPerson("recorded"));
+        Recording two = stored(storedPerson("recorded"));
+
+        store.appendAll(java.util.List.of(
+                new RecordingStore.Chunk(one.id(), 0, "a", 10, java.util.List.of(0.5), java.util.List.of("listo uno")),
+                new RecordingStore.Chunk(two.id(), 0, "b", 7, java.util.List.of(), java.util.List.of()),
+                new RecordingStore.Chunk(one.id(), 1, "c", 5, java.util.List.of(), java.util.List.of())));
+
+        assertThat(store.chunks(one.id())).containsExactly("a", "c");
+        assertThat(store.chunks(two.id())).containsExactly("b");
+        assertThat(store.findById(one.id()).orElseThrow().bytes()).isEqualTo(15);
+        assertThat(store.findById(two.id()).orElseThrow().bytes()).isEqualTo(7);
+        assertThat(store.search(Optional.empty(), "listo uno", 10)).extracting(found -> found.recording().id())
+                .containsExactly(one.id());
+
+        // A batch with a chunk that cannot be stored (its seq taken) stores none of it.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.appendAll(java.util.List.of(
+                new RecordingStore.Chunk(two.id(), 1, "d", 3, java.util.List.of(1.0), java.util.List.of("perdida")),
+                new RecordingStore.Chunk(one.id(), 0, "again", 5, java.util.List.of(), java.util.List.of()))))
+                .isInstanceOf(RuntimeException.class);
+        assertThat(store.chunks(two.id())).containsExactly("b");
+        assertThat(store.findById(two.id()).orElseThrow().bytes()).isEqualTo(7);
+        assertThat(store.search(Optional.empty(), "perdida", 10)).isEmpty();
+    }
+
+    @Test
     void linesAreFoundByAnyPartOfThemIgnoringCaseAndTheirPatternCharacters() {
         SubjectId eva = storedPerson("recorded");
         Recording recording = stored(eva);
@@ -114,7 +141,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
             dev.klave.recording.Recordings.Tap tap = recordings.start(new dev.klave.recording.Recordings.Session(id,
                     eva, "eva", filler.cluster(), "team-a", "box", Optional.empty(), "sh", false, true));
 
-            assertThat(tap.end(Optional.empty())).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
+            assertThat(tap.end(Optional.empty()).toCompletableFuture().join()).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
             recordings.flushNow();
             Recording read = store.findById(id).orElseThrow();
             assertThat(read.state()).isEqualTo(Recording.State.INCOMPLETE);
