@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Mailbox {
     /** What one session may have waiting for its recorder. */
-    static final long SESSION_LIMIT = 8L * 1024 * 1024;
+    static final long SESSION_LIMIT = 32L * 1024 * 1024;
 
     private final Recorder recorder;
     private final Executor executor;
