@@ -51,6 +51,8 @@ public enum Text {
     /** %s: the kind's plural. */
     ARGUMENT_NO_SCALE("%s no tiene el subrecurso scale"),
     ARGUMENT_MANIFEST_UNREADABLE("no es YAML ni JSON válido"),
+    /** %s: the pod's containers, comma-separated (issue 43: get_logs without container). */
+    ARGUMENT_CONTAINER_NEEDED("el pod tiene varios contenedores y ninguno por defecto: elige uno de %s"),
     ARGUMENT_MANIFEST_NOT_ONE("debe ser exactamente un objeto"),
     ARGUMENT_ROLE("usa view, edit o admin"),
     ARGUMENT_SCOPE("un namespace, o * para todo el cluster"),

@@ -190,6 +190,40 @@ class McpToolsTest {
     }
 
     @Test
+    void getLogsWithoutAContainerReadsTheDefaultOneOrTheOnlyOneOrListsThem() {
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: web-1
+                  namespace: team-a
+                  annotations: {kubectl.kubernetes.io/default-container: app}
+                spec: {containers: [{name: istio-proxy, image: proxy}, {name: app, image: web}]}
+                """);
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: pair, namespace: team-a}
+                spec: {containers: [{name: a, image: x}, {name: b, image: y}]}
+                """);
+        cluster.pods().appendLog("team-a", "web-1", "app", "served /");
+        cluster.pods().appendLog("team-a", "api-0", "api", "only one");
+
+        McpClient.Answer annotated = mcp.call("get_logs", args("cluster", "prod-1", "namespace", "team-a",
+                "pod", "web-1"));
+        McpClient.Answer only = mcp.call("get_logs", args("cluster", "prod-1", "namespace", "team-a",
+                "pod", "api-0"));
+        McpClient.Answer several = mcp.call("get_logs", args("cluster", "prod-1", "namespace", "team-a",
+                "pod", "pair"));
+
+        assertThat(annotated.text()).contains("served /").doesNotContain("istio");
+        assertThat(only.text()).contains("only one");
+        assertThat(several.isError()).isTrue();
+        assertThat(several.text()).contains("container").contains("a, b");
+        assertThat(several.result().path("structuredContent").path("code").asText()).isEqualTo("agent.argument_invalid");
+    }
+
+    @Test
     void applyCreatesWithTheServiceFieldManagerAndAnswersTheStoredObject() {
         McpClient.Answer answer = mcp.call("apply", args("cluster", "prod-1", "manifest", """
                 apiVersion: v1

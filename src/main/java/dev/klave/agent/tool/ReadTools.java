@@ -155,16 +155,20 @@ final class ReadTools {
     ToolResult getLogs(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
+        String namespace = arguments.need(Catalogue.IN_NAMESPACE);
+        String pod = arguments.need(Catalogue.POD);
         Map<String, String> query = new LinkedHashMap<>();
-        arguments.get(Catalogue.CONTAINER).ifPresent(value -> query.put("container", value));
+        Optional<String> container = arguments.get(Catalogue.CONTAINER);
+        (container.isPresent() ? container : defaultContainer(calls, namespace, pod))
+                .ifPresent(value -> query.put("container", value));
         query.put("tailLines", String.valueOf(arguments.need(Catalogue.TAIL_LINES)));
         arguments.get(Catalogue.SINCE_SECONDS).ifPresent(value -> query.put("sinceSeconds", String.valueOf(value)));
         if (arguments.isSet(Catalogue.PREVIOUS)) {
             query.put("previous", "true");
         }
         // Never follows (spec 3 §4): without follow=true the cluster answers and closes.
-        Exchanged.Answered answered = calls.send("GET", ClusterPath.of("api", "v1", "namespaces",
-                arguments.need(Catalogue.IN_NAMESPACE), "pods", arguments.need(Catalogue.POD), "log"), query,
+        Exchanged.Answered answered = calls.send("GET", ClusterPath.of("api", "v1", "namespaces", namespace, "pods",
+                pod, "log"), query,
                 new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), "text/plain, */*"));
         List<String> lines = answered.text().lines().toList();
         if (lines.size() > MAX_LOG_LINES) {
@@ -172,6 +176,32 @@ final class ReadTools {
         }
         String text = lines.isEmpty() ? "(the log is empty)" : String.join("\n", lines) + "\n";
         return ToolResult.Done.text(Output.cut(text, "ask for fewer lines with tail_lines or since_seconds"));
+    }
+
+    /** The annotation kubectl reads to pick a pod's container when none is named. */
+    static final String DEFAULT_CONTAINER = "kubectl.kubernetes.io/default-container";
+
+    /**
+     * The container whose log is read when none is named, as kubectl picks it (issue 43): the pod's
+     * default-container annotation when it names one of its containers, else its only container;
+     * with several and no default, a tool error listing them — where a real API server answers 400.
+     * Costs one more cluster request (the pod, audited) only when no container is named.
+     */
+    private static Optional<String> defaultContainer(ClusterCalls calls, String namespace, String pod)
+            throws ToolError, ClusterRefusal, InterruptedException {
+        JsonNode object = calls.getJson(ClusterPath.of("api", "v1", "namespaces", namespace, "pods", pod), Map.of());
+        List<String> containers = new ArrayList<>();
+        object.path("spec").path("containers").forEach(container -> containers.add(container.path("name").asText()));
+        String named = object.path("metadata").path("annotations").path(DEFAULT_CONTAINER).asText("");
+        if (containers.contains(named)) {
+            return Optional.of(named);
+        }
+        if (containers.size() <= 1) {
+            // None listed: the cluster decides (and says why if it cannot).
+            return containers.stream().findFirst();
+        }
+        throw ToolError.argument(Catalogue.CONTAINER.name(), Text.ARGUMENT_CONTAINER_NEEDED,
+                String.join(", ", containers));
     }
 
     ToolResult readSecret(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
