@@ -15,6 +15,7 @@ import dev.klave.agent.approval.RequestNotices;
 import dev.klave.credential.Credentials;
 import dev.klave.store.JdbiAccessPolicyStore;
 import dev.klave.store.JdbiEligibleGrantStore;
+import dev.klave.agent.tool.LookalikeCredentials;
 import dev.klave.agent.tool.Toolbox;
 import dev.klave.oauth.session.AgentSessionEnds;
 import dev.klave.oauth.session.AgentSessions;
@@ -109,7 +110,7 @@ final class AgentsWiring {
                     accessRequests, way.reach, settings.baseUrl(),
                     new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), authenticator::stillValid,
-                    agents.approvalWait(), accounts.clock);
+                    agents.approvalWait(), LookalikeCredentials.of(agents.hideCredentials()), accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
                     agents.mcpRateLimit(), tools, new McpMeters(registry), accounts.clock));
             PerAddressLimit registrations = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-register-ip:",

@@ -11,10 +11,12 @@ import java.time.Duration;
  * @param mcpRateLimit {@code SERVICE_MCP_RATE_LIMIT}: calls per minute per credential, then 429
  * @param approvalWait {@code SERVICE_AGENT_APPROVAL_WAIT}: how long a repeated write call waits for
  *     a person's decision, 0 to 4 minutes (0 answers at once)
+ * @param hideCredentials {@code SERVICE_MCP_HIDE_CREDENTIALS}: values that look like credentials
+ *     outside Secrets are hidden from agents (issue 43), on by default
  */
-public record AgentSettings(boolean mcpEnabled, int mcpRateLimit, Duration approvalWait) {
+public record AgentSettings(boolean mcpEnabled, int mcpRateLimit, Duration approvalWait, boolean hideCredentials) {
     public static final Duration LONGEST_WAIT = Duration.ofMinutes(4);
-    public static final AgentSettings DEFAULTS = new AgentSettings(true, 120, Duration.ofSeconds(50));
+    public static final AgentSettings DEFAULTS = new AgentSettings(true, 120, Duration.ofSeconds(50), true);
 
     public AgentSettings {
         if (mcpRateLimit < 1) {

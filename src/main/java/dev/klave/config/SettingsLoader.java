@@ -73,6 +73,7 @@ public final class SettingsLoader {
     public static final String MCP_ENABLED = "SERVICE_MCP_ENABLED";
     public static final String MCP_RATE_LIMIT = "SERVICE_MCP_RATE_LIMIT";
     public static final String AGENT_APPROVAL_WAIT = "SERVICE_AGENT_APPROVAL_WAIT";
+    public static final String MCP_HIDE_CREDENTIALS = "SERVICE_MCP_HIDE_CREDENTIALS";
     /** How long audit rows are kept (issue 32); unset keeps them for ever. */
     public static final String AUDIT_RETENTION = "SERVICE_AUDIT_RETENTION";
     public static final String METRICS_LISTEN = "SERVICE_METRICS_LISTEN";
@@ -141,6 +142,7 @@ public final class SettingsLoader {
         Optional<Boolean> mcpEnabled = read(MCP_ENABLED, "true", SettingsLoader::parseBoolean);
         Optional<Integer> mcpRateLimit = read(MCP_RATE_LIMIT, "120", SettingsLoader::parseCount);
         Optional<Duration> approvalWait = read(AGENT_APPROVAL_WAIT, "50s", AgentSettings::parseWait);
+        Optional<Boolean> hideCredentials = read(MCP_HIDE_CREDENTIALS, "true", SettingsLoader::parseBoolean);
         Optional<Optional<ListenAddress>> metricsListen = metricsListen(listen);
         read(LOG_FORMAT, "text", SettingsLoader::parseLogFormat);
         Optional<Duration> auditRetention = optional(AUDIT_RETENTION, SettingsLoader::parseRetention, true);
@@ -170,7 +172,8 @@ public final class SettingsLoader {
                 shutdownTimeout.orElseThrow(),
                 new CiExchangeSettings(ciIssuer.orElseThrow(), ciCredentialTtl.orElseThrow()), forge, oidc,
                 accessContact.orElseThrow(), extraCas.orElseThrow(), new AgentSettings(mcpEnabled.orElseThrow(),
-                        mcpRateLimit.orElseThrow(), approvalWait.orElseThrow()), metricsListen.orElseThrow(),
+                        mcpRateLimit.orElseThrow(), approvalWait.orElseThrow(), hideCredentials.orElseThrow()),
+                metricsListen.orElseThrow(),
                 auditRetention, new NotifySettings(smtp, webhookAllow.orElseThrow()),
                 new RecordingSettings((long) recordingCap.orElseThrow() << 20, (long) recordingQuota.orElseThrow() << 20,
                         recordingRetention.or(() -> auditRetention)));

@@ -224,6 +224,31 @@ class McpToolsTest {
     }
 
     @Test
+    void valuesThatLookLikeCredentialsAreHiddenOutsideSecretsAndTheRestStays() {
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: wiring, namespace: team-a}
+                data:
+                  DATABASE_URL: postgres://app:hunter22@db.team-a:5432/orders
+                  MODE: fast
+                  BUILD: 3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f
+                """);
+        cluster.pods().appendLog("team-a", "api-0", "api",
+                "auth header eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJldmEifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg accepted");
+
+        McpClient.Answer config = mcp.call("get_resource", args("cluster", "prod-1", "kind", "configmap",
+                "namespace", "team-a", "name", "wiring"));
+        McpClient.Answer logs = mcp.call("get_logs", args("cluster", "prod-1", "namespace", "team-a", "pod", "api-0"));
+
+        assertThat(config.text()).doesNotContain("hunter22")
+                .contains("postgres://app:<posible credencial oculta, 8 bytes>@db.team-a:5432/orders")
+                .contains("MODE: fast").contains("3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f");
+        assertThat(logs.text()).contains("auth header <posible credencial oculta, ").contains(" accepted")
+                .doesNotContain("eyJzdWIiOiJldmEifQ");
+    }
+
+    @Test
     void applyCreatesWithTheServiceFieldManagerAndAnswersTheStoredObject() {
         McpClient.Answer answer = mcp.call("apply", args("cluster", "prod-1", "manifest", """
                 apiVersion: v1

@@ -29,9 +29,11 @@ final class ReadTools {
     static final int MAX_LOG_LINES = 2000;
 
     private final Clusters clusters;
+    private final LookalikeCredentials credentials;
 
-    ReadTools(Clusters clusters) {
+    ReadTools(Clusters clusters, LookalikeCredentials credentials) {
         this.clusters = requireNonNull(clusters, "clusters is null");
+        this.credentials = requireNonNull(credentials, "credentials is null");
     }
 
     ToolResult listApiResources(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
@@ -89,7 +91,8 @@ final class ReadTools {
         Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
         JsonNode object = calls.getJson(kind.object(namespaceOf(kind, arguments), arguments.need(Catalogue.NAME)),
                 Map.of());
-        return ToolResult.Done.text(Output.cut(Yaml.write(shown(object)), "the object is too large to show whole"));
+        return ToolResult.Done.text(Output.cut(Yaml.write(credentials.json(shown(object))),
+                "the object is too large to show whole"));
     }
 
     /**
@@ -135,7 +138,7 @@ final class ReadTools {
             line.addAll(List.of(lastSeen(event), event.path("type").asText(), event.path("reason").asText(),
                     involved.path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "/"
                             + involved.path("name").asText(),
-                    event.path("message").asText().replace('\n', ' ')));
+                    credentials.text(event.path("message").asText().replace('\n', ' '))));
             lines.add(line);
         }
         String text = events.isEmpty() ? "No events." : Tables.pad(lines);
@@ -170,7 +173,7 @@ final class ReadTools {
         Exchanged.Answered answered = calls.send("GET", ClusterPath.of("api", "v1", "namespaces", namespace, "pods",
                 pod, "log"), query,
                 new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), "text/plain, */*"));
-        List<String> lines = answered.text().lines().toList();
+        List<String> lines = answered.text().lines().map(credentials::text).toList();
         if (lines.size() > MAX_LOG_LINES) {
             lines = lines.subList(lines.size() - MAX_LOG_LINES, lines.size());
         }

@@ -35,13 +35,13 @@ public final class Toolbox {
     public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
             AccessRequests accessRequests, Reach reach, BaseUrl baseUrl, Hmac stateKey,
             Sealer heldBodies,
-            HeldWrites.AgentCheck stillValid, Duration approvalWait, Clock clock) {
+            HeldWrites.AgentCheck stillValid, Duration approvalWait, LookalikeCredentials credentials, Clock clock) {
         AccountTools account = new AccountTools(grants, clusters, accessRequests, reach, baseUrl, clock);
         Clusters onClusters = new Clusters(exchange, account);
-        ReadTools read = new ReadTools(onClusters);
+        ReadTools read = new ReadTools(onClusters, credentials);
         HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,
                 Approvals.LIFETIME), heldBodies, stillValid, baseUrl, approvalWait, clock);
-        WriteTools write = new WriteTools(onClusters, held, clock);
+        WriteTools write = new WriteTools(onClusters, held, credentials, clock);
         for (Tool tool : Catalogue.tools(account, read, write)) {
             tools.put(tool.name(), tool);
         }

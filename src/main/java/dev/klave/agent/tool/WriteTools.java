@@ -25,11 +25,13 @@ final class WriteTools {
     private static final List<String> ROLLABLE = List.of("deployments", "statefulsets", "daemonsets");
 
     private final Clusters clusters;
+    private final LookalikeCredentials credentials;
     private final HeldWrites held;
     private final Clock clock;
 
-    WriteTools(Clusters clusters, HeldWrites held, Clock clock) {
+    WriteTools(Clusters clusters, HeldWrites held, LookalikeCredentials credentials, Clock clock) {
         this.clusters = requireNonNull(clusters, "clusters is null");
+        this.credentials = requireNonNull(credentials, "credentials is null");
         this.held = requireNonNull(held, "held is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
@@ -73,7 +75,8 @@ final class WriteTools {
                     pinned.with("metadata").put("resourceVersion", version);
                     return sent.withBody(Yaml.compact(pinned));
                 },
-                answer -> Output.cut(Yaml.write(ReadTools.shown(answer)), "the object is too large to show whole")));
+                answer -> Output.cut(Yaml.write(credentials.json(ReadTools.shown(answer))),
+                        "the object is too large to show whole")));
     }
 
     ToolResult delete(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
