@@ -110,7 +110,7 @@ final class AgentsWiring {
                     accessRequests, way.reach, settings.baseUrl(),
                     new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), authenticator::stillValid,
-                    agents.approvalWait(), LookalikeCredentials.of(agents.hideCredentials()), accounts.clock);
+                    agents.approvalWait(), LookalikeCredentials.of(agents.hideCredentials()), way.auditStore, accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
                     agents.mcpRateLimit(), tools, new McpMeters(registry), accounts.clock));
             PerAddressLimit registrations = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-register-ip:",

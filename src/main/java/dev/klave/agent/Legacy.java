@@ -24,7 +24,7 @@ final class Legacy {
             case "initialize" -> {
                 ObjectNode result = JsonNodeFactory.instance.objectNode();
                 result.put("protocolVersion", Revision.LEGACY.version());
-                result.putObject("capabilities").putObject("tools").put("listChanged", false);
+                result.set("capabilities", McpEndpoint.capabilities());
                 result.set("serverInfo", serverInfo());
                 result.put("instructions", Instructions.TEXT);
                 yield result;
@@ -35,6 +35,12 @@ final class Legacy {
                 result.set("tools", tools.describe());
                 yield result;
             }
+            case "prompts/list" -> {
+                ObjectNode result = JsonNodeFactory.instance.objectNode();
+                result.set("prompts", tools.prompts().describe());
+                yield result;
+            }
+            case "prompts/get" -> McpEndpoint.prompt(tools, params, agent, 200);
             case "tools/call" -> {
                 Tool tool = McpEndpoint.tool(tools, params).orElseThrow();
                 ToolResult result;

@@ -94,6 +94,26 @@ public final class McpEndpoint {
 
     private record Answered(ApiResponse response, McpMeters.Outcome outcome) {}
 
+    /** The capabilities this server declares: tools and prompts, neither changing while it runs. */
+    static ObjectNode capabilities() {
+        ObjectNode capabilities = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        capabilities.putObject("tools").put("listChanged", false);
+        capabilities.putObject("prompts").put("listChanged", false);
+        return capabilities;
+    }
+
+    /** A {@code prompts/get} result, or -32602 for a prompt or an argument it does not know (MCP "Prompts"). */
+    static ObjectNode prompt(Toolbox tools, JsonNode params, Agent agent, int status) throws RpcFailure {
+        String name = params == null ? "" : params.path("name").asText("");
+        try {
+            return tools.prompts().get(name, params == null ? null : params.get("arguments"), agent)
+                    .orElseThrow(() -> new RpcFailure(status, RpcFailure.INVALID_PARAMS, "unknown prompt: " + name));
+        } catch (IllegalArgumentException argument) {
+            throw new RpcFailure(status, RpcFailure.INVALID_PARAMS, "argument missing or not a Kubernetes name: "
+                    + argument.getMessage());
+        }
+    }
+
     private Answered answer(Agent agent, ApiRequest request, JsonNode message)
             throws RpcFailure, InterruptedException {
         if (message.has("result") || message.has("error")) {

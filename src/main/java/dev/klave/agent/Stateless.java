@@ -34,6 +34,18 @@ final class Stateless {
                 yield result;
             }
             case "tools/call" -> call(params, envelope, agent, request, tools);
+            case "prompts/list" -> {
+                ObjectNode result = complete();
+                result.set("prompts", tools.prompts().describe());
+                result.put("ttlMs", LIST_TTL_MS);
+                result.put("cacheScope", "public");
+                yield result;
+            }
+            case "prompts/get" -> {
+                ObjectNode result = complete();
+                result.setAll(McpEndpoint.prompt(tools, params, agent, 200));
+                yield result;
+            }
             default -> throw new RpcFailure(404, RpcFailure.METHOD_NOT_FOUND, "method not found: " + method);
         };
     }
@@ -41,7 +53,7 @@ final class Stateless {
     static ObjectNode discover() {
         ObjectNode result = complete();
         Revision.supported().forEach(result.putArray("supportedVersions")::add);
-        result.putObject("capabilities").putObject("tools").put("listChanged", false);
+        result.set("capabilities", McpEndpoint.capabilities());
         result.set("serverInfo", Legacy.serverInfo());
         result.put("instructions", Instructions.TEXT);
         result.put("ttlMs", LIST_TTL_MS);

@@ -54,6 +54,7 @@ public enum Text {
     /** %s: the pod's containers, comma-separated (issue 43: get_logs without container). */
     ARGUMENT_CONTAINER_NEEDED("el pod tiene varios contenedores y ninguno por defecto: elige uno de %s"),
     ARGUMENT_MANIFEST_NOT_ONE("debe ser exactamente un objeto"),
+    ARGUMENT_PATCH_TYPE("usa merge o strategic"),
     ARGUMENT_ROLE("usa view, edit o admin"),
     ARGUMENT_SCOPE("un namespace, o * para todo el cluster"),
     /** agent.cluster_unreachable's {@code error} when the cluster answered something else; %s: the audit id. */

@@ -198,6 +198,38 @@ class McpApprovalTest {
     }
 
     @Test
+    void aPatchIsHeldLikeApplyAndRunsOnceApprovedUnlessTheObjectChangedMeanwhile() {
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: knobs, namespace: team-a}\n"
+                + "data: {mode: fast}\n");
+        ObjectNode patch = args("cluster", "prod-1", "kind", "configmap", "namespace", "team-a", "name", "knobs",
+                "patch", "{\"data\":{\"mode\":\"slow\"}}");
+        String id = pendingId(mcp.call("patch", patch));
+        assertThat(cluster.objects().get("configmaps", "team-a", "knobs").orElseThrow().path("data").path("mode")
+                .asText()).as("held: nothing written").isEqualTo("fast");
+        decide(id, "approve");
+        patch.put("approval_id", id);
+        McpClient.Answer done = mcp.call("patch", patch);
+
+        assertThat(done.text()).startsWith("approved by root at ").contains("mode: slow");
+        assertThat(cluster.objects().get("configmaps", "team-a", "knobs").orElseThrow().path("data").path("mode")
+                .asText()).isEqualTo("slow");
+
+        ObjectNode again = args("cluster", "prod-1", "kind", "configmap", "namespace", "team-a", "name", "knobs",
+                "patch", "{\"data\":{\"mode\":\"quiet\"}}");
+        String second = pendingId(mcp.call("patch", again));
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: knobs, namespace: team-a}\n"
+                + "data: {mode: other}\n");
+        decide(second, "approve");
+        again.put("approval_id", second);
+        McpClient.Answer stale = mcp.call("patch", again);
+
+        assertThat(stale.isError()).isTrue();
+        assertThat(stale.text()).contains("409 Conflict");
+        assertThat(cluster.objects().get("configmaps", "team-a", "knobs").orElseThrow().path("data").path("mode")
+                .asText()).isEqualTo("other");
+    }
+
+    @Test
     void aHeldSecretIsStoredSealedAndItsPreviewHidesTheValues() {
         ObjectNode apply = args("cluster", "prod-1", "manifest", """
                 apiVersion: v1

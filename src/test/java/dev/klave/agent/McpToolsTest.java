@@ -249,6 +249,34 @@ class McpToolsTest {
     }
 
     @Test
+    void patchMergesIntoTheObjectAndAStrategicPatchMergesContainersByName() {
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tuning, namespace: team-a}\n"
+                + "data: {mode: fast, level: \"3\"}\n");
+        McpClient.Answer merged = mcp.call("patch", args("cluster", "prod-1", "kind", "cm", "namespace", "team-a",
+                "name", "tuning", "patch", "{\"data\":{\"mode\":\"slow\",\"level\":null}}"));
+        ObjectNode strategic = args("cluster", "prod-1", "kind", "deployment", "namespace", "team-a", "name", "web",
+                "patch", "spec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: web:2\n");
+        strategic.put("patch_type", "strategic");
+        McpClient.Answer images = mcp.call("patch", strategic);
+        ObjectNode unknown = args("cluster", "prod-1", "kind", "cm", "namespace", "team-a", "name", "tuning",
+                "patch", "{}");
+        unknown.put("patch_type", "json");
+
+        assertThat(merged.isError()).as(merged.text()).isFalse();
+        assertThat(merged.text()).contains("mode: slow").doesNotContain("level");
+        JsonNode stored = cluster.objects().get("configmaps", "team-a", "tuning").orElseThrow();
+        assertThat(stored.path("data").path("mode").asText()).isEqualTo("slow");
+        assertThat(stored.path("data").has("level")).isFalse();
+        assertThat(images.isError()).as(images.text()).isFalse();
+        JsonNode containers = cluster.objects().get("deployments", "team-a", "web").orElseThrow().path("spec")
+                .path("template").path("spec").path("containers");
+        assertThat(containers).hasSize(1);
+        assertThat(containers.get(0).path("image").asText()).isEqualTo("web:2");
+        assertThat(mcp.call("patch", unknown).text()).startsWith("agent.argument_invalid: ").contains("patch_type");
+        assertThat(rows("patch")).extracting(row -> row.path("verb").asText()).contains("patch");
+    }
+
+    @Test
     void applyCreatesWithTheServiceFieldManagerAndAnswersTheStoredObject() {
         McpClient.Answer answer = mcp.call("apply", args("cluster", "prod-1", "manifest", """
                 apiVersion: v1

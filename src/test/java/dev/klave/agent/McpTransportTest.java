@@ -229,7 +229,7 @@ class McpTransportTest {
     }
 
     @Test
-    void bothRevisionsListTheThirteenToolsInOneOrder() {
+    void bothRevisionsListTheToolsInOneOrder() {
         McpClient.Answer legacy = mcp.legacy("tools/list", null);
         McpClient.Answer modern = mcp.modern("tools/list", null);
 
@@ -237,7 +237,7 @@ class McpTransportTest {
         legacy.result().path("tools").forEach(tool -> names.add(tool.path("name").asText()));
         assertThat(names).containsExactly("whoami", "list_clusters",
                 "list_api_resources", "list_resources", "get_resource", "get_events", "get_logs", "read_secret",
-                "apply", "delete_resource", "scale", "rollout_restart", "request_access");
+                "apply", "patch", "delete_resource", "scale", "rollout_restart", "request_access", "recent_calls");
         assertThat(modern.result().path("tools")).isEqualTo(legacy.result().path("tools"));
         assertThat(modern.result().path("resultType").asText()).isEqualTo("complete");
         assertThat(modern.result().path("ttlMs").asLong()).isPositive();
@@ -278,14 +278,15 @@ class McpTransportTest {
         for (com.fasterxml.jackson.databind.JsonNode tool : tools) {
             String name = tool.path("name").asText();
             boolean read = java.util.List.of("whoami", "list_clusters", "list_api_resources", "list_resources",
-                    "get_resource", "get_events", "get_logs", "read_secret").contains(name);
+                    "get_resource", "get_events", "get_logs", "read_secret", "top", "describe", "recent_calls")
+                    .contains(name);
             com.fasterxml.jackson.databind.JsonNode hints = tool.path("annotations");
             assertThat(hints.path("readOnlyHint").asBoolean()).as(name).isEqualTo(read);
             assertThat(hints.path("destructiveHint").asBoolean()).as(name)
-                    .isEqualTo(name.equals("apply") || name.equals("delete_resource"));
+                    .isEqualTo(name.equals("apply") || name.equals("patch") || name.equals("delete_resource"));
             if (!read) {
                 assertThat(hints.path("idempotentHint").asBoolean()).as(name)
-                        .isEqualTo(name.equals("apply") || name.equals("scale"));
+                        .isEqualTo(name.equals("apply") || name.equals("patch") || name.equals("scale"));
             }
         }
     }

@@ -11,7 +11,8 @@ import dev.klave.messages.Message;
 import java.util.List;
 
 /**
- * The thirteen tools of spec 3 §4 "Tools": names, descriptions for the model, parameters and
+ * The thirteen tools of spec 3 §4 "Tools", and those issue 43 adds (patch, top, describe,
+ * recent_calls): names, descriptions for the model, parameters and
  * annotations (rule 1: read tools are read-only; apply and delete_resource destructive; apply and
  * scale idempotent). Descriptions are in English: they are read by the agent's model.
  */
@@ -46,6 +47,11 @@ final class Catalogue {
     static final Parameter<Boolean> PREVIOUS = flag("previous",
             "The log of the previous (crashed or restarted) container.");
     static final Parameter<String> MANIFEST = text("manifest", "One object, in YAML or JSON.").mandatory();
+    static final Parameter<String> PATCH = text("patch", "The patch: one object, in JSON or YAML (a JSON merge "
+            + "patch, RFC 7386: null removes a field; or a strategic merge patch, which merges lists by key).")
+            .mandatory();
+    static final Parameter<String> PATCH_TYPE = text("patch_type", "merge (the default) or strategic (built-in "
+            + "kinds only).");
     static final Parameter<Long> REPLICAS = integer("replicas", "Desired replicas.", 0, Integer.MAX_VALUE).mandatory();
     /** Not a {@link #namespace}: {@code *} asks for the whole cluster. */
     static final Parameter<String> ACCESS_SCOPE = text("namespace", "Namespace, or * for the whole cluster.")
@@ -55,11 +61,13 @@ final class Catalogue {
             .mandatory().refusedWith(Message.AGENT_ACCESS_BAD_MINUTES);
     static final Parameter<String> REASON = text("reason", "Why, for the person (up to 500 characters).").mandatory()
             .atMost(AccessRequest.MAX_REASON).refusedWith(Message.AGENT_ACCESS_REASON);
+    static final Parameter<Long> CALLS = integer("limit", "Most requests to return, newest first.", 1,
+            OwnCalls.MAX_CALLS).byDefault(20L);
     private static final Tool.Annotations WRITE = new Tool.Annotations(false, false, false);
 
     private Catalogue() {}
 
-    static List<Tool> tools(AccountTools account, ReadTools read, WriteTools write) {
+    static List<Tool> tools(AccountTools account, ReadTools read, WriteTools write, OwnCalls own) {
         return List.of(
                 new Tool(ToolName.WHOAMI, "Who this agent is: identity, mode, the person acted for, when the "
                         + "credential and session expire, whether writes need a person's approval, and every "
@@ -92,6 +100,10 @@ final class Catalogue {
                         + "service-mcp, never forced); returns the object as stored, Secret values hidden. May wait "
                         + "for a person's approval.", List.of(CLUSTER, MANIFEST, APPROVAL_ID),
                         new Tool.Annotations(false, true, true), write::apply),
+                new Tool(ToolName.PATCH, "Change part of one object with a JSON merge patch or a strategic merge "
+                        + "patch; returns the object as stored, Secret values hidden. May wait for a person's "
+                        + "approval.", List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME, PATCH, PATCH_TYPE,
+                                APPROVAL_ID), new Tool.Annotations(false, true, true), write::patch),
                 new Tool(ToolName.DELETE_RESOURCE, "Delete one object by name (no selectors, no collections). May "
                         + "wait for a person's approval.", List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME,
                                 APPROVAL_ID), new Tool.Annotations(false, true, false), write::delete),
@@ -107,6 +119,9 @@ final class Catalogue {
                         + "(* is the whole cluster) for some minutes. Returns a link to give the person; never "
                         + "waits: the decision shows in whoami.",
                         List.of(CLUSTER, ACCESS_SCOPE, ROLE, MINUTES, REASON),
-                        WRITE, account::requestAccess));
+                        WRITE, account::requestAccess),
+                new Tool(ToolName.RECENT_CALLS, "The cluster requests this agent's own tool calls made, newest "
+                        + "first, from the audit: time, tool, cluster, verb, object, status and audit id. Use it "
+                        + "to say what you did.", List.of(CALLS), Tool.Annotations.READ, own::recentCalls));
     }
 }

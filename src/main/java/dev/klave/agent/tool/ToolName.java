@@ -13,10 +13,12 @@ public enum ToolName {
     GET_LOGS("get_logs"),
     READ_SECRET("read_secret"),
     APPLY("apply"),
+    PATCH("patch"),
     DELETE_RESOURCE("delete_resource"),
     SCALE("scale"),
     ROLLOUT_RESTART("rollout_restart"),
-    REQUEST_ACCESS("request_access");
+    REQUEST_ACCESS("request_access"),
+    RECENT_CALLS("recent_calls");
 
     private final String wire;
 

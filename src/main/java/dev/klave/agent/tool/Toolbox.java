@@ -1,5 +1,6 @@
 package dev.klave.agent.tool;
 
+import dev.klave.audit.AuditStore;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,23 +32,31 @@ import java.util.Optional;
  */
 public final class Toolbox {
     private final Map<ToolName, Tool> tools = new EnumMap<>(ToolName.class);
+    private final Prompts prompts;
 
     public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
             AccessRequests accessRequests, Reach reach, BaseUrl baseUrl, Hmac stateKey,
             Sealer heldBodies,
-            HeldWrites.AgentCheck stillValid, Duration approvalWait, LookalikeCredentials credentials, Clock clock) {
+            HeldWrites.AgentCheck stillValid, Duration approvalWait, LookalikeCredentials credentials,
+            AuditStore audit, Clock clock) {
         AccountTools account = new AccountTools(grants, clusters, accessRequests, reach, baseUrl, clock);
         Clusters onClusters = new Clusters(exchange, account);
         ReadTools read = new ReadTools(onClusters, credentials);
         HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,
                 Approvals.LIFETIME), heldBodies, stillValid, baseUrl, approvalWait, clock);
         WriteTools write = new WriteTools(onClusters, held, credentials, clock);
-        for (Tool tool : Catalogue.tools(account, read, write)) {
+        this.prompts = new Prompts(audit);
+        for (Tool tool : Catalogue.tools(account, read, write, new OwnCalls(audit))) {
             tools.put(tool.name(), tool);
         }
         if (tools.size() != ToolName.values().length) {
             throw new IllegalStateException("a tool has no entry in the catalogue");
         }
+    }
+
+    /** The prompts (issue 43), offered beside the tools. */
+    public Prompts prompts() {
+        return prompts;
     }
 
     /** Every tool, in a stable order (MCP 2026-07-28: the same order on every {@code tools/list}). */

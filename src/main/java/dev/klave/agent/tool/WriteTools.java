@@ -79,6 +79,40 @@ final class WriteTools {
                         "the object is too large to show whole")));
     }
 
+    /**
+     * Part of one object changed (issue 43): a JSON merge patch (RFC 7386) or a strategic merge
+     * patch, held like apply; the held request carries the resourceVersion of the object the
+     * person saw, so it fails with the cluster's 409 if the object changed since.
+     */
+    ToolResult patch(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
+        Arguments arguments = call.arguments();
+        ObjectNode patch = oneObject(Catalogue.PATCH.name(), arguments.need(Catalogue.PATCH));
+        String contentType = switch (arguments.get(Catalogue.PATCH_TYPE).orElse("merge")) {
+            case "merge" -> "application/merge-patch+json";
+            case "strategic" -> "application/strategic-merge-patch+json";
+            default -> throw ToolError.argument(Catalogue.PATCH_TYPE.name(), Text.ARGUMENT_PATCH_TYPE);
+        };
+        ClusterCalls calls = clusters.calls(call);
+        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
+        String namespace = ReadTools.namespaceOf(kind, arguments);
+        String name = arguments.need(Catalogue.NAME);
+        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name), Query.NONE,
+                Optional.of(Yaml.compact(patch)), Optional.of(contentType));
+        return run(call, calls, new Planned("patch", kind, namespace, name, request,
+                (sent, dryRun, current) -> {
+                    String version = current.map(object -> object.path("metadata").path("resourceVersion")
+                            .asText("")).orElse("");
+                    if (version.isEmpty()) {
+                        return sent;
+                    }
+                    ObjectNode pinned = patch.deepCopy();
+                    pinned.with("metadata").put("resourceVersion", version);
+                    return sent.withBody(Yaml.compact(pinned));
+                },
+                answer -> Output.cut(Yaml.write(credentials.json(ReadTools.shown(answer))),
+                        "the object is too large to show whole")));
+    }
+
     ToolResult delete(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
@@ -152,18 +186,24 @@ final class WriteTools {
 
     /** One object, in YAML or JSON, with apiVersion, kind and metadata.name. */
     static ObjectNode manifest(String text) throws ToolError {
+        ObjectNode object = oneObject(Catalogue.MANIFEST.name(), text);
+        if (object.path("apiVersion").asText("").isEmpty() || object.path("kind").asText("").isEmpty()
+                || object.path("metadata").path("name").asText("").isEmpty()) {
+            throw ToolError.argument("manifest", "le faltan apiVersion, kind o metadata.name");
+        }
+        return object;
+    }
+
+    /** Exactly one object, in YAML or JSON, as argument {@code name}. */
+    private static ObjectNode oneObject(String name, String text) throws ToolError {
         List<JsonNode> documents;
         try {
             documents = Yaml.readAll(text);
         } catch (JsonProcessingException e) {
-            throw ToolError.argument(Catalogue.MANIFEST.name(), Text.ARGUMENT_MANIFEST_UNREADABLE);
+            throw ToolError.argument(name, Text.ARGUMENT_MANIFEST_UNREADABLE);
         }
         if (documents.size() != 1 || !(documents.get(0) instanceof ObjectNode object)) {
-            throw ToolError.argument(Catalogue.MANIFEST.name(), Text.ARGUMENT_MANIFEST_NOT_ONE);
-        }
-        if (object.path("apiVersion").asText("").isEmpty() || object.path("kind").asText("").isEmpty()
-                || object.path("metadata").path("name").asText("").isEmpty()) {
-            throw ToolError.argument("manifest", "le faltan apiVersion, kind o metadata.name");
+            throw ToolError.argument(name, Text.ARGUMENT_MANIFEST_NOT_ONE);
         }
         return object;
     }
