@@ -23,6 +23,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class McpPromptsAndOwnCallsTest {
+    private final TestingClock clock = new TestingClock();
     private ClusterSimulator cluster;
     private TestingKlave klave;
     private TestingAgents.Bot bot;
@@ -32,7 +33,7 @@ class McpPromptsAndOwnCallsTest {
     @BeforeAll
     void start() {
         cluster = ClusterSimulator.builder().start();
-        klave = TestingKlave.start(new TestingClock(), settings -> settings);
+        klave = TestingKlave.start(clock, settings -> settings.with("SERVICE_MCP_RATE_LIMIT", "10000"));
         bot = TestingAgents.bot(klave, cluster, "prod-1", "looker", "view", "team-a");
         other = TestingAgents.another(klave, cluster, bot.admin(), "prod-1", "neighbour", "view", "team-a");
         mcp = new McpClient(klave.http(), bot.token());
@@ -92,9 +93,75 @@ class McpPromptsAndOwnCallsTest {
     }
 
     @Test
+    void describeExplainsWhyAWorkloadIsNotReadyInOneAnswer() {
+        cluster.objects().put("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: shop, namespace: team-a}
+                spec:
+                  replicas: 2
+                  selector: {matchLabels: {app: shop}}
+                  template:
+                    metadata: {labels: {app: shop}}
+                    spec: {containers: [{name: shop, image: "shop:7", env: [{name: DB,
+                      value: "postgres://shop:hunter22@db/shop"}]}]}
+                status:
+                  replicas: 2
+                  readyReplicas: 1
+                  unavailableReplicas: 1
+                  conditions:
+                  - {type: Available, status: "False", reason: MinimumReplicasUnavailable,
+                     message: Deployment does not have minimum availability.}
+                """);
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: shop-1, namespace: team-a, labels: {app: shop}}
+                spec: {containers: [{name: shop, image: "shop:7"}]}
+                status:
+                  phase: Running
+                  containerStatuses:
+                  - name: shop
+                    ready: false
+                    restartCount: 6
+                    state: {waiting: {reason: CrashLoopBackOff}}
+                    lastState: {terminated: {reason: Error, exitCode: 3}}
+                """);
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: other-1, namespace: team-a, labels: {app: other}}
+                spec: {containers: [{name: other, image: other}]}
+                """);
+        cluster.objects().put("""
+                apiVersion: v1
+                kind: Event
+                metadata: {name: shop.1, namespace: team-a}
+                involvedObject: {kind: Deployment, name: shop, namespace: team-a}
+                type: Warning
+                reason: ProgressDeadlineExceeded
+                message: ReplicaSet "shop-7" has timed out progressing.
+                """);
+
+        McpClient.Answer shop = mcp.call("describe", args("cluster", "prod-1", "kind", "deploy", "namespace",
+                "team-a", "name", "shop"));
+        McpClient.Answer pod = mcp.call("describe", args("cluster", "prod-1", "kind", "pod", "namespace",
+                "team-a", "name", "shop-1"));
+
+        assertThat(shop.isError()).as(shop.text()).isFalse();
+        // The simulator keeps a deployment's status itself: its conditions, not the manifest's, show.
+        assertThat(shop.text()).contains("Deployment shop in team-a").contains("Replicas: desired 2")
+                .contains("Conditions:\n  Available=").contains("shop-1").contains("CrashLoopBackOff").doesNotContain("other-1")
+                .contains("ProgressDeadlineExceeded").doesNotContain("hunter22");
+        assertThat(pod.text()).contains("waiting: CrashLoopBackOff").contains("Last state: terminated: Error, exit code 3")
+                .contains("restarts: 6");
+    }
+
+    @Test
     void recentCallsListsThisAgentsOwnRequestsAndNoOneElses() {
         new McpClient(klave.http(), other.token()).call("get_events", args("cluster", "prod-1", "namespace",
                 "team-a"));
+        clock.advance(Duration.ofMinutes(1));
         McpClient.Answer read = mcp.call("get_resource", args("cluster", "prod-1", "kind", "configmap",
                 "namespace", "team-a", "name", "seen"));
         assertThat(read.isError()).as(read.text()).isFalse();
@@ -108,7 +175,8 @@ class McpPromptsAndOwnCallsTest {
             return done ? java.util.Optional.of(found) : java.util.Optional.empty();
         });
 
-        assertThat(calls.findValuesAsText("tool")).containsOnly("get_resource");
+        assertThat(calls.findValuesAsText("tool")).as("the neighbour's get_events is not this agent's")
+                .doesNotContain("get_events").first().isEqualTo("get_resource");
         assertThat(calls.get(0).path("path").asText()).isEqualTo("/api/v1/namespaces/team-a/configmaps/seen");
         assertThat(calls.get(0).path("status").asInt()).isEqualTo(200);
         assertThat(cluster.requests()).as("recent_calls reaches no cluster").isEmpty();

@@ -67,7 +67,8 @@ final class Catalogue {
 
     private Catalogue() {}
 
-    static List<Tool> tools(AccountTools account, ReadTools read, WriteTools write, OwnCalls own) {
+    static List<Tool> tools(AccountTools account, ReadTools read, Describe describe, WriteTools write,
+            OwnCalls own) {
         return List.of(
                 new Tool(ToolName.WHOAMI, "Who this agent is: identity, mode, the person acted for, when the "
                         + "credential and session expire, whether writes need a person's approval, and every "
@@ -87,6 +88,11 @@ final class Catalogue {
                 new Tool(ToolName.GET_RESOURCE, "One whole object as YAML, without managedFields. Secret values are "
                         + "hidden (use read_secret).", List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME),
                         Tool.Annotations.READ, read::getResource),
+                new Tool(ToolName.DESCRIBE, "One object and what explains its state, compactly: conditions; for "
+                        + "a pod its containers' states, readiness, restarts and last termination; for a workload "
+                        + "its replicas and its pods' states; then the object's events. Use it to find why "
+                        + "something is not ready.", List.of(CLUSTER, KIND, API_VERSION, NAMESPACE, NAME),
+                        Tool.Annotations.READ, describe::describe),
                 new Tool(ToolName.GET_EVENTS, "Events of a namespace, or of one object when name is given.",
                         List.of(CLUSTER, NAMESPACE_OR_ALL, EVENTS_OF, EVENTS),
                         Tool.Annotations.READ, read::getEvents),

@@ -9,6 +9,7 @@ public enum ToolName {
     LIST_API_RESOURCES("list_api_resources"),
     LIST_RESOURCES("list_resources"),
     GET_RESOURCE("get_resource"),
+    DESCRIBE("describe"),
     GET_EVENTS("get_events"),
     GET_LOGS("get_logs"),
     READ_SECRET("read_secret"),
