@@ -44,13 +44,24 @@ public final class ClusterExchange {
     private final ClusterEndpoints.Kind<OutboundHttp> clients;
 
     /** What to send besides the call itself: a body and its type, and the type of answer wanted. */
-    public record Outgoing(Optional<byte[]> body, Optional<String> contentType, String accept) {
+    public record Outgoing(Optional<byte[]> body, Optional<String> contentType, String accept,
+            Optional<String> ifNoneMatch) {
         public static final Outgoing NONE = new Outgoing(Optional.empty(), Optional.empty(), "application/json");
 
         public Outgoing {
             requireNonNull(body, "body is null");
             requireNonNull(contentType, "contentType is null");
             requireNonNull(accept, "accept is null");
+            requireNonNull(ifNoneMatch, "ifNoneMatch is null");
+        }
+
+        public Outgoing(Optional<byte[]> body, Optional<String> contentType, String accept) {
+            this(body, contentType, accept, Optional.empty());
+        }
+
+        /** A GET answered 304 when the cluster's document still has this entity tag (RFC 9110 §13.1.2). */
+        public static Outgoing ifNoneMatch(String accept, String etag) {
+            return new Outgoing(Optional.empty(), Optional.empty(), accept, Optional.of(etag));
         }
 
         public static Outgoing json(byte[] body, String contentType) {
@@ -182,6 +193,7 @@ public final class ClusterExchange {
                 .header("Accept", outgoing.accept())
                 .header("User-Agent", "klave");
         outgoing.contentType().ifPresent(type -> request.header("Content-Type", type));
+        outgoing.ifNoneMatch().ifPresent(tag -> request.header("If-None-Match", tag));
         for (Map.Entry<String, String> header : open.impersonation()) {
             request.header(header.getKey(), header.getValue());
         }

@@ -277,6 +277,26 @@ class McpToolsTest {
     }
 
     @Test
+    void discoveryIsAskedAgainEachCallButAnUnchangedDocumentIsNotSentAgain() {
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: twice, namespace: team-a}\n");
+        ObjectNode get = args("cluster", "prod-1", "kind", "cm", "namespace", "team-a", "name", "twice");
+        mcp.call("get_resource", get);
+        cluster.clearRequests();
+
+        McpClient.Answer again = mcp.call("get_resource", get);
+
+        assertThat(again.isError()).as(again.text()).isFalse();
+        assertThat(again.text()).contains("name: twice");
+        List<dev.klave.simulator.RecordedRequest> discovery = cluster.requests().stream()
+                .filter(request -> request.path().equals("/api") || request.path().equals("/apis")).toList();
+        assertThat(discovery).as("both discovery requests, each audited (spec 3 rule 3)").hasSize(2)
+                .allSatisfy(request -> assertThat(request.header("if-none-match")).isPresent());
+        JsonNode rows = read(http.get("/api/audit?include_discovery=true&tool=get_resource&credential="
+                + bot.credentialId(), "Cookie", bot.admin()).body()).path("events");
+        assertThat(rows.findValuesAsText("status")).contains("304");
+    }
+
+    @Test
     void applyCreatesWithTheServiceFieldManagerAndAnswersTheStoredObject() {
         McpClient.Answer answer = mcp.call("apply", args("cluster", "prod-1", "manifest", """
                 apiVersion: v1

@@ -21,6 +21,16 @@ final class AggregatedDiscovery {
                 .orElse(false);
     }
 
+    /** The document's entity tag: its SHA-256, quoted (RFC 9110 §8.8.3). */
+    static String etag(byte[] document) {
+        try {
+            return "\"" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(document)) + "\"";
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static Optional<ObjectNode> document(String path) {
         String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         if (trimmed.equals("/api")) {

@@ -117,7 +117,15 @@ final class ApiServer implements SimulatorHttpServer.Handler {
         if (!faults.olderServer() && AggregatedDiscovery.wanted(exchange.request())) {
             Optional<ObjectNode> aggregated = AggregatedDiscovery.document(path);
             if (aggregated.isPresent()) {
-                exchange.respond(200, AggregatedDiscovery.CONTENT_TYPE, Json.bytes(aggregated.get()));
+                // As the API server does (KEP-3352): an entity tag of the document, and 304 without
+                // it when the client already has it.
+                byte[] body = Json.bytes(aggregated.get());
+                String etag = AggregatedDiscovery.etag(body);
+                if (exchange.request().header("if-none-match").filter(etag::equals).isPresent()) {
+                    exchange.respond(304, AggregatedDiscovery.CONTENT_TYPE, new byte[0], Map.of("ETag", etag));
+                } else {
+                    exchange.respond(200, AggregatedDiscovery.CONTENT_TYPE, body, Map.of("ETag", etag));
+                }
                 return;
             }
         }

@@ -33,8 +33,11 @@ final class ClusterCalls {
     private final ToolName tool;
     private final ClusterId cluster;
     private final InetAddress client;
+    private final DiscoveryCache discovery;
 
-    ClusterCalls(ClusterExchange exchange, Agent agent, ToolName tool, ClusterId cluster, InetAddress client) {
+    ClusterCalls(ClusterExchange exchange, Agent agent, ToolName tool, ClusterId cluster, InetAddress client,
+            DiscoveryCache discovery) {
+        this.discovery = requireNonNull(discovery, "discovery is null");
         this.exchange = requireNonNull(exchange, "exchange is null");
         this.agent = requireNonNull(agent, "agent is null");
         this.tool = requireNonNull(tool, "tool is null");
@@ -44,6 +47,11 @@ final class ClusterCalls {
 
     ClusterId cluster() {
         return cluster;
+    }
+
+    /** What this cluster's discovery documents listed last, with their entity tags. */
+    DiscoveryCache discovery() {
+        return discovery;
     }
 
     /** A successful answer; anything else is thrown as the tool's error result. */

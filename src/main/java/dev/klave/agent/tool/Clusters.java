@@ -8,6 +8,7 @@ import dev.klave.gateway.ClusterExchange;
 final class Clusters {
     private final ClusterExchange exchange;
     private final AccountTools accounts;
+    private final DiscoveryCache discovery = new DiscoveryCache();
 
     Clusters(ClusterExchange exchange, AccountTools accounts) {
         this.exchange = requireNonNull(exchange, "exchange is null");
@@ -16,6 +17,6 @@ final class Clusters {
 
     ClusterCalls calls(ToolCall call) throws ToolError {
         return new ClusterCalls(exchange, call.agent(), call.name(),
-                accounts.reachable(call.agent(), call.arguments().need(Catalogue.CLUSTER)), call.client());
+                accounts.reachable(call.agent(), call.arguments().need(Catalogue.CLUSTER)), call.client(), discovery);
     }
 }

@@ -3,6 +3,7 @@ package dev.klave.agent.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.gateway.ClusterExchange;
+import dev.klave.gateway.Exchanged;
 import dev.klave.kube.ClusterPath;
 import dev.klave.kube.KubeNames;
 import dev.klave.messages.Message;
@@ -27,15 +28,26 @@ final class Kinds {
     static List<Kind> discover(ClusterCalls calls) throws ToolError, ClusterRefusal, InterruptedException {
         List<Kind> kinds = new ArrayList<>();
         for (String root : List.of("api", "apis")) {
-            JsonNode list = ClusterCalls.json(calls.send("GET", ClusterPath.of(root), Map.of(),
-                    new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), AGGREGATED)));
+            Optional<DiscoveryCache.Entry> known = calls.discovery().get(calls.cluster(), root);
+            Exchanged.Answered answered = calls.send("GET", ClusterPath.of(root), Map.of(), known
+                    .map(entry -> ClusterExchange.Outgoing.ifNoneMatch(AGGREGATED, entry.etag()))
+                    .orElseGet(() -> new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), AGGREGATED)));
+            if (answered.status() == 304 && known.isPresent()) {
+                // Unchanged since the last answer (issue 43): the kinds read from it serve again.
+                kinds.addAll(known.get().kinds());
+                continue;
+            }
+            JsonNode list = ClusterCalls.json(answered);
             if (!list.path("kind").asText().equals("APIGroupDiscoveryList")) {
                 // The cluster answered, with the legacy document: it is reachable, and too old.
                 throw ToolError.of(Message.AGENT_DISCOVERY_UNSUPPORTED, Map.of("cluster", calls.cluster().value()));
             }
+            List<Kind> listed = new ArrayList<>();
             for (JsonNode group : list.path("items")) {
-                read(group, kinds);
+                read(group, listed);
             }
+            calls.discovery().put(calls.cluster(), root, answered.headers().firstValue("ETag"), listed);
+            kinds.addAll(listed);
         }
         return kinds;
     }
