@@ -273,6 +273,9 @@ public enum Message {
     AGENT_PREVIEW_TOO_LARGE("agent.preview_too_large", 413, "la vista previa de la escritura supera %s"),
     AGENT_CLUSTER_UNREACHABLE("agent.cluster_unreachable", 502, "%s"),
     /** %s: the cluster. Not in the specification: the tools resolve kinds by aggregated discovery (spec 3 §4). */
+    /** %s: the cluster. Issue 43's top: the resource metrics API is metrics-server's, not every cluster has it. */
+    AGENT_METRICS_UNAVAILABLE("agent.metrics_unavailable", 501, "el cluster %s no sirve la API de métricas "
+            + "(metrics.k8s.io): hace falta metrics-server"),
     AGENT_DISCOVERY_UNSUPPORTED("agent.discovery_unsupported", 501, "el cluster %s no sirve el descubrimiento "
             + "agregado que necesitan las herramientas de los agentes: hace falta Kubernetes 1.27 o posterior "
             + "(apidiscovery.k8s.io v2beta1; v2 desde 1.30), o 1.26 con la feature gate AggregatedDiscoveryEndpoint"),

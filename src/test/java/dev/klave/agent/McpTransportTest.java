@@ -237,7 +237,7 @@ class McpTransportTest {
         legacy.result().path("tools").forEach(tool -> names.add(tool.path("name").asText()));
         assertThat(names).containsExactly("whoami", "list_clusters",
                 "list_api_resources", "list_resources", "get_resource", "describe", "get_events", "get_logs",
-                "read_secret",
+                "top", "read_secret",
                 "apply", "patch", "delete_resource", "scale", "rollout_restart", "request_access", "recent_calls");
         assertThat(modern.result().path("tools")).isEqualTo(legacy.result().path("tools"));
         assertThat(modern.result().path("resultType").asText()).isEqualTo("complete");

@@ -60,7 +60,7 @@ class MessageCodesTest {
             agent.too_many_pending agent.access_bad_minutes agent.access_reason agent.access_beyond_ceiling
             MCP_CREDENTIAL_NOT_ACCEPTED MCP_RATE_LIMITED agent.argument_invalid agent.cluster_unknown
             agent.kind_unknown agent.kind_ambiguous agent.not_rollable agent.preview_too_large
-            agent.cluster_unreachable agent.discovery_unsupported
+            agent.cluster_unreachable agent.metrics_unavailable agent.discovery_unsupported
             CLIENT_ID_NOT_HTTPS CLIENT_ID_URL_INVALID CLIENT_DOCUMENT_PRIVATE_ADDRESS CLIENT_DOCUMENT_UNREACHABLE
             CLIENT_DOCUMENT_TLS CLIENT_DOCUMENT_TIMEOUT CLIENT_DOCUMENT_REDIRECT CLIENT_DOCUMENT_STATUS
             CLIENT_DOCUMENT_TOO_LARGE CLIENT_DOCUMENT_NOT_JSON CLIENT_DOCUMENT_ID_MISMATCH CLIENT_DOCUMENT_NOT_PUBLIC

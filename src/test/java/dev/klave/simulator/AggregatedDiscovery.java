@@ -31,13 +31,14 @@ final class AggregatedDiscovery {
         }
     }
 
-    static Optional<ObjectNode> document(String path) {
+    static Optional<ObjectNode> document(String path, boolean metrics) {
         String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         if (trimmed.equals("/api")) {
             return Optional.of(list(List.of("")));
         }
         if (trimmed.equals("/apis")) {
-            return Optional.of(list(ResourceCatalog.groups()));
+            return Optional.of(list(ResourceCatalog.groups().stream()
+                    .filter(group -> metrics || !group.equals(ResourceCatalog.POD_METRICS.group())).toList()));
         }
         return Optional.empty();
     }
@@ -51,13 +52,16 @@ final class AggregatedDiscovery {
         for (String group : groups) {
             ObjectNode item = items.addObject();
             item.putObject("metadata").put("name", group);
-            ObjectNode version = item.putArray("versions").addObject();
-            version.put("version", "v1");
-            ArrayNode resources = version.putArray("resources");
-            for (ResourceType type : ResourceCatalog.inGroupVersion(group, "v1")) {
-                resources.add(resource(type));
+            ArrayNode versions = item.putArray("versions");
+            for (String name : group.isEmpty() ? List.of("v1") : ResourceCatalog.versions(group)) {
+                ObjectNode version = versions.addObject();
+                version.put("version", name);
+                ArrayNode resources = version.putArray("resources");
+                for (ResourceType type : ResourceCatalog.inGroupVersion(group, name)) {
+                    resources.add(resource(type));
+                }
+                version.put("freshness", "Current");
             }
-            version.put("freshness", "Current");
         }
         return list;
     }

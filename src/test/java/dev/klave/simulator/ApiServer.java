@@ -115,7 +115,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
             throw ApiException.methodNotAllowed();
         }
         if (!faults.olderServer() && AggregatedDiscovery.wanted(exchange.request())) {
-            Optional<ObjectNode> aggregated = AggregatedDiscovery.document(path);
+            Optional<ObjectNode> aggregated = AggregatedDiscovery.document(path, faults.metricsApi());
             if (aggregated.isPresent()) {
                 // As the API server does (KEP-3352): an entity tag of the document, and 304 without
                 // it when the client already has it.
@@ -139,6 +139,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
 
     private void serveResource(HttpExchange exchange, RequestInfo info, UserInfo user) throws IOException {
         ResourceType type = ResourceCatalog.find(info.apiGroup(), info.apiVersion(), info.resource())
+                .filter(found -> faults.metricsApi() || !found.group().equals(ResourceCatalog.POD_METRICS.group()))
                 .orElseThrow(ApiException::pathNotFound);
         if (!type.namespaced() && !info.namespace().isEmpty() && !type.equals(ResourceCatalog.NAMESPACES)) {
             throw ApiException.pathNotFound();

@@ -106,6 +106,8 @@ final class BuiltInRoles {
         rule(rules, List.of("networking.k8s.io"), List.of("ingresses", "ingresses/status", "networkpolicies"), READ);
         rule(rules, List.of("policy"), List.of("poddisruptionbudgets", "poddisruptionbudgets/status"), READ);
         rule(rules, List.of("discovery.k8s.io"), List.of("endpointslices"), READ);
+        // What metrics-server's system:aggregated-metrics-reader adds to view (aggregate-to-view).
+        rule(rules, List.of("metrics.k8s.io"), List.of("pods", "nodes"), READ);
     }
 
     private static void editRules(ArrayNode rules) {

@@ -215,6 +215,11 @@ public final class ClusterSimulator implements AutoCloseable {
         faults.olderServer(older);
     }
 
+    /** Whether the resource metrics API (metrics.k8s.io, metrics-server's) is served; it is unless told. */
+    public void metricsApi(boolean installed) {
+        faults.metricsApi(installed);
+    }
+
     public void healthy() {
         faults.healthy();
     }

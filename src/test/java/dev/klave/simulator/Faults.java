@@ -15,6 +15,7 @@ final class Faults {
     private volatile Duration delay = Duration.ZERO;
     /** An API server older than 1.27 (1.26 without its feature gate): no aggregated discovery. */
     private volatile boolean olderServer;
+    private volatile boolean metricsApi = true;
 
     Faults(SimulatorHttpServer server, ServerIdentity trusted, ServerIdentity foreign) {
         this.server = requireNonNull(server, "server is null");
@@ -50,6 +51,14 @@ final class Faults {
 
     boolean olderServer() {
         return olderServer;
+    }
+
+    void metricsApi(boolean installed) {
+        this.metricsApi = installed;
+    }
+
+    boolean metricsApi() {
+        return metricsApi;
     }
 
     void healthy() {

@@ -35,6 +35,15 @@ final class ResourceCatalog {
      */
     static final ResourceType WIDGETS = new ResourceType("example.com", "v1", "widgets", "widget", "Widget", true,
             List.of("wdg"), List.of(), ResourceType.VERBS);
+    /**
+     * The resource metrics API as metrics-server serves it (an aggregated API, v1beta1): pods'
+     * and nodes' usage, read-only, put by tests. {@link ClusterSimulator#metricsApi} takes it away,
+     * as a cluster without metrics-server has none.
+     */
+    static final ResourceType POD_METRICS = new ResourceType("metrics.k8s.io", "v1beta1", "pods", "podmetrics",
+            "PodMetrics", true, List.of(), List.of(), List.of("get", "list"));
+    static final ResourceType NODE_METRICS = new ResourceType("metrics.k8s.io", "v1beta1", "nodes", "nodemetrics",
+            "NodeMetrics", false, List.of(), List.of(), List.of("get", "list"));
     static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = review("authorization.k8s.io", "selfsubjectaccessreviews",
             "selfsubjectaccessreview", "SelfSubjectAccessReview");
     static final ResourceType SUBJECT_ACCESS_REVIEWS = review("authorization.k8s.io", "subjectaccessreviews",
@@ -50,7 +59,7 @@ final class ResourceCatalog {
     static final List<ResourceType> ALL = List.of(NAMESPACES, PODS, SECRETS, CONFIG_MAPS, SERVICES, EVENTS,
             SERVICE_ACCOUNTS, DEPLOYMENTS, STATEFUL_SETS, DAEMON_SETS, EVENTS_V1, ROLES, ROLE_BINDINGS, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS,
             SELF_SUBJECT_ACCESS_REVIEWS, SUBJECT_ACCESS_REVIEWS, SELF_SUBJECT_REVIEWS,
-            WIDGETS);
+            WIDGETS, POD_METRICS, NODE_METRICS);
 
     /** A subresource as discovery shows it: {@code pods/log} answers {@code get}, and so on. */
     record Subresource(ResourceType parent, String name, String group, String version, String kind, List<String> verbs) {
@@ -88,6 +97,11 @@ final class ResourceCatalog {
 
     static List<String> groups() {
         return ALL.stream().map(ResourceType::group).filter(group -> !group.isEmpty()).distinct().toList();
+    }
+
+    /** The versions a group serves, in the catalogue's order (the first is the preferred one). */
+    static List<String> versions(String group) {
+        return ALL.stream().filter(type -> type.group().equals(group)).map(ResourceType::version).distinct().toList();
     }
 
     static List<ResourceType> inGroupVersion(String group, String version) {

@@ -61,13 +61,16 @@ final class Catalogue {
             .mandatory().refusedWith(Message.AGENT_ACCESS_BAD_MINUTES);
     static final Parameter<String> REASON = text("reason", "Why, for the person (up to 500 characters).").mandatory()
             .atMost(AccessRequest.MAX_REASON).refusedWith(Message.AGENT_ACCESS_REASON);
+    static final Parameter<Boolean> NODES = flag("nodes", "Nodes instead of pods.");
+    static final Parameter<String> TOP_NAME = objectName("name", "One pod (in namespace) or node only; its "
+            + "containers are shown too.");
     static final Parameter<Long> CALLS = integer("limit", "Most requests to return, newest first.", 1,
             OwnCalls.MAX_CALLS).byDefault(20L);
     private static final Tool.Annotations WRITE = new Tool.Annotations(false, false, false);
 
     private Catalogue() {}
 
-    static List<Tool> tools(AccountTools account, ReadTools read, Describe describe, WriteTools write,
+    static List<Tool> tools(AccountTools account, ReadTools read, Describe describe, Top top, WriteTools write,
             OwnCalls own) {
         return List.of(
                 new Tool(ToolName.WHOAMI, "Who this agent is: identity, mode, the person acted for, when the "
@@ -99,6 +102,10 @@ final class Catalogue {
                 new Tool(ToolName.GET_LOGS, "Last lines of a pod's log; never follows.",
                         List.of(CLUSTER, IN_NAMESPACE, POD, CONTAINER, TAIL_LINES, SINCE_SECONDS, PREVIOUS),
                         Tool.Annotations.READ, read::getLogs),
+                new Tool(ToolName.TOP, "CPU and memory in use by pods (a namespace's; empty for every namespace, "
+                        + "which needs a cluster-wide role) or by nodes, busiest first, from the metrics API "
+                        + "(metrics-server).", List.of(CLUSTER, NAMESPACE_OR_ALL, TOP_NAME, NODES),
+                        Tool.Annotations.READ, top::top),
                 new Tool(ToolName.READ_SECRET, "Decoded values of a Secret; a non-text value arrives as "
                         + "base64:<data>. Each call is audited.", List.of(CLUSTER, IN_NAMESPACE, NAME),
                         Tool.Annotations.READ, read::readSecret),

@@ -12,6 +12,7 @@ public enum ToolName {
     DESCRIBE("describe"),
     GET_EVENTS("get_events"),
     GET_LOGS("get_logs"),
+    TOP("top"),
     READ_SECRET("read_secret"),
     APPLY("apply"),
     PATCH("patch"),

@@ -46,7 +46,8 @@ public final class Toolbox {
                 Approvals.LIFETIME), heldBodies, stillValid, baseUrl, approvalWait, clock);
         WriteTools write = new WriteTools(onClusters, held, credentials, clock);
         this.prompts = new Prompts(audit);
-        for (Tool tool : Catalogue.tools(account, read, new Describe(onClusters, credentials), write,
+        for (Tool tool : Catalogue.tools(account, read, new Describe(onClusters, credentials), new Top(onClusters),
+                write,
                 new OwnCalls(audit))) {
             tools.put(tool.name(), tool);
         }
