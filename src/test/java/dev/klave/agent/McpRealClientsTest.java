@@ -73,6 +73,47 @@ class McpRealClientsTest {
     }
 
     @Test
+    void theTypescriptClientCallsTheSecondRoundsToolsAndGetsAPrompt() throws Exception {
+        cluster.objects().put("""
+                apiVersion: metrics.k8s.io/v1beta1
+                kind: PodMetrics
+                metadata: {name: web-metrics, namespace: team-a}
+                containers: [{name: web, usage: {cpu: 20m, memory: 64Mi}}]
+                """);
+        cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ts, namespace: team-a}\n"
+                + "data: {mode: fast}\n");
+        String calls = """
+                [["describe", {"cluster": "prod-1", "kind": "deployment", "namespace": "team-a", "name": "web"}],
+                 ["top", {"cluster": "prod-1", "namespace": "team-a"}],
+                 ["patch", {"cluster": "prod-1", "kind": "configmap", "namespace": "team-a", "name": "ts",
+                            "patch": "{\\"data\\": {\\"mode\\": \\"slow\\"}}"}],
+                 ["recent_calls", {"limit": 5}]]
+                """;
+        String prompt = "[\"crashing_pod\", {\"cluster\": \"prod-1\", \"namespace\": \"team-a\", \"pod\": \"web-1\"}]";
+
+        NodeClients.Run run = NodeClients.run(List.of("node", "tools.mjs", url, bot.token(), calls, prompt), Map.of(),
+                120);
+
+        assertThat(run.exit()).as(run.toString()).isZero();
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        for (String line : run.stdout().lines().filter(line -> line.startsWith("{")).toList()) {
+            lines.add(McpClient.JSON.readTree(line));
+        }
+        assertThat(lines).hasSize(6);
+        assertThat(lines.get(0).path("result").path("content").get(0).path("text").asText())
+                .contains("Deployment web in team-a");
+        assertThat(lines.get(1).path("result").path("content").get(0).path("text").asText())
+                .contains("web-metrics").contains("20m").contains("64Mi");
+        assertThat(lines.get(2).path("result").path("isError").asBoolean()).isFalse();
+        assertThat(cluster.objects().get("configmaps", "team-a", "ts").orElseThrow().path("data").path("mode")
+                .asText()).isEqualTo("slow");
+        assertThat(lines.get(3).path("result").path("structuredContent").path("calls").isArray()).isTrue();
+        assertThat(lines.get(4).path("prompts").toString()).contains("crashing_pod", "stuck_rollout", "who_changed");
+        assertThat(lines.get(5).path("prompt").path("messages").get(0).path("content").path("text").asText())
+                .contains("Pod web-1 in namespace team-a of cluster prod-1");
+    }
+
+    @Test
     void theTypescriptClientFollowsTheUrlElicitationOfAHeldWrite() throws Exception {
         klave.http().send("PATCH", "/api/subjects/" + bot.id(), "{\"writes_need_approval\":true}", "Cookie",
                 bot.admin());
