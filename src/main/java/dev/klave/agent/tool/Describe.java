@@ -42,9 +42,10 @@ final class Describe {
     ToolResult describe(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
-        String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = arguments.need(Catalogue.NAME);
+        Kinds.Target target = Kinds.target(calls, arguments);
+        Kind kind = target.kind();
+        String namespace = target.namespace();
+        String name = target.name();
         JsonNode object = credentials.json(ReadTools.shown(calls.getJson(kind.object(namespace, name), Map.of())));
         StringBuilder out = new StringBuilder();
         JsonNode metadata = object.path("metadata");

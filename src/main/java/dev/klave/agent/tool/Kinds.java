@@ -77,6 +77,24 @@ final class Kinds {
         }
     }
 
+    /** The kind a call's {@code kind} and {@code api_version} arguments name. */
+    static Kind named(ClusterCalls calls, Arguments arguments) throws ToolError, ClusterRefusal, InterruptedException {
+        return resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
+    }
+
+    /** One object, as a call's {@code kind}, {@code api_version}, {@code namespace} and {@code name} name it. */
+    record Target(Kind kind, String namespace, String name) {
+        ClusterPath path() {
+            return kind.object(namespace, name);
+        }
+    }
+
+    static Target target(ClusterCalls calls, Arguments arguments)
+            throws ToolError, ClusterRefusal, InterruptedException {
+        Kind kind = named(calls, arguments);
+        return new Target(kind, ReadTools.namespaceOf(kind, arguments), arguments.need(Catalogue.NAME));
+    }
+
     /** The one kind {@code name} means, with {@code apiVersion} when given. */
     static Kind resolve(ClusterCalls calls, String name, Optional<String> apiVersion)
             throws ToolError, ClusterRefusal, InterruptedException {

@@ -59,7 +59,7 @@ final class ReadTools {
     ToolResult listResources(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
+        Kind kind = Kinds.named(calls, arguments);
         String namespace = kind.namespaced() ? arguments.get(Catalogue.NAMESPACE_OR_ALL).orElse("") : "";
         Map<String, String> query = new LinkedHashMap<>();
         query.put("limit", String.valueOf(arguments.need(Catalogue.ROWS)));
@@ -88,9 +88,7 @@ final class ReadTools {
     ToolResult getResource(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
-        JsonNode object = calls.getJson(kind.object(namespaceOf(kind, arguments), arguments.need(Catalogue.NAME)),
-                Map.of());
+        JsonNode object = calls.getJson(Kinds.target(calls, arguments).path(), Map.of());
         return ToolResult.Done.text(Output.cut(Yaml.write(credentials.json(shown(object))),
                 "the object is too large to show whole"));
     }

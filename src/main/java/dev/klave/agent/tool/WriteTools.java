@@ -93,9 +93,10 @@ final class WriteTools {
             default -> throw ToolError.argument(Catalogue.PATCH_TYPE.name(), Text.ARGUMENT_PATCH_TYPE);
         };
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
-        String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = arguments.need(Catalogue.NAME);
+        Kinds.Target target = Kinds.target(calls, arguments);
+        Kind kind = target.kind();
+        String namespace = target.namespace();
+        String name = target.name();
         Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name), Query.NONE,
                 Optional.of(Yaml.compact(patch)), Optional.of(contentType));
         return run(call, calls, new Planned("patch", kind, namespace, name, request,
@@ -116,9 +117,10 @@ final class WriteTools {
     ToolResult delete(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
-        String namespace = ReadTools.namespaceOf(kind, arguments);
-        String name = arguments.need(Catalogue.NAME);
+        Kinds.Target target = Kinds.target(calls, arguments);
+        Kind kind = target.kind();
+        String namespace = target.namespace();
+        String name = target.name();
         Planned.Request request = new Planned.Request("DELETE", kind.object(namespace, name), Query.NONE,
                 Optional.empty(), Optional.empty());
         return run(call, calls, new Planned("delete", kind, namespace, name, request,
@@ -147,7 +149,7 @@ final class WriteTools {
     ToolResult scale(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
+        Kind kind = Kinds.named(calls, arguments);
         if (!kind.subresources().contains("scale")) {
             throw ToolError.argument(Catalogue.KIND.name(), Text.ARGUMENT_NO_SCALE, kind.plural());
         }
@@ -166,7 +168,7 @@ final class WriteTools {
     ToolResult rolloutRestart(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
         Arguments arguments = call.arguments();
         ClusterCalls calls = clusters.calls(call);
-        Kind kind = Kinds.resolve(calls, arguments.need(Catalogue.KIND), arguments.get(Catalogue.API_VERSION));
+        Kind kind = Kinds.named(calls, arguments);
         if (!kind.group().equals("apps") || !ROLLABLE.contains(kind.plural())) {
             throw ToolError.of(Message.AGENT_NOT_ROLLABLE, Map.of("kind", kind.plural()));
         }
