@@ -272,6 +272,10 @@ public final class Recordings implements AutoCloseable {
         Mailbox mailbox = new Mailbox(recorder, recorders, mailed, MAILED);
         live.put(recorder, mailbox);
         return new Tap() {
+            /** The one ending: the relay tells the end once per direction, both must wait for it. */
+            private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<Optional<String>>> ending =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+
             @Override
             public void fromCluster(byte[] bytes) {
                 mailbox.post(false, bytes);
@@ -284,7 +288,14 @@ public final class Recordings implements AutoCloseable {
 
             @Override
             public CompletionStage<Optional<String>> end(Optional<String> cut) {
-                return live.remove(recorder) != null ? mailbox.end(cut) : ENDED;
+                CompletableFuture<Optional<String>> mine = new CompletableFuture<>();
+                if (!ending.compareAndSet(null, mine)) {
+                    return ending.get();
+                }
+                live.remove(recorder);
+                mailbox.end(cut).whenComplete((why, failure) -> mine.complete(failure == null ? why
+                        : Optional.of(Text.RECORDING_UNREADABLE.text())));
+                return mine;
             }
         };
     }

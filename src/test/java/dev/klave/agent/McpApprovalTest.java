@@ -279,11 +279,14 @@ class McpApprovalTest {
                 () -> klave.klave().services().approvals().waiting(id) == 1);
         assertThat(http.send("POST", "/api/credentials/" + revoked.credentialId() + "/revoke", "{}", "Cookie",
                 bot.admin()).statusCode()).isEqualTo(200);
-        decide(id, "approve");
+        // The wait is an open call of the agent's (the gateway issue): the revocation cuts it at once,
+        // before anyone decides. (Approving first raced the cut: the woken call then met the revoked
+        // credential itself — also refused, but not the cut this test is about.)
         McpClient.Answer answer = waiting.get(10, TimeUnit.SECONDS);
+        decide(id, "approve");
 
-        // The wait is an open call of the agent's (the gateway issue): the revocation cuts it at once.
         assertThat(answer.text()).startsWith("CREDENTIAL_NO_LONGER_VALID: ");
+        assertThat(agent.call("scale", resume).status()).as("a revoked credential calls no more").isEqualTo(401);
         assertThat(replicas()).isEqualTo(2);
         assertThat(klave.klave().services().approvals().find(id).orElseThrow().executedAt()).isEmpty();
     }
