@@ -30,8 +30,10 @@ EXPOSE 8080
 
 # -XX:+ExitOnOutOfMemoryError as ./klave does: a JVM out of memory exits for its supervisor to
 # restart (README.md, "Operating"). The heap is half the container's memory limit; the rest is
-# Netty's direct buffers, metaspace and threads. Extra JVM options: JDK_JAVA_OPTIONS.
-ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=50", "-jar", "/app/klave.jar"]
+# Netty's direct buffers, metaspace and threads. Netty's buffers through Unsafe, as ./klave does
+# (bench/RESULTS.md, issue 44: +10-18 % maximum). Extra JVM options: JDK_JAVA_OPTIONS.
+ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=50", \
+    "--sun-misc-unsafe-memory-access=allow", "-Dio.netty.noUnsafe=false", "-jar", "/app/klave.jar"]
 CMD ["serve"]
 
 # For Docker alone (Kubernetes uses the probes in deploy/base): ready when GET /readyz answers 200

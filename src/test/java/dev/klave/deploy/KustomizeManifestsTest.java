@@ -310,9 +310,13 @@ class KustomizeManifestsTest {
         assertThat(jib).contains("<version>3.5.2</version>").contains("<image>" + base + "</image>")
                 .contains("<user>" + user + "</user>").contains("<port>" + port + "</port>")
                 .contains("<mainClass>dev.klave.cli.Main</mainClass>").contains("<arg>serve</arg>")
+                .contains("<jvmFlag>--sun-misc-unsafe-memory-access=allow</jvmFlag>")
+                .contains("<jvmFlag>-Dio.netty.noUnsafe=false</jvmFlag>")
                 .as("bound to no phase: ./mvnw verify never pulls an image").doesNotContain("<executions>");
         assertThat(dockerfile).contains("\nUSER " + user + "\n").contains("\nEXPOSE " + port + "\n")
                 .contains("CMD [\"serve\"]").contains("-XX:+ExitOnOutOfMemoryError")
+                .as("Netty's buffers through Unsafe, as ./klave and the jib image (issue 44)")
+                .contains("\"--sun-misc-unsafe-memory-access=allow\", \"-Dio.netty.noUnsafe=false\"")
                 .as("the libraries in a layer before the jar's")
                 .containsSubsequence("COPY target/lib/ /app/lib/", "COPY target/klave.jar /app/klave.jar");
         assertThat(pom).as("the jar's manifest finds the libraries where the Dockerfile puts them")
