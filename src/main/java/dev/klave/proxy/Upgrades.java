@@ -208,8 +208,17 @@ final class Upgrades {
             unrecorded.ifPresent(why -> open.end(101, Optional.of(Text.RECORDING_NOT_WHOLE.text(why))));
             finished.run();
         }));
-        Relays.bytes(client, cluster, ended, bytes -> tap.fromClient(bytes.getBytes()));
-        Relays.bytes(cluster, client, ended, bytes -> tap.fromCluster(bytes.getBytes()));
+        // The copy for the recorder only while it records: past its cap the relay is a plain relay.
+        Relays.bytes(client, cluster, ended, bytes -> {
+            if (tap.wanted()) {
+                tap.fromClient(bytes.getBytes());
+            }
+        });
+        Relays.bytes(cluster, client, ended, bytes -> {
+            if (tap.wanted()) {
+                tap.fromCluster(bytes.getBytes());
+            }
+        });
     }
 
     /**

@@ -42,6 +42,11 @@ final class Mailbox {
         this.sharedLimit = sharedLimit;
     }
 
+    /** Whether the relay should still copy what it forwards for the recorder. */
+    boolean wanted() {
+        return !behind && recorder.recording();
+    }
+
     /** On the relay's thread: bytes it forwarded, copied, for the recorder. */
     void post(boolean fromClient, byte[] bytes) {
         if (behind) {

@@ -41,7 +41,8 @@ final class Recorder {
     /** When the last event happened, in seconds from the start. */
     private double seconds;
     private Optional<Integer> exitCode = Optional.empty();
-    private Recording.State state = Recording.State.RECORDING;
+    /** Written under the lock; volatile so that {@link #recording()} reads it without. */
+    private volatile Recording.State state = Recording.State.RECORDING;
     private Optional<String> reason = Optional.empty();
 
     /** Where chunks and the end go, off the relay's thread. */
@@ -134,6 +135,11 @@ final class Recorder {
 
     String id() {
         return id;
+    }
+
+    /** Whether relayed bytes still go into the recording: once stopped (cap, unreadable, behind), none do. */
+    boolean recording() {
+        return state == Recording.State.RECORDING;
     }
 
     synchronized void fromCluster(byte[] bytes) {

@@ -11,15 +11,12 @@ import dev.klave.messages.Message;
 import dev.klave.messages.Text;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,19 +28,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Recorded exec and attach sessions (issue 42): {@link #start} gives the relay a {@link Tap} for a
- * session; its lines reach the database through one writer thread, in chunks, every second at the
- * latest — never on the relay's thread. Memory is bounded: a session holds at most a chunk, and
- * what waits for the writer across sessions at most {@link #BACKLOG} (beyond, the recording is
- * marked incomplete; the session goes on). Reading a recording is itself a control event.
+ * session; what it relays is read on recorder threads ({@link Mailbox}) and its lines reach the
+ * database through one writer thread ({@link ChunkWriter}), in chunks, every second at the latest —
+ * never on the relay's thread. Memory is bounded: what waits for the recorders and for the writer
+ * (beyond, the recording is marked incomplete; the session goes on). Reading a recording is itself
+ * a control event.
  */
 public final class Recordings implements AutoCloseable {
     /** Default per-session cap: then the recording is marked truncated. */
     public static final long CAP = 64L * 1024 * 1024;
-    /** What may wait for the writer, all sessions together. */
-    static final long BACKLOG = 32L * 1024 * 1024;
     static final Duration FLUSH = Duration.ofSeconds(1);
-    /** The most text one transaction of the writer stores. */
-    static final long BATCH = 4L * 1024 * 1024;
     /** The most relayed bytes waiting for the recorders, every session together. */
     static final long MAILED = 64L * 1024 * 1024;
     private static final CompletionStage<Optional<String>> ENDED = CompletableFuture.completedFuture(Optional.empty());
@@ -63,11 +57,6 @@ public final class Recordings implements AutoCloseable {
     private final ControlEvents events;
     private final Clock clock;
     private final long cap;
-    private final AtomicLong backlog = new AtomicLong();
-    /** Chunks handed over by the relays' threads, stored by the writer in batches. */
-    private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
-    /** Whether a drain is queued on the writer (a chunk added meanwhile is stored by it). */
-    private final AtomicBoolean draining = new AtomicBoolean();
     /** Sessions being recorded, with their mailboxes. */
     private final Map<Recorder, Mailbox> live = new ConcurrentHashMap<>();
     /** What waits in every mailbox together. */
@@ -78,6 +67,7 @@ public final class Recordings implements AutoCloseable {
             Thread.ofPlatform().daemon().name("klave-recorder-", 0).factory());
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
+    private final ChunkWriter chunks;
 
     public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap) {
         this(store, policies, events, clock, cap, Long.MAX_VALUE, Optional.empty(), SpdyReader.NONE);
@@ -99,6 +89,7 @@ public final class Recordings implements AutoCloseable {
         this.events = requireNonNull(events, "events is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.cap = cap;
+        this.chunks = new ChunkWriter(store, writer);
         writer.scheduleWithFixedDelay(() -> live.keySet().forEach(Recorder::flush), FLUSH.toMillis(), FLUSH.toMillis(),
                 TimeUnit.MILLISECONDS);
         writer.scheduleWithFixedDelay(this::upkeep, 0, UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
@@ -121,6 +112,14 @@ public final class Recordings implements AutoCloseable {
 
     /** Both directions of a session, as relayed, and its end. */
     public interface Tap {
+        /**
+         * Whether the relay still needs to copy what it forwards: a recording stopped at its cap
+         * (a `cat` of a big file: most of the stream) costs the relay nothing more.
+         */
+        default boolean wanted() {
+            return true;
+        }
+
         void fromCluster(byte[] bytes);
 
         void fromClient(byte[] bytes);
@@ -139,7 +138,7 @@ public final class Recordings implements AutoCloseable {
 
     /** Whether a session can be recorded now: room in the quota, and what waits for the writer leaves room. */
     public boolean accepting() {
-        return backlog.get() < BACKLOG / 2 && total < quota;
+        return chunks.roomy() && total < quota;
     }
 
     /**
@@ -182,7 +181,7 @@ public final class Recordings implements AutoCloseable {
         if (policy == RecordingPolicy.OFF) {
             return NOTHING;
         }
-        java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean told = new AtomicBoolean();
         Runnable fail = () -> {
             if (policy == RecordingPolicy.REQUIRED && told.compareAndSet(false, true)) {
                 failed.run();
@@ -207,6 +206,11 @@ public final class Recordings implements AutoCloseable {
             fail.run();
             return new Tap() {
                 @Override
+                public boolean wanted() {
+                    return false;
+                }
+
+                @Override
                 public void fromCluster(byte[] bytes) {}
 
                 @Override
@@ -224,19 +228,10 @@ public final class Recordings implements AutoCloseable {
                 new Recorder.Writer() {
             @Override
             public boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
-                long size = lines.length();
-                if (backlog.addAndGet(size) > BACKLOG) {
-                    backlog.addAndGet(-size);
-                    return false;
-                }
-                pending.add(new Pending(id, seq, lines, printed, size, () -> {
+                return chunks.offer(id, seq, lines, printed, () -> {
                     self[0].failed(Text.RECORDING_STORE_FAILED.text());
                     fail.run();
-                }));
-                if (draining.compareAndSet(false, true)) {
-                    writer.execute(Recordings.this::drain);
-                }
-                return true;
+                });
             }
 
             @Override
@@ -249,7 +244,7 @@ public final class Recordings implements AutoCloseable {
                     int width, int height, List<LineIndex.Line> printed) {
                 writer.execute(() -> {
                     try {
-                        drain();
+                        chunks.drain();
                         index(id, printed);
                         store.end(id, clock.instant(), state, reason, exitCode, width, height);
                     } catch (RuntimeException e) {
@@ -277,6 +272,11 @@ public final class Recordings implements AutoCloseable {
                     new java.util.concurrent.atomic.AtomicReference<>();
 
             @Override
+            public boolean wanted() {
+                return mailbox.wanted();
+            }
+
+            @Override
             public void fromCluster(byte[] bytes) {
                 mailbox.post(false, bytes);
             }
@@ -298,66 +298,6 @@ public final class Recordings implements AutoCloseable {
                 return mine;
             }
         };
-    }
-
-    /** A chunk waiting for the writer, and what to do if it cannot be stored. */
-    private record Pending(String id, int seq, String lines, List<LineIndex.Line> printed, long size,
-            Runnable failed) {}
-
-    /**
-     * On the writer's thread: every chunk waiting (up to {@link #BATCH} of text) stored in one
-     * transaction with the lines it completed — then again while more wait. A transaction that
-     * fails fails every recording it carried.
-     */
-    private void drain() {
-        draining.set(false);
-        while (!pending.isEmpty()) {
-            List<Pending> batch = new ArrayList<>();
-            List<RecordingStore.Chunk> chunks = new ArrayList<>();
-            long size = 0;
-            for (Pending next = pending.poll(); next != null; next = size < BATCH ? pending.poll() : null) {
-                List<LineIndex.Line> found = next.printed();
-                batch.add(next);
-                chunks.add(new RecordingStore.Chunk(next.id(), next.seq(), next.lines(), next.size(),
-                        found.stream().map(LineIndex.Line::at).toList(),
-                        found.stream().map(LineIndex.Line::text).toList()));
-                size += next.size();
-            }
-            try {
-                store(batch, chunks);
-            } finally {
-                backlog.addAndGet(-size);
-            }
-        }
-    }
-
-    /**
-     * One transaction for the batch; if it fails and carried several recordings, one per recording,
-     * so that a recording whose row was never stored does not take the others down with it.
-     */
-    private void store(List<Pending> batch, List<RecordingStore.Chunk> chunks) {
-        try {
-            store.appendAll(chunks);
-            return;
-        } catch (RuntimeException e) {
-            if (batch.stream().map(Pending::id).distinct().count() == 1) {
-                LOG.warn("recording {}: chunks could not be stored: {}", batch.get(0).id(), e.toString());
-                batch.forEach(failed -> failed.failed().run());
-                return;
-            }
-        }
-        Map<String, List<Integer>> byRecording = new LinkedHashMap<>();
-        for (int i = 0; i < batch.size(); i++) {
-            byRecording.computeIfAbsent(batch.get(i).id(), ignored -> new ArrayList<>()).add(i);
-        }
-        byRecording.forEach((id, at) -> {
-            try {
-                store.appendAll(at.stream().map(chunks::get).toList());
-            } catch (RuntimeException e) {
-                LOG.warn("recording {}: chunks could not be stored: {}", id, e.toString());
-                at.forEach(i -> batch.get(i).failed().run());
-            }
-        });
     }
 
     /** On the writer's thread: the lines a chunk completed, stored for search. */
@@ -444,6 +384,11 @@ public final class Recordings implements AutoCloseable {
     }
 
     private static final Tap NOTHING = new Tap() {
+        @Override
+        public boolean wanted() {
+            return false;
+        }
+
         @Override
         public void fromCluster(byte[] bytes) {}
 

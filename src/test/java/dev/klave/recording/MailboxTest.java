@@ -85,11 +85,12 @@ class MailboxTest {
     @Test
     void pastItsBoundTheRecordingStopsAsBehindAndWhatWaitsStaysBounded() throws Exception {
         AtomicLong shared = new AtomicLong();
-        // A recorder thread that never runs: everything posted waits.
+        // A recorder thread held busy until the posts are done: everything posted waits.
         ExecutorService stuck = Executors.newSingleThreadExecutor();
+        java.util.concurrent.CountDownLatch posted = new java.util.concurrent.CountDownLatch(1);
         stuck.execute(() -> {
             try {
-                Thread.sleep(2_000);
+                posted.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -102,6 +103,8 @@ class MailboxTest {
         }
 
         assertThat(shared.get()).as("what waits stays within the bound").isLessThanOrEqualTo(1024 * 1024);
+        assertThat(mailbox.wanted()).as("the relay stops copying for it").isFalse();
+        posted.countDown();
         Optional<String> unrecorded = mailbox.end(Optional.empty()).toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertThat(unrecorded).hasValueSatisfying(why -> assertThat(why).contains("atrás"));
         assertThat(stopped).containsExactly("incomplete");

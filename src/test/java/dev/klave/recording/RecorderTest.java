@@ -83,9 +83,11 @@ class RecorderTest {
     @Test
     void theCapTruncatesTheRecording() {
         Recorder recorder = recorder(200);
+        assertThat(recorder.recording()).isTrue();
         for (int i = 0; i < 20; i++) {
             recorder.fromCluster(message(1, ("línea " + i + "\n").getBytes(StandardCharsets.UTF_8), false));
         }
+        assertThat(recorder.recording()).as("past the cap the relay copies nothing more for it").isFalse();
         recorder.end(Optional.empty());
 
         assertThat(String.join("", chunks).length()).isLessThanOrEqualTo(200);

@@ -46,7 +46,7 @@ final class Describe {
         Kind kind = target.kind();
         String namespace = target.namespace();
         String name = target.name();
-        JsonNode object = credentials.json(ReadTools.shown(calls.getJson(kind.object(namespace, name), Map.of())));
+        JsonNode object = credentials.json(ReadTools.shown(calls.getJson(target.path(), Map.of())));
         StringBuilder out = new StringBuilder();
         JsonNode metadata = object.path("metadata");
         out.append(kind.kind()).append(' ').append(name).append(namespace.isEmpty() ? "" : " in " + namespace)
