@@ -4,12 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
+import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.nio.channels.ClosedChannelException;
 import java.net.UnknownHostException;
 import java.security.cert.CertificateException;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * A call to a cluster's API server failed. {@link #summary()} is the Spanish text shown to
@@ -42,8 +46,16 @@ public final class ClusterCallFailed extends RuntimeException {
          * gateway's exchange): a TLS or certificate failure, a time-out (any exception named so:
          * Netty's and the JDK's share no type), no route or connection refused, or else a broken
          * connection. The chain is walked, since both wrap the real cause.
+         *
+         * <p>A handshake the server cut — reset or closed before TLS was established, as a server
+         * closing its port does to connections it had not yet served — never saw a certificate: it
+         * is the API server not reachable, not a certificate that does not match (a clean clone's
+         * CI saw a cluster going down answered as a wrong CA about one time in twenty).
          */
         public static Kind of(Throwable failure) {
+            if (cutHandshake(failure)) {
+                return UNREACHABLE;
+            }
             for (Throwable e = failure; e != null; e = e.getCause()) {
                 if (e instanceof SSLException || e instanceof CertificateException) {
                     return CERTIFICATE;
@@ -60,6 +72,32 @@ public final class ClusterCallFailed extends RuntimeException {
                 }
             }
             return CONNECTION;
+        }
+
+        /**
+         * A TLS handshake ended by the other side going away, with no certificate judged: the
+         * handshake exception caused by a reset or closed socket, or the JDK's own words for an
+         * end of stream in the middle of it (raised without a cause).
+         */
+        private static boolean cutHandshake(Throwable failure) {
+            boolean handshake = false;
+            boolean cut = false;
+            for (Throwable e = failure; e != null && e.getCause() != e; e = e.getCause()) {
+                if (e instanceof CertificateException) {
+                    return false;
+                }
+                if (e instanceof SSLHandshakeException) {
+                    handshake = true;
+                    String said = String.valueOf(e.getMessage());
+                    cut |= said.startsWith("Remote host terminated the handshake")
+                            || said.startsWith("Remote host closed the channel")
+                            || said.startsWith("Connection closed while SSL/TLS handshake");
+                } else if (handshake && (e instanceof SocketException || e instanceof EOFException
+                        || e instanceof ClosedChannelException)) {
+                    cut = true;
+                }
+            }
+            return cut;
         }
     }
 
