@@ -6,7 +6,6 @@ import dev.klave.messages.Message;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.regex.Pattern;
 
 /**
  * Where a page of the audit listing ended: the last row's time and Audit-ID, the listing's own
@@ -15,12 +14,10 @@ import java.util.regex.Pattern;
  * first does. Opaque to clients (base64url); a cursor that does not decode is 400.
  */
 public record AuditCursor(Instant at, String id) {
-    private static final Pattern ID = Pattern.compile("[0-9a-f-]{36}");
-
     public AuditCursor {
         requireNonNull(at, "at is null");
         requireNonNull(id, "id is null");
-        if (!ID.matcher(id).matches()) {
+        if (!AuditIds.wellFormed(id)) {
             throw new IllegalArgumentException("not an Audit-ID");
         }
     }

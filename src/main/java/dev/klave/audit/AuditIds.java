@@ -18,6 +18,19 @@ public final class AuditIds {
         this.clock = java.util.Objects.requireNonNull(clock, "clock is null");
     }
 
+    /** A UUID's canonical text (RFC 9562 §4: lowercase hex, 8-4-4-4-12), the only form an Audit-ID takes. */
+    private static final java.util.regex.Pattern CANONICAL =
+            java.util.regex.Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+    /**
+     * Whether {@code text} could name an audit row: every Audit-ID is a UUID in canonical text,
+     * which orders as the 16 bytes do — the same listing order whether a database keeps the text
+     * (SQLite) or the bytes (PostgreSQL's {@code uuid}).
+     */
+    public static boolean wellFormed(String text) {
+        return text != null && CANONICAL.matcher(text).matches();
+    }
+
     public String next() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long millis = clock.millis() & 0xFFFF_FFFF_FFFFL;

@@ -70,15 +70,16 @@ public final class JdbiAuditFeed implements FeedStore {
                 .list());
     }
 
+    // The requests' ids are uuid since V37, the events' text: one type for the union.
     private List<Ref> postgres(FeedPosition after, int limit) {
         String position = "(feed_tx, feed_seq) > (CAST(:after_tx AS xid8), :after_seq) "
                 + "AND feed_tx < (SELECT xmin FROM horizon)";
         return database.withHandle(handle -> handle.createQuery("WITH horizon AS ("
                 + "SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) "
                 + "SELECT kind, id, CAST(CAST(feed_tx AS text) AS bigint) AS tx, feed_seq AS number FROM ("
-                + "(SELECT 'request' AS kind, id, feed_tx, feed_seq FROM audit_completion WHERE feed_tx IS NOT NULL AND "
+                + "(SELECT 'request' AS kind, CAST(id AS text) AS id, feed_tx, feed_seq FROM audit_completion WHERE feed_tx IS NOT NULL AND "
                 + position + " ORDER BY feed_tx, feed_seq LIMIT :limit) "
-                + "UNION ALL (SELECT 'request', id, feed_tx, feed_seq FROM audit WHERE feed_tx IS NOT NULL "
+                + "UNION ALL (SELECT 'request', CAST(id AS text), feed_tx, feed_seq FROM audit WHERE feed_tx IS NOT NULL "
                 + "AND status IS NOT NULL AND " + position + " ORDER BY feed_tx, feed_seq LIMIT :limit) "
                 + "UNION ALL (SELECT 'event', id, feed_tx, feed_seq FROM control_events WHERE feed_tx IS NOT NULL AND "
                 + position + " ORDER BY feed_tx, feed_seq LIMIT :limit)"

@@ -35,12 +35,12 @@ final class PostgresAuditBatch {
     // inserts after the main query; PostgresAuditStoreTest holds a batch between the two.)
     static final String SQL = "WITH new_rows AS (INSERT INTO audit (id, at, subject_id, subject_login, "
             + "credential_id, cluster_id, namespace, verb, resource, name, path, client_ip, status, error, "
-            + "completed_at, channel, tool, session, dry_run) SELECT * FROM unnest(?::text[], ?::int8[], ?::text[], "
+            + "completed_at, channel, tool, session, dry_run) SELECT * FROM unnest(?::uuid[], ?::int8[], ?::text[], "
             + "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
             + "?::int4[], ?::text[], ?::int8[], ?::text[], ?::text[], ?::text[], ?::int2[])), "
             // A request ends once (the proxy's Ending); should a second end come, the first stays.
             + "new_ends AS (INSERT INTO audit_completion (id, status, error, completed_at, refused) "
-            + "SELECT * FROM unnest(?::text[], ?::int4[], ?::text[], ?::int8[], ?::int4[]) "
+            + "SELECT * FROM unnest(?::uuid[], ?::int4[], ?::text[], ?::int8[], ?::int4[]) "
             + "ON CONFLICT (id) DO NOTHING) "
             + "SELECT generation FROM access_changes WHERE id = 1 FOR SHARE";
 

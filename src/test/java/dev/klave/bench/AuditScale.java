@@ -92,7 +92,43 @@ public final class AuditScale {
         System.out.printf("%s: %,d rows and %,d control events loaded in %.0f s%n", name, rows, events,
                 (System.nanoTime() - loading) / 1e9);
         database.withHandle(handle -> handle.execute("ANALYZE"));
+        disk(name, database, rows);
         time(name, database);
+    }
+
+    /**
+     * What the audit takes on disk (issue 44's goal is per million rows): on PostgreSQL each
+     * relation of the audit and its completions, indexes apart; on SQLite the file after a
+     * checkpoint (control events included, as an installation's file holds them).
+     */
+    private static void disk(String name, Database database, int rows) {
+        double perMillion = 1_000_000.0 / rows;
+        if (name.equals("postgres")) {
+            database.withHandle(handle -> {
+                handle.execute("VACUUM ANALYZE audit");
+                handle.execute("VACUUM ANALYZE audit_completion");
+                long total = 0;
+                for (Map<String, Object> relation : handle.createQuery("SELECT c.relname AS relation, "
+                        + "pg_relation_size(c.oid) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                        + "WHERE n.nspname = current_schema() AND (c.relname LIKE 'audit%') AND c.relkind IN ('r', 'i') "
+                        + "ORDER BY bytes DESC").mapToMap().list()) {
+                    long bytes = ((Number) relation.get("bytes")).longValue();
+                    total += bytes;
+                    System.out.printf("  disk %-32s %,8.1f MB per million rows%n", relation.get("relation"),
+                            bytes * perMillion / 1e6);
+                }
+                System.out.printf("postgres: the audit on disk %,.0f MB per million rows%n", total * perMillion / 1e6);
+                return null;
+            });
+        } else {
+            long bytes = database.withHandle(handle -> {
+                handle.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                return handle.createQuery("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+                        .mapTo(Long.class).one();
+            });
+            System.out.printf("sqlite: the file %,.0f MB per million audit rows (control events included)%n",
+                    bytes * perMillion / 1e6);
+        }
     }
 
     private static void time(String name, Database database) {

@@ -111,7 +111,7 @@ abstract class AuditStoreConformance extends StoreConformance {
         audit.write(List.of(pending(id)), List.of());
 
         assertThatThrownBy(() -> database().withHandle(handle -> handle.createUpdate(
-                "UPDATE audit SET channel = 'ftp' WHERE id = :id").bind("id", id).execute()))
+                "UPDATE audit SET channel = 'ftp' WHERE id = :id").bind("id", key(id)).execute()))
                 .isInstanceOf(RuntimeException.class);
         assertThat(audit.findById(id).orElseThrow().channel()).isEqualTo(Channel.PROXY);
     }
@@ -351,10 +351,10 @@ abstract class AuditStoreConformance extends StoreConformance {
         String refused = ids.next();
         audit.write(List.of(pending(served), pending(refused)), List.of());
         database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 200, completed_at = :at "
-                + "WHERE id = :id").bind("at", AT.plusMillis(3).toEpochMilli()).bind("id", served).execute());
+                + "WHERE id = :id").bind("at", AT.plusMillis(3).toEpochMilli()).bind("id", key(served)).execute());
         database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 401, "
                 + "error = 'credencial revocada', completed_at = :at, resource = NULL WHERE id = :id")
-                .bind("at", AT.toEpochMilli()).bind("id", refused).execute());
+                .bind("at", AT.toEpochMilli()).bind("id", key(refused)).execute());
 
         AuditRow done = audit.findById(served).orElseThrow();
         assertThat(done.status()).contains(200);
@@ -457,4 +457,9 @@ abstract class AuditStoreConformance extends StoreConformance {
         database().withHandle(handle -> handle.execute("UPDATE access_changes SET generation = generation + 1 WHERE id = 1"));
     }
 
+
+    /** An Audit-ID as its column holds it: uuid on PostgreSQL (V37), text on SQLite. */
+    private Object key(String id) {
+        return database().dialect() == Dialect.POSTGRES ? java.util.UUID.fromString(id) : id;
+    }
 }

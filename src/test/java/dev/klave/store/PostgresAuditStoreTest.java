@@ -51,7 +51,7 @@ class PostgresAuditStoreTest extends AuditStoreConformance {
         CountDownLatch rollBack = new CountDownLatch(1);
         Thread other = Thread.ofPlatform().start(() -> database().withHandle(handle -> {
             handle.begin();
-            handle.execute("INSERT INTO audit (id, at, cluster_id, verb, path) VALUES (?, 0, 'prod-1', 'get', '/api')",
+            handle.execute("INSERT INTO audit (id, at, cluster_id, verb, path) VALUES (CAST(? AS uuid), 0, 'prod-1', 'get', '/api')",
                     blocked);
             inserted.countDown();
             awaitQuietly(rollBack);

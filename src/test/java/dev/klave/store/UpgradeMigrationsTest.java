@@ -126,6 +126,52 @@ class UpgradeMigrationsTest {
         }
     }
 
+    @Test
+    void auditIdsKeptAsTextBeforeV37KeepTheirOrderCursorAndCompletionsAsUuids() throws Exception {
+        DatabaseUrl.Postgres url = TestingPostgres.freshDatabase();
+        // Three rows of one millisecond, so that only the id orders them, and a hex letter against a
+        // digit in the same place: text and bytes must agree on which comes first.
+        String first = "01a00000-0000-7000-8000-00000000000f";
+        String second = "01a00000-0000-7000-8000-0000000000a0";
+        String third = "01a00000-0000-7000-8000-0000000000ff";
+        try {
+            String password = url.password().orElse(null);
+            Flyway.configure().dataSource(url.jdbcUrl(), url.user(), password)
+                    .locations("classpath:db/migration/postgres").javaMigrations(new V12__EmailKeys()).target("36")
+                    .load().migrate();
+            try (Connection connection = DriverManager.getConnection(url.jdbcUrl(), url.user(), password);
+                    Statement statement = connection.createStatement()) {
+                for (String id : new String[] {second, third, first}) {
+                    statement.execute("INSERT INTO audit (id, at, cluster_id, verb, resource, path) VALUES ('" + id
+                            + "', 1764000000000, 'prod-1', 'list', 'pods', '/api/v1/pods')");
+                }
+                statement.execute("INSERT INTO audit_completion (id, status, completed_at, refused) VALUES ('"
+                        + second + "', 403, 1764000000001, 0)");
+            }
+
+            try (Database database = Database.open(url)) {
+                java.util.List<String> types = database.withHandle(handle -> handle.createQuery("SELECT data_type FROM "
+                        + "information_schema.columns WHERE table_name IN ('audit', 'audit_completion') AND column_name = 'id'")
+                        .mapTo(String.class).list());
+                assertThat(types).containsExactly("uuid", "uuid");
+                JdbiAuditStore audit = new JdbiAuditStore(database);
+                dev.klave.audit.AuditFilter all = new dev.klave.audit.AuditFilter(Optional.empty(), Optional.empty(),
+                        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                        Optional.empty(), true, Optional.empty(), Optional.empty(), Optional.empty());
+                assertThat(audit.find(all, 0, 10)).extracting(dev.klave.audit.AuditRow::id)
+                        .containsExactly(third, second, first);
+                dev.klave.audit.AuditRow top = audit.find(all, 0, 1).getFirst();
+                assertThat(audit.find(all, Optional.of(dev.klave.audit.AuditCursor.after(top)), 0, 10))
+                        .extracting(dev.klave.audit.AuditRow::id).containsExactly(second, first);
+                assertThat(audit.findById(second).orElseThrow().status()).contains(403);
+                assertThat(audit.findById("not-an-audit-id")).isEmpty();
+                assertThat(audit.findById(second.toUpperCase(java.util.Locale.ROOT))).isEmpty();
+            }
+        } finally {
+            TestingPostgres.drop(url);
+        }
+    }
+
     private static final String AUDIT_ID = "01a00000-0000-7000-8000-0000000000aa";
 
     private static void insertAuditRow(Connection connection) throws Exception {
