@@ -12,16 +12,31 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
-import java.util.Locale;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Moving the cluster's bytes to the client: answers, and both directions of upgraded connections. */
 final class Relays {
     /** Hop-by-hop fields (RFC 9110 §7.6.1) and what Klave sets itself or never passes on. */
-    static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive",
+    private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive",
             "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie", "audit-id");
+    /** The same, matched in any case without lowering each name of every answer (issue 44's profile). */
+    private static final Set<String> DROPPED_ANY_CASE = dropped();
+
+    private static Set<String> dropped() {
+        TreeSet<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        names.addAll(DROPPED_RESPONSE_HEADERS);
+        return Collections.unmodifiableSet(names);
+    }
+
+    /** Whether an answer's header stays behind: hop-by-hop, or one Klave sets itself. */
+    static boolean dropped(String name) {
+        return DROPPED_ANY_CASE.contains(name);
+    }
 
     /** How a relayed answer ended: its status and, when it broke off, why. */
     @FunctionalInterface
@@ -64,9 +79,18 @@ final class Relays {
         response.setStatusCode(upstream.statusCode());
         response.setStatusMessage(upstream.statusMessage());
         MultiMap headers = upstream.headers();
-        for (String name : headers.names()) {
-            if (!DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-                response.putHeader(name, headers.getAll(name));
+        MultiMap relayed = response.headers();
+        // What the cluster says replaces what was set before it answered (Strict-Transport-Security
+        // on every answer): those are one or two names, copied; the answer's own are not.
+        for (String name : relayed.names()) {
+            if (!dropped(name) && headers.contains(name)) {
+                relayed.remove(name);
+            }
+        }
+        // Entry by entry: no set of names and no list per name made for each answer.
+        for (Map.Entry<String, String> header : headers) {
+            if (!dropped(header.getKey())) {
+                relayed.add(header.getKey(), header.getValue());
             }
         }
         if (headers.get(HttpHeaders.CONTENT_LENGTH) == null) {

@@ -131,7 +131,7 @@ final class Upgrades {
                         open.end(answer.status(), Optional.empty());
                         response.setStatusCode(answer.status());
                         answer.headers().forEach((name, value) -> {
-                            if (!Relays.DROPPED_RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT))
+                            if (!Relays.dropped(name)
                                     && !name.equalsIgnoreCase("content-length")) {
                                 response.headers().add(name, value);
                             }
