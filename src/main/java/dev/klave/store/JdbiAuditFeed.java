@@ -6,6 +6,7 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.ControlEvent;
 import dev.klave.audit.FeedPosition;
 import dev.klave.audit.FeedStore;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,17 +58,38 @@ public final class JdbiAuditFeed implements FeedStore {
         return entries;
     }
 
+    /**
+     * Every arm gives its id as a BLOB — the requests' are their 16 bytes (V37), the events' text is
+     * cast — because SQLite flattens a compound subquery only when the arms' columns have the same
+     * affinity: with a text arm beside two blob arms it sorted every entry after the position
+     * (4 → 57 ms for 500 entries at a million rows, bench/scale) instead of merging the three
+     * feed indexes in order. {@link #sqlitePlan} shows the merge; the plan tests hold it.
+     */
+    private static final String SQLITE_ENTRIES = "SELECT kind, id, number FROM ("
+            + "SELECT 'request' AS kind, id, feed_seq AS number FROM audit_completion "
+            + "WHERE feed_seq IS NOT NULL AND feed_seq > :after "
+            + "UNION ALL SELECT 'request', id, feed_seq FROM audit WHERE feed_seq IS NOT NULL AND feed_seq > :after "
+            + "UNION ALL SELECT 'event', CAST(id AS BLOB), feed_seq FROM control_events "
+            + "WHERE feed_seq IS NOT NULL AND feed_seq > :after"
+            + ") entries ORDER BY number LIMIT :limit";
+
     private List<Ref> sqlite(FeedPosition after, int limit) {
-        return database.withHandle(handle -> handle.createQuery("SELECT kind, id, number FROM ("
-                + "SELECT 'request' AS kind, id, feed_seq AS number FROM audit_completion "
-                + "WHERE feed_seq IS NOT NULL AND feed_seq > :after "
-                + "UNION ALL SELECT 'request', id, feed_seq FROM audit WHERE feed_seq IS NOT NULL AND feed_seq > :after "
-                + "UNION ALL SELECT 'event', id, feed_seq FROM control_events "
-                + "WHERE feed_seq IS NOT NULL AND feed_seq > :after"
-                + ") entries ORDER BY number LIMIT :limit")
+        return database.withHandle(handle -> handle.createQuery(SQLITE_ENTRIES)
                 .bind("after", after.number()).bind("limit", limit)
-                .map((row, context) -> new Ref(row.getString("kind"), row.getString("id"), 0, row.getLong("number")))
+                .map((row, context) -> {
+                    String kind = row.getString("kind");
+                    byte[] id = row.getBytes("id");
+                    return new Ref(kind, kind.equals("event") ? new String(id, StandardCharsets.UTF_8)
+                            : AuditKeys.text(id), 0, row.getLong("number"));
+                })
                 .list());
+    }
+
+    /** SQLite's {@code EXPLAIN QUERY PLAN} of a page of the feed (the plan tests'). */
+    List<String> sqlitePlan(FeedPosition after, int limit) {
+        return database.withHandle(handle -> handle.createQuery("EXPLAIN QUERY PLAN " + SQLITE_ENTRIES)
+                .bind("after", after.number()).bind("limit", limit)
+                .map((row, context) -> row.getString("detail")).list());
     }
 
     // The requests' ids are uuid since V37, the events' text: one type for the union.

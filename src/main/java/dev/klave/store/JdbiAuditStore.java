@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
@@ -101,7 +100,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     private void insertAll(Handle handle, List<AuditRow> rows) throws SQLException {
         PreparedStatement insert = database.kept(handle, INSERT);
         for (AuditRow row : rows) {
-            insert.setString(1, row.id());
+            insert.setBytes(1, AuditKeys.bytes(row.id()));
             insert.setLong(2, row.at().toEpochMilli());
             text(insert, 3, row.subjectId());
             text(insert, 4, row.subjectLogin());
@@ -144,7 +143,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
         long next = last - completions.size() + 1;
         PreparedStatement insert = database.kept(handle, COMPLETE);
         for (AuditRow.Completion completion : completions) {
-            insert.setString(1, completion.id());
+            insert.setBytes(1, AuditKeys.bytes(completion.id()));
             insert.setInt(2, completion.status());
             text(insert, 3, completion.error());
             insert.setLong(4, completion.at().toEpochMilli());
@@ -316,9 +315,10 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     public int deleteBefore(Instant before, int limit) {
         return database.inTransaction(() -> database.withHandle(handle -> {
             // The oldest first, by the time index; then each row's completion and the row, by key.
+            // The keys as the driver read them (uuid or bytes), bound back as they are.
             List<Object> ids = handle.createQuery("SELECT id FROM audit WHERE at < :before ORDER BY at, id "
-                    + "LIMIT :limit").bind("before", before.toEpochMilli()).bind("limit", limit).mapTo(String.class)
-                    .map(this::key).list();
+                    + "LIMIT :limit").bind("before", before.toEpochMilli()).bind("limit", limit)
+                    .map((row, context) -> row.getObject("id")).list();
             if (ids.isEmpty()) {
                 return 0;
             }
@@ -359,18 +359,14 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
         return new Keyed(cursor.at(), key(cursor.id()));
     }
 
-    /**
-     * An Audit-ID as its column holds it: PostgreSQL's {@code uuid} since V37 (16 bytes in the table
-     * and in each of the audit's indexes instead of 37: issue 44's disk), SQLite's text.
-     */
     private Object key(String id) {
-        return database.dialect() == Dialect.POSTGRES ? UUID.fromString(id) : id;
+        return AuditKeys.bound(database.dialect(), id);
     }
 
     private static AuditRow map(ResultSet row, StatementContext context) throws SQLException {
         int status = row.getInt("status");
         Optional<Integer> completedStatus = row.wasNull() ? Optional.empty() : Optional.of(status);
-        return new AuditRow(row.getString("id"), Times.instant(row, "at").orElseThrow(),
+        return new AuditRow(AuditKeys.text(row.getObject("id")), Times.instant(row, "at").orElseThrow(),
                 Optional.ofNullable(row.getString("subject_id")), Optional.ofNullable(row.getString("subject_login")),
                 Optional.ofNullable(row.getString("credential_id")), row.getString("cluster_id"),
                 Optional.ofNullable(row.getString("namespace")), row.getString("verb"),

@@ -104,7 +104,8 @@ class DatabaseOutageDrillTest {
         assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.auditId()).isPresent());
         Set<Integer> reached = DrillLoad.reached(cluster);
         Set<String> rows = Set.copyOf(klave.klave().database().withHandle(handle -> handle
-                .select("SELECT id FROM audit").mapTo(String.class).list()));
+                .select("SELECT id FROM audit").map((row, context) -> dev.klave.store.AuditKeys.text(row.getObject("id")))
+                .list()));
         for (Outcome outcome : outcomes) {
             if (outcome.status() == 503) {
                 assertThat(reached).as("refused request %d reached the cluster", outcome.number())

@@ -64,7 +64,8 @@ class DiskFullDrillTest {
                         .as("request %d: %d %s", outcome.number(), outcome.status(), outcome.message()).isTrue());
                 Set<Integer> reached = DrillLoad.reached(cluster);
                 Set<String> rows = Set.copyOf(klave.klave().database().withHandle(handle -> handle
-                        .select("SELECT id FROM audit").mapTo(String.class).list()));
+                        .select("SELECT id FROM audit").map((row, context) -> dev.klave.store.AuditKeys.text(row.getObject("id")))
+                        .list()));
                 for (Outcome outcome : outcomes) {
                     if (outcome.status() == 503) {
                         assertThat(reached).doesNotContain(outcome.number());

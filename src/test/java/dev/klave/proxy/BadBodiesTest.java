@@ -132,7 +132,8 @@ class BadBodiesTest {
 
         String id = Eventually.value("the row of the request whose client left", Duration.ofSeconds(10), () ->
                 klave.klave().database().withHandle(handle -> handle.select(
-                        "SELECT id FROM audit WHERE path LIKE '%gone-marker'").mapTo(String.class).findOne()));
+                        "SELECT id FROM audit WHERE path LIKE '%gone-marker'")
+                        .map((row, context) -> dev.klave.store.AuditKeys.text(row.getObject("id"))).findOne()));
         assertThat(completedRow(id).get("status").asInt()).isEqualTo(499);
         assertThat(cluster.requests()).noneMatch(request -> request.path().contains("gone-marker"));
     }

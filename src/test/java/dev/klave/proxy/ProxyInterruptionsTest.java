@@ -171,7 +171,7 @@ class ProxyInterruptionsTest {
         try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url);
                 java.sql.PreparedStatement statement = connection.prepareStatement(
                         "SELECT error FROM audit_completion WHERE id = ?")) {
-            statement.setString(1, auditId);
+            statement.setObject(1, dev.klave.store.AuditKeys.bound(dev.klave.store.Dialect.SQLITE, auditId));
             try (java.sql.ResultSet result = statement.executeQuery()) {
                 return result.next() ? result.getString(1) : null;
             }

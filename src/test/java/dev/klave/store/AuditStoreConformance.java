@@ -458,8 +458,8 @@ abstract class AuditStoreConformance extends StoreConformance {
     }
 
 
-    /** An Audit-ID as its column holds it: uuid on PostgreSQL (V37), text on SQLite. */
+    /** An Audit-ID as its column holds it since V37: uuid on PostgreSQL, 16 bytes on SQLite. */
     private Object key(String id) {
-        return database().dialect() == Dialect.POSTGRES ? java.util.UUID.fromString(id) : id;
+        return AuditKeys.bound(database().dialect(), id);
     }
 }

@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -126,50 +127,82 @@ class UpgradeMigrationsTest {
         }
     }
 
+    // Three rows of one millisecond, so that only the id orders them, and a hex letter against a
+    // digit in the same place: text and the stored key must agree on which comes first.
+    private static final String FIRST = "01a00000-0000-7000-8000-00000000000f";
+    private static final String SECOND = "01a00000-0000-7000-8000-0000000000a0";
+    private static final String THIRD = "01a00000-0000-7000-8000-0000000000ff";
+
     @Test
     void auditIdsKeptAsTextBeforeV37KeepTheirOrderCursorAndCompletionsAsUuids() throws Exception {
         DatabaseUrl.Postgres url = TestingPostgres.freshDatabase();
-        // Three rows of one millisecond, so that only the id orders them, and a hex letter against a
-        // digit in the same place: text and bytes must agree on which comes first.
-        String first = "01a00000-0000-7000-8000-00000000000f";
-        String second = "01a00000-0000-7000-8000-0000000000a0";
-        String third = "01a00000-0000-7000-8000-0000000000ff";
         try {
             String password = url.password().orElse(null);
             Flyway.configure().dataSource(url.jdbcUrl(), url.user(), password)
                     .locations("classpath:db/migration/postgres").javaMigrations(new V12__EmailKeys()).target("36")
                     .load().migrate();
-            try (Connection connection = DriverManager.getConnection(url.jdbcUrl(), url.user(), password);
-                    Statement statement = connection.createStatement()) {
-                for (String id : new String[] {second, third, first}) {
-                    statement.execute("INSERT INTO audit (id, at, cluster_id, verb, resource, path) VALUES ('" + id
-                            + "', 1764000000000, 'prod-1', 'list', 'pods', '/api/v1/pods')");
-                }
-                statement.execute("INSERT INTO audit_completion (id, status, completed_at, refused) VALUES ('"
-                        + second + "', 403, 1764000000001, 0)");
+            try (Connection connection = DriverManager.getConnection(url.jdbcUrl(), url.user(), password)) {
+                insertTextKeyedRows(connection);
             }
-
             try (Database database = Database.open(url)) {
-                java.util.List<String> types = database.withHandle(handle -> handle.createQuery("SELECT data_type FROM "
+                List<String> types = database.withHandle(handle -> handle.createQuery("SELECT data_type FROM "
                         + "information_schema.columns WHERE table_name IN ('audit', 'audit_completion') AND column_name = 'id'")
                         .mapTo(String.class).list());
                 assertThat(types).containsExactly("uuid", "uuid");
-                JdbiAuditStore audit = new JdbiAuditStore(database);
-                dev.klave.audit.AuditFilter all = new dev.klave.audit.AuditFilter(Optional.empty(), Optional.empty(),
-                        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                        Optional.empty(), true, Optional.empty(), Optional.empty(), Optional.empty());
-                assertThat(audit.find(all, 0, 10)).extracting(dev.klave.audit.AuditRow::id)
-                        .containsExactly(third, second, first);
-                dev.klave.audit.AuditRow top = audit.find(all, 0, 1).getFirst();
-                assertThat(audit.find(all, Optional.of(dev.klave.audit.AuditCursor.after(top)), 0, 10))
-                        .extracting(dev.klave.audit.AuditRow::id).containsExactly(second, first);
-                assertThat(audit.findById(second).orElseThrow().status()).contains(403);
-                assertThat(audit.findById("not-an-audit-id")).isEmpty();
-                assertThat(audit.findById(second.toUpperCase(java.util.Locale.ROOT))).isEmpty();
+                assertKeptInOrder(database);
             }
         } finally {
             TestingPostgres.drop(url);
         }
+    }
+
+    @Test
+    void auditIdsKeptAsTextBeforeV37KeepTheirOrderCursorAndCompletionsAsBytes(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("klave.db");
+        String jdbcUrl = "jdbc:sqlite:" + file;
+        Flyway.configure().dataSource(jdbcUrl, null, null)
+                .locations("classpath:db/migration/sqlite").javaMigrations(new V12__EmailKeys()).target("36").load()
+                .migrate();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
+            insertTextKeyedRows(connection);
+        }
+        try (Database database = Database.open(new DatabaseUrl.Sqlite(file))) {
+            List<String> types = database.withHandle(handle -> handle.createQuery("SELECT typeof(id) FROM audit "
+                    + "UNION ALL SELECT typeof(id) FROM audit_completion").mapTo(String.class).list());
+            assertThat(types).containsOnly("blob").hasSize(4);
+            assertKeptInOrder(database);
+            // The feed reads the stored keys: the completion numbered before V37 and one written now.
+            JdbiAuditStore audit = new JdbiAuditStore(database);
+            audit.write(List.of(), List.of(new dev.klave.audit.AuditRow.Completion(FIRST, 200, Optional.empty(),
+                    Instant.ofEpochMilli(1764000000002L), dev.klave.audit.AuditRow.Completion.Kind.ENDED)));
+            assertThat(new JdbiAuditFeed(database).after(dev.klave.audit.FeedPosition.START, 10))
+                    .extracting(entry -> entry.request().orElseThrow().id()).containsExactly(SECOND, FIRST);
+        }
+    }
+
+    private static void insertTextKeyedRows(Connection connection) throws Exception {
+        try (Statement statement = connection.createStatement()) {
+            for (String id : new String[] {SECOND, THIRD, FIRST}) {
+                statement.execute("INSERT INTO audit (id, at, cluster_id, verb, resource, path) VALUES ('" + id
+                        + "', 1764000000000, 'prod-1', 'list', 'pods', '/api/v1/pods')");
+            }
+            statement.execute("INSERT INTO audit_completion (id, status, completed_at, refused) VALUES ('"
+                    + SECOND + "', 403, 1764000000001, 0)");
+        }
+    }
+
+    private static void assertKeptInOrder(Database database) {
+        JdbiAuditStore audit = new JdbiAuditStore(database);
+        dev.klave.audit.AuditFilter all = new dev.klave.audit.AuditFilter(Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), true, Optional.empty(), Optional.empty(), Optional.empty());
+        assertThat(audit.find(all, 0, 10)).extracting(dev.klave.audit.AuditRow::id).containsExactly(THIRD, SECOND, FIRST);
+        dev.klave.audit.AuditRow top = audit.find(all, 0, 1).getFirst();
+        assertThat(audit.find(all, Optional.of(dev.klave.audit.AuditCursor.after(top)), 0, 10))
+                .extracting(dev.klave.audit.AuditRow::id).containsExactly(SECOND, FIRST);
+        assertThat(audit.findById(SECOND).orElseThrow().status()).contains(403);
+        assertThat(audit.findById("not-an-audit-id")).isEmpty();
+        assertThat(audit.findById(SECOND.toUpperCase(java.util.Locale.ROOT))).isEmpty();
     }
 
     private static final String AUDIT_ID = "01a00000-0000-7000-8000-0000000000aa";
