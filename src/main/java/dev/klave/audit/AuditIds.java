@@ -18,17 +18,24 @@ public final class AuditIds {
         this.clock = java.util.Objects.requireNonNull(clock, "clock is null");
     }
 
-    /** A UUID's canonical text (RFC 9562 §4: lowercase hex, 8-4-4-4-12), the only form an Audit-ID takes. */
-    private static final java.util.regex.Pattern CANONICAL =
-            java.util.regex.Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-
     /**
-     * Whether {@code text} could name an audit row: every Audit-ID is a UUID in canonical text,
-     * which orders as the 16 bytes do — the same listing order whether a database keeps the text
-     * (SQLite) or the bytes (PostgreSQL's {@code uuid}).
+     * Whether {@code text} could name an audit row: every Audit-ID is a UUID in canonical text
+     * (RFC 9562 §4: lowercase hex, 8-4-4-4-12), which orders as its 16 bytes do — the same listing
+     * order whether a database keeps the bytes (V37) or the text. Checked for every row and
+     * completion written, hence by hand rather than by a regular expression.
      */
     public static boolean wellFormed(String text) {
-        return text != null && CANONICAL.matcher(text).matches();
+        if (text == null || text.length() != 36) {
+            return false;
+        }
+        for (int i = 0; i < 36; i++) {
+            char c = text.charAt(i);
+            boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
+            if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public String next() {

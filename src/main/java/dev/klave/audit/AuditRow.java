@@ -31,6 +31,10 @@ public record AuditRow(
         boolean dryRun) {
     public AuditRow {
         requireNonNull(id, "id is null");
+        if (!AuditIds.wellFormed(id)) {
+            // Both databases keep the id as its 16 bytes (V37): anything else could not be stored.
+            throw new IllegalArgumentException("not an Audit-ID (a UUID in canonical text)");
+        }
         requireNonNull(at, "at is null");
         requireNonNull(subjectId, "subjectId is null");
         requireNonNull(subjectLogin, "subjectLogin is null");
@@ -86,6 +90,9 @@ public record AuditRow(
 
         public Completion {
             requireNonNull(id, "id is null");
+            if (!AuditIds.wellFormed(id)) {
+                throw new IllegalArgumentException("not an Audit-ID (a UUID in canonical text)");
+            }
             requireNonNull(error, "error is null");
             requireNonNull(at, "at is null");
             requireNonNull(kind, "kind is null");

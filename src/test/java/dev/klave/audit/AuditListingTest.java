@@ -128,6 +128,25 @@ class AuditListingTest {
     }
 
     @Test
+    void anAuditIdThatIsNotACanonicalUuidNamesNoRowAndACursorCarryingOneIs400() throws Exception {
+        // Both databases keep the id as its 16 bytes (V37): other text must not reach the column.
+        String stored = list("cluster=small").get("events").get(0).get("id").asText();
+        String cursorWithDashes = java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString("1764061200000:------------------------------------".getBytes(StandardCharsets.US_ASCII));
+
+        for (String id : List.of("not-an-audit-id", stored.toUpperCase(java.util.Locale.ROOT), stored + "0",
+                "%27%20OR%201=1--")) {
+            HttpResponse<String> row = klave.http().get("/api/audit/" + id, "Cookie", admin);
+            assertThat(row.statusCode()).as(id).isEqualTo(404);
+            assertThat(row.body()).as(id).doesNotContain("error interno");
+        }
+        assertThat(klave.http().get("/api/audit/" + stored, "Cookie", admin).statusCode()).isEqualTo(200);
+        HttpResponse<String> cursor = klave.http().get("/api/audit?cursor=" + cursorWithDashes, "Cookie", admin);
+        assertThat(cursor.statusCode()).isEqualTo(400);
+        assertThat(cursor.body()).contains("cursor no válido");
+    }
+
+    @Test
     void anUnknownParameterABadStatusOrAForgedCursorIs400() {
         HttpResponse<String> unknown = klave.http().get("/api/audit?cluster=small&colour=red", "Cookie", admin);
         HttpResponse<String> status = klave.http().get("/api/audit?status=forbidden", "Cookie", admin);

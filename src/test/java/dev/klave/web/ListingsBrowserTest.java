@@ -157,7 +157,7 @@ class ListingsBrowserTest extends BrowserTestBase {
         List<AuditRow.Completion> ends = new java.util.ArrayList<>();
         for (int i = 0; i < 3; i++) {
             Subject owner = owners.get(i);
-            String id = "audit-listings-" + i;
+            String id = "01a00000-0000-7000-8000-00000000000" + i;
             rows.add(new AuditRow(id, now.minusSeconds(10 - i), Optional.of(owner.id().value()),
                     Optional.of(owner.login().value()), Optional.of(issued.get(i).id()), "prod-1",
                     Optional.of("default"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/default/pods",
