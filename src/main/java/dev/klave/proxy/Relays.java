@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,21 +22,22 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /** Moving the cluster's bytes to the client: answers, and both directions of upgraded connections. */
 final class Relays {
-    /** Hop-by-hop fields (RFC 9110 §7.6.1) and what Klave sets itself or never passes on. */
-    private static final Set<String> DROPPED_RESPONSE_HEADERS = Set.of("connection", "keep-alive",
+    /**
+     * Hop-by-hop fields (RFC 9110 §7.6.1) and what Klave sets itself or never passes on, matched in
+     * any case without lowering each name of every answer (issue 44's profile).
+     */
+    private static final Set<String> DROPPED_RESPONSE_HEADERS = caseless("connection", "keep-alive",
             "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie", "audit-id");
-    /** The same, matched in any case without lowering each name of every answer (issue 44's profile). */
-    private static final Set<String> DROPPED_ANY_CASE = dropped();
 
-    private static Set<String> dropped() {
-        TreeSet<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-        names.addAll(DROPPED_RESPONSE_HEADERS);
-        return Collections.unmodifiableSet(names);
+    private static Set<String> caseless(String... names) {
+        TreeSet<String> set = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        set.addAll(List.of(names));
+        return Collections.unmodifiableSet(set);
     }
 
     /** Whether an answer's header stays behind: hop-by-hop, or one Klave sets itself. */
     static boolean dropped(String name) {
-        return DROPPED_ANY_CASE.contains(name);
+        return DROPPED_RESPONSE_HEADERS.contains(name);
     }
 
     /** How a relayed answer ended: its status and, when it broke off, why. */

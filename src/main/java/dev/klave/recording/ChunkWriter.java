@@ -1,5 +1,7 @@
 package dev.klave.recording;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +37,8 @@ final class ChunkWriter {
     private final AtomicBoolean draining = new AtomicBoolean();
 
     ChunkWriter(RecordingStore store, Executor writer) {
-        this.store = store;
-        this.writer = writer;
+        this.store = requireNonNull(store, "store is null");
+        this.writer = requireNonNull(writer, "writer is null");
     }
 
     /** Whether what waits leaves room for a new session's recording. */
@@ -86,18 +88,18 @@ final class ChunkWriter {
      * so that a recording whose row was never stored does not take the others down with it.
      */
     private void store(List<Pending> batch) {
-        Map<String, List<Pending>> byRecording = new LinkedHashMap<>();
-        batch.forEach(one -> byRecording.computeIfAbsent(one.chunk().id(), ignored -> new ArrayList<>()).add(one));
         try {
             store.appendAll(batch.stream().map(Pending::chunk).toList());
             return;
         } catch (RuntimeException e) {
-            if (byRecording.size() == 1) {
+            if (batch.stream().map(one -> one.chunk().id()).distinct().count() == 1) {
                 LOG.warn("recording {}: chunks could not be stored: {}", batch.get(0).chunk().id(), e.toString());
                 batch.forEach(one -> one.failed().run());
                 return;
             }
         }
+        Map<String, List<Pending>> byRecording = new LinkedHashMap<>();
+        batch.forEach(one -> byRecording.computeIfAbsent(one.chunk().id(), ignored -> new ArrayList<>()).add(one));
         byRecording.forEach((id, chunks) -> {
             try {
                 store.appendAll(chunks.stream().map(Pending::chunk).toList());

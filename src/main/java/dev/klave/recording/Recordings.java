@@ -23,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -268,8 +269,7 @@ public final class Recordings implements AutoCloseable {
         live.put(recorder, mailbox);
         return new Tap() {
             /** The one ending: the relay tells the end once per direction, both must wait for it. */
-            private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<Optional<String>>> ending =
-                    new java.util.concurrent.atomic.AtomicReference<>();
+            private final AtomicReference<CompletableFuture<Optional<String>>> ending = new AtomicReference<>();
 
             @Override
             public boolean wanted() {

@@ -23,7 +23,7 @@ public final class AuditKeys {
         return bytes(UUID.fromString(id));
     }
 
-    /** The canonical text of a key column's value as the driver reads it (uuid, bytes or text). */
+    /** The canonical text of a key column's value as the driver reads it: PostgreSQL's UUID, SQLite's bytes. */
     public static String text(Object stored) {
         return switch (stored) {
             case UUID uuid -> uuid.toString();
@@ -31,7 +31,6 @@ public final class AuditKeys {
                 ByteBuffer buffer = ByteBuffer.wrap(bytes);
                 yield new UUID(buffer.getLong(), buffer.getLong()).toString();
             }
-            case String text -> text;
             default -> throw new IllegalStateException("not an Audit-ID as stored: " + stored.getClass().getSimpleName());
         };
     }

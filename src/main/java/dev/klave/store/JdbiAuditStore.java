@@ -170,7 +170,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     @Override
     public List<AuditRow> find(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        String sql = listingSql(filter, after.map(this::keyed), offset, limit, parameters);
+        String sql = listingSql(filter, after, offset, limit, parameters);
         return database.withHandle(handle -> handle.createQuery(sql)
                 .bindMap(parameters)
                 .map(JdbiAuditStore::map)
@@ -178,7 +178,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     }
 
     /** The SELECT of a listing page, which {@link #find} runs and {@link #listingPlan} explains. */
-    private static String listingSql(AuditFilter filter, Optional<Keyed> after, int offset, int limit,
+    private String listingSql(AuditFilter filter, Optional<AuditCursor> after, int offset, int limit,
             Map<String, Object> parameters) {
         StringBuilder sql = new StringBuilder(SELECT + " WHERE 1 = 1").append(where(filter, parameters, NOT_REFUSED));
         after.ifPresent(cursor -> {
@@ -188,7 +188,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
             // read every row above it: bench/RESULTS.md "The audit at scale").
             sql.append(" AND (a.at, a.id) < (:cursor_at, :cursor_id)");
             parameters.put("cursor_at", cursor.at().toEpochMilli());
-            parameters.put("cursor_id", cursor.id());
+            parameters.put("cursor_id", key(cursor.id()));
         });
         sql.append(" ORDER BY a.at DESC, a.id DESC LIMIT :limit");
         parameters.put("limit", limit);
@@ -207,7 +207,7 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
      */
     public List<String> listingPlan(AuditFilter filter, Optional<AuditCursor> after) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        return plan(listingSql(filter, after.map(this::keyed), 0, 51, parameters), parameters);
+        return plan(listingSql(filter, after, 0, 51, parameters), parameters);
     }
 
     /** The plan of a listing's bounded total with this filter, as {@link #listingPlan} gives it. */
@@ -332,31 +332,20 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
         if (ids.isEmpty()) {
             return List.of();
         }
-        List<Object> keys = ids.stream().filter(AuditIds::wellFormed).map(this::key).toList();
-        if (keys.isEmpty()) {
-            return List.of();
-        }
         return database.withHandle(handle -> handle.createQuery(SELECT + " WHERE a.id IN (<ids>)")
-                .bindList("ids", keys).map(JdbiAuditStore::map).list());
+                .bindList("ids", ids.stream().map(this::key).toList()).map(JdbiAuditStore::map).list());
     }
 
     @Override
     public Optional<AuditRow> findById(String id) {
         if (!AuditIds.wellFormed(id)) {
-            // No row was ever written under it; PostgreSQL's uuid column would refuse the text.
+            // No row was ever written under it, and neither key column (V37) could hold it.
             return Optional.empty();
         }
         return database.withHandle(handle -> handle.createQuery(SELECT + " WHERE a.id = :id")
                 .bind("id", key(id))
                 .map(JdbiAuditStore::map)
                 .findOne());
-    }
-
-    /** A cursor with its Audit-ID as the key column's type. */
-    private record Keyed(Instant at, Object id) {}
-
-    private Keyed keyed(AuditCursor cursor) {
-        return new Keyed(cursor.at(), key(cursor.id()));
     }
 
     private Object key(String id) {
