@@ -119,7 +119,7 @@ function Route({ path, me, onMeChanged }: { path: string; me: Me; onMeChanged: (
   }
   const recorded = /^\/sesiones\/([^/]+)$/.exec(path);
   if (recorded) {
-    return <PlayerScreen id={decodeURIComponent(recorded[1])} />;
+    return <PlayerScreen id={decodeURIComponent(recorded[1])} admin={me.is_admin} />;
   }
   if (path === "/acceso/pedir") {
     return <AskAccessScreen cluster={new URLSearchParams(location.search).get("cluster") ?? ""} />;

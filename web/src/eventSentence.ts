@@ -260,7 +260,9 @@ export function sentence(event: ControlEvent, providers: ProviderNames = { forge
     case "recording.policy_update":
       return `${who} puso la grabación de sesiones de ${text(d.cluster)} en «${
         ({ off: "sin grabar", on: "grabar", required: "grabar siempre (obligatoria)" } as Record<string, string>)[
-          text(d.policy)] ?? text(d.policy)}»`;
+          text(d.policy)] ?? text(d.policy)}»${d.stdin === "true" ? ", también lo que se teclea" : ""}`;
+    case "recording.delete":
+      return `${who} borró la grabación de la sesión de ${text(d.subject)} en ${text(d.pod)} (${text(d.cluster)})`;
     case "recording.view":
       return `${who} vio la grabación de la sesión de ${text(d.subject)} en ${text(d.pod)} (${text(d.cluster)})`;
     case "access_policy.update":

@@ -1,5 +1,6 @@
 // A cluster's recording policy (issue 42), on its page: off, on (a failed recording lets the
-// session go on, marked) or required (no recording, no session).
+// session go on, marked) or required (no recording, no session); and whether what is typed (stdin)
+// is recorded too (issue 51), off unless asked for.
 import { useState } from "preact/hooks";
 import { get } from "../api";
 import { message, useLoad } from "../ui/load";
@@ -13,15 +14,18 @@ const POLICIES: { code: string; label: string; help: string }[] = [
   { code: "off", label: "Sin grabar", help: "Las sesiones se auditan, pero no se graban." },
 ];
 
-function PolicyForm({ cluster, initial }: { cluster: string; initial: string }) {
-  const [policy, setPolicy] = useState(initial);
+interface PolicyView { policy: string; stdin: boolean }
+
+function PolicyForm({ cluster, initial }: { cluster: string; initial: PolicyView }) {
+  const [policy, setPolicy] = useState(initial.policy);
+  const [stdin, setStdin] = useState(initial.stdin);
   const [failure, setFailure] = useState<string | null>(null);
   const save = async (event: Event) => {
     event.preventDefault();
     setFailure(null);
     const response = await fetch(`/api/clusters/${encodeURIComponent(cluster)}/recording`, {
       method: "PUT", credentials: "same-origin", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ policy }),
+      body: JSON.stringify({ policy, stdin }),
     });
     if (response.ok) {
       toast("Guardada la grabación de sesiones de este cluster.");
@@ -42,6 +46,12 @@ function PolicyForm({ cluster, initial }: { cluster: string; initial: string }) 
         ))}
       </fieldset>
       <p class="muted small">{POLICIES.find((item) => item.code === policy)?.help}</p>
+      <label class="check">
+        <input type="checkbox" name="recording-stdin" checked={stdin} disabled={policy === "off"}
+          onChange={(event) => setStdin(event.currentTarget.checked)} /> Grabar también lo que se teclea (stdin)
+      </label>
+      <p class="muted small">Lo que la terminal muestra ya se graba; lo que se teclea sin eco (una contraseña en un
+        prompt) solo si lo marcas.</p>
       {failure && <div class="alert alert-error" role="alert">{failure}</div>}
       <div><button type="submit" class="button button-primary">Guardar</button></div>
     </form>
@@ -49,12 +59,12 @@ function PolicyForm({ cluster, initial }: { cluster: string; initial: string }) 
 }
 
 export function RecordingPolicyCard({ cluster }: { cluster: string }) {
-  const loaded = useLoad(() => get<{ policy: string }>(`/api/clusters/${encodeURIComponent(cluster)}/recording`),
+  const loaded = useLoad(() => get<PolicyView>(`/api/clusters/${encodeURIComponent(cluster)}/recording`),
     [cluster]);
   return (
     <section class="card" aria-labelledby="recording-title" data-testid="recording-policy">
       <h2 id="recording-title">Grabación de sesiones</h2>
-      <Loads loaded={loaded}>{(view) => <PolicyForm cluster={cluster} initial={view.policy} />}</Loads>
+      <Loads loaded={loaded}>{(view) => <PolicyForm cluster={cluster} initial={view} />}</Loads>
     </section>
   );
 }

@@ -3,9 +3,12 @@
 // more): play and pause, seek, speed, idle time skipped; the .cast to download.
 import "asciinema-player/dist/bundle/asciinema-player.css";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { get, getText } from "../api";
+import { del, get, getText } from "../api";
 import { when } from "../format";
-import { useLoad } from "../ui/load";
+import { navigate } from "../router";
+import { confirmAction } from "../ui/confirm";
+import { message, useLoad } from "../ui/load";
+import { toast } from "../ui/toasts";
 import { ErrorBox, Loads } from "../ui/states";
 import { StateBadge, type RecordingView } from "./SessionsScreen";
 
@@ -45,7 +48,40 @@ function Player({ id, startAt }: { id: string; startAt: number }) {
   );
 }
 
-export function PlayerScreen({ id }: { id: string }) {
+/** An administrator deletes a finished recording (issue 51): asked first, an event, its room freed at once. */
+function DeleteRecording({ recording }: { recording: RecordingView }) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const remove = async () => {
+    const answer = await confirmAction({
+      title: "Borrar grabación",
+      body: <p>Se borra para siempre la grabación de la sesión de <strong>{recording.subject}</strong> en{" "}
+        <code>{recording.cluster}/{recording.namespace}/{recording.pod}</code>. La fila de la auditoría se queda, y
+        el borrado queda en los eventos de control.</p>,
+      confirmLabel: "Borrar",
+      danger: true,
+    });
+    if (!answer) {
+      return;
+    }
+    try {
+      await del(`/api/recordings/${encodeURIComponent(recording.id)}`);
+      toast("Grabación borrada.");
+      navigate("/sesiones");
+    } catch (error) {
+      setFailure(message(error));
+    }
+  };
+  return (
+    <>
+      {failure && <div class="alert alert-error" role="alert">{failure}</div>}
+      <p><button type="button" class="button button-danger" onClick={remove}
+        disabled={recording.state === "recording"}>Borrar grabación</button>
+        {recording.state === "recording" && <span class="muted small"> · se puede borrar cuando termine</span>}</p>
+    </>
+  );
+}
+
+export function PlayerScreen({ id, admin }: { id: string; admin: boolean }) {
   const loaded = useLoad(() => get<RecordingView>(`/api/recordings/${encodeURIComponent(id)}`), [id]);
   return (
     <>
@@ -77,6 +113,7 @@ export function PlayerScreen({ id }: { id: string }) {
                     || 0} />
                   <p><a href={`/api/recordings/${encodeURIComponent(recording.id)}/cast`}
                     download={`${recording.id}.cast`}>Descargar .cast</a> (asciinema play)</p>
+                  {admin && <DeleteRecording recording={recording} />}
                 </section>
               </>
             )}

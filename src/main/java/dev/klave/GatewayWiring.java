@@ -105,8 +105,9 @@ final class GatewayWiring {
                 new dev.klave.store.JdbiRecordingPolicyStore(database), clusters.clusterStore, accounts.events, database,
                 clock);
         recordings = new dev.klave.recording.Recordings(new dev.klave.store.JdbiRecordingStore(database),
-                recordingPolicies, accounts.events, clock, settings.recordings().capBytes(),
-                settings.recordings().quotaBytes(), settings.recordings().retention(),
+                recordingPolicies, accounts.events, database, clock, settings.recordings().capBytes(),
+                settings.recordings().quotaBytes(), settings.recordings().shareBytes(),
+                Optional.of(settings.recordings().retention()),
                 dev.klave.proxy.NettySpdyReader.FACTORY);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {

@@ -68,7 +68,8 @@ public enum EventType {
     NOTIFY_DESTINATION_DELETE("notify.destination_delete"),
     // Issue 42: watching (downloading) a recorded session.
     RECORDING_VIEW("recording.view"),
-    RECORDING_POLICY_UPDATE("recording.policy_update");
+    RECORDING_POLICY_UPDATE("recording.policy_update"),
+    RECORDING_DELETE("recording.delete");
 
     private final String code;
 

@@ -84,6 +84,7 @@ public final class SettingsLoader {
     public static final String RECORDING_CAP_MIB = "SERVICE_RECORDING_CAP_MIB";
     public static final String RECORDING_QUOTA_MIB = "SERVICE_RECORDING_QUOTA_MIB";
     public static final String RECORDING_RETENTION = "SERVICE_RECORDING_RETENTION";
+    public static final String RECORDING_SHARE_MIB = "SERVICE_RECORDING_SHARE_MIB";
     /** Issue 41: private address blocks webhooks may reach. */
     public static final String WEBHOOK_ALLOW = "SERVICE_WEBHOOK_ALLOW";
     /** Read by the logging set-up (logback.xml) before anything else; checked here with the rest. */
@@ -155,10 +156,25 @@ public final class SettingsLoader {
         Optional<List<Cidr>> webhookAllow = read(WEBHOOK_ALLOW, "", SettingsLoader::parseCidrs);
         Optional<Integer> recordingCap = read(RECORDING_CAP_MIB, "64", SettingsLoader::parseCount);
         Optional<Integer> recordingQuota = read(RECORDING_QUOTA_MIB, "10240", SettingsLoader::parseCount);
+        Optional<Integer> recordingShare = read(RECORDING_SHARE_MIB, "1024", SettingsLoader::parseCount);
         Optional<Duration> recordingRetention = optional(RECORDING_RETENTION, SettingsLoader::parseRetention, true);
         if (recordingCap.isPresent() && recordingQuota.isPresent() && recordingQuota.get() < recordingCap.get()) {
             problems.add(RECORDING_QUOTA_MIB + ": must be at least " + RECORDING_CAP_MIB + " ("
                     + recordingCap.get() + ")");
+        }
+        // Unset, the share is 1024 MiB, or the quota when that is smaller (and never under the cap).
+        Optional<Long> shareBytes = recordingShare.map(mib -> (long) mib << 20).map(bytes -> isSet(RECORDING_SHARE_MIB)
+                ? bytes : Math.max(Math.min(bytes, (long) recordingQuota.orElse(0) << 20),
+                        (long) recordingCap.orElse(0) << 20));
+        if (isSet(RECORDING_SHARE_MIB) && recordingShare.isPresent() && recordingCap.isPresent()
+                && recordingShare.get() < recordingCap.get()) {
+            problems.add(RECORDING_SHARE_MIB + ": must be at least " + RECORDING_CAP_MIB + " (" + recordingCap.get()
+                    + ")");
+        }
+        if (isSet(RECORDING_SHARE_MIB) && recordingShare.isPresent() && recordingQuota.isPresent()
+                && recordingShare.get() > recordingQuota.get()) {
+            problems.add(RECORDING_SHARE_MIB + ": must be at most " + RECORDING_QUOTA_MIB + " ("
+                    + recordingQuota.get() + ")");
         }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
@@ -176,7 +192,8 @@ public final class SettingsLoader {
                 metricsListen.orElseThrow(),
                 auditRetention, new NotifySettings(smtp, webhookAllow.orElseThrow()),
                 new RecordingSettings((long) recordingCap.orElseThrow() << 20, (long) recordingQuota.orElseThrow() << 20,
-                        recordingRetention.or(() -> auditRetention)));
+                        shareBytes.orElseThrow(),
+                        recordingRetention.or(() -> auditRetention).orElse(RecordingSettings.DEFAULT_RETENTION)));
     }
 
     /**

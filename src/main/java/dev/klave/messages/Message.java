@@ -240,6 +240,17 @@ public enum Message {
     RECORDING_SEARCH_TEXT(400, "busca un texto de 2 a %s caracteres"),
     RECORDING_REQUIRED_UNAVAILABLE(503, "este cluster exige grabar las sesiones y ahora no se pueden grabar: "
             + "inténtalo en un momento"),
+    // Issue 51: what a cluster that requires recording refuses, and why.
+    RECORDING_REQUIRED_QUOTA(503, "este cluster exige grabar las sesiones y las grabaciones llegaron a su cuota "
+            + "(SERVICE_RECORDING_QUOTA_MIB): se podrá cuando la retención libere espacio o un administrador borre "
+            + "alguna"),
+    /** %s: the share, in MiB. */
+    RECORDING_REQUIRED_SHARE(503, "este cluster exige grabar las sesiones y tus grabaciones llegaron a tu parte de "
+            + "la cuota (%s MiB): se podrá cuando la retención libere espacio o un administrador borre alguna"),
+    /** %s: what Klave cannot record (the request, or the protocol the cluster chose). */
+    RECORDING_REQUIRED_UNRECORDABLE(403, "este cluster exige grabar las sesiones y Klave no sabe grabar esta "
+            + "conexión: %s"),
+    RECORDING_RUNNING(409, "la sesión sigue en curso: su grabación se puede borrar cuando termine"),
 
     // Errors of the agent's tools (spec 3 §7 "Tool results"): the specification writes the codes,
     // not the texts. A tool result carries no HTTP status; the status only classes the refusal.

@@ -217,6 +217,15 @@ public enum Text {
     RECORDING_BEHIND("el grabador se quedó atrás"),
     RECORDING_STORE_FAILED("no se pudo guardar la grabación"),
     RECORDING_QUOTA("las grabaciones llegaron a su cuota (SERVICE_RECORDING_QUOTA_MIB)"),
+    RECORDING_SHARE("las grabaciones de esta persona llegaron a su parte de la cuota (SERVICE_RECORDING_SHARE_MIB)"),
+    /** Issue 51: a session in a protocol the recorder cannot read, where recording is on. %s: the protocol. */
+    RECORDING_PROTOCOL("sin grabar: el grabador no sabe leer el protocolo que eligió el cluster (%s)"),
+    /** Issue 51: a protocol offered or chosen that the recorder cannot read. %s: the protocol. */
+    RECORDING_PROTOCOL_NAMED("el grabador no sabe leer ese protocolo (%s)"),
+    /** Issue 51: an upgrade that is no session Klave records, on a cluster that requires recording. */
+    RECORDING_NOT_A_SESSION("no es un exec, un attach ni un port-forward que Klave reconozca"),
+    /** Issue 51: a node-proxy exec, attach or run that is no upgrade, so no terminal to record. */
+    RECORDING_NOT_UPGRADED("un exec, attach o run por el proxy del nodo sin conexión actualizada no se puede grabar"),
     /** The audit row of a session whose recording is not whole ("on" policy): %s why. */
     RECORDING_NOT_WHOLE("sesión grabada solo en parte: %s"),
     /** What the terminal reads when a required recording fails mid-session. */

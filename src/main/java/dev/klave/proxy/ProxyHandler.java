@@ -193,6 +193,12 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
             upgrades.serve(request, open);
             return;
         }
+        Optional<Refusal> unrecordable = upgrades.refusedWithoutUpgrade(call);
+        if (unrecordable.isPresent()) {
+            open.end(unrecordable.get().status(), Optional.of(unrecordable.get().getMessage()));
+            answerRefusal(request, unrecordable.get(), false);
+            return;
+        }
         if (span == Span.LONG_LIVED) {
             forward(proxied, request, open, span);
             return;

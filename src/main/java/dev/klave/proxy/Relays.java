@@ -140,25 +140,51 @@ final class Relays {
      * already read it hands over in order, before the end.
      */
     static void bytes(NetSocket from, NetSocket to, Runnable finished) {
-        bytes(from, to, finished, bytes -> { });
+        bytes(from, to, finished, Buffer::length);
+    }
+
+    /** What a recorded session's relay asks of each piece before it goes on (issues 42 and 51). */
+    @FunctionalInterface
+    interface Gate {
+        /**
+         * Sees a piece about to be relayed (the recorder's copy is taken here; it never changes the
+         * bytes) and says how many of its bytes go on: fewer than all stops the relay there, for
+         * good — a required recording's cap.
+         */
+        int pass(Buffer bytes);
     }
 
     /**
-     * As {@link #bytes(NetSocket, NetSocket, Runnable)}, showing each piece to {@code tap} once it
-     * is on its way (a session's recording, issue 42): the tap never changes nor delays the bytes,
-     * and its failure is its own.
+     * As {@link #bytes(NetSocket, NetSocket, Runnable)}, showing each piece to {@code gate} before
+     * it is written (a session's recording): once the gate keeps bytes back, what it let through is
+     * written, nothing more is relayed from {@code from} and it stops being read; the gate's failure
+     * is the recording's, never the session's.
      */
-    static void bytes(NetSocket from, NetSocket to, Runnable finished, java.util.function.Consumer<Buffer> tap) {
+    static void bytes(NetSocket from, NetSocket to, Runnable finished, Gate gate) {
         AtomicReference<Future<Void>> lastWrite =
                 new AtomicReference<>(Future.succeededFuture());
         Reading reading = Reading.of(from);
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         from.handler(bytes -> {
-            lastWrite.set(to.write(bytes));
+            if (stopped.get()) {
+                return;
+            }
+            int passed;
             try {
-                tap.accept(bytes);
+                passed = gate.pass(bytes);
             } catch (RuntimeException e) {
                 // The recording's problem, never the session's.
+                passed = bytes.length();
             }
+            if (passed < bytes.length()) {
+                stopped.set(true);
+                reading.stop();
+                if (passed > 0) {
+                    lastWrite.set(to.write(bytes.getBuffer(0, passed)));
+                }
+                return;
+            }
+            lastWrite.set(to.write(bytes));
             if (to.writeQueueFull()) {
                 reading.stop();
                 to.drainHandler(ignored -> reading.go());

@@ -5,15 +5,14 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
-import dev.klave.kube.Query;
 import dev.klave.messages.Text;
-import dev.klave.recording.RecordingPolicy;
 import dev.klave.recording.Recordings;
 import java.util.List;
 import dev.klave.gateway.OpenCall;
 import dev.klave.http.KubeStatus;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -50,7 +49,7 @@ final class Upgrades {
     private static final Logger LOG = LoggerFactory.getLogger(Upgrades.class);
 
     private final ClusterEndpoints endpoints;
-    private final Recordings recordings;
+    private final UpgradeRecording recording;
     /** The raw TLS client of a cluster's, for upgraded connections. */
     private final ClusterEndpoints.Kind<NetClient> clients;
 
@@ -62,7 +61,7 @@ final class Upgrades {
      */
     Upgrades(Vertx vertx, SSLEngineOptions tls, ClusterEndpoints endpoints, Recordings recordings) {
         requireNonNull(vertx, "vertx is null");
-        this.recordings = requireNonNull(recordings, "recordings is null");
+        this.recording = new UpgradeRecording(recordings);
         requireNonNull(tls, "tls is null");
         this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.clients = new ClusterEndpoints.Kind<>("upgrades", secrets -> vertx.createNetClient(new NetClientOptions()
@@ -71,6 +70,14 @@ final class Upgrades {
                 .setHostnameVerificationAlgorithm("HTTPS")
                 .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)
                 .setSslEngineOptions(tls.copy())), NetClient::close);
+    }
+
+    /**
+     * Why a request that is no upgrade may not go on (issue 51): a node-proxy run, exec or attach
+     * on a cluster that requires recording has no terminal to record. Empty for every other.
+     */
+    Optional<Refusal> refusedWithoutUpgrade(dev.klave.gateway.Call call) {
+        return recording.plain(call);
     }
 
     /**
@@ -99,19 +106,21 @@ final class Upgrades {
             }
             closing.get().run();
         }));
-        // Issue 42: an exec or attach on a cluster that requires recording is refused when it cannot
-        // be recorded (the writer too far behind), before the cluster sees it.
-        Optional<Recordings.Session> session = session(open, request.getHeader(HttpHeaders.UPGRADE));
-        RecordingPolicy policy = session.map(ignored -> recordings.policy(cluster)).orElse(RecordingPolicy.OFF);
-        if (policy == RecordingPolicy.REQUIRED && !recordings.accepting()) {
-            Message refused = Message.RECORDING_REQUIRED_UNAVAILABLE;
-            open.end(refused.status(), Optional.of(refused.text()));
-            KubeStatus.send(response, refused);
-            return;
-        }
         MultiMap headers = ForwardedHeaders.of(request.headers(), open.impersonation());
         headers.set(HttpHeaders.CONNECTION, "Upgrade");
         headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
+        // Issues 42 and 51: where recording is required, what cannot be recorded is refused before
+        // the cluster sees it, and a session's offer narrowed to what the recorder reads.
+        UpgradeRecording.Plan plan = recording.plan(open.call());
+        Optional<Refusal> refused = recording.before(plan, open, headers);
+        if (refused.isPresent()) {
+            open.end(refused.get().status(), Optional.of(refused.get().getMessage()));
+            refused.get().retryAfterSeconds().ifPresent(seconds -> response.putHeader("Retry-After", seconds));
+            response.putHeader(HttpHeaders.CONNECTION, "close");
+            KubeStatus.send(response, refused.get().status(), refused.get().getMessage());
+            request.connection().close();
+            return;
+        }
         open(cluster, open.cluster(), request.method().name(), open.target(), headers)
                 .onFailure(failure -> {
                     Message message = UpstreamFailures.classify(failure);
@@ -142,6 +151,19 @@ final class Upgrades {
                         answer.socket().close();
                         return;
                     }
+                    AtomicReference<Runnable> failing = new AtomicReference<>(() -> { });
+                    UpgradeRecording.Relay relay;
+                    try {
+                        relay = recording.after(plan, open, answer.headers(), () -> failing.get().run());
+                    } catch (Refusal refusal) {
+                        // Required, and the recorder cannot read what the cluster chose: not a byte relayed.
+                        answer.socket().close();
+                        open.end(refusal.status(), Optional.of(refusal.getMessage()));
+                        response.putHeader(HttpHeaders.CONNECTION, "close");
+                        KubeStatus.send(response, refusal.status(), refusal.getMessage());
+                        request.connection().close();
+                        return;
+                    }
                     // The cluster's 101 head goes back as it came (Upgrade, Connection,
                     // Sec-WebSocket-*, X-Stream-Protocol-Version), written on the raw connection:
                     // one path for WebSocket (GET) and SPDY/3.1 (POST) alike.
@@ -165,40 +187,45 @@ final class Upgrades {
                             answer.socket().close();
                         });
                         spliced.set(true);
-                        splice(client, answer, open, session, policy, context);
+                        splice(client, answer, open, relay, failing, context);
                     });
                 });
     }
 
-    private void splice(NetSocket client, Answer answer, OpenCall open, Optional<Recordings.Session> session,
-            RecordingPolicy policy, Context context) {
+    /**
+     * Relays both directions. A recorded session's tap sees what is relayed; under {@code required},
+     * the cluster's bytes stop at the cap (the tap says so) and a recording that fails ends the
+     * session, its client reading why in the protocol it speaks.
+     */
+    private void splice(NetSocket client, Answer answer, OpenCall open, UpgradeRecording.Relay relay,
+            AtomicReference<Runnable> failing, Context context) {
         NetSocket cluster = answer.socket();
         Runnable finished = () -> {
             open.end(101, Optional.empty());
             client.close();
             cluster.close();
         };
-        // Under "required", a recording that fails ends the session: kubectl reads why on its error
-        // channel (v4/v5.channel.k8s.io, channel 3, a Status), then both connections close.
-        String protocol = Optional.ofNullable(answer.headers().get("Sec-WebSocket-Protocol")).orElse("");
-        boolean channels = protocol.startsWith("v4.channel.k8s.io") || protocol.startsWith("v5.channel.k8s.io");
+        Recordings.Tap tap = relay.tap();
+        AtomicBoolean ending = new AtomicBoolean();
         Runnable failed = () -> context.runOnContext(ignored -> {
+            if (!ending.compareAndSet(false, true)) {
+                return;
+            }
             String why = Text.RECORDING_SESSION_ENDED.text();
             open.end(101, Optional.of(why));
-            Future<Void> written = channels ? client.write(errorFrame(why)) : Future.succeededFuture();
+            // Only after a whole message: written in the middle of one, it would be read as its rest.
+            Future<Void> written = UpgradeRecording.ending(relay.protocol(), why).filter(frame -> tap.atMessageEnd())
+                    .map(client::write).orElse(Future.succeededFuture());
             written.onComplete(done -> {
                 client.close();
                 cluster.close();
             });
         });
-        Recordings.Tap tap = session.map(found -> recordings.start(found, policy, failed)).orElse(null);
-        if (answer.rest().length() > 0) {
-            client.write(answer.rest());
-            if (tap != null) {
-                tap.fromCluster(answer.rest().getBytes());
+        failing.set(failed);
+        if (tap == Recordings.NOTHING) {
+            if (answer.rest().length() > 0) {
+                client.write(answer.rest());
             }
-        }
-        if (tap == null) {
             Relays.bytes(client, cluster, finished);
             Relays.bytes(cluster, client, finished);
             return;
@@ -208,61 +235,33 @@ final class Upgrades {
             unrecorded.ifPresent(why -> open.end(101, Optional.of(Text.RECORDING_NOT_WHOLE.text(why))));
             finished.run();
         }));
+        Relays.Gate fromCluster = bytes -> {
+            if (ending.get()) {
+                return 0;
+            }
+            if (!tap.wanted()) {
+                return bytes.length();
+            }
+            int passed = tap.fromCluster(bytes.getBytes());
+            if (passed < bytes.length()) {
+                failed.run();
+            }
+            return passed;
+        };
+        if (answer.rest().length() > 0) {
+            int passed = fromCluster.pass(answer.rest());
+            if (passed > 0) {
+                client.write(answer.rest().getBuffer(0, passed));
+            }
+        }
         // The copy for the recorder only while it records: past its cap the relay is a plain relay.
         Relays.bytes(client, cluster, ended, bytes -> {
             if (tap.wanted()) {
                 tap.fromClient(bytes.getBytes());
             }
+            return bytes.length();
         });
-        Relays.bytes(cluster, client, ended, bytes -> {
-            if (tap.wanted()) {
-                tap.fromCluster(bytes.getBytes());
-            }
-        });
-    }
-
-    /**
-     * What ends a session for kubectl: a message on its error channel (3) with a failure Status
-     * saying {@code why}, then the WebSocket's normal close (1000, RFC 6455 §7.4.1) — so kubectl
-     * prints why instead of an unexpected end.
-     */
-    static Buffer errorFrame(String why) {
-        com.fasterxml.jackson.databind.node.ObjectNode status = new com.fasterxml.jackson.databind.ObjectMapper()
-                .createObjectNode();
-        status.put("kind", "Status").put("apiVersion", "v1").put("status", "Failure").put("message", why)
-                .put("reason", "InternalError");
-        status.putObject("metadata");
-        byte[] json = status.toString().getBytes(StandardCharsets.UTF_8);
-        Buffer frame = Buffer.buffer().appendByte((byte) 0x82);
-        int length = json.length + 1;
-        if (length < 126) {
-            frame.appendByte((byte) length);
-        } else {
-            frame.appendByte((byte) 126).appendShort((short) length);
-        }
-        frame.appendByte((byte) 3).appendBytes(json);
-        // A normal close (1000): kubectl then reads the error stream it holds and prints its message.
-        return frame.appendByte((byte) 0x88).appendByte((byte) 2).appendShort((short) 1000);
-    }
-
-    /**
-     * The session to record when the call is an exec or attach of a pod (issue 42):
-     * {@code api/v1/namespaces/<ns>/pods/<pod>/exec|attach}; port-forward is never recorded.
-     */
-    static Optional<Recordings.Session> session(OpenCall open, String upgrade) {
-        List<String> path = open.call().path().segments();
-        if (path.size() != 7 || !path.get(0).equals("api") || !path.get(1).equals("v1")
-                || !path.get(2).equals("namespaces") || !path.get(4).equals("pods")
-                || !(path.get(6).equals("exec") || path.get(6).equals("attach"))) {
-            return Optional.empty();
-        }
-        Query query = open.call().query();
-        String command = path.get(6).equals("attach") ? "attach" : String.join(" ", query.all("command"));
-        boolean tty = query.first("tty").map("true"::equalsIgnoreCase).orElse(false);
-        boolean websocket = upgrade != null && upgrade.equalsIgnoreCase("websocket");
-        return Optional.of(new Recordings.Session(open.auditId(), open.caller().subject().id(),
-                open.caller().subject().login().value(), open.call().cluster(), path.get(3), path.get(5),
-                query.first("container"), command, tty, websocket));
+        Relays.bytes(cluster, client, ended, fromCluster);
     }
 
     /**

@@ -29,7 +29,10 @@ final class Mailbox {
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private volatile boolean behind;
 
-    private record Piece(boolean fromClient, byte[] bytes, CompletableFuture<Optional<String>> end,
+    /** What the relay told: bytes of one direction, that it fell behind, that it stopped at the cap, the end. */
+    private enum Told { BYTES, BEHIND, CAPPED, END }
+
+    private record Piece(Told told, boolean fromClient, byte[] bytes, CompletableFuture<Optional<String>> end,
             Optional<String> cut) {}
 
     /**
@@ -60,16 +63,21 @@ final class Mailbox {
             shared.addAndGet(-size);
             behind = true;
             // The recorder is told on its own thread, in order: the relay never waits for its lock.
-            enqueue(new Piece(false, null, null, Optional.empty()));
+            enqueue(new Piece(Told.BEHIND, false, null, null, Optional.empty()));
             return;
         }
-        enqueue(new Piece(fromClient, bytes, null, Optional.empty()));
+        enqueue(new Piece(Told.BYTES, fromClient, bytes, null, Optional.empty()));
+    }
+
+    /** On the relay's thread: it stopped relaying at the session's cap; the recorder learns it in order. */
+    void capped() {
+        enqueue(new Piece(Told.CAPPED, false, null, null, Optional.empty()));
     }
 
     /** The session ended: its recording ends once what waits is read; why it is not whole, if it is not. */
     CompletionStage<Optional<String>> end(Optional<String> cut) {
         CompletableFuture<Optional<String>> ended = new CompletableFuture<>();
-        enqueue(new Piece(false, null, ended, cut));
+        enqueue(new Piece(Told.END, false, null, ended, cut));
         return ended;
     }
 
@@ -88,10 +96,12 @@ final class Mailbox {
     /** Reads everything waiting, on the calling thread (a recorder thread; tests; a stop). */
     synchronized void settle() {
         for (Piece piece = queue.poll(); piece != null; piece = queue.poll()) {
-            if (piece.end() != null) {
+            if (piece.told() == Told.END) {
                 piece.end().complete(recorder.end(piece.cut()));
-            } else if (piece.bytes() == null) {
+            } else if (piece.told() == Told.BEHIND) {
                 recorder.behind();
+            } else if (piece.told() == Told.CAPPED) {
+                recorder.capped();
             } else {
                 try {
                     if (piece.fromClient()) {

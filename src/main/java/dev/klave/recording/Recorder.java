@@ -49,9 +49,10 @@ final class Recorder {
     interface Writer {
         /**
          * A chunk of asciicast lines, with the output lines it completed (for search).
-         * @return false when the writer is too far behind to take it
+         * @return why it was not taken (the writer too far behind, the quota or the person's share
+         *     reached), or empty when it was
          */
-        boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed);
+        Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed);
 
         /** The end, with the output's last line if it was unfinished. */
         void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode, int width,
@@ -62,22 +63,39 @@ final class Recorder {
     }
 
     Recorder(String id, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
-        this(id, null, stdin, cap, nanos, writer);
+        this(id, StreamProtocol.WEBSOCKET, SpdyReader.NONE, stdin, cap, nanos, writer);
     }
 
-    /** @param spdy how to read SPDY/3.1 (kubectl's fallback); null for a WebSocket session */
+    /** A SPDY/3.1 session (kubectl's fallback), read by {@code spdy}. */
     Recorder(String id, SpdyReader.Factory spdy, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+        this(id, StreamProtocol.SPDY, spdy, stdin, cap, nanos, writer);
+    }
+
+    /**
+     * @param protocol what the server chose in its 101 answer (issue 51: only a protocol the
+     *     recorder reads is ever recorded)
+     * @param spdy how to read SPDY/3.1, for {@link StreamProtocol#SPDY}
+     */
+    Recorder(String id, StreamProtocol protocol, SpdyReader.Factory spdy, boolean stdin, long cap, LongSupplier nanos,
+            Writer writer) {
         this.id = id;
+        this.base64 = protocol == StreamProtocol.WEBSOCKET_BASE64;
+        boolean overSpdy = protocol == StreamProtocol.SPDY;
         this.stdin = stdin;
         this.cap = cap;
         this.nanos = nanos;
         this.start = nanos.getAsLong();
         this.writer = writer;
-        this.fromCluster = spdy != null ? null : new WebSocketFrames(this::clusterMessage);
-        this.fromClient = spdy != null ? null : new WebSocketFrames(this::clientMessage);
-        this.spdyCluster = spdy != null ? spdy.reader(new SpdyEvents(false)) : null;
-        this.spdyClient = spdy != null ? spdy.reader(new SpdyEvents(true)) : null;
+        this.fromCluster = overSpdy ? null : new WebSocketFrames(this::clusterMessage);
+        this.fromClient = overSpdy ? null : new WebSocketFrames(this::clientMessage);
+        this.spdyCluster = overSpdy ? spdy.reader(new SpdyEvents(false)) : null;
+        this.spdyClient = overSpdy ? spdy.reader(new SpdyEvents(true)) : null;
     }
+
+    /** WebSocket: the base64 channel protocols' text messages instead of binary ones. */
+    private final boolean base64;
+    /** A message the protocol does not allow (a text message on a binary protocol, bad base64). */
+    private boolean misread;
 
     private final SpdyReader spdyCluster;
     private final SpdyReader spdyClient;
@@ -151,7 +169,7 @@ final class Recorder {
             check(spdyCluster.failed());
         } else {
             fromCluster.feed(bytes);
-            check(fromCluster.failed());
+            check(fromCluster.failed() || misread);
         }
     }
 
@@ -164,7 +182,7 @@ final class Recorder {
             check(spdyClient.failed());
         } else {
             fromClient.feed(bytes);
-            check(fromClient.failed());
+            check(fromClient.failed() || misread);
         }
     }
 
@@ -174,28 +192,62 @@ final class Recorder {
         }
     }
 
+    /** A data message of a WebSocket session: its channel, and its data from {@code from}. */
+    private record Framed(int channel, byte[] data, int from) {}
+
+    /**
+     * A message as its protocol frames it, or null when it carries no data (a control frame, an
+     * empty message). Binary protocols: a binary message, the channel its first byte. Base64 ones:
+     * the channel's digit, then the data in base64 (a text message, or binary as the kubelet also
+     * reads). Anything else is {@link #misread}: the recorder cannot say what it held.
+     */
+    private Framed framed(int opcode, byte[] payload) {
+        if (opcode >= 8 || payload.length == 0) {
+            return null;
+        }
+        if (!base64) {
+            if (opcode != 2) {
+                misread = true;
+                return null;
+            }
+            return new Framed(payload[0] & 0xff, payload, 1);
+        }
+        int channel = payload[0] - '0';
+        if (channel < 0 || channel > 9) {
+            misread = true;
+            return null;
+        }
+        try {
+            return new Framed(channel, java.util.Base64.getDecoder().decode(
+                    java.util.Arrays.copyOfRange(payload, 1, payload.length)), 0);
+        } catch (IllegalArgumentException notBase64) {
+            misread = true;
+            return null;
+        }
+    }
+
     private void clusterMessage(int opcode, byte[] payload) {
-        if (opcode != 2 || payload.length == 0) {
+        Framed message = framed(opcode, payload);
+        if (message == null) {
             return;
         }
-        int channel = payload[0] & 0xff;
-        switch (channel) {
-            case 1 -> output(stdout.decode(payload, 1));
-            case 2 -> output(stderr.decode(payload, 1));
-            case 3 -> exit(payload, 1);
+        switch (message.channel()) {
+            case 1 -> output(stdout.decode(message.data(), message.from()));
+            case 2 -> output(stderr.decode(message.data(), message.from()));
+            case 3 -> exit(message.data(), message.from());
             default -> { }
         }
     }
 
     private void clientMessage(int opcode, byte[] payload) {
-        if (opcode != 2 || payload.length == 0) {
+        Framed message = framed(opcode, payload);
+        if (message == null) {
             return;
         }
-        int channel = payload[0] & 0xff;
-        if (channel == 4) {
-            resize(payload, 1);
-        } else if (channel == 0 && stdin) {
-            add("i", input.decode(payload, 1));
+        if (message.channel() == 4) {
+            resize(message.data(), message.from());
+        } else if (message.channel() == 0 && stdin) {
+            add("i", input.decode(message.data(), message.from()));
         }
     }
 
@@ -265,16 +317,23 @@ final class Recorder {
         lines = new StringBuilder();
         List<LineIndex.Line> completed = printed;
         printed = new ArrayList<>();
-        if (!writer.chunk(id, seq++, chunk, completed)) {
-            behind();
-        }
+        writer.chunk(id, seq++, chunk, completed).ifPresent(this::notTaken);
     }
 
     /** What was relayed could not all reach the recording (a writer or a mailbox too far behind): it stops here, marked. */
     synchronized void behind() {
+        notTaken(Text.RECORDING_BEHIND.text());
+    }
+
+    /** The relay stopped at the cap (under required, issue 51 §14): the recording ends there, truncated. */
+    synchronized void capped() {
+        stop(Recording.State.TRUNCATED, Text.RECORDING_CAP.text());
+    }
+
+    private void notTaken(String why) {
         if (state == Recording.State.RECORDING) {
             state = Recording.State.INCOMPLETE;
-            reason = Optional.of(Text.RECORDING_BEHIND.text());
+            reason = Optional.of(why);
             writer.stopped(id, state);
         }
     }

@@ -12,6 +12,7 @@ import dev.klave.storage.Transactions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Clusters' recording policies (issue 42), read by the relay without waiting for the database: a
+ * Clusters' recording settings — the policy (issue 42) and whether stdin is recorded (issue 51) —
+ * read by the relay without waiting for the database: a
  * copy in memory, read again every {@link #REFRESH} (a change made on another replica applies to
  * sessions opened after it within that) and at once after a change made here.
  */
@@ -33,7 +35,7 @@ public final class RecordingPolicies implements AutoCloseable {
     private final ControlEvents events;
     private final Transactions transactions;
     private final Clock clock;
-    private final Map<ClusterId, RecordingPolicy> known = new ConcurrentHashMap<>();
+    private final Map<ClusterId, ClusterRecording> known = new ConcurrentHashMap<>();
     private ScheduledExecutorService scheduler;
 
     public RecordingPolicies(RecordingPolicyStore store, ClusterStore clusters, ControlEvents events,
@@ -61,23 +63,27 @@ public final class RecordingPolicies implements AutoCloseable {
     }
 
     void refresh() {
-        Map<ClusterId, RecordingPolicy> read = store.all();
+        Map<ClusterId, ClusterRecording> read = store.all();
         known.keySet().retainAll(read.keySet());
         known.putAll(read);
     }
 
-    /** The policy a session opening now on {@code cluster} follows (on, without a policy of its own). */
-    public RecordingPolicy of(ClusterId cluster) {
-        return known.getOrDefault(cluster, RecordingPolicy.ON);
+    /** What a session opening now on {@code cluster} follows (on, stdin not, without settings of its own). */
+    public ClusterRecording of(ClusterId cluster) {
+        return known.getOrDefault(cluster, ClusterRecording.DEFAULT);
     }
 
     /** @throws dev.klave.messages.Refusal 404 for an unknown cluster */
-    public RecordingPolicy find(String clusterId) {
-        return store.all().getOrDefault(cluster(clusterId), RecordingPolicy.ON);
+    public ClusterRecording find(String clusterId) {
+        return store.all().getOrDefault(cluster(clusterId), ClusterRecording.DEFAULT);
     }
 
-    /** @throws dev.klave.messages.Refusal 404 for an unknown cluster, 400 for a policy that is none of the three */
-    public RecordingPolicy update(String clusterId, String code, Principal by) {
+    /**
+     * Replaces a cluster's settings: {@code stdin} unsaid is off.
+     *
+     * @throws dev.klave.messages.Refusal 404 for an unknown cluster, 400 for a policy that is none of the three
+     */
+    public ClusterRecording update(String clusterId, String code, Optional<Boolean> stdin, Principal by) {
         ClusterId cluster = cluster(clusterId);
         RecordingPolicy policy;
         try {
@@ -85,14 +91,16 @@ public final class RecordingPolicies implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw Message.RECORDING_POLICY_INVALID.refusal();
         }
+        ClusterRecording recording = new ClusterRecording(policy, stdin.orElse(false));
         transactions.inTransaction(() -> {
-            store.save(cluster, policy, clock.instant(), by.login().value());
+            store.save(cluster, recording, clock.instant(), by.login().value());
             events.event(EventType.RECORDING_POLICY_UPDATE).actor(by)
-                    .details(Map.of("cluster", cluster.value(), "policy", policy.code())).record();
+                    .details(Map.of("cluster", cluster.value(), "policy", policy.code(),
+                            "stdin", String.valueOf(recording.stdin()))).record();
             return null;
         });
-        known.put(cluster, policy);
-        return policy;
+        known.put(cluster, recording);
+        return recording;
     }
 
     private ClusterId cluster(String id) {

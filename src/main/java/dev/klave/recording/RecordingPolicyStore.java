@@ -4,10 +4,10 @@ import dev.klave.cluster.ClusterId;
 import java.time.Instant;
 import java.util.Map;
 
-/** Storage of clusters' recording policies; a cluster without one records ({@link RecordingPolicy#ON}). */
+/** Storage of clusters' recording settings; a cluster without any records ({@link ClusterRecording#DEFAULT}). */
 public interface RecordingPolicyStore {
-    /** Every cluster's that has one. */
-    Map<ClusterId, RecordingPolicy> all();
+    /** Every cluster's that has them. */
+    Map<ClusterId, ClusterRecording> all();
 
-    void save(ClusterId cluster, RecordingPolicy policy, Instant at, String by);
+    void save(ClusterId cluster, ClusterRecording recording, Instant at, String by);
 }

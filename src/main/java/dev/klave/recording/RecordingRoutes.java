@@ -25,11 +25,19 @@ public final class RecordingRoutes implements RouteProvider {
         this.policies = requireNonNull(policies, "policies is null");
     }
 
-    record PolicyView(String cluster, String policy) {}
+    record PolicyView(String cluster, String policy, boolean stdin) {
+        PolicyView(String cluster, ClusterRecording recording) {
+            this(cluster, recording.policy().code(), recording.stdin());
+        }
+    }
 
     record FoundView(RecordingView recording, double at, String line) {}
 
-    record PolicyChange(String policy) {}
+    record PolicyChange(String policy, Optional<Boolean> stdin) {
+        PolicyChange {
+            stdin = stdin == null ? Optional.empty() : stdin;
+        }
+    }
 
     record RecordingView(String id, String subjectId, String subject, String cluster, String namespace, String pod,
             Optional<String> container, String command, boolean tty, boolean stdinRecorded, Instant startedAt,
@@ -46,12 +54,16 @@ public final class RecordingRoutes implements RouteProvider {
                         .map(found -> new FoundView(view(found.recording()), found.at(), found.line())).toList()))
                 .get("/api/recordings/{id}", Access.SESSION, request -> ApiResponse.ok(view(
                         recordings.find(request.pathParameter("id"), Principal.of(request)))))
+                .add("DELETE", "/api/recordings/{id}", Access.ADMIN, request -> {
+                    recordings.delete(request.pathParameter("id"), Principal.of(request));
+                    return ApiResponse.noContent();
+                })
                 .get("/api/clusters/{id}/recording", Access.ADMIN, request -> ApiResponse.ok(new PolicyView(
-                        request.pathParameter("id"), policies.find(request.pathParameter("id")).code())))
+                        request.pathParameter("id"), policies.find(request.pathParameter("id")))))
                 .add("PUT", "/api/clusters/{id}/recording", Access.ADMIN, request -> {
                     PolicyChange body = request.json(PolicyChange.class);
                     return ApiResponse.ok(new PolicyView(request.pathParameter("id"), policies.update(
-                            request.pathParameter("id"), body.policy(), Principal.of(request)).code()));
+                            request.pathParameter("id"), body.policy(), body.stdin(), Principal.of(request))));
                 })
                 .get("/api/recordings/{id}/cast", Access.SESSION, request -> {
                     String id = request.pathParameter("id");

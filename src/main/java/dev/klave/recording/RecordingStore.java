@@ -54,8 +54,22 @@ public interface RecordingStore {
     /** A line found: its recording, when it began, the line. */
     record Found(Recording recording, double at, String line) {}
 
-    /** What every recording takes together, in bytes of asciicast. */
-    long totalBytes();
+    /**
+     * What each person's recordings take, in bytes of asciicast, and when their oldest began
+     * (what retention frees next): the quota and the shares are counted from it.
+     */
+    List<Usage> usage();
+
+    /** A person's recordings together. */
+    record Usage(SubjectId subject, long bytes, Instant oldest) {
+        public Usage {
+            java.util.Objects.requireNonNull(subject, "subject is null");
+            java.util.Objects.requireNonNull(oldest, "oldest is null");
+        }
+    }
+
+    /** Deletes one recording with its chunks and lines; whether there was one. */
+    boolean delete(String id);
 
     /** Deletes up to {@code limit} recordings (with their chunks and lines) started before {@code before}. */
     int deleteStartedBefore(Instant before, int limit);

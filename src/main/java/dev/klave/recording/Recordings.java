@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  * a control event.
  */
 public final class Recordings implements AutoCloseable {
+    /** The most a required session's recording takes for each byte relayed: all of them control characters. */
+    static final long ESCAPED = 8;
     /** Default per-session cap: then the recording is marked truncated. */
     public static final long CAP = 64L * 1024 * 1024;
     static final Duration FLUSH = Duration.ofSeconds(1);
@@ -49,13 +51,12 @@ public final class Recordings implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Recordings.class);
 
     private final RecordingStore store;
-    private final long quota;
+    private final RecordingQuota quota;
     private final SpdyReader.Factory spdy;
     private final Optional<java.time.Duration> retention;
-    /** What all recordings take, read every {@link #UPKEEP}. */
-    private volatile long total;
     private final RecordingPolicies policies;
     private final ControlEvents events;
+    private final dev.klave.storage.Transactions transactions;
     private final Clock clock;
     private final long cap;
     /** Sessions being recorded, with their mailboxes. */
@@ -70,24 +71,28 @@ public final class Recordings implements AutoCloseable {
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
     private final ChunkWriter chunks;
 
-    public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap) {
-        this(store, policies, events, clock, cap, Long.MAX_VALUE, Optional.empty(), SpdyReader.NONE);
+    public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events,
+            dev.klave.storage.Transactions transactions, Clock clock, long cap) {
+        this(store, policies, events, transactions, clock, cap, Long.MAX_VALUE, Long.MAX_VALUE, Optional.empty(),
+                SpdyReader.NONE);
     }
 
     /**
      * @param quota what all recordings may take together: beyond it, new sessions are not recorded
      *     (on: marked; required: refused)
+     * @param share what one person's recordings may take together, the same way
      * @param retention how long recordings are kept (empty: as long as their cluster)
      * @param spdy how the transport reads SPDY/3.1 sessions for the recorder
      */
-    public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events, Clock clock, long cap,
-            long quota, Optional<java.time.Duration> retention, SpdyReader.Factory spdy) {
+    public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events,
+            dev.klave.storage.Transactions transactions, Clock clock, long cap, long quota, long share, Optional<java.time.Duration> retention, SpdyReader.Factory spdy) {
         this.spdy = requireNonNull(spdy, "spdy is null");
-        this.quota = quota;
         this.retention = requireNonNull(retention, "retention is null");
+        this.quota = new RecordingQuota(quota, share, retention, clock);
         this.policies = requireNonNull(policies, "policies is null");
         this.store = requireNonNull(store, "store is null");
         this.events = requireNonNull(events, "events is null");
+        this.transactions = requireNonNull(transactions, "transactions is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.cap = cap;
         this.chunks = new ChunkWriter(store, writer);
@@ -96,34 +101,49 @@ public final class Recordings implements AutoCloseable {
         writer.scheduleWithFixedDelay(this::upkeep, 0, UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** What the relay knows of a session when its upgrade is answered. */
-    public record Session(String auditId, SubjectId subject, String login, ClusterId cluster, String namespace,
-            String pod, Optional<String> container, String command, boolean tty, boolean websocket) {
+    /**
+     * What the relay knows of a session once the cluster answered its upgrade: who opened it, what
+     * it is ({@link SessionRequest.Recorded}), and the protocol the cluster chose.
+     */
+    public record Session(String auditId, SubjectId subject, String login, ClusterId cluster,
+            SessionRequest.Recorded request) {
         public Session {
             requireNonNull(auditId, "auditId is null");
             requireNonNull(subject, "subject is null");
             requireNonNull(login, "login is null");
             requireNonNull(cluster, "cluster is null");
-            requireNonNull(namespace, "namespace is null");
-            requireNonNull(pod, "pod is null");
-            requireNonNull(container, "container is null");
-            requireNonNull(command, "command is null");
+            requireNonNull(request, "request is null");
         }
     }
 
     /** Both directions of a session, as relayed, and its end. */
     public interface Tap {
         /**
-         * Whether the relay still needs to copy what it forwards: a recording stopped at its cap
-         * (a `cat` of a big file: most of the stream) costs the relay nothing more.
+         * Whether the relay still needs to show this session's bytes: a recording stopped at its cap
+         * (a `cat` of a big file: most of the stream) costs the relay nothing more where recording
+         * is on; where it is required, the cluster's bytes are counted against the cap until it.
          */
         default boolean wanted() {
             return true;
         }
 
-        void fromCluster(byte[] bytes);
+        /**
+         * Takes the cluster's next bytes for the recording and says how many of them may reach the
+         * client (issue 51 §14): all, except under {@code required} past the session's cap — then
+         * only up to the last whole WebSocket message within it; the recording ends truncated and the
+         * relay must stop there and end the session.
+         */
+        int fromCluster(byte[] bytes);
 
         void fromClient(byte[] bytes);
+
+        /**
+         * Whether what reached the client so far ends on a whole WebSocket message, so that a
+         * message saying why the session ends can follow it (tracked where recording is required).
+         */
+        default boolean atMessageEnd() {
+            return false;
+        }
 
         /**
          * The session ended; the recording ends once the recorder has read what was relayed.
@@ -132,14 +152,20 @@ public final class Recordings implements AutoCloseable {
         CompletionStage<Optional<String>> end(Optional<String> cut);
     }
 
-    /** The policy a session opening now on {@code cluster} follows. */
-    public RecordingPolicy policy(ClusterId cluster) {
+    /** How a session opening now on {@code cluster} is recorded. */
+    public ClusterRecording policy(ClusterId cluster) {
         return policies.of(cluster);
     }
 
-    /** Whether a session can be recorded now: room in the quota, and what waits for the writer leaves room. */
-    public boolean accepting() {
-        return chunks.roomy() && total < quota;
+    /**
+     * Why a session of {@code subject} cannot be recorded now (the quota or the person's share
+     * reached, with when to try again; too much waiting for the writer): empty when it can.
+     */
+    public Optional<dev.klave.messages.Refusal> refusing(SubjectId subject) {
+        if (!chunks.roomy()) {
+            return Optional.of(Message.RECORDING_REQUIRED_UNAVAILABLE.refusal().retryingAfter(FLUSH));
+        }
+        return quota.full(subject);
     }
 
     /**
@@ -160,25 +186,26 @@ public final class Recordings implements AutoCloseable {
                     LOG.info("recordings: {} older than {} deleted", all, keep);
                 }
             });
-            total = store.totalBytes();
+            quota.read(store.usage());
         } catch (RuntimeException e) {
             LOG.warn("recordings: upkeep failed, tried again in {}: {}", UPKEEP, e.toString());
         }
     }
 
-    /** As {@link #start(Session, RecordingPolicy, Runnable)} for a cluster that records (on). */
+    /** As {@link #start(Session, StreamProtocol, ClusterRecording, Runnable)} over WebSocket where recording is on. */
     public Tap start(Session session) {
-        return start(session, RecordingPolicy.ON, () -> { });
+        return start(session, StreamProtocol.WEBSOCKET, ClusterRecording.DEFAULT, () -> { });
     }
 
     /**
-     * Starts a session's recording; its row is written before the first chunk. Under {@link
-     * RecordingPolicy#REQUIRED}, {@code failed} is told (once, on the writer's thread) when the
-     * recording can no longer go on — its row or a chunk not stored, a frame not read, the cap —
-     * and the relay ends the session; under {@link RecordingPolicy#ON} the recording is marked and
-     * the session goes on.
+     * Starts a session's recording in the protocol its cluster chose; its row is written before the
+     * first chunk. Under {@link RecordingPolicy#REQUIRED}, {@code failed} is told (once, on the
+     * writer's thread) when the recording can no longer go on — its row or a chunk not stored, a
+     * frame not read, the cap, the quota — and the relay ends the session; under
+     * {@link RecordingPolicy#ON} the recording is marked and the session goes on.
      */
-    public Tap start(Session session, RecordingPolicy policy, Runnable failed) {
+    public Tap start(Session session, StreamProtocol protocol, ClusterRecording settings, Runnable failed) {
+        RecordingPolicy policy = settings.policy();
         if (policy == RecordingPolicy.OFF) {
             return NOTHING;
         }
@@ -188,51 +215,36 @@ public final class Recordings implements AutoCloseable {
                 failed.run();
             }
         };
-        Recording recording = new Recording(session.auditId(), session.subject(), session.login(), session.cluster(),
-                session.namespace(), session.pod(), session.container(), session.command(), session.tty(), false,
-                clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
-                Optional.empty());
-        if (total >= quota) {
-            // The quota is reached: the session goes on (on) unrecorded, its row saying why.
-            String why = Text.RECORDING_QUOTA.text();
-            writer.execute(() -> {
-                try {
-                    store.create(recording);
-                    store.end(recording.id(), clock.instant(), Recording.State.INCOMPLETE, Optional.of(why),
-                            Optional.empty(), 80, 24);
-                } catch (RuntimeException e) {
-                    LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
-                }
-            });
+        Recording recording = row(session, settings.stdin());
+        Optional<dev.klave.messages.Refusal> full = quota.full(session.subject());
+        if (full.isPresent()) {
+            // The quota or the person's share is reached: the session goes on (on) unrecorded, its row saying why.
+            String why = full.get().kind() == Message.RECORDING_REQUIRED_SHARE ? Text.RECORDING_SHARE.text()
+                    : Text.RECORDING_QUOTA.text();
             fail.run();
-            return new Tap() {
-                @Override
-                public boolean wanted() {
-                    return false;
-                }
-
-                @Override
-                public void fromCluster(byte[] bytes) {}
-
-                @Override
-                public void fromClient(byte[] bytes) {}
-
-                @Override
-                public CompletionStage<Optional<String>> end(Optional<String> cut) {
-                    return CompletableFuture.completedFuture(Optional.of(why));
-                }
-            };
+            return unrecorded(recording, why);
         }
         Recorder[] self = new Recorder[1];
-        Recorder recorder = new Recorder(recording.id(), session.websocket() ? null : spdy, false, cap,
-                System::nanoTime,
+        // Under required the cap counts what reaches the client, at the relay (issue 51 §14), where a
+        // session is cut at a whole message and told why; the recording, JSON-escaped, may take more
+        // (a terminal's control character takes six bytes), up to this bound.
+        long recorded = policy == RecordingPolicy.REQUIRED ? cap * ESCAPED : cap;
+        Recorder recorder = new Recorder(recording.id(), protocol, spdy, settings.stdin(), recorded, System::nanoTime,
                 new Recorder.Writer() {
             @Override
-            public boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
-                return chunks.offer(id, seq, lines, printed, () -> {
+            public Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
+                Optional<String> over = quota.take(session.subject(), lines.length());
+                if (over.isPresent()) {
+                    return over;
+                }
+                boolean taken = chunks.offer(id, seq, lines, printed, () -> {
                     self[0].failed(Text.RECORDING_STORE_FAILED.text());
                     fail.run();
                 });
+                if (!taken) {
+                    quota.free(session.subject(), lines.length());
+                }
+                return taken ? Optional.empty() : Optional.of(Text.RECORDING_BEHIND.text());
             }
 
             @Override
@@ -267,37 +279,135 @@ public final class Recordings implements AutoCloseable {
         });
         Mailbox mailbox = new Mailbox(recorder, recorders, mailed, MAILED);
         live.put(recorder, mailbox);
-        return new Tap() {
-            /** The one ending: the relay tells the end once per direction, both must wait for it. */
-            private final AtomicReference<CompletableFuture<Optional<String>>> ending = new AtomicReference<>();
+        boolean required = policy == RecordingPolicy.REQUIRED;
+        return new RecordedTap(recorder, mailbox, required ? cap : Long.MAX_VALUE,
+                required && protocol != StreamProtocol.SPDY ? new FrameEnds() : null);
+    }
 
+    /**
+     * A session the recorder cannot read, on a cluster whose policy is {@code on} (issue 51): it goes
+     * on, and its recording says it was not recorded, and why — never {@code complete}.
+     */
+    public Tap unrecorded(Session session, ClusterRecording settings, String why) {
+        if (settings.policy() == RecordingPolicy.OFF) {
+            return NOTHING;
+        }
+        return unrecorded(row(session, settings.stdin()), why);
+    }
+
+    private Recording row(Session session, boolean stdin) {
+        SessionRequest.Recorded request = session.request();
+        return new Recording(session.auditId(), session.subject(), session.login(), session.cluster(),
+                request.namespace(), request.pod(), request.container(), request.command(), request.tty(), stdin,
+                clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
+                Optional.empty());
+    }
+
+    /** A row that says at once why nothing of the session is recorded; the tap takes nothing. */
+    private Tap unrecorded(Recording recording, String why) {
+        writer.execute(() -> {
+            try {
+                store.create(recording);
+                store.end(recording.id(), clock.instant(), Recording.State.INCOMPLETE, Optional.of(why),
+                        Optional.empty(), 80, 24);
+            } catch (RuntimeException e) {
+                LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
+            }
+        });
+        return new Tap() {
             @Override
             public boolean wanted() {
-                return mailbox.wanted();
+                return false;
             }
 
             @Override
-            public void fromCluster(byte[] bytes) {
-                mailbox.post(false, bytes);
+            public int fromCluster(byte[] bytes) {
+                return bytes.length;
             }
 
             @Override
-            public void fromClient(byte[] bytes) {
-                mailbox.post(true, bytes);
-            }
+            public void fromClient(byte[] bytes) {}
 
             @Override
             public CompletionStage<Optional<String>> end(Optional<String> cut) {
-                CompletableFuture<Optional<String>> mine = new CompletableFuture<>();
-                if (!ending.compareAndSet(null, mine)) {
-                    return ending.get();
-                }
-                live.remove(recorder);
-                mailbox.end(cut).whenComplete((why, failure) -> mine.complete(failure == null ? why
-                        : Optional.of(Text.RECORDING_UNREADABLE.text())));
-                return mine;
+                return CompletableFuture.completedFuture(Optional.of(why));
             }
         };
+    }
+
+    /** A recorded session's tap: what the relay forwards goes to the recorder's mailbox. */
+    private final class RecordedTap implements Tap {
+        private final Recorder recorder;
+        private final Mailbox mailbox;
+        /** What of the cluster's may reach the client: the cap under required (issue 51 §14). */
+        private final long budget;
+        /** Where the cluster's WebSocket messages end (required, WebSocket); null where nobody asks. */
+        private final FrameEnds ends;
+        /** The cluster's bytes relayed so far; only the relay's thread of that direction reads and adds. */
+        private long relayed;
+        /** Once past the budget, nothing more is relayed. */
+        private boolean capped;
+        /** The one ending: the relay tells the end once per direction, both must wait for it. */
+        private final AtomicReference<CompletableFuture<Optional<String>>> ending = new AtomicReference<>();
+
+        RecordedTap(Recorder recorder, Mailbox mailbox, long budget, FrameEnds ends) {
+            this.recorder = recorder;
+            this.mailbox = mailbox;
+            this.budget = budget;
+            this.ends = ends;
+        }
+
+        @Override
+        public boolean wanted() {
+            return mailbox.wanted() || budget < Long.MAX_VALUE && !capped;
+        }
+
+        @Override
+        public int fromCluster(byte[] bytes) {
+            if (capped) {
+                return 0;
+            }
+            int passed;
+            if (ends != null) {
+                passed = ends.within(bytes, budget);
+            } else {
+                passed = relayed + bytes.length <= budget ? bytes.length : 0;
+            }
+            capped = passed < bytes.length;
+            relayed += passed;
+            // What reaches the client reaches the recorder first; then, past the cap, its end.
+            if (passed > 0 && mailbox.wanted()) {
+                mailbox.post(false, passed == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, passed));
+            }
+            if (capped) {
+                mailbox.capped();
+            }
+            return passed;
+        }
+
+        @Override
+        public boolean atMessageEnd() {
+            return ends != null && ends.passedToEnd();
+        }
+
+        @Override
+        public void fromClient(byte[] bytes) {
+            if (mailbox.wanted()) {
+                mailbox.post(true, bytes);
+            }
+        }
+
+        @Override
+        public CompletionStage<Optional<String>> end(Optional<String> cut) {
+            CompletableFuture<Optional<String>> mine = new CompletableFuture<>();
+            if (!ending.compareAndSet(null, mine)) {
+                return ending.get();
+            }
+            live.remove(recorder);
+            mailbox.end(cut).whenComplete((why, failure) -> mine.complete(failure == null ? why
+                    : Optional.of(Text.RECORDING_UNREADABLE.text())));
+            return mine;
+        }
     }
 
     /** On the writer's thread: the lines a chunk completed, stored for search. */
@@ -336,6 +446,33 @@ public final class Recordings implements AutoCloseable {
     public Recording find(String id, Principal caller) {
         return store.findById(id).filter(recording -> caller.admin() || recording.subject().equals(caller.subjectId()))
                 .orElseThrow(Message.NOT_FOUND::refusal);
+    }
+
+    /**
+     * Deletes a finished recording with its chunks and lines, an administrator's act (a
+     * {@code recording.delete} event in the same transaction); what it took is free at once.
+     *
+     * @throws dev.klave.messages.Refusal 404 for no such recording, 409 while its session runs
+     */
+    public void delete(String id, Principal by) {
+        Recording recording = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
+        if (recording.state() == Recording.State.RECORDING) {
+            throw Message.RECORDING_RUNNING.refusal();
+        }
+        boolean deleted = transactions.inTransaction(() -> {
+            if (!store.delete(id)) {
+                return false;
+            }
+            events.event(EventType.RECORDING_DELETE).actor(by)
+                    .details(Map.of("recording", id, "cluster", recording.cluster().value(), "pod", recording.pod(),
+                            "subject", recording.subjectLogin(), "bytes", String.valueOf(recording.bytes())))
+                    .record();
+            return true;
+        });
+        if (!deleted) {
+            throw Message.NOT_FOUND.refusal();
+        }
+        quota.free(recording.subject(), recording.bytes());
     }
 
     /** The whole asciicast: the header (with the last size seen), then every event. Watching it is an event. */
@@ -383,14 +520,17 @@ public final class Recordings implements AutoCloseable {
         }
     }
 
-    private static final Tap NOTHING = new Tap() {
+    /** The tap of a session not recorded: it takes nothing. */
+    public static final Tap NOTHING = new Tap() {
         @Override
         public boolean wanted() {
             return false;
         }
 
         @Override
-        public void fromCluster(byte[] bytes) {}
+        public int fromCluster(byte[] bytes) {
+            return bytes.length;
+        }
 
         @Override
         public void fromClient(byte[] bytes) {}

@@ -3,6 +3,7 @@ package dev.klave.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.cluster.ClusterId;
+import dev.klave.recording.ClusterRecording;
 import dev.klave.recording.RecordingPolicy;
 import dev.klave.recording.RecordingPolicyStore;
 import java.time.Instant;
@@ -18,25 +19,26 @@ public final class JdbiRecordingPolicyStore implements RecordingPolicyStore {
     }
 
     @Override
-    public Map<ClusterId, RecordingPolicy> all() {
-        Map<ClusterId, RecordingPolicy> policies = new LinkedHashMap<>();
-        database.withHandle(handle -> handle.createQuery("SELECT cluster_id, policy FROM recording_policies "
+    public Map<ClusterId, ClusterRecording> all() {
+        Map<ClusterId, ClusterRecording> policies = new LinkedHashMap<>();
+        database.withHandle(handle -> handle.createQuery("SELECT cluster_id, policy, stdin FROM recording_policies "
                         + "ORDER BY cluster_id")
                 .map((row, context) -> Map.entry(new ClusterId(row.getString("cluster_id")),
-                        RecordingPolicy.parse(row.getString("policy"))))
+                        new ClusterRecording(RecordingPolicy.parse(row.getString("policy")), row.getBoolean("stdin"))))
                 .list()).forEach(entry -> policies.put(entry.getKey(), entry.getValue()));
         return policies;
     }
 
     @Override
-    public void save(ClusterId cluster, RecordingPolicy policy, Instant at, String by) {
+    public void save(ClusterId cluster, ClusterRecording recording, Instant at, String by) {
         database.inTransaction(() -> database.withHandle(handle -> {
             handle.createUpdate("DELETE FROM recording_policies WHERE cluster_id = :cluster")
                     .bind("cluster", cluster.value()).execute();
-            return handle.createUpdate("INSERT INTO recording_policies (cluster_id, policy, updated_at, updated_by) "
-                            + "VALUES (:cluster, :policy, :at, :by)")
+            return handle.createUpdate("INSERT INTO recording_policies (cluster_id, policy, stdin, updated_at, updated_by) "
+                            + "VALUES (:cluster, :policy, :stdin, :at, :by)")
                     .bind("cluster", cluster.value())
-                    .bind("policy", policy.code())
+                    .bind("policy", recording.policy().code())
+                    .bind("stdin", recording.stdin())
                     .bind("at", at.toEpochMilli())
                     .bind("by", by)
                     .execute();

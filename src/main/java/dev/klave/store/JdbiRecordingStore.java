@@ -135,9 +135,21 @@ public final class JdbiRecordingStore implements RecordingStore {
     }
 
     @Override
-    public long totalBytes() {
-        return database.withHandle(handle -> handle.createQuery("SELECT COALESCE(SUM(bytes), 0) FROM recordings")
-                .mapTo(Long.class).one());
+    public List<Usage> usage() {
+        return database.withHandle(handle -> handle.createQuery("SELECT subject_id, SUM(bytes) AS taken, "
+                        + "MIN(started_at) AS oldest FROM recordings GROUP BY subject_id")
+                .map((row, context) -> new Usage(new SubjectId(row.getString("subject_id")), row.getLong("taken"),
+                        Instant.ofEpochMilli(row.getLong("oldest"))))
+                .list());
+    }
+
+    @Override
+    public boolean delete(String id) {
+        return database.inTransaction(() -> database.withHandle(handle -> {
+            handle.createUpdate("DELETE FROM recording_lines WHERE recording_id = :id").bind("id", id).execute();
+            handle.createUpdate("DELETE FROM recording_chunks WHERE recording_id = :id").bind("id", id).execute();
+            return handle.createUpdate("DELETE FROM recordings WHERE id = :id").bind("id", id).execute() == 1;
+        }));
     }
 
     @Override

@@ -235,4 +235,24 @@ class SettingsLoaderTest {
                 .isInstanceOf(InvalidSettingsException.class)
                 .hasMessageContaining("SERVICE_AUDIT_RETENTION: must be at least 1d");
     }
+
+    @Test
+    void recordingsHaveAShareAndARetentionByDefault() throws Exception {
+        RecordingSettings defaults = SettingsLoader.load(Map.of()).recordings();
+        assertThat(defaults).isEqualTo(RecordingSettings.DEFAULTS);
+        assertThat(defaults.shareBytes()).isEqualTo(1024L << 20);
+        assertThat(defaults.retention()).as("never for ever").isEqualTo(java.time.Duration.ofDays(90));
+        assertThat(SettingsLoader.load(Map.of("SERVICE_AUDIT_RETENTION", "30d")).recordings().retention())
+                .as("as the audit's").isEqualTo(java.time.Duration.ofDays(30));
+        assertThat(SettingsLoader.load(Map.of("SERVICE_RECORDING_QUOTA_MIB", "512")).recordings().shareBytes())
+                .as("a quota smaller than the default share").isEqualTo(512L << 20);
+        assertThat(SettingsLoader.load(Map.of("SERVICE_RECORDING_SHARE_MIB", "128")).recordings().shareBytes())
+                .isEqualTo(128L << 20);
+        assertThatThrownBy(() -> SettingsLoader.load(Map.of("SERVICE_RECORDING_SHARE_MIB", "32")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("SERVICE_RECORDING_SHARE_MIB: must be at least SERVICE_RECORDING_CAP_MIB (64)");
+        assertThatThrownBy(() -> SettingsLoader.load(Map.of("SERVICE_RECORDING_SHARE_MIB", "20000")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("SERVICE_RECORDING_SHARE_MIB: must be at most SERVICE_RECORDING_QUOTA_MIB (10240)");
+    }
 }

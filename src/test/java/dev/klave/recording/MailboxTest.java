@@ -35,9 +35,9 @@ class MailboxTest {
     private Recorder recorder() {
         return new Recorder("audit-1", false, Recordings.CAP, System::nanoTime, new Recorder.Writer() {
             @Override
-            public boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
+            public Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
                 chunks.add(lines);
-                return true;
+                return Optional.empty();
             }
 
             @Override

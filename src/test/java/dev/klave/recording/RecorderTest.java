@@ -22,11 +22,15 @@ class RecorderTest {
     private final AtomicLong clock = new AtomicLong();
 
     private Recorder recorder(long cap) {
-        return new Recorder("audit-1", false, cap, clock::get, new Recorder.Writer() {
+        return recorder(StreamProtocol.WEBSOCKET, false, cap);
+    }
+
+    private Recorder recorder(StreamProtocol protocol, boolean stdin, long cap) {
+        return new Recorder("audit-1", protocol, SpdyReader.NONE, stdin, cap, clock::get, new Recorder.Writer() {
             @Override
-            public boolean chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
+            public Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
                 chunks.add(lines);
-                return true;
+                return Optional.empty();
             }
 
             @Override
@@ -92,5 +96,50 @@ class RecorderTest {
 
         assertThat(String.join("", chunks).length()).isLessThanOrEqualTo(200);
         assertThat(ends.get(0)).startsWith("truncated llegó al tope");
+    }
+
+    /** A base64 channel protocol's message: the channel's digit, then the data in base64, as text (opcode 1). */
+    private static byte[] base64Message(int channel, byte[] data, boolean masked) {
+        byte[] payload = ((char) ('0' + channel) + java.util.Base64.getEncoder().encodeToString(data))
+                .getBytes(StandardCharsets.US_ASCII);
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        WebSocketFramesProperties.writeFrame(wire, true, 1, payload, masked, new Random(7));
+        return wire.toByteArray();
+    }
+
+    @Test
+    void theBase64ProtocolsAreReadAsTheSameChannelsAndStdinIsRecordedWhereAsked() {
+        Recorder recorder = recorder(StreamProtocol.WEBSOCKET_BASE64, true, Recordings.CAP);
+        recorder.fromClient(base64Message(4, "{\"Width\":100,\"Height\":30}".getBytes(StandardCharsets.UTF_8), true));
+        recorder.fromClient(base64Message(0, "tecleado\n".getBytes(StandardCharsets.UTF_8), true));
+        recorder.fromCluster(base64Message(1, "hola\n".getBytes(StandardCharsets.UTF_8), false));
+        recorder.fromCluster(base64Message(2, "ay\n".getBytes(StandardCharsets.UTF_8), false));
+        recorder.fromCluster(base64Message(3, "{\"status\":\"Success\"}".getBytes(StandardCharsets.UTF_8), false));
+        recorder.end(Optional.empty());
+
+        assertThat(String.join("", chunks)).contains("\"r\",\"100x30\"]").contains("\"i\",\"tecleado\\n\"]")
+                .contains("\"o\",\"hola\\n\"]").contains("\"o\",\"ay\\n\"]").contains("\"m\",\"exit 0\"]");
+        assertThat(ends).containsExactly("complete - 0 100x30");
+    }
+
+    @Test
+    void aMessageItsProtocolDoesNotCarryEndsTheRecordingAsIncomplete() {
+        // A text message on a binary protocol: the recorder cannot say what it held.
+        Recorder binary = recorder(Recordings.CAP);
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        WebSocketFramesProperties.writeFrame(text, true, 1, "1secreto".getBytes(StandardCharsets.UTF_8), false,
+                new Random(7));
+        binary.fromCluster(text.toByteArray());
+        binary.end(Optional.empty());
+        assertThat(ends.get(0)).startsWith("incomplete un frame que el grabador no sabe leer");
+
+        ends.clear();
+        Recorder base64 = recorder(StreamProtocol.WEBSOCKET_BASE64, false, Recordings.CAP);
+        ByteArrayOutputStream bad = new ByteArrayOutputStream();
+        WebSocketFramesProperties.writeFrame(bad, true, 1, "1no es base64!".getBytes(StandardCharsets.UTF_8), false,
+                new Random(7));
+        base64.fromCluster(bad.toByteArray());
+        base64.end(Optional.empty());
+        assertThat(ends.get(0)).startsWith("incomplete un frame que el grabador no sabe leer");
     }
 }

@@ -25,6 +25,7 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     private final Discovery discovery;
     private final ResourceHandler resources;
     private final Map<String, SubresourceHandler> subresources;
+    private final NodeProxyHandler nodeProxy;
     private final ReviewHandler reviews;
     private final RequestLog log;
     private final HeaderGuard guard;
@@ -36,7 +37,9 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     }
 
     ApiServer(Authenticator authenticator, RbacAuthorizer authorizer, Discovery discovery, ResourceHandler resources,
-            Map<String, SubresourceHandler> subresources, RequestLog log, HeaderGuard guard, Faults faults) {
+            Map<String, SubresourceHandler> subresources, NodeProxyHandler nodeProxy, RequestLog log, HeaderGuard guard,
+            Faults faults) {
+        this.nodeProxy = requireNonNull(nodeProxy, "nodeProxy is null");
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.authorizer = requireNonNull(authorizer, "authorizer is null");
         this.impersonation = new Impersonation(authorizer);
@@ -138,6 +141,10 @@ final class ApiServer implements SimulatorHttpServer.Handler {
     }
 
     private void serveResource(HttpExchange exchange, RequestInfo info, UserInfo user) throws IOException {
+        if (info.apiGroup().isEmpty() && info.resource().equals("nodes") && info.subresource().equals("proxy")) {
+            nodeProxy.handle(exchange, info);
+            return;
+        }
         ResourceType type = ResourceCatalog.find(info.apiGroup(), info.apiVersion(), info.resource())
                 .filter(found -> faults.metricsApi() || !found.group().equals(ResourceCatalog.POD_METRICS.group()))
                 .orElseThrow(ApiException::pathNotFound);

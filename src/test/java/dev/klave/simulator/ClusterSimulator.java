@@ -64,12 +64,12 @@ public final class ClusterSimulator implements AutoCloseable {
         seed(builder.manifests);
         RbacAuthorizer authorizer = new RbacAuthorizer(store);
         WatchStreamer watches = new WatchStreamer(store);
-        Map<String, ApiServer.SubresourceHandler> subresources = new HashMap<>();
-        SubresourceHandlers.register(subresources, store, pods);
         this.server = new SimulatorHttpServer(identity.sslContext());
         this.faults = new Faults(server, identity, foreign);
+        Map<String, ApiServer.SubresourceHandler> subresources = new HashMap<>();
+        SubresourceHandlers.register(subresources, store, pods, faults);
         ApiServer api = new ApiServer(authenticator, authorizer, new Discovery("127.0.0.1"),
-                new ResourceHandler(store, watches, new RbacEscalation(authorizer, store)), subresources, requestLog,
+                new ResourceHandler(store, watches, new RbacEscalation(authorizer, store)), subresources, new NodeProxyHandler(pods, faults), requestLog,
                 guard, faults);
         server.handler(api);
     }
@@ -216,6 +216,15 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /** Whether the resource metrics API (metrics.k8s.io, metrics-server's) is served; it is unless told. */
+    /**
+     * A server that answers an exec's or attach's WebSocket upgrade with these headers in its 101
+     * (say, a subprotocol nobody offered, or a compression extension), whatever the client offered;
+     * an empty map undoes it.
+     */
+    public void sessionAnswer(Map<String, String> headers) {
+        faults.sessionAnswer(headers);
+    }
+
     public void metricsApi(boolean installed) {
         faults.metricsApi(installed);
     }

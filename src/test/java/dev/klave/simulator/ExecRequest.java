@@ -35,6 +35,23 @@ record ExecRequest(ObjectNode pod, String container, List<String> command, boole
         return new ExecRequest(pod, container, command, attach, stdin, stdout, stderr && !tty, tty);
     }
 
+    /** The kubelet's form: the container named in the path, streams as {@code input}/{@code output}/{@code error}. */
+    static ExecRequest ofKubelet(HttpRequest request, ObjectNode pod, String container, boolean attach) {
+        String named = PodRuntime.container(pod, container);
+        boolean tty = request.flag("tty");
+        boolean stdin = request.flag("input");
+        boolean stdout = request.flag("output");
+        boolean stderr = request.flag("error");
+        if (!stdin && !stdout && !stderr) {
+            throw ApiException.badRequest("you must specify at least 1 of stdin, stdout, stderr");
+        }
+        List<String> command = request.queryParameters("command");
+        if (!attach && command.isEmpty()) {
+            throw ApiException.badRequest("you must specify at least one command for the container");
+        }
+        return new ExecRequest(pod, named, command, attach, stdin, stdout, stderr && !tty, tty);
+    }
+
     /** Runs the command, or for attach the container's main process: it echoes stdin. */
     int run(ScriptedContainer.Streams streams) throws IOException {
         ScriptedContainer process = new ScriptedContainer(pod, container);

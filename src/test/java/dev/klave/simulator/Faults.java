@@ -16,6 +16,8 @@ final class Faults {
     /** An API server older than 1.27 (1.26 without its feature gate): no aggregated discovery. */
     private volatile boolean olderServer;
     private volatile boolean metricsApi = true;
+    /** Headers an exec's or attach's 101 answer carries instead of its own (a server choosing what it likes). */
+    private volatile java.util.Map<String, String> sessionAnswer = java.util.Map.of();
 
     Faults(SimulatorHttpServer server, ServerIdentity trusted, ServerIdentity foreign) {
         this.server = requireNonNull(server, "server is null");
@@ -51,6 +53,14 @@ final class Faults {
 
     boolean olderServer() {
         return olderServer;
+    }
+
+    void sessionAnswer(java.util.Map<String, String> headers) {
+        this.sessionAnswer = java.util.Map.copyOf(headers);
+    }
+
+    java.util.Map<String, String> sessionAnswer() {
+        return sessionAnswer;
     }
 
     void metricsApi(boolean installed) {

@@ -12,10 +12,12 @@ import java.io.IOException;
 final class RemoteCommandHandler implements ApiServer.SubresourceHandler {
     private final PodRuntime pods;
     private final boolean attach;
+    private final Faults faults;
 
-    RemoteCommandHandler(PodRuntime pods, boolean attach) {
+    RemoteCommandHandler(PodRuntime pods, boolean attach, Faults faults) {
         this.pods = requireNonNull(pods, "pods is null");
         this.attach = attach;
+        this.faults = requireNonNull(faults, "faults is null");
     }
 
     @Override
@@ -25,7 +27,7 @@ final class RemoteCommandHandler implements ApiServer.SubresourceHandler {
         }
         ExecRequest exec = ExecRequest.of(exchange.request(), pods.pod(info.namespace(), info.name()), attach);
         if (WebSocketConnection.requested(exchange.request())) {
-            WebSocketExec.serve(exchange, exec);
+            WebSocketExec.serve(exchange, exec, faults.sessionAnswer());
             return;
         }
         if (SpdyUpgrade.requested(exchange.request())) {

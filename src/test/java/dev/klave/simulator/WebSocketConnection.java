@@ -44,6 +44,12 @@ final class WebSocketConnection {
     }
 
     static WebSocketConnection accept(HttpExchange exchange, String protocol) throws IOException {
+        return accept(exchange, protocol, Map.of());
+    }
+
+    /** As {@link #accept(HttpExchange, String)}, the 101 carrying {@code extra} headers too (replacing its own). */
+    static WebSocketConnection accept(HttpExchange exchange, String protocol, Map<String, String> extra)
+            throws IOException {
         requireNonNull(protocol, "protocol is null");
         String key = exchange.request().header("sec-websocket-key")
                 .orElseThrow(() -> ApiException.badRequest("missing Sec-WebSocket-Key"));
@@ -51,7 +57,10 @@ final class WebSocketConnection {
         headers.put("Upgrade", "websocket");
         headers.put("Connection", "Upgrade");
         headers.put("Sec-WebSocket-Accept", acceptValue(key));
-        headers.put("Sec-WebSocket-Protocol", protocol);
+        if (!protocol.isEmpty()) {
+            headers.put("Sec-WebSocket-Protocol", protocol);
+        }
+        headers.putAll(extra);
         HttpExchange.RawConnection raw = exchange.switchProtocols(headers);
         return new WebSocketConnection(raw.in(), raw.out());
     }
@@ -100,6 +109,10 @@ final class WebSocketConnection {
 
     void sendBinary(byte[] data) throws IOException {
         send(0x2, data);
+    }
+
+    void sendText(byte[] data) throws IOException {
+        send(0x1, data);
     }
 
     /** Sends a close frame (once); the peer answers and closes the connection. */

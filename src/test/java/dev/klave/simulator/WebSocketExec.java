@@ -9,13 +9,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Exec and attach over WebSocket with the channel protocols kubectl 1.32 offers first
- * ({@code v5.channel.k8s.io}, then {@code v4.channel.k8s.io}): every binary message starts with
- * its channel, 0 stdin, 1 stdout, 2 stderr, 3 the error stream's Status, 4 resize; v5 adds 255,
- * "this channel is closed", which is how the client ends stdin.
+ * Exec and attach over WebSocket with the channel protocols the kubelet serves (k8s.io/apiserver's
+ * wsstream): kubectl 1.32 offers {@code v5.channel.k8s.io}, then {@code v4.channel.k8s.io}, where
+ * every binary message starts with its channel, 0 stdin, 1 stdout, 2 stderr, 3 the error stream's
+ * Status, 4 resize, and v5 adds 255, "this channel is closed", which is how the client ends stdin.
+ * Browser terminals offer {@code v4.base64.channel.k8s.io} or {@code base64.channel.k8s.io}: text
+ * messages, the channel's digit then the data in base64, in both directions. The older
+ * {@code channel.k8s.io} is binary as v4.
  */
 final class WebSocketExec {
-    static final List<String> PROTOCOLS = List.of("v5.channel.k8s.io", "v4.channel.k8s.io");
+    static final List<String> PROTOCOLS = List.of("v5.channel.k8s.io", "v4.channel.k8s.io",
+            "v4.base64.channel.k8s.io", "base64.channel.k8s.io", "channel.k8s.io");
     private static final int STDIN = 0;
     private static final int STDOUT = 1;
     private static final int STDERR = 2;
@@ -35,15 +39,19 @@ final class WebSocketExec {
     private WebSocketExec() {
     }
 
-    static void serve(HttpExchange exchange, ExecRequest exec) throws IOException {
+    /** @param answer headers the 101 carries instead of its own (a fault; empty: the server's own choice) */
+    static void serve(HttpExchange exchange, ExecRequest exec, java.util.Map<String, String> answer)
+            throws IOException {
         Optional<String> protocol = WebSocketConnection.choose(exchange.request(), PROTOCOLS);
-        if (protocol.isEmpty()) {
+        if (protocol.isEmpty() && answer.isEmpty()) {
             throw ApiException.badRequest("unable to upgrade: no supported WebSocket subprotocol: "
                     + exchange.request().headerValues("sec-websocket-protocol"));
         }
-        WebSocketConnection socket = WebSocketConnection.accept(exchange, protocol.get());
+        String chosen = answer.getOrDefault("Sec-WebSocket-Protocol", protocol.orElse(""));
+        WebSocketConnection socket = WebSocketConnection.accept(exchange, chosen, answer);
+        boolean base64 = chosen.contains("base64");
         StreamPipe stdin = new StreamPipe();
-        Thread.ofVirtual().name("simulator-exec-ws-read").start(() -> readClient(socket, stdin));
+        Thread.ofVirtual().name("simulator-exec-ws-read").start(() -> readClient(socket, stdin, base64));
         InputStream input = exec.stdin() ? stdin : InputStream.nullInputStream();
         try {
             Thread.sleep(COMMAND_START_MILLIS);
@@ -51,16 +59,34 @@ final class WebSocketExec {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while the command started");
         }
-        int exitCode = exec.run(new ScriptedContainer.Streams(input, channel(socket, STDOUT), channel(socket, STDERR)));
-        socket.sendBinary(prefixed(ERROR, Json.bytes(exec.status(exitCode))));
+        int exitCode = exec.run(new ScriptedContainer.Streams(input, channel(socket, STDOUT, base64),
+                channel(socket, STDERR, base64)));
+        send(socket, ERROR, Json.bytes(exec.status(exitCode)), base64);
         socket.sendClose(1000);
     }
 
-    private static void readClient(WebSocketConnection socket, StreamPipe stdin) {
+    private static void send(WebSocketConnection socket, int channel, byte[] data, boolean base64) throws IOException {
+        if (base64) {
+            socket.sendText(((char) ('0' + channel) + java.util.Base64.getEncoder().encodeToString(data))
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return;
+        }
+        socket.sendBinary(prefixed(channel, data));
+    }
+
+    private static void readClient(WebSocketConnection socket, StreamPipe stdin, boolean base64) {
         try {
             for (Optional<byte[]> message = socket.read(); message.isPresent(); message = socket.read()) {
                 byte[] data = message.get();
                 if (data.length == 0) {
+                    continue;
+                }
+                if (base64) {
+                    int channel = data[0] - '0';
+                    byte[] decoded = java.util.Base64.getDecoder().decode(Arrays.copyOfRange(data, 1, data.length));
+                    if (channel == STDIN) {
+                        stdin.write(decoded);
+                    }
                     continue;
                 }
                 int channel = data[0] & 0xFF;
@@ -76,7 +102,7 @@ final class WebSocketExec {
         stdin.finish();
     }
 
-    private static OutputStream channel(WebSocketConnection socket, int channel) {
+    private static OutputStream channel(WebSocketConnection socket, int channel, boolean base64) {
         return new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -86,7 +112,7 @@ final class WebSocketExec {
             @Override
             public void write(byte[] buffer, int offset, int length) throws IOException {
                 if (length > 0) {
-                    socket.sendBinary(prefixed(channel, Arrays.copyOfRange(buffer, offset, offset + length)));
+                    send(socket, channel, Arrays.copyOfRange(buffer, offset, offset + length), base64);
                 }
             }
         };

@@ -106,13 +106,14 @@ abstract class RecordingStoreConformance extends StoreConformance {
     }
 
     @Test
-    void theTotalCountsEveryRecordingAndOldOnesAreDeletedWithTheirChunksAndLines() {
+    void eachPersonsUsageCountsTheirRecordingsAndOldOnesAreDeletedWithTheirChunksAndLines() {
         SubjectId eva = storedPerson("recorded");
         Recording old = stored(eva);
-        long before = store.totalBytes();
         store.append(old.id(), 0, "[0.1,\"o\",\"uno\"]\n", 100);
         store.index(old.id(), java.util.List.of(0.1), java.util.List.of("uno"));
-        assertThat(store.totalBytes()).isEqualTo(before + 100);
+        Recording second = stored(eva);
+        store.append(second.id(), 0, "x", 20);
+        assertThat(store.usage()).contains(new RecordingStore.Usage(eva, 120, NOW));
 
         assertThat(store.deleteStartedBefore(NOW.plusSeconds(1), 10_000)).isGreaterThanOrEqualTo(1);
 
@@ -120,6 +121,24 @@ abstract class RecordingStoreConformance extends StoreConformance {
         assertThat(store.chunks(old.id())).isEmpty();
         assertThat(store.search(Optional.of(eva), "uno", 10)).isEmpty();
         assertThat(store.deleteStartedBefore(NOW.minusSeconds(1), 10_000)).isZero();
+    }
+
+    @Test
+    void oneRecordingIsDeletedWithItsChunksAndLinesAndTheOthersStay() {
+        SubjectId eva = storedPerson("recorded");
+        Recording gone = stored(eva);
+        Recording kept = stored(eva);
+        store.append(gone.id(), 0, "[0.1,\"o\",\"dos\"]\n", 30);
+        store.index(gone.id(), java.util.List.of(0.1), java.util.List.of("dos"));
+        store.append(kept.id(), 0, "[0.1,\"o\",\"dos\"]\n", 30);
+
+        assertThat(store.delete(gone.id())).isTrue();
+        assertThat(store.delete(gone.id())).as("once").isFalse();
+
+        assertThat(store.findById(gone.id())).isEmpty();
+        assertThat(store.chunks(gone.id())).isEmpty();
+        assertThat(store.chunks(kept.id())).hasSize(1);
+        assertThat(store.usage()).contains(new RecordingStore.Usage(eva, 30, NOW));
     }
 
     @Test
@@ -133,13 +152,15 @@ abstract class RecordingStoreConformance extends StoreConformance {
         store.append(filler.id(), 0, "x", 2048);
         try (dev.klave.recording.Recordings recordings = new dev.klave.recording.Recordings(store, policies,
                 new dev.klave.audit.ControlEvents(new JdbiControlEventStore(database()), java.time.Clock.systemUTC()),
-                java.time.Clock.systemUTC(), 1024, 1024, Optional.empty(), dev.klave.recording.SpdyReader.NONE)) {
+                database(), java.time.Clock.systemUTC(), 1024, 1024, 1024, Optional.empty(),
+                dev.klave.recording.SpdyReader.NONE)) {
             recordings.flushNow();
             dev.klave.testing.Eventually.until("the total read", java.time.Duration.ofSeconds(5),
-                    () -> !recordings.accepting());
+                    () -> recordings.refusing(eva).isPresent());
             String id = UUID.randomUUID().toString();
             dev.klave.recording.Recordings.Tap tap = recordings.start(new dev.klave.recording.Recordings.Session(id,
-                    eva, "eva", filler.cluster(), "team-a", "box", Optional.empty(), "sh", false, true));
+                    eva, "eva", filler.cluster(), new dev.klave.recording.SessionRequest.Recorded("exec", "team-a",
+                    "box", Optional.empty(), "sh", false, Optional.empty())));
 
             assertThat(tap.end(Optional.empty()).toCompletableFuture().join()).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
             recordings.flushNow();
@@ -155,10 +176,15 @@ abstract class RecordingStoreConformance extends StoreConformance {
         ClusterId cluster = stored(storedPerson("recorded")).cluster();
         assertThat(policies.all()).doesNotContainKey(cluster);
 
-        policies.save(cluster, dev.klave.recording.RecordingPolicy.REQUIRED, NOW, "root");
-        policies.save(cluster, dev.klave.recording.RecordingPolicy.OFF, NOW.plusSeconds(1), "root");
+        policies.save(cluster, new dev.klave.recording.ClusterRecording(dev.klave.recording.RecordingPolicy.REQUIRED,
+                true), NOW, "root");
+        assertThat(policies.all()).containsEntry(cluster, new dev.klave.recording.ClusterRecording(
+                dev.klave.recording.RecordingPolicy.REQUIRED, true));
+        policies.save(cluster, new dev.klave.recording.ClusterRecording(dev.klave.recording.RecordingPolicy.OFF,
+                false), NOW.plusSeconds(1), "root");
 
-        assertThat(policies.all()).containsEntry(cluster, dev.klave.recording.RecordingPolicy.OFF);
+        assertThat(policies.all()).containsEntry(cluster, new dev.klave.recording.ClusterRecording(
+                dev.klave.recording.RecordingPolicy.OFF, false));
     }
 
     @Test

@@ -16,12 +16,14 @@ import java.time.Duration;
 /** A real HTTP client pointed at a Klave started by the test, plus raw requests for edge cases. */
 public final class TestingHttp {
     private final HttpClient client;
+    private final java.util.Optional<javax.net.ssl.SSLContext> tls;
     private final String base;
     private final int port;
 
     public TestingHttp(int port) {
         this.port = port;
         this.base = "http://127.0.0.1:" + port;
+        this.tls = java.util.Optional.empty();
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
                 .version(HttpClient.Version.HTTP_1_1).build();
     }
@@ -33,13 +35,19 @@ public final class TestingHttp {
         try (java.io.InputStream in = java.nio.file.Files.newInputStream(certificate)) {
             java.security.cert.X509Certificate ca = (java.security.cert.X509Certificate)
                     java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
+            this.tls = java.util.Optional.of(dev.klave.cluster.KubernetesApi.pinnedTo(java.util.List.of(ca)));
             this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
                     .version(HttpClient.Version.HTTP_1_1)
-                    .sslContext(dev.klave.cluster.KubernetesApi.pinnedTo(java.util.List.of(ca)))
+                    .sslContext(tls.get())
                     .build();
         } catch (IOException | java.security.cert.CertificateException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The TLS that trusts this Klave's certificate, for a test's own sockets (HTTPS only). */
+    public javax.net.ssl.SSLContext tls() {
+        return tls.orElseThrow(() -> new IllegalStateException("this Klave serves plain HTTP"));
     }
 
     public int port() {

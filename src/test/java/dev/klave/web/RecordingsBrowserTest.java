@@ -60,6 +60,21 @@ class RecordingsBrowserTest extends BrowserTestBase {
             TestingBrowser.screenshot(page, "sesion-grabada-" + width);
             page.context().close();
         }
+
+        // Issue 51: an administrator deletes it from its page, asked first; it is gone, and the event says so.
+        Page page = browser.open(web.baseUrl, 1366, 900, ColorScheme.LIGHT);
+        signIn(page, "root");
+        page.navigate("/sesiones");
+        page.getByTestId("sessions").getByRole(AriaRole.ROW, new Locator.GetByRoleOptions()
+                .setName(java.util.regex.Pattern.compile("eva"))).getByRole(AriaRole.LINK).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Borrar grabación")).click();
+        page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Borrar")
+                .setExact(true)).click();
+        assertThat(page.getByText("Grabación borrada.")).isVisible();
+        assertThat(page.locator("main")).not().containsText("echo hola desde la sesión");
+        org.assertj.core.api.Assertions.assertThat(web.expect(200, "GET", "/api/control-events?type=recording.delete",
+                null, admin).toString()).contains("eva");
+        page.context().close();
     }
 
     @Test
@@ -74,12 +89,16 @@ class RecordingsBrowserTest extends BrowserTestBase {
             card.getByRole(AriaRole.RADIO, new Locator.GetByRoleOptions()
                     .setName("Grabar siempre (obligatoria)")).check();
             assertThat(card).containsText("Sin grabación no hay sesión");
+            card.getByRole(AriaRole.CHECKBOX, new Locator.GetByRoleOptions()
+                    .setName("Grabar también lo que se teclea (stdin)")).check();
             card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Guardar")).click();
             assertThat(page.getByText("Guardada la grabación de sesiones de este cluster.")).isVisible();
             org.assertj.core.api.Assertions.assertThat(Accessibility.violations(page))
                     .as("the cluster's page, " + width + " px").isEmpty();
             org.assertj.core.api.Assertions.assertThat(web.expect(200, "GET", "/api/clusters/prod-1/recording", null,
                     admin).get("policy").asText()).isEqualTo("required");
+            org.assertj.core.api.Assertions.assertThat(web.expect(200, "GET", "/api/clusters/prod-1/recording", null,
+                    admin).get("stdin").asBoolean()).isTrue();
             web.expect(200, "PUT", "/api/clusters/prod-1/recording", "{\"policy\":\"on\"}", admin);
             page.context().close();
         }

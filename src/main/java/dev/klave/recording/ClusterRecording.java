@@ -1,0 +1,16 @@
+package dev.klave.recording;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * How a cluster's sessions are recorded: its policy (issue 42) and whether what is typed (stdin) is
+ * recorded too — off unless an administrator asks for it (issue 51 §17, from issue 42).
+ */
+public record ClusterRecording(RecordingPolicy policy, boolean stdin) {
+    /** A cluster without settings of its own: recorded (on), stdin not. */
+    public static final ClusterRecording DEFAULT = new ClusterRecording(RecordingPolicy.ON, false);
+
+    public ClusterRecording {
+        requireNonNull(policy, "policy is null");
+    }
+}
