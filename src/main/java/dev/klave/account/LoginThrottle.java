@@ -5,16 +5,21 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.config.AddressGroups;
 import dev.klave.crypto.SecretToken;
 import dev.klave.limits.PerAddressLimit;
+import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import dev.klave.storage.RateWindowStore;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The limits on password guessing (spec 1 §5, §8): 10 attempts per minute from one address, and
  * a login locked for 15 minutes after 5 failures. Both are counted in the database, so they hold
- * however many replicas share it.
+ * however many replicas share it. A sign-in refused by the lock is not tried, so it is no attempt
+ * of the address (issue 45: a refused call adds nothing to a count): the lock is asked first, and
+ * only a sign-in that goes on to check a password counts.
  *
  * <p>The lockout counts the login as typed, whether an account has it or not: were only accounts
  * counted, five failures would answer {@code 429} for a login that exists and {@code 401} for one
@@ -39,27 +44,22 @@ public final class LoginThrottle {
     /**
      * Counts one attempt from {@code client} (password or forge sign-in share it).
      *
-     * @throws dev.klave.messages.Refusal {@code TOO_MANY_ATTEMPTS} past 10 in the current minute
+     * @throws Refusal {@code TOO_MANY_ATTEMPTS} past 10 in the current minute
      */
     public void countAttempt(InetAddress client) {
         perAddress.count(client);
     }
 
     /**
-     * The refusal of a locked login: 429, saying when the lock ends ({@code Retry-After}).
-     *
-     * @throws IllegalStateException when the login is not locked
+     * The refusal of {@code typedLogin} while it is locked: 429 with the lock's remaining time as
+     * {@code Retry-After} (spec 1 §5 2); empty when it is not locked. One read, so the lock cannot
+     * end between asking and answering.
      */
-    public dev.klave.messages.Refusal lockedRefusal(String typedLogin) {
+    public Optional<Refusal> lock(String typedLogin) {
         Instant now = clock.instant();
-        Instant until = failures.state(key(typedLogin)).lockedUntil().filter(now::isBefore)
-                .orElseThrow(() -> new IllegalStateException("the login is not locked"));
-        return dev.klave.messages.Message.TOO_MANY_ATTEMPTS.refusal().retryingAfter(Duration.between(now, until));
-    }
-
-    /** Whether {@code typedLogin} is locked, whether or not an account has it. */
-    public boolean locked(String typedLogin) {
-        return failures.state(key(typedLogin)).lockedAt(clock.instant());
+        return failures.state(key(typedLogin)).lockedUntil().filter(now::isBefore)
+                .map(until -> Message.TOO_MANY_ATTEMPTS.refusal()
+                        .retryingAfter(Duration.between(now, until)));
     }
 
     /** Counts a failed password sign-in of {@code typedLogin}; returns whether it is now locked. */

@@ -6,6 +6,7 @@ import dev.klave.audit.ControlEvents;
 import dev.klave.audit.EventType;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import dev.klave.storage.Transactions;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -56,8 +57,9 @@ public final class OwnAccount {
         if (!mode.passwordAllowed(subject)) {
             throw mode.passwordNotUsed();
         }
-        if (throttle.locked(subject.login().value())) {
-            throw throttle.lockedRefusal(subject.login().value());
+        Optional<Refusal> locked = throttle.lock(subject.login().value());
+        if (locked.isPresent()) {
+            throw locked.get();
         }
         boolean matches = subject.passwordHash()
                 .map(stored -> hasher.verify(currentPassword == null ? "" : currentPassword, stored))

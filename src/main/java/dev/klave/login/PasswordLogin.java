@@ -15,6 +15,7 @@ import dev.klave.audit.EventType;
 import dev.klave.audit.Via;
 import dev.klave.crypto.PasswordHasher;
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import dev.klave.storage.Transactions;
 import java.net.InetAddress;
 import java.util.Optional;
@@ -24,7 +25,8 @@ import java.util.Optional;
  * disabled account, no password yet, wrong password, password sign-in switched off — answers the
  * same 401 after the same Argon2 work, and counts alike towards the lockout of the login typed
  * (5 failures, then 429 for 15 minutes), so neither the status nor its order tells whether a login
- * exists; only the control event says which it was.
+ * exists; only the control event says which it was. Each of those is an attempt of the address
+ * (10 a minute); a sign-in refused by the lock or by that limit is not.
  */
 public final class PasswordLogin {
     private final Transactions transactions;
@@ -54,21 +56,22 @@ public final class PasswordLogin {
     }
 
     public OpenedSession signIn(String loginText, String password, InetAddress client) {
+        // Spec 1 §5 2 and issue 45: a locked login is refused before anything is tried — no password
+        // checked, no Argon2 work, nothing added to the address's count — and told when the lock
+        // ends. The lock names the login as typed, existing or not, so this answer tells nothing.
+        Optional<Refusal> locked = throttle.lock(loginText);
+        if (locked.isPresent()) {
+            failure(find(loginText), loginText, PasswordFailure.LOCKED, client);
+            throw locked.get();
+        }
         try {
             throttle.countAttempt(client);
-        } catch (dev.klave.messages.Refusal refusal) {
+        } catch (Refusal refusal) {
             failure(Optional.empty(), loginText, PasswordFailure.RATE_LIMITED, client);
             throw refusal;
         }
-        Optional<Subject> found = Login.isValid(loginText)
-                ? subjects.findByLogin(new Login(loginText))
-                : Optional.empty();
+        Optional<Subject> found = find(loginText);
         String given = password == null ? "" : password;
-        if (throttle.locked(loginText)) {
-            hasher.verifyNothing(given);
-            failure(found, loginText, PasswordFailure.LOCKED, client);
-            throw throttle.lockedRefusal(loginText);
-        }
         if (found.isPresent() && found.get().kind() == SubjectKind.PERSON && found.get().enabled()
                 && !mode.passwordAllowed(found.get())) {
             // Spec 1 §5 "Password login" 3: with a provider on, a normal account's password login is
@@ -110,7 +113,11 @@ public final class PasswordLogin {
         return session;
     }
 
-    private dev.klave.messages.Refusal failure(Optional<Subject> subject, String loginText, PasswordFailure reason,
+    private Optional<Subject> find(String loginText) {
+        return Login.isValid(loginText) ? subjects.findByLogin(new Login(loginText)) : Optional.empty();
+    }
+
+    private Refusal failure(Optional<Subject> subject, String loginText, PasswordFailure reason,
             InetAddress client) {
         meters.failed(Via.PASSWORD);
         ControlEvents.Draft event = events.event(EventType.LOGIN_FAILURE).via(Via.PASSWORD).reason(reason.code())

@@ -47,9 +47,10 @@ public interface RecordingStore {
 
     /**
      * Lines containing {@code text} (case-insensitive), newest sessions first, then by time; a
-     * person's own sessions when {@code subject} is given.
+     * person's own sessions when {@code subject} is given. Every character of the text is matched
+     * literally: none is a pattern's.
      */
-    List<Found> search(Optional<SubjectId> subject, String text, int limit);
+    List<Found> search(Optional<SubjectId> subject, SearchText text, int limit);
 
     /** A line found: its recording, when it began, the line. */
     record Found(Recording recording, double at, String line) {}

@@ -418,15 +418,13 @@ public final class Recordings implements AutoCloseable {
         }
     }
 
-    /** The longest text searched for. */
-    public static final int MAX_SEARCH = 200;
-
-    /** Lines of the caller's visible sessions that contain {@code text} (2 to 200 characters). */
+    /**
+     * Lines of the caller's visible sessions that contain the visible part of {@code text}, 2 to
+     * 200 characters ({@link SearchText}): what no one sees is not searched for.
+     */
     public List<RecordingStore.Found> search(Principal caller, String text) {
-        String wanted = text == null ? "" : text.strip();
-        if (wanted.length() < 2 || wanted.length() > MAX_SEARCH) {
-            throw Message.RECORDING_SEARCH_TEXT.refusal(MAX_SEARCH);
-        }
+        SearchText wanted = SearchText.parse(text)
+                .orElseThrow(() -> Message.RECORDING_SEARCH_TEXT.refusal(SearchText.MAX));
         return store.search(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()), wanted, LISTED);
     }
 

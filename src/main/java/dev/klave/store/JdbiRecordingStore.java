@@ -6,6 +6,7 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.recording.Recording;
 import dev.klave.recording.RecordingStore;
+import dev.klave.recording.SearchText;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -184,9 +185,10 @@ public final class JdbiRecordingStore implements RecordingStore {
     }
 
     @Override
-    public List<Found> search(Optional<SubjectId> subject, String text, int limit) {
-        // LIKE with the caller's text as one escaped pattern: %, _ and the escape itself are literal.
-        String pattern = "%" + text.toLowerCase(java.util.Locale.ROOT).replace("!", "!!").replace("%", "!%")
+    public List<Found> search(Optional<SubjectId> subject, SearchText text, int limit) {
+        // LIKE with the caller's text as one escaped pattern: %, _ and the escape itself are literal;
+        // SearchText holds no NUL, which SQLite would read as the pattern's end.
+        String pattern = "%" + text.text().toLowerCase(java.util.Locale.ROOT).replace("!", "!!").replace("%", "!%")
                 .replace("_", "!_") + "%";
         String own = subject.isPresent() ? " AND r.subject_id = :subject_id" : "";
         return database.withHandle(handle -> {

@@ -124,6 +124,38 @@ class OAuthRegistrationTest {
         assertThat(error.path("error_description").asText()).startsWith("redirect_uri no válida (" + uri + "): ");
     }
 
+    /** Issue 51 finding 12: operating systems' and browsers' own handlers, in any case, as rule 4's. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "search-ms:query=klave&crumb=location:%5C%5Cattacker.example%5Cshare", "ms-settings:privacy-webcam",
+        "Search-MS:query=x", "MS-MSDT:/id%20PCWDiagnostic", "shell:startup", "res://ieframe.dll/cb", "wyciwyg://0/cb",
+        "itms-services://?action=download-manifest&url=https://a.example/m.plist", "market://details?id=x",
+        "urn:ietf:params:oauth:cb", "x-javascript:alert(1)", "X-Apple.SystemPreferences:cb", "mk:@MSITStore:x.chm",
+        "its:x.chm::/cb.htm", "jar:file:/x.jar!/cb", "view-source:https://a.example/cb", "android-app://com.x/cb",
+        "web+klave://cb",
+    })
+    void operatingSystemAndInternalHandlersAreInvalidRedirectUri(String uri) throws Exception {
+        String json = JSON.writeValueAsString(uri);
+        HttpResponse<String> response = register("{\"redirect_uris\": [\"https://ok.example/cb\", " + json + "]}");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        JsonNode error = JSON.readTree(response.body());
+        assertThat(error.path("error").asText()).isEqualTo("invalid_redirect_uri");
+        String scheme = uri.substring(0, uri.indexOf(':')).toLowerCase(java.util.Locale.ROOT);
+        assertThat(error.path("error_description").asText())
+                .isEqualTo("redirect_uri no válida (" + uri + "): el esquema " + scheme + " no está permitido");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"cursor://anysphere.cursor-retrieval/oauth/callback", "vscode://vscode.github-authentication/did-authenticate",
+        "vscode-insiders://x/cb", "com.example.app:/cb", "myapp://callback"})
+    void applicationSchemesAreStillRegistered(String uri) throws Exception {
+        HttpResponse<String> response = register("{\"redirect_uris\": [" + JSON.writeValueAsString(uri) + "]}");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        assertThat(JSON.readTree(response.body()).path("redirect_uris").get(0).asText()).isEqualTo(uri);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"client_secret_basic", "client_secret_post", "private_key_jwt"})
     void aConfidentialClientIsRefused(String method) throws Exception {

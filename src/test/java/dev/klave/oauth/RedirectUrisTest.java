@@ -7,8 +7,12 @@ import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.oauth.client.RedirectUris;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The redirect URI rules of spec 3 §4 "Agent login", one by one, with the specification's examples. */
@@ -22,6 +26,10 @@ class RedirectUrisTest {
         "http://[::1]:8080/cb",
         // Rule 3: private (app) schemes.
         "com.example.app:/oauth2redirect", "cursor://anysphere.cursor-retrieval/oauth/callback", "vscode://x/cb",
+        "vscode-insiders://x/cb", "Cursor://anysphere.cursor-retrieval/cb", "app:/cb", "a:/b", "myapp://callback",
+        // Names near a refused one, but not it: only whole names and the families' prefixes are refused.
+        "msauth.com.example.app://auth", "msauth://com.example/hash", "shelly://cb", "marketplace.example:/cb",
+        "urnish://cb", "its-app://cb", "resolve://cb", "filer.example:/cb", "jarvis://cb", "webapp://cb",
     })
     void acceptedUris(String uri) {
         RedirectUris.requireAcceptable(uri);
@@ -59,6 +67,70 @@ class RedirectUrisTest {
                     assertThat(refusal.kind()).isEqualTo(Message.OAUTH_INVALID_REDIRECT_URI);
                     assertThat(refusal.kind().oauthError()).contains("invalid_redirect_uri");
                 });
+    }
+
+    /**
+     * Operating systems' and browsers' own handlers (issue 51 finding 12): each of these, in any
+     * case, whatever follows its colon, is refused as rule 4's are, with the same code and text.
+     */
+    static Stream<Arguments> osAndInternalHandlers() {
+        List<String> schemes = List.of(
+                // The finding's.
+                "search-ms", "ms-settings", "shell", "res", "wyciwyg", "itms-services", "market", "urn", "x-javascript",
+                // Their families: every ms- handler, every x- scheme, Apple's installers.
+                "ms-msdt", "ms-officecmd", "ms-word", "ms-excel", "ms-appinstaller", "ms-its", "ms-cxh",
+                "ms-windows-store", "ms-", "x-apple.systempreferences", "x-apple-helpbasic", "x-web-search", "x-",
+                "itms", "itmss", "itms-apps", "itms-appss", "itms-beta", "search",
+                // Other handlers an attacker would try.
+                "mk", "its", "hcp", "help", "mhtml", "ftp", "ftps", "file", "jar", "view-source", "android-app",
+                "android.resource", "content", "app-prefs", "prefs", "shortcuts", "applescript", "apt", "appstream",
+                "web+coolhandler", "chrome-extension", "chrome-untrusted", "moz-extension", "moz-icon",
+                "safari-web-extension", "edge-extension", "livescript", "mocha", "callto", "sip", "rdp", "vnc", "ipfs");
+        return schemes.stream().flatMap(scheme -> Stream.of(scheme, scheme.toUpperCase(Locale.ROOT), mixedCase(scheme))
+                .flatMap(written -> Stream.of(written + ":x", written + "://host/cb", written + ":/cb?code=1",
+                        written + ":open?url=https://a.example/cb")
+                        .map(uri -> Arguments.of(uri, scheme))));
+    }
+
+    private static String mixedCase(String scheme) {
+        StringBuilder mixed = new StringBuilder();
+        for (int i = 0; i < scheme.length(); i++) {
+            char c = scheme.charAt(i);
+            mixed.append(i % 2 == 0 ? Character.toUpperCase(c) : c);
+        }
+        return mixed.toString();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("osAndInternalHandlers")
+    void operatingSystemAndInternalHandlersAreRefusedInAnyCase(String uri, String scheme) {
+        assertThat(RedirectUris.isAcceptable(uri)).isFalse();
+        assertThat(RedirectUris.matches(uri, List.of(uri))).as("even if registered").isFalse();
+        assertThatThrownBy(() -> RedirectUris.requireAcceptable(uri))
+                .isInstanceOfSatisfying(Refusal.class, refusal -> {
+                    assertThat(refusal.kind()).isEqualTo(Message.OAUTH_INVALID_REDIRECT_URI);
+                    assertThat(refusal.kind().oauthError()).contains("invalid_redirect_uri");
+                })
+                .hasMessage("redirect_uri no válida (" + uri + "): el esquema " + scheme + " no está permitido");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"googlechrome-x-callback://x-callback-url/open/?url=https://a.example/cb",
+        "firefox-focus://open-url?url=https://a.example/cb", "Opera-Touch://a.example/cb", "X-SAFARI-HTTPS://a.example/cb",
+        "Microsoft-Edge-Holographic:https://a.example/cb"})
+    void browsersOtherWrappersAreWrappersInAnyCase(String uri) {
+        assertThat(RedirectUris.isAcceptable(uri)).isFalse();
+        assertThat(RedirectUris.isBrowserWrapper(uri)).isTrue();
+        assertThat(RedirectUris.mustStopAuthorizing(List.of("https://a.example/cb", uri))).isTrue();
+        assertThatThrownBy(() -> RedirectUris.requireAcceptable(uri)).hasMessageEndingWith("abre otra dirección en un navegador");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {" shell:x", "shell:x ", "\tms-settings:x", "sh\tell:x", "ms-settings :x", "\u0000shell:x",
+        "\u00a0search-ms:query=x", "\ufeffshell:x", "shell\n:x", "ms-\u200bsettings:x", "search-ms:query=x\r\n"})
+    void paddingMakesNoRefusedSchemeAcceptable(String uri) {
+        assertThat(RedirectUris.isAcceptable(uri)).isFalse();
+        assertThatThrownBy(() -> RedirectUris.requireAcceptable(uri)).isInstanceOf(Refusal.class);
     }
 
     @Test

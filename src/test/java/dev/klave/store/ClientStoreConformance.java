@@ -53,6 +53,23 @@ abstract class ClientStoreConformance extends StoreConformance {
         assertThat(clients.find("oc_unknown")).isEmpty();
     }
 
+    /**
+     * Issue 51 refused schemes that registration had accepted before: a client stored with one is
+     * still read (its listing, its other URIs, its deletion keep working), and the URI matches nothing.
+     */
+    @Test
+    void aClientWhoseRedirectUriARuleRefusedSinceIsStillRead() {
+        List<String> declared = List.of("https://app.example.com/cb", "ms-settings:privacy-webcam");
+        OAuthClient client = new OAuthClient("oc_" + UUID.randomUUID(), ClientKind.REGISTERED, new ClientMetadata(
+                declared, Optional.empty(), Optional.empty(), Optional.empty(), List.of("authorization_code"),
+                List.of("code")), NOW, NOW);
+        assertThat(clients.createWithin(client, NO_LIMIT)).isTrue();
+
+        assertThat(clients.find(client.id())).contains(client);
+        assertThat(dev.klave.oauth.client.RedirectUris.matches("ms-settings:privacy-webcam", declared)).isFalse();
+        assertThat(dev.klave.oauth.client.RedirectUris.matches("https://app.example.com/cb", declared)).isTrue();
+    }
+
     @Test
     void aSecondClientWithTheSameIdIsRefused() {
         OAuthClient client = registered(NOW);

@@ -74,7 +74,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
         assertThat(store.chunks(two.id())).containsExactly("b");
         assertThat(store.findById(one.id()).orElseThrow().bytes()).isEqualTo(15);
         assertThat(store.findById(two.id()).orElseThrow().bytes()).isEqualTo(7);
-        assertThat(store.search(Optional.empty(), "listo uno", 10)).extracting(found -> found.recording().id())
+        assertThat(store.search(Optional.empty(), text("listo uno"), 10)).extracting(found -> found.recording().id())
                 .containsExactly(one.id());
 
         // A batch with a chunk that cannot be stored (its seq taken) stores none of it.
@@ -84,7 +84,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
                 .isInstanceOf(RuntimeException.class);
         assertThat(store.chunks(two.id())).containsExactly("b");
         assertThat(store.findById(two.id()).orElseThrow().bytes()).isEqualTo(7);
-        assertThat(store.search(Optional.empty(), "perdida", 10)).isEmpty();
+        assertThat(store.search(Optional.empty(), text("perdida"), 10)).isEmpty();
     }
 
     @Test
@@ -95,14 +95,19 @@ abstract class RecordingStoreConformance extends StoreConformance {
         store.index(recording.id(), java.util.List.of(1.5, 4.0), java.util.List.of("Permission denied", "100% done_"));
         store.index(others.id(), java.util.List.of(2.0), java.util.List.of("permission DENIED again"));
 
-        assertThat(store.search(Optional.of(eva), "permission", 10)).extracting(RecordingStore.Found::at)
+        assertThat(store.search(Optional.of(eva), text("permission"), 10)).extracting(RecordingStore.Found::at)
                 .containsExactly(1.5);
-        assertThat(store.search(Optional.empty(), "PERMISSION denied", 10)).hasSize(2);
-        assertThat(store.search(Optional.of(eva), "0% d", 10)).extracting(RecordingStore.Found::line)
+        assertThat(store.search(Optional.empty(), text("PERMISSION denied"), 10)).hasSize(2);
+        assertThat(store.search(Optional.of(eva), text("0% d"), 10)).extracting(RecordingStore.Found::line)
                 .containsExactly("100% done_");
-        assertThat(store.search(Optional.of(eva), "%", 10)).as("a literal %").hasSize(1);
-        assertThat(store.search(Optional.of(eva), "_", 10)).as("a literal _").hasSize(1);
-        assertThat(store.search(Optional.of(eva), "nada", 10)).isEmpty();
+        assertThat(store.search(Optional.of(eva), text("0%"), 10)).as("a literal %").hasSize(1);
+        assertThat(store.search(Optional.of(eva), text("n%"), 10)).as("a literal %, no wildcard").isEmpty();
+        assertThat(store.search(Optional.of(eva), text("e_"), 10)).as("a literal _").hasSize(1);
+        assertThat(store.search(Optional.of(eva), text("nada"), 10)).isEmpty();
+    }
+
+    private static dev.klave.recording.SearchText text(String text) {
+        return new dev.klave.recording.SearchText(text);
     }
 
     @Test
@@ -119,7 +124,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
 
         assertThat(store.findById(old.id())).isEmpty();
         assertThat(store.chunks(old.id())).isEmpty();
-        assertThat(store.search(Optional.of(eva), "uno", 10)).isEmpty();
+        assertThat(store.search(Optional.of(eva), text("uno"), 10)).isEmpty();
         assertThat(store.deleteStartedBefore(NOW.minusSeconds(1), 10_000)).isZero();
     }
 

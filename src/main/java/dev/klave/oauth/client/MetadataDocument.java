@@ -63,7 +63,7 @@ final class MetadataDocument {
         }
         ClientMetadata declared;
         try {
-            declared = new ClientMetadata(redirectUris, text(document, "client_name"), text(document, "client_uri"),
+            declared = ClientMetadata.declared(redirectUris, text(document, "client_name"), text(document, "client_uri"),
                     text(document, "logo_uri"), strings(document, "grant_types", List.of("authorization_code")),
                     strings(document, "response_types", List.of("code")));
         } catch (IllegalArgumentException refusedUri) {

@@ -18,24 +18,6 @@ import java.util.regex.Pattern;
  * exact string (rules 1 and 3), with the one exception of RFC 8252 §7.3 for loopback ports.
  */
 public final class RedirectUris {
-    /** Rule 4: schemes that run code, read local files or open another protocol. */
-    private static final Set<String> REJECTED_SCHEMES = Set.of(
-            "javascript", "data", "file", "vbscript", "blob", "about", "ftp", "ws", "wss");
-    /** Rule 5: schemes that make a browser open the https address they wrap, outside Klave's checks. */
-    private static final Set<String> BROWSER_WRAPPERS = Set.of(
-            "googlechrome", "googlechromes", "x-safari-http", "x-safari-https", "microsoft-edge",
-            "microsoft-edge-http", "microsoft-edge-https", "firefox", "opera-http", "opera-https", "brave", "intent");
-    /**
-     * Beside rule 4's: a browser's own pages and extensions, archive and view wrappers, and the
-     * schemes of protocols that are no application to hand a code to (mail, shells, file shares,
-     * directories). An application's private scheme ({@code cursor://}, {@code vscode://}) is none
-     * of these and keeps working (rule 3).
-     */
-    private static final Set<String> NOT_APPLICATIONS = Set.of(
-            "view-source", "jar", "filesystem", "chrome", "chrome-extension", "chrome-untrusted", "chrome-search",
-            "devtools", "edge", "moz-extension", "resource", "opera", "vivaldi", "safari-extension", "mailto",
-            "ssh", "sftp", "telnet", "tel", "sms", "smb", "nfs", "ldap", "ldaps", "gopher", "news", "nntp", "irc",
-            "ircs", "rtsp", "git", "svn", "dict", "netdoc");
     /** Rule 2: the only hosts an {@code http} redirect may name. */
     private static final Set<String> HTTP_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]");
     private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*):");
@@ -44,7 +26,9 @@ public final class RedirectUris {
 
     /**
      * Checks {@code uri} against rules 2, 4 and 5 and its form: absolute, no fragment, an http(s)
-     * URI with a host and no user name (which reads as one host and goes to another).
+     * URI with a host and no user name (which reads as one host and goes to another), a scheme
+     * {@link RedirectSchemes} does not refuse. Only a URI Java parses passes: no padding or control
+     * character can make a refused scheme read as another.
      *
      * @throws dev.klave.messages.Refusal {@code oauth.invalid_redirect_uri} saying which rule
      */
@@ -74,13 +58,14 @@ public final class RedirectUris {
             return Optional.of(Text.REDIRECT_FRAGMENT.text());
         }
         String scheme = parsed.getScheme().toLowerCase(Locale.ROOT);
-        if (REJECTED_SCHEMES.contains(scheme) || NOT_APPLICATIONS.contains(scheme)) {
+        RedirectSchemes.Kind kind = RedirectSchemes.of(scheme);
+        if (kind == RedirectSchemes.Kind.REFUSED) {
             return Optional.of(Text.REDIRECT_SCHEME_REFUSED.text(scheme));
         }
-        if (BROWSER_WRAPPERS.contains(scheme)) {
+        if (kind == RedirectSchemes.Kind.BROWSER_WRAPPER) {
             return Optional.of(Text.REDIRECT_SCHEME_WRAPPER.text(scheme));
         }
-        if (!scheme.equals("http") && !scheme.equals("https")) {
+        if (kind == RedirectSchemes.Kind.APPLICATION) {
             // Rule 3: a private scheme (an app's) is accepted and must later match exactly.
             return Optional.empty();
         }
@@ -98,7 +83,8 @@ public final class RedirectUris {
 
     /** Rule 5: whether {@code uri} uses a browser wrapper scheme. */
     public static boolean isBrowserWrapper(String uri) {
-        return schemeOf(uri).map(BROWSER_WRAPPERS::contains).orElse(false);
+        return schemeOf(uri).map(scheme -> RedirectSchemes.of(scheme) == RedirectSchemes.Kind.BROWSER_WRAPPER)
+                .orElse(false);
     }
 
     /**

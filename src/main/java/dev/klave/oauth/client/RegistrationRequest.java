@@ -60,7 +60,7 @@ final class RegistrationRequest {
         if (name.filter(value -> value.isBlank() || value.length() > MAX_NAME_LENGTH).isPresent()) {
             throw invalid(Text.REGISTRATION_CLIENT_NAME.text(MAX_NAME_LENGTH));
         }
-        return new ClientMetadata(List.copyOf(redirectUris), name, webAddress(request, "client_uri"),
+        return ClientMetadata.declared(List.copyOf(redirectUris), name, webAddress(request, "client_uri"),
                 webAddress(request, "logo_uri"), List.copyOf(grantTypes), List.copyOf(responseTypes));
     }
 

@@ -79,6 +79,10 @@ class MetadataDocumentTest {
         "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":\"a:/b\"}",
         "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[7]}",
         "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\" \"]}",
+        "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\"search-ms:query=x\"]}",
+        "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\"cursor://a/cb\",\"MS-Settings:privacy\"]}",
+        "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\"Shell:startup\"]}",
+        "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\"x-javascript:alert(1)\"]}",
         "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\"a:/b\"],\"client_name\":{}}",
         "BAD_DOCUMENT|application/json|{\"client_id\":\"https://client.example/client.json\",\"redirect_uris\":[\"a:/b\"],\"grant_types\":\"authorization_code\"}"
     })
