@@ -61,12 +61,20 @@ final class Formats {
     }
 
     /**
-     * {@code Klave-Signature}: {@code t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">}. The
-     * time is signed with the body, so a receiver can refuse an old one replayed.
+     * {@code Klave-Signature}: {@code t=<unix seconds>,v2=<hex HMAC-SHA256 of "<t>.<delivery>.<body>">}.
+     * The time is signed, so a receiver can refuse an old one replayed; the delivery id
+     * ({@code Klave-Delivery}, what a receiver deduplicates on) is signed, so nobody can make one
+     * delivery look like another; the body is signed whole. The delivery id ({@code n_} and
+     * base64url) has no dot, so the three parts cannot be shifted into one another. {@code v2}:
+     * the first form ({@code v1}) signed the time and the body only.
      */
-    static String signature(Hmac key, Instant at, byte[] body) {
+    static String signature(Hmac key, Instant at, String deliveryId, byte[] body) {
+        if (deliveryId.indexOf('.') >= 0) {
+            throw new IllegalArgumentException("a delivery id has no dot");
+        }
         long seconds = at.getEpochSecond();
-        return "t=" + seconds + ",v1=" + key.signHex(seconds + "." + new String(body, StandardCharsets.UTF_8));
+        return "t=" + seconds + ",v2=" + key.signHex(seconds + "." + deliveryId + "."
+                + new String(body, StandardCharsets.UTF_8));
     }
 
     static String mailSubject(JsonNode payload) {
