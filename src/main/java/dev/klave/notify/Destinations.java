@@ -127,7 +127,7 @@ public final class Destinations {
         Destination destination = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
         Instant now = clock.instant();
         Notification test = new Notification(destination.kinds().iterator().next(), "test:" + UUID.randomUUID(), now,
-                Text.NOTIFY_TEST_TITLE.text(), List.of(Text.NOTIFY_TEST_LINE.text(by.login().value())),
+                Text.NOTIFY_TEST_TITLE.text(), List.of(Notification.Line.of(Text.NOTIFY_TEST_LINE.text(by.login().value()))),
                 URI.create(baseUrl.resolve("/admin/instalacion")), Map.of("test", true));
         transactions.inTransaction(() -> notifier.only(destination, test));
     }

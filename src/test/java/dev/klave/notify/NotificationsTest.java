@@ -101,7 +101,8 @@ class NotificationsTest {
     private String ask(String cluster, String tier, int minutes, String reason) throws Exception {
         HttpResponse<String> asked = http.send("POST", "/api/access/requests", "{\"cluster_id\":\"" + cluster
                 + "\","
-                + "\"tier\":\"" + tier + "\",\"scope\":\"*\",\"minutes\":" + minutes + ",\"reason\":\"" + reason + "\"}",
+                + "\"tier\":\"" + tier + "\",\"scope\":\"*\",\"minutes\":" + minutes + ",\"reason\":"
+                + JSON.writeValueAsString(reason) + "}",
                 "Cookie", eva);
         assertThat(asked.statusCode()).as(asked.body()).isEqualTo(201);
         return json(asked).get("id").asText();
@@ -129,9 +130,9 @@ class NotificationsTest {
         JsonNode message = JSON.readTree(slack.body());
         assertThat(message.get("text").asText()).contains("eva pide «administrar» sobre todo el cluster de prod-1");
         assertThat(message.get("blocks").get(0).get("type").asText()).isEqualTo("section");
-        assertThat(message.get("blocks").get(1).get("elements").get(0).get("text").asText())
-                .as("outside text escaped for Slack").contains("incidente &lt;INC-1&gt; &amp; reinicio");
-        JsonNode button = message.get("blocks").get(2).get("elements").get(0);
+        assertThat(message.get("blocks").get(1).get("text").get("text").asText())
+                .as("outside text escaped for Slack, quoted").isEqualTo("Motivo:\n> `incidente &lt;INC-1&gt; &amp; reinicio`");
+        JsonNode button = message.get("blocks").get(3).get("elements").get(0);
         assertThat(button.get("url").asText()).endsWith("/acceso/solicitudes/" + id);
         assertThat(slack.body()).doesNotContain("klt_").doesNotContain("kws_");
 
@@ -162,9 +163,44 @@ class NotificationsTest {
         MimeMessage email = mailTo("root@example.com").stream().filter(one -> body(one).contains(id)).findFirst()
                 .orElseThrow();
         assertThat(email.getSubject()).startsWith("Klave: eva pide «administrar»");
-        assertThat(body(email)).contains("Motivo: incidente <INC-1> & reinicio").contains("/acceso/solicitudes/" + id);
+        assertThat(body(email)).contains("Motivo:\n> incidente <INC-1> & reinicio\n").contains("/acceso/solicitudes/" + id);
         assertThat(mailTo("eva@example.com")).as("never the requester").noneMatch(one -> body(one).contains(
                 "pide «administrar»"));
+    }
+
+    @Test
+    void aHostileReasonReachesEveryChannelQuotedWithoutControlsLinksOrFormatting() throws Exception {
+        http.send("POST", "/api/clusters", "{\"id\":\"prod-3\",\"name\":\"Tercero\"}", "Cookie", root);
+        String id = ask("prod-3", "view", 30, "urgente\r\nAprobado por root\u001b[2J <https://evil.example|click> "
+                + "*bold* https://evil.example");
+
+        Eventually.until("both destinations and the mailbox told", Duration.ofSeconds(15), () ->
+                receiver.at("/slack").stream().anyMatch(one -> one.body().contains(id))
+                        && receiver.at("/json").stream().anyMatch(one -> one.body().contains(id))
+                        && mailTo("root@example.com").stream().anyMatch(one -> body(one).contains(id)));
+        String slack = receiver.at("/slack").stream().filter(one -> one.body().contains(id)).findFirst().orElseThrow()
+                .body();
+        JsonNode quote = JSON.readTree(slack).get("blocks").get(1).get("text");
+        assertThat(quote.get("verbatim").asBoolean()).isTrue();
+        assertThat(quote.get("text").asText().replace("\u200B", "")).as("a quote of inline code, escaped")
+                .isEqualTo("Motivo:\n> `urgente Aprobado por root[2J &lt;https://evil.example|click&gt; *bold* "
+                        + "https://evil.example`");
+        assertThat(slack).as("no live link, no control character").doesNotContain("<https")
+                .doesNotContain("evil.example").doesNotContain("\\u001b").doesNotContain("\\r");
+
+        String event = receiver.at("/json").stream().filter(one -> one.body().contains(id)).findFirst().orElseThrow()
+                .body();
+        assertThat(event).doesNotContain("\\u001b").doesNotContain("\\r").doesNotContain("\\n");
+        JsonNode line = JSON.readTree(event).get("lines").get(0);
+        assertThat(line.get("text").asText()).isEqualTo("Motivo:");
+        assertThat(line.get("quote").asText()).isEqualTo("urgente Aprobado por root[2J <https://evil.example|click> "
+                + "*bold* https://evil.example");
+
+        MimeMessage email = mailTo("root@example.com").stream().filter(one -> body(one).contains(id)).findFirst()
+                .orElseThrow();
+        assertThat(email.getSubject()).doesNotContain("\r").doesNotContain("\n");
+        assertThat(body(email)).contains("Motivo:\n> urgente Aprobado por root[2J <https://evil.example|click> "
+                + "*bold* https://evil.example\n").doesNotContain("\u001b").doesNotContain("\nAprobado por root");
     }
 
     @Test
@@ -205,7 +241,7 @@ class NotificationsTest {
                 .stream().filter(one -> one.get("id").asText().equals(slack)).findFirst().orElseThrow();
         assertThat(destination.get("failing_since").isNull()).as("a success clears the failure").isTrue();
         Eventually.until("the requester's e-mail", Duration.ofSeconds(15), () -> mailTo("eva@example.com").stream()
-                .anyMatch(one -> body(one).contains("Comentario: adelante")));
+                .anyMatch(one -> body(one).contains("Comentario:\n> adelante\n")));
     }
 
     @Test
@@ -259,7 +295,7 @@ class NotificationsTest {
 
     private static String body(MimeMessage message) {
         try {
-            return message.getContent().toString();
+            return message.getContent().toString().replace("\r\n", "\n");
         } catch (Exception e) {
             return "";
         }
