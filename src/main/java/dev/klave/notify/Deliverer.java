@@ -108,7 +108,15 @@ public final class Deliverer implements AutoCloseable {
         lanes.entrySet().removeIf(entry -> !due.contains(entry.getKey()) && entry.getValue().retireIfIdle());
         int started = 0;
         for (Outbox.Lane lane : due) {
-            started += lanes.computeIfAbsent(lane, Lane::new).request() ? 1 : 0;
+            Lane worker = lanes.get(lane);
+            if (worker == null && lanes.size() >= LANES) {
+                continue; // as many workers as lanes can be: this one's turn comes at a later pass
+            }
+            if (worker == null) {
+                worker = new Lane(lane);
+                lanes.put(lane, worker);
+            }
+            started += worker.request() ? 1 : 0;
         }
         return started;
     }

@@ -9,6 +9,7 @@ import dev.klave.outbound.Answer;
 import dev.klave.outbound.OutboundFailure;
 import dev.klave.outbound.PinnedHttps;
 import dev.klave.outbound.Resolver;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,7 +46,7 @@ public final class WebhookSender {
      * resolved now. A delivery checks again for its own connection, so a name that later resolves
      * elsewhere is still refused.
      */
-    void check(java.net.URI url) throws OutboundFailure {
+    void check(URI url) throws OutboundFailure {
         https.check(url);
     }
 
