@@ -37,11 +37,12 @@ final class NotifyWiring {
         boolean email = settings.notifications().smtp().isPresent();
         Mailer mailer = settings.notifications().smtp().<Mailer>map(smtp -> new SmtpMailer(smtp, outboundTls))
                 .orElse(Mailer.NONE);
-        deliverer = new Deliverer(outbox, store, new WebhookSender(outboundTls,
-                settings.notifications().webhookAllow(), Resolver.system(), accounts.clock), mailer, accounts.clock);
+        WebhookSender webhooks = new WebhookSender(outboundTls, settings.notifications().webhookAllow(),
+                Resolver.system(), accounts.clock);
+        deliverer = new Deliverer(outbox, store, webhooks, mailer, accounts.clock);
         notifier = new Notifier(store, outbox, accounts.subjects, email, random, accounts.clock, deliverer::wake);
-        destinations = new Destinations(database, store, outbox, notifier, accounts.events, settings.baseUrl(), random,
-                accounts.clock);
+        destinations = new Destinations(database, store, outbox, notifier, accounts.events, webhooks,
+                settings.baseUrl(), random, accounts.clock);
         routes = new NotifyRoutes(destinations, email);
     }
 

@@ -233,6 +233,13 @@ public enum Message {
             + "installation.notice"),
     /** %s: how many. */
     NOTIFY_TOO_MANY(409, "como mucho %s destinos de avisos"),
+    /** %s: the host as given. The rule of every delivery, applied when the destination is added (issue 51). */
+    NOTIFY_ADDRESS_REFUSED(400, "%s no es una dirección pública: Klave no envía avisos a loopback, redes privadas, "
+            + "enlace local (los metadatos en 169.254.169.254) ni a direcciones IP escritas en octal, hexadecimal o "
+            + "abreviadas, ni a un nombre que resuelva a una de ellas; SERVICE_WEBHOOK_ALLOW admite redes privadas "
+            + "concretas"),
+    /** %s: the host as given. */
+    NOTIFY_ADDRESS_UNKNOWN(400, "Klave no encuentra la dirección de %s"),
 
     // Not in the specification: recorded sessions (issue 42).
     RECORDING_POLICY_INVALID(400, "la política de grabación es off, on o required"),

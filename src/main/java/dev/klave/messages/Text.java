@@ -187,9 +187,11 @@ public enum Text {
     NOTIFY_ACCESS_WAITING("%s pide «%s» sobre %s de %s durante %s"),
     /** Who asks, the action, the object, where. */
     NOTIFY_WRITE_WAITING("%s quiere %s %s (%s)"),
-    NOTIFY_REASON("Motivo: %s"),
+    /** A line's label: the reason the requester wrote follows it, quoted. */
+    NOTIFY_REASON("Motivo:"),
     NOTIFY_EXPIRES("Caduca si nadie decide: %s (UTC)"),
-    NOTIFY_COMMENT("Comentario: %s"),
+    /** A line's label: the decider's comment follows it, quoted. */
+    NOTIFY_COMMENT("Comentario:"),
     /** Who decided, what. */
     NOTIFY_APPROVED("%s aprobó tu solicitud: «%s» sobre %s de %s, hasta %s (UTC)"),
     NOTIFY_DENIED("%s denegó tu solicitud: «%s» sobre %s de %s"),

@@ -7,6 +7,9 @@ import dev.klave.audit.ControlEvents;
 import dev.klave.audit.EventType;
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
+import dev.klave.messages.Untrusted;
+import dev.klave.outbound.HostNames;
+import dev.klave.outbound.OutboundFailure;
 import dev.klave.storage.Transactions;
 import dev.klave.config.BaseUrl;
 import java.net.URI;
@@ -25,6 +28,9 @@ import java.util.UUID;
 /**
  * Webhook destinations for administrators (issue 41): added with the kinds they want, a JSON one
  * with a signing secret shown once; removed; tested; their delivery log read. Each change an event.
+ * An address is refused when added by the rule every delivery applies ({@link WebhookSender#check}:
+ * public addresses or {@code SERVICE_WEBHOOK_ALLOW}'s, its name resolved now), not first at a
+ * delivery nobody watches.
  */
 public final class Destinations {
     public static final int MAX_NAME = 100;
@@ -38,17 +44,19 @@ public final class Destinations {
     private final Outbox outbox;
     private final Notifier notifier;
     private final ControlEvents events;
+    private final WebhookSender webhooks;
     private final BaseUrl baseUrl;
     private final SecureRandom random;
     private final Clock clock;
 
     public Destinations(Transactions transactions, DestinationStore store, Outbox outbox, Notifier notifier,
-            ControlEvents events, BaseUrl baseUrl, SecureRandom random, Clock clock) {
+            ControlEvents events, WebhookSender webhooks, BaseUrl baseUrl, SecureRandom random, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.store = requireNonNull(store, "store is null");
         this.outbox = requireNonNull(outbox, "outbox is null");
         this.notifier = requireNonNull(notifier, "notifier is null");
         this.events = requireNonNull(events, "events is null");
+        this.webhooks = requireNonNull(webhooks, "webhooks is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
         this.random = requireNonNull(random, "random is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -57,7 +65,7 @@ public final class Destinations {
     /** What a new destination asks for, as the API received it. */
     public record Request(String name, String format, String url, List<String> kinds) {}
 
-    /** @throws dev.klave.messages.Refusal 400 for a bad name, format, address or kind */
+    /** @throws dev.klave.messages.Refusal 400 for a bad name, format, address (one delivery would refuse) or kind */
     public Destination create(Request request, Principal by) {
         String name = request.name() == null ? "" : request.name().strip();
         if (name.isEmpty() || name.length() > MAX_NAME) {
@@ -81,6 +89,7 @@ public final class Destinations {
         if (kinds.isEmpty()) {
             throw Message.NOTIFY_KINDS.refusal();
         }
+        reachable(url);
         Optional<String> secret = format == Destination.Format.JSON ? Optional.of(secret()) : Optional.empty();
         Destination destination = new Destination(UUID.randomUUID().toString(), name, format, url, shown(url), secret,
                 kinds, clock.instant(), Optional.of(by.subjectId().value()), Destination.Delivery.NONE,
@@ -118,7 +127,7 @@ public final class Destinations {
         Destination destination = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
         Instant now = clock.instant();
         Notification test = new Notification(destination.kinds().iterator().next(), "test:" + UUID.randomUUID(), now,
-                Text.NOTIFY_TEST_TITLE.text(), List.of(Text.NOTIFY_TEST_LINE.text(by.login().value())),
+                Text.NOTIFY_TEST_TITLE.text(), List.of(Notification.Line.of(Text.NOTIFY_TEST_LINE.text(by.login().value()))),
                 URI.create(baseUrl.resolve("/admin/instalacion")), Map.of("test", true));
         transactions.inTransaction(() -> notifier.only(destination, test));
     }
@@ -135,6 +144,17 @@ public final class Destinations {
                 .filter(since -> !since.isAfter(before)).isPresent()).toList();
     }
 
+    /** Refuses an address no delivery would reach: the look-up and the rule of {@link WebhookSender}. */
+    private void reachable(URI url) {
+        try {
+            webhooks.check(url);
+        } catch (OutboundFailure failure) {
+            throw failure.kind() == OutboundFailure.Kind.ADDRESS_REFUSED
+                    ? Message.NOTIFY_ADDRESS_REFUSED.refusal(Untrusted.text(url.getHost()))
+                    : Message.NOTIFY_ADDRESS_UNKNOWN.refusal(Untrusted.text(url.getHost()));
+        }
+    }
+
     /** An absolute https address with a host, no user part, no fragment: checked again when sent. */
     static URI url(String text) {
         if (text == null || text.isBlank() || text.length() > MAX_URL) {
@@ -142,6 +162,11 @@ public final class Destinations {
         }
         try {
             URI url = new URI(text.strip());
+            String authority = url.getRawAuthority() == null ? "" : url.getRawAuthority().replaceFirst(":[0-9]*$", "");
+            if (url.getHost() == null && !authority.isEmpty() && HostNames.ambiguousIpv4(authority)) {
+                // https://127.1: no host to java.net.URI, 127.0.0.1 to a browser and to inet_aton.
+                throw Message.NOTIFY_ADDRESS_REFUSED.refusal(Untrusted.text(authority));
+            }
             if (!"https".equalsIgnoreCase(url.getScheme()) || url.getHost() == null || url.getRawUserInfo() != null
                     || url.getRawFragment() != null || !url.toASCIIString().equals(url.toString())) {
                 throw Message.NOTIFY_URL.refusal();

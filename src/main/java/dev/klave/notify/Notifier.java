@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -131,11 +132,18 @@ public final class Notifier {
         return "n_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
+    /**
+     * The stored payload, which is also the generic JSON event: each line an object, {@code text}
+     * Klave's words and {@code quote}, when present, what a person wrote.
+     */
     static String payload(Notification notification) {
+        List<Map<String, String>> lines = notification.lines().stream().map(line -> line.quote()
+                .map(quote -> Map.of("text", line.text(), "quote", quote))
+                .orElseGet(() -> Map.of("text", line.text()))).toList();
         try {
             return JSON.writeValueAsString(Map.of("id", notification.key(), "kind", notification.kind().code(),
                     "occurred_at", notification.occurredAt().toString(), "title", notification.title(),
-                    "lines", notification.lines(), "link", notification.link().toString(), "data",
+                    "lines", lines, "link", notification.link().toString(), "data",
                     notification.data()));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a notification's payload is plain JSON", e);

@@ -99,20 +99,33 @@ public final class PinnedHttps {
         return send(url, request(url, "POST", "*/*", all).getBytes(StandardCharsets.US_ASCII), body);
     }
 
-    private Answer send(URI url, byte[] head, byte[] body) throws OutboundFailure {
+    /**
+     * Whether {@code url} could be called now, by the very rule a call applies first — its form,
+     * the look-up (within the deadline) and the policy on every address — without connecting: a
+     * caller that stores a URL to call later (a webhook) refuses it at once instead of at the first
+     * call. The call itself checks again, for its own connection.
+     *
+     * @throws OutboundFailure {@code ADDRESS_REFUSED} for an address the policy does not permit or
+     *     a host written as an ambiguous IPv4 address; {@code FAILED} or {@code DEADLINE} when the
+     *     name does not resolve
+     */
+    public void check(URI url) throws OutboundFailure {
+        permitted(url, System.nanoTime() + deadline.toNanos());
+    }
+
+    /** The addresses {@code url}'s host resolves to, every one permitted; the rule of {@link #check}. */
+    private List<InetAddress> permitted(URI url, long end) throws OutboundFailure {
         requireNonNull(url, "url is null");
         if (!"https".equals(url.getScheme()) || url.getHost() == null || url.getHost().endsWith(".")
                 || url.getPort() == 0 || url.getPort() > 65535) {
             throw new IllegalArgumentException("not an absolute https URL with a host name and a port");
         }
-        long end = System.nanoTime() + deadline.toNanos();
         String host = bare(url.getHost());
         if (HostNames.ambiguousIpv4(host)) {
             // Read one way here and another by the rest of the world: refused, not reinterpreted.
             throw new OutboundFailure(OutboundFailure.Kind.ADDRESS_REFUSED, Untrusted.text(host)
                     + " is an IPv4 address in a form parsers read differently", null);
         }
-        int port = url.getPort() == -1 ? HTTPS_PORT : url.getPort();
         List<InetAddress> addresses = resolve(host, end);
         for (InetAddress address : addresses) {
             if (!policy.permits(address)) {
@@ -120,6 +133,14 @@ public final class PinnedHttps {
                         Untrusted.text(host) + " resolves to " + address.getHostAddress() + ", which is not permitted", null);
             }
         }
+        return addresses;
+    }
+
+    private Answer send(URI url, byte[] head, byte[] body) throws OutboundFailure {
+        long end = System.nanoTime() + deadline.toNanos();
+        List<InetAddress> addresses = permitted(url, end);
+        String host = bare(url.getHost());
+        int port = url.getPort() == -1 ? HTTPS_PORT : url.getPort();
         // The watchdog closes whichever socket is being connected or read when the deadline passes.
         AtomicReference<Socket> current = new AtomicReference<>();
         try (Watchdog watchdog = Watchdog.closingAt(() -> closeQuietly(current.get()), end)) {

@@ -7,15 +7,21 @@ import dev.klave.notify.Outbox;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** {@link Outbox} in SQL: claims are conditional updates, so replicas never send one row together. */
+/**
+ * {@link Outbox} in SQL: claims are conditional updates, so two replicas never send one row within
+ * one claim.
+ */
 public final class JdbiOutbox implements Outbox {
     private static final String COLUMNS = "id, channel, destination_id, target, kind, event_key, payload, created_at, "
             + "attempts, next_attempt_at, delivered_at, gave_up_at, last_status, last_error";
+
+    /** Due at :now and free: not delivered, not given up, not claimed by a replica still within its claim. */
+    private static final String DUE = "delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= :now "
+            + "AND (claimed_until IS NULL OR claimed_until <= :now)";
 
     private final Database database;
 
@@ -45,28 +51,46 @@ public final class JdbiOutbox implements Outbox {
     }
 
     @Override
-    public List<Row> claim(Instant now, Instant until, int limit) {
-        List<Row> due = database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM notify_outbox "
-                        + "WHERE delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= :now "
-                        + "AND (claimed_until IS NULL OR claimed_until <= :now) ORDER BY next_attempt_at, id LIMIT :limit")
+    public List<Lane> due(Instant now, int limit) {
+        return database.withHandle(handle -> handle.createQuery("SELECT DISTINCT channel, destination_id "
+                        + "FROM notify_outbox WHERE " + DUE + " LIMIT :limit")
                 .bind("now", now.toEpochMilli())
                 .bind("limit", limit)
-                .map(JdbiOutbox::map)
+                .map((row, context) -> new Lane(Channel.parse(row.getString("channel")),
+                        Optional.ofNullable(row.getString("destination_id"))))
                 .list());
-        List<Row> claimed = new ArrayList<>();
-        for (Row row : due) {
-            int taken = database.withHandle(handle -> handle.createUpdate("UPDATE notify_outbox SET claimed_until = "
-                            + ":until WHERE id = :id AND delivered_at IS NULL AND gave_up_at IS NULL "
-                            + "AND next_attempt_at <= :now AND (claimed_until IS NULL OR claimed_until <= :now)")
-                    .bind("id", row.id())
+    }
+
+    @Override
+    public Optional<Row> claim(Lane lane, Instant now, Instant until) {
+        String inLane = lane.destinationId().isPresent() ? "channel = :channel AND destination_id = :destination"
+                : "channel = :channel";
+        // A few candidates at a time: another replica may take the first between the read and the update.
+        for (int round = 0; round < 3; round++) {
+            List<Row> due = database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS
+                            + " FROM notify_outbox WHERE " + inLane + " AND " + DUE
+                            + " ORDER BY next_attempt_at, created_at, id LIMIT 4")
+                    .bind("channel", lane.channel().code())
+                    .bind("destination", lane.destinationId().orElse(null))
                     .bind("now", now.toEpochMilli())
-                    .bind("until", until.toEpochMilli())
-                    .execute());
-            if (taken == 1) {
-                claimed.add(row);
+                    .map(JdbiOutbox::map)
+                    .list());
+            if (due.isEmpty()) {
+                return Optional.empty();
+            }
+            for (Row row : due) {
+                int taken = database.withHandle(handle -> handle.createUpdate("UPDATE notify_outbox SET "
+                                + "claimed_until = :until WHERE id = :id AND " + DUE)
+                        .bind("id", row.id())
+                        .bind("now", now.toEpochMilli())
+                        .bind("until", until.toEpochMilli())
+                        .execute());
+                if (taken == 1) {
+                    return Optional.of(row);
+                }
             }
         }
-        return claimed;
+        return Optional.empty();
     }
 
     @Override
@@ -84,7 +108,8 @@ public final class JdbiOutbox implements Outbox {
     public void failed(String id, Instant at, Optional<Integer> status, String error, Optional<Instant> next) {
         database.withHandle(handle -> handle.createUpdate("UPDATE notify_outbox SET attempts = attempts + 1, "
                         + "last_status = :status, last_error = :error, claimed_until = NULL, "
-                        + "next_attempt_at = COALESCE(:next, next_attempt_at), gave_up_at = :gave_up WHERE id = :id")
+                        + "next_attempt_at = COALESCE(:next, next_attempt_at), gave_up_at = :gave_up WHERE id = :id "
+                        + "AND delivered_at IS NULL")
                 .bind("id", id)
                 .bind("status", status.orElse(null))
                 .bind("error", error.length() > 500 ? error.substring(0, 500) : error)

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NotificationsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern SIGNATURE = Pattern.compile("t=(\\d+),v1=([0-9a-f]{64})");
+    private static final Pattern SIGNATURE = Pattern.compile("t=(\\d+),v2=([0-9a-f]{64})");
 
     private final TestingClock clock = new TestingClock();
     private TestingWebhookReceiver receiver;
@@ -101,7 +101,8 @@ class NotificationsTest {
     private String ask(String cluster, String tier, int minutes, String reason) throws Exception {
         HttpResponse<String> asked = http.send("POST", "/api/access/requests", "{\"cluster_id\":\"" + cluster
                 + "\","
-                + "\"tier\":\"" + tier + "\",\"scope\":\"*\",\"minutes\":" + minutes + ",\"reason\":\"" + reason + "\"}",
+                + "\"tier\":\"" + tier + "\",\"scope\":\"*\",\"minutes\":" + minutes + ",\"reason\":"
+                + JSON.writeValueAsString(reason) + "}",
                 "Cookie", eva);
         assertThat(asked.statusCode()).as(asked.body()).isEqualTo(201);
         return json(asked).get("id").asText();
@@ -129,9 +130,9 @@ class NotificationsTest {
         JsonNode message = JSON.readTree(slack.body());
         assertThat(message.get("text").asText()).contains("eva pide «administrar» sobre todo el cluster de prod-1");
         assertThat(message.get("blocks").get(0).get("type").asText()).isEqualTo("section");
-        assertThat(message.get("blocks").get(1).get("elements").get(0).get("text").asText())
-                .as("outside text escaped for Slack").contains("incidente &lt;INC-1&gt; &amp; reinicio");
-        JsonNode button = message.get("blocks").get(2).get("elements").get(0);
+        assertThat(message.get("blocks").get(1).get("text").get("text").asText())
+                .as("outside text escaped for Slack, quoted").isEqualTo("Motivo:\n> `incidente &lt;INC-1&gt; &amp; reinicio`");
+        JsonNode button = message.get("blocks").get(3).get("elements").get(0);
         assertThat(button.get("url").asText()).endsWith("/acceso/solicitudes/" + id);
         assertThat(slack.body()).doesNotContain("klt_").doesNotContain("kws_");
 
@@ -141,9 +142,18 @@ class NotificationsTest {
         Matcher signature = SIGNATURE.matcher(signed.header("Klave-Signature"));
         assertThat(signature.matches()).isTrue();
         assertThat(Long.parseLong(signature.group(1))).isEqualTo(clock.instant().getEpochSecond());
-        assertThat(signature.group(2)).as("HMAC-SHA256 of <t>.<body> with the destination's secret")
-                .isEqualTo(hmac(secret, signature.group(1) + "." + signed.body()));
-        assertThat(signature.group(2)).isNotEqualTo(hmac(secret, signature.group(1) + "." + signed.body() + " "));
+        String delivery = signed.header("Klave-Delivery");
+        assertThat(delivery).matches("n_[A-Za-z0-9_-]{22}");
+        assertThat(verifies(signed.header("Klave-Signature"), delivery, signed.body()))
+                .as("HMAC-SHA256 of <t>.<Klave-Delivery>.<body> with the destination's secret").isTrue();
+        // What a receiver deduplicates on is signed: another delivery id, a changed body or time fail.
+        assertThat(verifies(signed.header("Klave-Signature"), "n_AAAAAAAAAAAAAAAAAAAAAA", signed.body())).isFalse();
+        assertThat(verifies(signed.header("Klave-Signature"), delivery + "x", signed.body())).isFalse();
+        assertThat(verifies(signed.header("Klave-Signature"), delivery, signed.body() + " ")).isFalse();
+        assertThat(verifies("t=" + (Long.parseLong(signature.group(1)) + 1) + ",v2=" + signature.group(2), delivery,
+                signed.body())).isFalse();
+        assertThat(signature.group(2)).as("not the first form, which left Klave-Delivery out")
+                .isNotEqualTo(hmac(secret, signature.group(1) + "." + signed.body()));
         JsonNode event = JSON.readTree(signed.body());
         assertThat(event.get("kind").asText()).isEqualTo("access.waiting");
         assertThat(event.get("data").get("request").asText()).isEqualTo(id);
@@ -153,9 +163,44 @@ class NotificationsTest {
         MimeMessage email = mailTo("root@example.com").stream().filter(one -> body(one).contains(id)).findFirst()
                 .orElseThrow();
         assertThat(email.getSubject()).startsWith("Klave: eva pide «administrar»");
-        assertThat(body(email)).contains("Motivo: incidente <INC-1> & reinicio").contains("/acceso/solicitudes/" + id);
+        assertThat(body(email)).contains("Motivo:\n> incidente <INC-1> & reinicio\n").contains("/acceso/solicitudes/" + id);
         assertThat(mailTo("eva@example.com")).as("never the requester").noneMatch(one -> body(one).contains(
                 "pide «administrar»"));
+    }
+
+    @Test
+    void aHostileReasonReachesEveryChannelQuotedWithoutControlsLinksOrFormatting() throws Exception {
+        http.send("POST", "/api/clusters", "{\"id\":\"prod-3\",\"name\":\"Tercero\"}", "Cookie", root);
+        String id = ask("prod-3", "view", 30, "urgente\r\nAprobado por root\u001b[2J <https://evil.example|click> "
+                + "*bold* https://evil.example");
+
+        Eventually.until("both destinations and the mailbox told", Duration.ofSeconds(15), () ->
+                receiver.at("/slack").stream().anyMatch(one -> one.body().contains(id))
+                        && receiver.at("/json").stream().anyMatch(one -> one.body().contains(id))
+                        && mailTo("root@example.com").stream().anyMatch(one -> body(one).contains(id)));
+        String slack = receiver.at("/slack").stream().filter(one -> one.body().contains(id)).findFirst().orElseThrow()
+                .body();
+        JsonNode quote = JSON.readTree(slack).get("blocks").get(1).get("text");
+        assertThat(quote.get("verbatim").asBoolean()).isTrue();
+        assertThat(quote.get("text").asText().replace("\u200B", "")).as("a quote of inline code, escaped")
+                .isEqualTo("Motivo:\n> `urgente Aprobado por root[2J &lt;https://evil.example|click&gt; *bold* "
+                        + "https://evil.example`");
+        assertThat(slack).as("no live link, no control character").doesNotContain("<https")
+                .doesNotContain("evil.example").doesNotContain("\\u001b").doesNotContain("\\r");
+
+        String event = receiver.at("/json").stream().filter(one -> one.body().contains(id)).findFirst().orElseThrow()
+                .body();
+        assertThat(event).doesNotContain("\\u001b").doesNotContain("\\r").doesNotContain("\\n");
+        JsonNode line = JSON.readTree(event).get("lines").get(0);
+        assertThat(line.get("text").asText()).isEqualTo("Motivo:");
+        assertThat(line.get("quote").asText()).isEqualTo("urgente Aprobado por root[2J <https://evil.example|click> "
+                + "*bold* https://evil.example");
+
+        MimeMessage email = mailTo("root@example.com").stream().filter(one -> body(one).contains(id)).findFirst()
+                .orElseThrow();
+        assertThat(email.getSubject()).doesNotContain("\r").doesNotContain("\n");
+        assertThat(body(email)).contains("Motivo:\n> urgente Aprobado por root[2J <https://evil.example|click> "
+                + "*bold* https://evil.example\n").doesNotContain("\u001b").doesNotContain("\nAprobado por root");
     }
 
     @Test
@@ -196,7 +241,7 @@ class NotificationsTest {
                 .stream().filter(one -> one.get("id").asText().equals(slack)).findFirst().orElseThrow();
         assertThat(destination.get("failing_since").isNull()).as("a success clears the failure").isTrue();
         Eventually.until("the requester's e-mail", Duration.ofSeconds(15), () -> mailTo("eva@example.com").stream()
-                .anyMatch(one -> body(one).contains("Comentario: adelante")));
+                .anyMatch(one -> body(one).contains("Comentario:\n> adelante\n")));
     }
 
     @Test
@@ -227,16 +272,10 @@ class NotificationsTest {
         String listed = http.get("/api/notifications/destinations", "Cookie", root).body();
         assertThat(listed).doesNotContain(secret).doesNotContain("/slack").doesNotContain("/json");
 
-        // A private address outside SERVICE_WEBHOOK_ALLOW is refused when sent, and the log says so.
-        String blocked = json(create("interno", "slack", "https://10.0.0.1/hook", "[\"access.waiting\"]"))
-                .get("destination").get("id").asText();
-        http.send("POST", "/api/notifications/destinations/" + blocked + "/test", null, "Cookie", root);
-        Eventually.until("the refused attempt logged", Duration.ofSeconds(15), () -> {
-            JsonNode log = JSON.readTree(http.get("/api/notifications/destinations/" + blocked + "/deliveries",
-                    "Cookie", root).body());
-            return log.size() == 1 && log.get(0).get("last_error").asText().contains("not permitted");
-        });
-        http.send("DELETE", "/api/notifications/destinations/" + blocked, null, "Cookie", root);
+        // A private address outside SERVICE_WEBHOOK_ALLOW is refused when added (DestinationAddressesTest
+        // has every form); the loopback address allowed here was accepted above.
+        assertThat(create("interno", "slack", "https://10.0.0.1/hook", "[\"access.waiting\"]").statusCode())
+                .isEqualTo(400);
     }
 
     private int failures(String destination) throws Exception {
@@ -256,10 +295,21 @@ class NotificationsTest {
 
     private static String body(MimeMessage message) {
         try {
-            return message.getContent().toString();
+            return message.getContent().toString().replace("\r\n", "\n");
         } catch (Exception e) {
             return "";
         }
+    }
+
+    /** What README tells a receiver to do: HMAC-SHA256 of "<t>.<Klave-Delivery>.<body>", compared in constant time. */
+    private boolean verifies(String header, String delivery, String body) throws Exception {
+        Matcher parts = SIGNATURE.matcher(header);
+        if (!parts.matches()) {
+            return false;
+        }
+        String expected = hmac(secret, parts.group(1) + "." + delivery + "." + body);
+        return java.security.MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
+                parts.group(2).getBytes(StandardCharsets.US_ASCII));
     }
 
     private static String hmac(String key, String value) throws Exception {

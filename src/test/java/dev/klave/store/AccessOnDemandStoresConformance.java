@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Test;
 /**
  * What the stores of issue 41 must do on both databases: eligible grants, clusters' access
  * policies with their deciders, notification destinations (address and secret sealed, read back
- * whole) and the outbox (one row per event and target, claims that two replicas cannot both win,
- * retries and giving up, a destination's log).
+ * whole) and the outbox (one row per event and target, lanes due and claimed each on its own,
+ * claims that two replicas cannot both win until one lapses, retries and giving up, a delivery a
+ * late failure does not undo, a destination's log).
  */
 abstract class AccessOnDemandStoresConformance extends StoreConformance {
     private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
@@ -133,9 +134,16 @@ abstract class AccessOnDemandStoresConformance extends StoreConformance {
                 Optional.empty(), Optional.empty(), Optional.empty());
     }
 
+    private Outbox.Row email(String key, Instant due) {
+        return new Outbox.Row("n_" + UUID.randomUUID(), Outbox.Channel.EMAIL, Optional.empty(),
+                "eva-" + UUID.randomUUID() + "@example.com", Kind.ACCESS_WAITING, key, "{}", NOW, 0, due,
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
     @Test
     void theOutboxKeepsOneRowPerEventAndTargetAndOneClaimWins() {
         Destination slack = destination(Destination.Format.SLACK);
+        Outbox.Lane lane = Outbox.Lane.webhook(slack.id());
         String key = "waiting:" + UUID.randomUUID();
         Outbox.Row first = row(slack, key);
 
@@ -145,24 +153,62 @@ abstract class AccessOnDemandStoresConformance extends StoreConformance {
                 "eva@example.com", Kind.ACCESS_WAITING, key, "{}", NOW, 0, NOW, Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty()))).as("another target").isTrue();
 
-        List<Outbox.Row> claimed = outbox.claim(NOW, NOW.plusSeconds(120), 1000);
-        assertThat(claimed).extracting(Outbox.Row::id).contains(first.id());
-        assertThat(outbox.claim(NOW.plusSeconds(60), NOW.plusSeconds(180), 1000)).extracting(Outbox.Row::id)
-                .as("claimed by another replica").doesNotContain(first.id());
+        assertThat(outbox.due(NOW, 1000)).contains(lane, Outbox.Lane.EMAIL);
+        assertThat(outbox.claim(lane, NOW, NOW.plusSeconds(30))).map(Outbox.Row::id).contains(first.id());
+        assertThat(outbox.due(NOW.plusSeconds(10), 1000)).as("its only row claimed").doesNotContain(lane);
+        assertThat(outbox.claim(lane, NOW.plusSeconds(10), NOW.plusSeconds(40))).as("claimed by another replica")
+                .isEmpty();
+        assertThat(outbox.claim(lane, NOW.plusSeconds(30), NOW.plusSeconds(60))).as("once the claim lapses")
+                .map(Outbox.Row::id).contains(first.id());
 
-        outbox.failed(first.id(), NOW.plusSeconds(1), Optional.of(503), "HTTP 503", Optional.of(NOW.plusSeconds(30)));
-        assertThat(outbox.claim(NOW.plusSeconds(10), NOW.plusSeconds(130), 1000)).extracting(Outbox.Row::id)
-                .as("not before its next attempt").doesNotContain(first.id());
-        assertThat(outbox.claim(NOW.plusSeconds(31), NOW.plusSeconds(151), 1000)).extracting(Outbox.Row::id)
+        outbox.failed(first.id(), NOW.plusSeconds(31), Optional.of(503), "HTTP 503", Optional.of(NOW.plusSeconds(61)));
+        assertThat(outbox.due(NOW.plusSeconds(60), 1000)).as("not before its next attempt").doesNotContain(lane);
+        assertThat(outbox.claim(lane, NOW.plusSeconds(60), NOW.plusSeconds(90))).isEmpty();
+        assertThat(outbox.due(NOW.plusSeconds(61), 1000)).contains(lane);
+        assertThat(outbox.claim(lane, NOW.plusSeconds(61), NOW.plusSeconds(91))).map(Outbox.Row::id)
                 .contains(first.id());
-        outbox.delivered(first.id(), NOW.plusSeconds(32), 200);
-        assertThat(outbox.claim(NOW.plusSeconds(500), NOW.plusSeconds(620), 1000)).extracting(Outbox.Row::id)
-                .doesNotContain(first.id());
+        outbox.delivered(first.id(), NOW.plusSeconds(62), 200);
+        outbox.failed(first.id(), NOW.plusSeconds(63), Optional.empty(), "a late replica's timeout",
+                Optional.of(NOW.plusSeconds(93)));
+        assertThat(outbox.claim(lane, NOW.plusSeconds(500), NOW.plusSeconds(530))).isEmpty();
 
         Outbox.Row logged = outbox.ofDestination(slack.id(), 10).get(0);
         assertThat(logged.attempts()).isEqualTo(2);
-        assertThat(logged.deliveredAt()).contains(NOW.plusSeconds(32));
+        assertThat(logged.deliveredAt()).as("a late failure does not undo a delivery").contains(NOW.plusSeconds(62));
         assertThat(logged.lastStatus()).contains(200);
+        assertThat(logged.lastError()).isEmpty();
+    }
+
+    @Test
+    void eachLaneIsClaimedOnItsOwnEarliestDueFirst() {
+        Destination hanging = destination(Destination.Format.SLACK);
+        Destination fine = destination(Destination.Format.JSON);
+        Outbox.Row hangingFirst = row(hanging, "waiting:" + UUID.randomUUID());
+        Outbox.Row hangingSecond = row(hanging, "waiting:" + UUID.randomUUID());
+        Outbox.Row fineOne = row(fine, "waiting:" + UUID.randomUUID());
+        Outbox.Row later = new Outbox.Row("n_" + UUID.randomUUID(), Outbox.Channel.WEBHOOK, Optional.of(fine.id()),
+                fine.id(), Kind.ACCESS_WAITING, "waiting:" + UUID.randomUUID(), "{}", NOW, 0, NOW.plusSeconds(5),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        Outbox.Row mail = email("waiting:" + UUID.randomUUID(), NOW);
+        for (Outbox.Row row : List.of(hangingFirst, hangingSecond, later, fineOne, mail)) {
+            outbox.add(row);
+        }
+
+        assertThat(outbox.due(NOW, 1000)).contains(Outbox.Lane.webhook(hanging.id()), Outbox.Lane.webhook(fine.id()),
+                Outbox.Lane.EMAIL).doesNotHaveDuplicates();
+        Outbox.Row held = outbox.claim(Outbox.Lane.webhook(hanging.id()), NOW, NOW.plusSeconds(30)).orElseThrow();
+        assertThat(held.destinationId()).contains(hanging.id());
+        assertThat(outbox.claim(Outbox.Lane.webhook(fine.id()), NOW, NOW.plusSeconds(30))).as("another lane, free")
+                .map(Outbox.Row::id).contains(fineOne.id());
+        assertThat(outbox.claim(Outbox.Lane.webhook(fine.id()), NOW, NOW.plusSeconds(30))).as("its later row not due")
+                .isEmpty();
+        assertThat(outbox.claim(Outbox.Lane.EMAIL, NOW, NOW.plusSeconds(30)).orElseThrow().channel())
+                .isEqualTo(Outbox.Channel.EMAIL);
+        assertThat(outbox.claim(Outbox.Lane.webhook(hanging.id()), NOW, NOW.plusSeconds(30))).as("the lane's next row")
+                .map(Outbox.Row::id).contains(held.id().equals(hangingFirst.id()) ? hangingSecond.id() : hangingFirst.id());
+        assertThat(outbox.due(NOW, 1000)).doesNotContain(Outbox.Lane.webhook(hanging.id()),
+                Outbox.Lane.webhook(fine.id()));
+        assertThat(outbox.due(NOW.plusSeconds(5), 1000)).contains(Outbox.Lane.webhook(fine.id()));
     }
 
     @Test
@@ -170,12 +216,13 @@ abstract class AccessOnDemandStoresConformance extends StoreConformance {
         Destination slack = destination(Destination.Format.SLACK);
         Outbox.Row row = row(slack, "notice:" + UUID.randomUUID());
         outbox.add(row);
-        outbox.claim(NOW, NOW.plusSeconds(120), 1000);
+        outbox.claim(Outbox.Lane.webhook(slack.id()), NOW, NOW.plusSeconds(30));
 
         outbox.failed(row.id(), NOW.plusSeconds(1), Optional.empty(), "reset", Optional.empty());
 
-        assertThat(outbox.claim(NOW.plusSeconds(10_000), NOW.plusSeconds(10_120), 1000)).extracting(Outbox.Row::id)
-                .doesNotContain(row.id());
+        assertThat(outbox.claim(Outbox.Lane.webhook(slack.id()), NOW.plusSeconds(10_000), NOW.plusSeconds(10_030)))
+                .isEmpty();
+        assertThat(outbox.due(NOW.plusSeconds(10_000), 1000)).doesNotContain(Outbox.Lane.webhook(slack.id()));
         assertThat(outbox.ofDestination(slack.id(), 10).get(0).gaveUpAt()).contains(NOW.plusSeconds(1));
     }
 }

@@ -10,27 +10,40 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 
 /**
  * A webhook receiver on 127.0.0.1 over HTTPS (its own CA, which {@link #clientTls()} trusts): it
- * records every POST (path, headers, body) and answers what it is told — a status, or a reset (the
- * connection closed with no answer) — then 200 once its script runs out.
+ * records every POST (path, headers, body, when it arrived) and answers what it is told — a status,
+ * a reset (the connection closed with no answer) or nothing at all (held until the receiver
+ * closes) — for any path or for one path, then 200 once its script runs out.
  */
 public final class TestingWebhookReceiver implements AutoCloseable {
     /** A scripted answer: a status, or {@code RESET} for a connection closed without one. */
     public static final int RESET = -1;
+    /** A scripted answer: none, ever — the request is recorded and held until the receiver closes. */
+    public static final int HANG = -2;
 
     private final HttpsServer server;
     private final SSLContext clientTls;
     private final ConcurrentLinkedQueue<Integer> script = new ConcurrentLinkedQueue<>();
+    private final Map<String, ConcurrentLinkedQueue<Integer>> scripts = new ConcurrentHashMap<>();
+    private final Map<String, Runnable> beforeAnswering = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final CountDownLatch closing = new CountDownLatch(1);
 
-    /** One request as it arrived. */
-    public record Received(String path, Map<String, List<String>> headers, String body, int status) {
+    /**
+     * One request as it arrived.
+     *
+     * @param status what was answered ({@link #HANG}: nothing)
+     * @param arrivedAt when it arrived, in {@link System#nanoTime()} terms
+     */
+    public record Received(String path, Map<String, List<String>> headers, String body, int status, long arrivedAt) {
         public String header(String name) {
             return headers.entrySet().stream().filter(entry -> entry.getKey().equalsIgnoreCase(name))
                     .findFirst().map(entry -> entry.getValue().get(0)).orElse(null);
@@ -61,25 +74,55 @@ public final class TestingWebhookReceiver implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         byte[] body = exchange.getRequestBody().readAllBytes();
-        Integer answer = script.poll();
+        long arrived = System.nanoTime();
+        String path = exchange.getRequestURI().getPath();
+        Integer answer = scripts.getOrDefault(path, new ConcurrentLinkedQueue<>()).poll();
+        if (answer == null) {
+            answer = script.poll();
+        }
         if (answer != null && answer == RESET) {
             // No answer at all: the connection goes away under the sender.
             exchange.close();
             exchange.getHttpContext().getServer();
             throw new IOException("reset on purpose");
         }
+        if (answer != null && answer == HANG) {
+            received.add(new Received(path, Map.copyOf(exchange.getRequestHeaders()),
+                    new String(body, StandardCharsets.UTF_8), HANG, arrived));
+            try {
+                closing.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+            return;
+        }
+        Runnable before = beforeAnswering.get(path);
+        if (before != null) {
+            before.run();
+        }
         int status = answer == null ? 200 : answer;
-        received.add(new Received(exchange.getRequestURI().getPath(), Map.copyOf(exchange.getRequestHeaders()),
-                new String(body, StandardCharsets.UTF_8), status));
+        received.add(new Received(path, Map.copyOf(exchange.getRequestHeaders()),
+                new String(body, StandardCharsets.UTF_8), status, arrived));
         byte[] reply = "ok".getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(status, reply.length);
         exchange.getResponseBody().write(reply);
         exchange.close();
     }
 
-    /** The next answers, in order (statuses or {@link #RESET}). */
+    /** The next answers, in order (statuses, {@link #RESET} or {@link #HANG}). */
     public void answer(Integer... answers) {
         script.addAll(List.of(answers));
+    }
+
+    /** The next answers at {@code path}, before those for any path. */
+    public void answerAt(String path, Integer... answers) {
+        scripts.computeIfAbsent(path, any -> new ConcurrentLinkedQueue<>()).addAll(List.of(answers));
+    }
+
+    /** Runs {@code action} before each answer at {@code path} (a slow receiver: move a test's clock). */
+    public void beforeAnswering(String path, Runnable action) {
+        beforeAnswering.put(path, action);
     }
 
     /** What arrived at {@code path} (resets are not recorded: nothing was answered). */
@@ -104,6 +147,7 @@ public final class TestingWebhookReceiver implements AutoCloseable {
 
     @Override
     public void close() {
+        closing.countDown();
         server.stop(0);
     }
 }

@@ -9,7 +9,9 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.ColorScheme;
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingPeople;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -182,24 +184,30 @@ class AccessRequestsBrowserTest extends BrowserTestBase {
             Locator form = page.getByTestId("new-destination");
             field(form, "destination-name").fill("SIEM " + width);
             field(form, "destination-format").selectOption("json");
-            // A private address: refused when sent (SERVICE_WEBHOOK_ALLOW is empty), and the log says so.
+            // A private address outside SERVICE_WEBHOOK_ALLOW: refused when added, with the reason.
             field(form, "destination-url").fill("https://10.0.0.1/klave");
+            button(page, "Añadir destino").click();
+            assertThat(form.getByRole(AriaRole.ALERT)).containsText("10.0.0.1 no es una dirección pública");
+            // The loopback, allowed here, on a closed port: added, and refused when sent; the log says so.
+            int closed = closedPort();
+            field(form, "destination-url").fill("https://127.0.0.1:" + closed + "/klave");
             button(page, "Añadir destino").click();
             assertThat(page.getByTestId("destination-secret")).containsText("kws_");
             Locator row = page.getByTestId("notify-destinations").getByRole(AriaRole.ROW,
                     new Locator.GetByRoleOptions().setName(Pattern.compile("SIEM " + width)));
-            assertThat(row).containsText("https://10.0.0.1/…");
+            assertThat(row).containsText("https://127.0.0.1:" + closed + "/…");
             noViolations(page, "/admin/instalacion with a destination, " + width + " px");
             row.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Probar «SIEM " + width + "»"))
                     .click();
-            page.waitForTimeout(3500);
+            String name = "SIEM " + width;
+            Eventually.until("the test attempt failed", Duration.ofSeconds(15), () -> failing(name));
             page.reload();
             Locator again = page.getByTestId("notify-destinations").getByRole(AriaRole.ROW,
                     new Locator.GetByRoleOptions().setName(Pattern.compile("SIEM " + width)));
             assertThat(again).containsText("falla desde el");
             again.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Registro de «SIEM " + width
                     + "»")).click();
-            assertThat(again).containsText("not permitted");
+            assertThat(again).containsText("Connection refused");
             assertThat(page.getByTestId("destination-secret")).hasCount(0);
             TestingBrowser.screenshot(page, "avisos-destinos-" + width);
             page.context().close();
@@ -208,5 +216,21 @@ class AccessRequestsBrowserTest extends BrowserTestBase {
 
     private String admin() {
         return admin;
+    }
+
+    private boolean failing(String name) throws Exception {
+        JsonNode destinations = new com.fasterxml.jackson.databind.ObjectMapper().readTree(web.klave.http()
+                .get("/api/notifications/destinations", "Cookie", admin).body());
+        return destinations.findParents("name").stream().anyMatch(one -> one.get("name").asText().equals(name)
+                && !one.get("failing_since").isNull());
+    }
+
+    /** A loopback port nothing listens on (taken, then given back). */
+    private static int closedPort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

@@ -62,7 +62,9 @@ final class WebKlave implements AutoCloseable {
                 .with("SERVICE_TLS_CERT", tls.certificate().toString())
                 .with("SERVICE_TLS_KEY", tls.privateKey().toString())
                 .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString())
-                .with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32");
+                .with("SERVICE_TRUSTED_PROXIES", "127.0.0.1/32")
+                // A notification destination on the loopback is accepted when added (a closed port: it fails when sent).
+                .with("SERVICE_WEBHOOK_ALLOW", "127.0.0.1/32");
         java.util.function.UnaryOperator<dev.klave.testing.TestingSettings> own = settings;
         settings = values -> {
             dev.klave.testing.TestingSettings applied = own.apply(values);

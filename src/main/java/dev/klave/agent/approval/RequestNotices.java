@@ -65,8 +65,8 @@ public final class RequestNotices {
         String title = Text.NOTIFY_ACCESS_WAITING.text(asker(request.actor().subject(), request.byPerson(),
                 request.actor().sessionId().isPresent()), tier(request.role()), scope(request.scope()),
                 request.cluster().value(), duration(request.minutes()));
-        List<String> lines = List.of(Text.NOTIFY_REASON.text(request.reason()),
-                Text.NOTIFY_EXPIRES.text(WHEN.format(request.expiresAt())));
+        List<Notification.Line> lines = List.of(Notification.Line.quoting(Text.NOTIFY_REASON.text(), request.reason()),
+                Notification.Line.of(Text.NOTIFY_EXPIRES.text(WHEN.format(request.expiresAt()))));
         notifier.notify(new Notification(Kind.ACCESS_WAITING, "waiting:" + request.id(), request.createdAt(), title,
                 lines, link(request), data(request)), deciders);
     }
@@ -91,7 +91,7 @@ public final class RequestNotices {
         data.put("name", request.name());
         data.put("tool", request.tool());
         notifier.notify(new Notification(Kind.WRITE_WAITING, "waiting:" + request.id(), request.createdAt(), title,
-                List.of(Text.NOTIFY_EXPIRES.text(WHEN.format(request.expiresAt()))),
+                List.of(Notification.Line.of(Text.NOTIFY_EXPIRES.text(WHEN.format(request.expiresAt())))),
                 URI.create(RequestPages.decide(baseUrl, request.id())), data), deciders);
     }
 
@@ -104,8 +104,8 @@ public final class RequestNotices {
                 ? Text.NOTIFY_APPROVED.text(by, tier(request.role()), scope(request.scope()), request.cluster().value(),
                         WHEN.format(request.grantExpiresAt().orElse(at)))
                 : Text.NOTIFY_DENIED.text(by, tier(request.role()), scope(request.scope()), request.cluster().value());
-        List<String> lines = new ArrayList<>();
-        comment.ifPresent(text -> lines.add(Text.NOTIFY_COMMENT.text(text)));
+        List<Notification.Line> lines = new ArrayList<>();
+        comment.ifPresent(text -> lines.add(Notification.Line.quoting(Text.NOTIFY_COMMENT.text(), text)));
         Map<String, Object> data = data(request);
         data.put("status", request.status().code());
         data.put("decided_by", by);
@@ -124,7 +124,8 @@ public final class RequestNotices {
         Map<String, Object> data = data(request);
         data.put("ends_at", end.toString());
         notifier.notify(new Notification(Kind.ACCESS_ENDING, "ending:" + request.id(), at, title,
-                List.of(Text.NOTIFY_ENDING_LINE.text()), link(request), data), Set.of(request.actor().subject()));
+                List.of(Notification.Line.of(Text.NOTIFY_ENDING_LINE.text())), link(request), data),
+                Set.of(request.actor().subject()));
     }
 
     private URI link(AccessRequest request) {
