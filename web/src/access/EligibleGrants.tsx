@@ -29,7 +29,8 @@ function EligibleForm({ clusters, onCreated }: { clusters: Cluster[]; onCreated:
     setBusy(true);
     setFailure(null);
     try {
-      await post("/api/access/eligible", { subject_id: subject, cluster_id: cluster, tier, scope: scope.trim() || "*",
+      // Issue 51 §8: the scope is asked for, never assumed — an empty one is not the whole cluster.
+      await post("/api/access/eligible", { subject_id: subject, cluster_id: cluster, tier, scope: scope.trim(),
         max_minutes: maxMinutes, needs_approval: approval, note });
       setNote("");
       onCreated();
@@ -59,6 +60,7 @@ function EligibleForm({ clusters, onCreated }: { clusters: Cluster[]; onCreated:
       <label class="field">
         <span>Ámbito</span>
         <input name="eligible-scope" value={scope} placeholder="namespace, o * para todo el cluster" maxLength={63}
+          required pattern="\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?"
           onInput={(event) => setScope(event.currentTarget.value)} />
       </label>
       <label class="field">

@@ -78,6 +78,19 @@ final class AgentsWiring {
     /** The registered OAuth clients, for administrators (empty with the agent endpoint off). */
     final Optional<RegisteredClients> clients;
 
+    /**
+     * Whether a held write's asker can still run it once approved: a delegated agent's session still
+     * open, a bot's credential neither revoked nor expired (issue 51 §19).
+     */
+    private static boolean stillAsking(dev.klave.agent.approval.Actor actor, GatewayWiring way, java.time.Clock clock) {
+        java.time.Instant now = clock.instant();
+        if (actor.sessionId().isPresent()) {
+            return way.agentSessions.findById(actor.sessionId().get()).filter(session -> session.openAt(now)).isPresent();
+        }
+        return actor.credentialId().flatMap(way.credentialStore::findById)
+                .filter(credential -> !credential.revoked() && !credential.expiredAt(now)).isPresent();
+    }
+
     AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
             GatewayWiring way, NotifyWiring notify, SecureRandom random,
             io.micrometer.core.instrument.MeterRegistry registry) {
@@ -86,7 +99,8 @@ final class AgentsWiring {
         RequestNotices notices = new RequestNotices(notify.notifier, accounts.subjects, policyStore,
                 settings.baseUrl());
         approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
-                PostgresDecisionSignals.of(database), ids, accounts.clock, Approvals.RECHECK, notices);
+                PostgresDecisionSignals.of(database), ids, accounts.clock, Approvals.RECHECK, notices,
+                actor -> stillAsking(actor, way, accounts.clock));
         EligibleGrants eligible = new EligibleGrants(database, new JdbiEligibleGrantStore(database), clusters.grants,
                 accounts.subjects, accounts.events, accounts.clock);
         accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants, eligible,

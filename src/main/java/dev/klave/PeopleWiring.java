@@ -30,7 +30,8 @@ final class PeopleWiring {
                 shown -> clusters.grantStore.countActive(shown, clock.instant()),
                 shown -> gateway.credentialStore.countActive(shown, clock.instant()), clock);
         lifecycle = new AccountLifecycle(database, base.subjects, base.identities, base.linkTokens, base.sessions,
-                base.lastAdmin, base.events, List.of(gateway.credentials::revokeAllOf, agents.sessionEnds),
+                base.lastAdmin, base.events, List.of(gateway.credentials::revokeAllOf, agents.sessionEnds,
+                        agents.accessRequests::onDisable),
                 agents.sessionEnds, subject -> clusters.reconciliations.requestAll(), clock);
         own = new OwnAccount(database, base.subjects, base.sessions, base.hasher, base.throttle, base.events, base.mode,
                 agents.sessionEnds, clock);

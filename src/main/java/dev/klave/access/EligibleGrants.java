@@ -101,6 +101,11 @@ public final class EligibleGrants {
 
     /** Revokes; revoking twice is harmless. Access already activated runs to its end (revoke that grant to end it). */
     public void revoke(String id, Principal actor) {
+        revoke(id, actor, () -> { });
+    }
+
+    /** As {@link #revoke(String, Principal)}, with {@code alongside} run in the revocation's transaction. */
+    public void revoke(String id, Principal actor, Runnable alongside) {
         EligibleGrant eligible = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
         transactions.inTransaction(() -> {
             if (store.revoke(id, clock.instant(), actor.subjectId().value())) {
@@ -110,6 +115,7 @@ public final class EligibleGrants {
                                 eligible.tier().code(), "scope", eligible.scope().value()))
                         .record();
             }
+            alongside.run();
             return null;
         });
     }

@@ -167,6 +167,27 @@ public final class Grants {
     }
 
 
+    /**
+     * Revokes a grant where no person acts (issue 51: access a disabled account had asked for), in
+     * the caller's transaction; its event says why. The cluster is told to drop its binding.
+     */
+    public void revokeWithoutActor(String id, String why) {
+        Grant grant = grants.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
+        transactions.inTransaction(() -> {
+            if (grants.revoke(id, clock.instant(), KLAVE)) {
+                Subject subject = subjects.findById(grant.subjectId()).orElseThrow();
+                events.event(EventType.GRANT_REVOKE).target(subject)
+                        .details(Map.of("grant", id, "cluster", grant.clusterId().value(), "tier", grant.tier().code(),
+                                "scope", grant.scope().value(), "reason", why)).record();
+            }
+            return null;
+        });
+        changed.accept(grant.clusterId());
+    }
+
+    /** Who revoked a grant when no person did. */
+    public static final String KLAVE = "klave";
+
     /** The subject an API request names by id; 404 (user) when there is none. */
     public Subject subject(String id) {
         try {

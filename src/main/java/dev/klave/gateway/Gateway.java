@@ -135,7 +135,8 @@ public final class Gateway {
             refusal = unexpected(auditId, e);
         }
         audit.complete(new AuditRow.Completion(auditId, refusal.status(), Optional.of(refusal.getMessage()),
-                clock.instant(), AuditRow.Completion.Kind.REFUSED));
+                clock.instant(), authentication(refusal) ? AuditRow.Completion.Kind.REFUSED
+                        : AuditRow.Completion.Kind.ENDED));
         return refused(refusal);
     }
 
@@ -159,12 +160,14 @@ public final class Gateway {
             return admitted(ending, call, caller);
         } catch (Refusal refusal) {
             Optional<Bearer> bearer = Optional.ofNullable(known.get());
-            // Authentication failures are recorded too; they have no resource, like discovery. The
-            // answer waits for the row, so the Audit-ID it carries is found (spec 1 §1.3).
+            // Authentication failures are recorded too; they have no resource, like discovery (spec 1
+            // §2 "Audit row"). Any other refusal — no active grant, another cluster's credential —
+            // names what was asked, and listings show it (issue 51 §16). The answer waits for the
+            // row, so the Audit-ID it carries is found (spec 1 §1.3).
             RequestInfo info = call.info();
             try {
-                awaitRow(row(auditId, call, new RequestInfo(info.verb(), Optional.empty(), info.namespace(),
-                        info.name()), bearer, bearer.map(found -> found.owner().value()),
+                awaitRow(row(auditId, call, authentication(refusal) ? new RequestInfo(info.verb(), Optional.empty(),
+                        info.namespace(), info.name()) : info, bearer, bearer.map(found -> found.owner().value()),
                         bearer.flatMap(checks::ownerLogin), Optional.of(refusal.status()),
                         Optional.of(refusal.getMessage())));
             } catch (Exception e) {
@@ -262,6 +265,11 @@ public final class Gateway {
         }
         LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).setCause(e).log("admission failed for {}", auditId);
         return Message.INTERNAL_ERROR.refusal();
+    }
+
+    /** A refusal of who is asking (no token, an unknown, revoked or expired one), not of what they ask. */
+    private static boolean authentication(Refusal refusal) {
+        return refusal.status() == 401;
     }
 
     /** The row of a call whose credential passed, written before it is forwarded. */

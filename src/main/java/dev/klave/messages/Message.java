@@ -197,6 +197,14 @@ public enum Message {
     // Not in the specification: a delegated agent's access request is approved only while a grant
     // of its person covers it (the session uses that grant's access, never more).
     REQUEST_NOT_HELD(409, "ya no tienes un permiso que cubra esta solicitud: pide uno a un administrador"),
+    // Issue 51: a decision holds only what is still allowed.
+    WRITE_CANNOT_RUN(409, "la escritura ya no se puede ejecutar: la sesión del agente terminó, su credencial se "
+            + "revocó o su cuenta está deshabilitada"),
+    REQUEST_REQUESTER_DISABLED(409, "quien pidió el acceso tiene la cuenta deshabilitada: la solicitud ya no se puede "
+            + "aprobar"),
+    /** %s: the minutes asked, the most allowed now. */
+    REQUEST_BEYOND_MAXIMUM(409, "la solicitud pide %s minutos y ahora se permiten como mucho %s: deniégala y que se "
+            + "pida de nuevo"),
 
     // Not in the specification: people's access requests, eligible grants and clusters' access
     // policies (issue 41).

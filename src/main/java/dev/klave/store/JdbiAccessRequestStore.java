@@ -29,6 +29,13 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     private static final String COLUMNS = "id, subject_id, credential_id, session_id, decider_id, cluster_id, scope, "
             + "role, minutes, reason, status, created_at, expires_at, decided_at, decided_by, grant_id, grant_expires_at, "
             + "origin, eligible_id, approvals_needed, first_by, first_at, first_comment, comment, ended_at, ended_by";
+    /**
+     * What is read of a request: its columns, its access's end being the revocation of the grant it
+     * made (or lends through) as soon as that happens — the sweep records the end and its event
+     * later, but the request never says "running" over a revoked grant meanwhile (issue 51 §18).
+     */
+    private static final String SELECTED = COLUMNS.replace("ended_at", "COALESCE(ended_at, (SELECT g.revoked_at "
+            + "FROM grants g WHERE g.id = access_requests.grant_id AND access_requests.status = 'approved')) AS ended_at");
     /** Pending and unexpired first, then the rest, newest first: every decider's list. */
     private static final String DECIDERS_ORDER = " ORDER BY CASE WHEN status = 'pending' AND expires_at > :now "
             + "THEN 0 ELSE 1 END, created_at DESC, id LIMIT :limit";
@@ -82,7 +89,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public Optional<AccessRequest> findById(String id) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED
                         + " FROM access_requests WHERE id = :id")
                 .bind("id", id)
                 .map(JdbiAccessRequestStore::map)
@@ -92,11 +99,10 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     @Override
     public boolean approve(String id, Instant at, String by, Optional<String> comment, String grantId,
             Instant grantExpiresAt) {
-        // A request needing two approvals is approved only over a first one by someone else.
         return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'approved', "
                         + "decided_at = :at, decided_by = :by, comment = :comment, grant_id = :grant_id, "
                         + "grant_expires_at = :grant_expires_at WHERE id = :id AND status = 'pending' "
-                        + "AND expires_at > :at AND (approvals_needed = 1 OR (first_by IS NOT NULL AND first_by <> :by))")
+                        + "AND expires_at > :at")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
                 .bind("by", by)
@@ -107,15 +113,70 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     }
 
     @Override
-    public boolean approveFirst(String id, Instant at, String by, Optional<String> comment) {
+    public Optional<AccessRequest> lock(String id) {
+        return database.withHandle(handle -> {
+            // A write to the row takes its lock on PostgreSQL (SQLite's transaction already holds the
+            // database's write lock): a second decision waits here, then reads what the first left.
+            handle.createUpdate("UPDATE access_requests SET id = id WHERE id = :id").bind("id", id).execute();
+            return handle.createQuery("SELECT " + SELECTED + " FROM access_requests WHERE id = :id")
+                    .bind("id", id)
+                    .map(JdbiAccessRequestStore::map)
+                    .findOne();
+        });
+    }
+
+    @Override
+    public boolean recordFirst(String id, Instant at, String by, Optional<String> comment) {
         return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET first_by = :by, "
-                        + "first_at = :at, first_comment = :comment WHERE id = :id AND status = 'pending' "
-                        + "AND expires_at > :at AND approvals_needed = 2 AND first_by IS NULL")
+                        + "first_at = :at, first_comment = :comment, approvals_needed = 2 WHERE id = :id "
+                        + "AND status = 'pending' AND expires_at > :at")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
                 .bind("by", by)
                 .bind("comment", comment.orElse(null))
                 .execute()) == 1;
+    }
+
+    @Override
+    public boolean withdraw(String id, Instant at, String why) {
+        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'cancelled', "
+                        + "decided_at = :at, decided_by = NULL, comment = :why WHERE id = :id AND status = 'pending' "
+                        + "AND expires_at > :at")
+                .bind("id", id)
+                .bind("at", at.toEpochMilli())
+                .bind("why", why)
+                .execute()) == 1;
+    }
+
+    @Override
+    public List<AccessRequest> pendingOf(SubjectId subject, Instant now) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
+                        + "WHERE subject_id = :subject_id AND status = 'pending' AND expires_at > :now ORDER BY id")
+                .bind("subject_id", subject.value())
+                .bind("now", now.toEpochMilli())
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public List<AccessRequest> pendingActivations(String eligibleId, Instant now) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
+                        + "WHERE eligible_id = :eligible_id AND status = 'pending' AND expires_at > :now ORDER BY id")
+                .bind("eligible_id", eligibleId)
+                .bind("now", now.toEpochMilli())
+                .map(JdbiAccessRequestStore::map)
+                .list());
+    }
+
+    @Override
+    public List<AccessRequest> grantedRunning(SubjectId subject, Instant now) {
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
+                        + "WHERE subject_id = :subject_id AND status = 'approved' AND session_id IS NULL "
+                        + "AND ended_at IS NULL AND grant_expires_at > :now ORDER BY id")
+                .bind("subject_id", subject.value())
+                .bind("now", now.toEpochMilli())
+                .map(JdbiAccessRequestStore::map)
+                .list());
     }
 
     @Override
@@ -158,7 +219,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public List<AccessRequest> runOut(Instant now, int limit) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE status = 'pending' AND expires_at <= :now ORDER BY expires_at, id LIMIT :limit")
                 .bind("now", now.toEpochMilli())
                 .bind("limit", limit)
@@ -177,7 +238,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public List<AccessRequest> reachedEnd(Instant now, int limit) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE status = 'approved' AND ended_at IS NULL AND (grant_expires_at <= :now OR "
                         + GRANT_REVOKED + ") ORDER BY grant_expires_at, id LIMIT :limit")
                 .bind("now", now.toEpochMilli())
@@ -188,7 +249,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public List<AccessRequest> endingBy(Instant now, Instant until, int limit) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE status = 'approved' AND ended_at IS NULL AND grant_expires_at > :now "
                         + "AND grant_expires_at <= :until AND ending_told_at IS NULL "
                         + "ORDER BY grant_expires_at, id LIMIT :limit")
@@ -227,7 +288,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public List<LentAccess.Lent> inForce(ClusterId cluster, Instant now) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE cluster_id = :cluster_id AND status = 'approved' AND session_id IS NOT NULL "
                         + "AND grant_expires_at > :now")
                 .bind("cluster_id", cluster.value())
@@ -241,7 +302,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public List<LentAccess.Lent> lentTo(String sessionId, Instant now) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE session_id = :session_id AND status = 'approved' AND grant_expires_at > :now")
                 .bind("session_id", sessionId)
                 .bind("now", now.toEpochMilli())
@@ -256,7 +317,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     public List<AccessRequest> forDecider(Optional<SubjectId> decider, Instant now, int limit) {
         String whose = decider.isPresent() ? "decider_id = :decider_id" : "decider_id IS NULL";
         return database.withHandle(handle -> {
-            var query = handle.createQuery("SELECT " + COLUMNS + " FROM access_requests WHERE " + whose
+            var query = handle.createQuery("SELECT " + SELECTED + " FROM access_requests WHERE " + whose
                     + DECIDERS_ORDER);
             decider.ifPresent(id -> query.bind("decider_id", id.value()));
             return query.bind("now", now.toEpochMilli())
@@ -271,7 +332,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
         if (clusters.isEmpty()) {
             return List.of();
         }
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE decider_id IS NULL AND cluster_id IN (<clusters>)" + DECIDERS_ORDER)
                 .bindList("clusters", clusters.stream().map(ClusterId::value).toList())
                 .bind("now", now.toEpochMilli())
@@ -282,7 +343,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public List<AccessRequest> askedBy(SubjectId subject, int limit) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE subject_id = :subject_id AND origin <> 'agent' ORDER BY created_at DESC, id LIMIT :limit")
                 .bind("subject_id", subject.value())
                 .bind("limit", limit)
@@ -292,7 +353,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public List<AccessRequest> askedBy(SubjectId subject, ClusterId cluster, int limit) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE subject_id = :subject_id AND cluster_id = :cluster_id AND origin <> 'agent' "
                         + "ORDER BY created_at DESC, id LIMIT :limit")
                 .bind("subject_id", subject.value())
@@ -304,7 +365,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public Optional<AccessRequest> coveringAt(SubjectId subject, ClusterId cluster, Instant at) {
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE subject_id = :subject_id AND cluster_id = :cluster_id AND status = 'approved' "
                         + "AND session_id IS NULL AND decided_at <= :at "
                         + "AND COALESCE(ended_at, grant_expires_at) > :at ORDER BY decided_at DESC, id LIMIT 1")
@@ -321,7 +382,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
             return List.of();
         }
         // A delegated agent's approved request names the person's grant that lends it: not made by it.
-        return database.withHandle(handle -> handle.createQuery("SELECT " + COLUMNS + " FROM access_requests "
+        return database.withHandle(handle -> handle.createQuery("SELECT " + SELECTED + " FROM access_requests "
                         + "WHERE status = 'approved' AND session_id IS NULL AND grant_id IN (<grants>)")
                 .bindList("grants", List.copyOf(grantIds))
                 .map(JdbiAccessRequestStore::map)

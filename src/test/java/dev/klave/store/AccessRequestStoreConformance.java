@@ -216,26 +216,86 @@ abstract class AccessRequestStoreConformance extends StoreConformance {
     }
 
     @Test
-    void twoApprovalsComeFromTwoPeopleAndTheFirstIsRecordedOnce() {
+    void aFirstApprovalIsRecordedAndReplacedWhileTheRequestWaits() {
         SubjectId eva = storedPerson("access");
         ClusterId cluster = storedCluster();
-        AccessRequest request = asked(eva, cluster, NOW, 2);
+        AccessRequest request = asked(eva, cluster, NOW, 1);
 
-        assertThat(store.approve(request.id(), NOW.plusSeconds(1), "ana", Optional.empty(), "g", NOW.plusSeconds(600)))
-                .as("not without a first approval").isFalse();
-        assertThat(store.approveFirst(request.id(), NOW.plusSeconds(2), "ana", Optional.of("vale"))).isTrue();
-        assertThat(store.approveFirst(request.id(), NOW.plusSeconds(3), "luis", Optional.empty())).isFalse();
-        assertThat(store.approve(request.id(), NOW.plusSeconds(4), "ana", Optional.empty(), "g", NOW.plusSeconds(600)))
-                .as("not by the same person twice").isFalse();
-        assertThat(store.approve(request.id(), NOW.plusSeconds(5), "luis", Optional.of("ok"), "g",
+        assertThat(store.recordFirst(request.id(), NOW.plusSeconds(2), "ana", Optional.of("vale"))).isTrue();
+        AccessRequest first = store.findById(request.id()).orElseThrow();
+        assertThat(first.course().approvalsNeeded()).as("the policy asked for two since").isEqualTo(2);
+        assertThat(first.course().first()).contains(new Course.Decision("ana", NOW.plusSeconds(2), Optional.of("vale")));
+        // A first approval that no longer counts is replaced by the next.
+        assertThat(store.recordFirst(request.id(), NOW.plusSeconds(3), "luis", Optional.empty())).isTrue();
+        assertThat(store.findById(request.id()).orElseThrow().course().first().orElseThrow().by()).isEqualTo("luis");
+        assertThat(store.approve(request.id(), NOW.plusSeconds(5), "marta", Optional.of("ok"), "g",
                 NOW.plusSeconds(600))).isTrue();
 
         AccessRequest read = store.findById(request.id()).orElseThrow();
-        assertThat(read.course().first()).contains(new Course.Decision("ana", NOW.plusSeconds(2), Optional.of("vale")));
         assertThat(read.course().comment()).contains("ok");
-        assertThat(read.decidedBy()).contains("luis");
-        assertThat(store.approveFirst(asked(eva, cluster, NOW, 1).id(), NOW, "ana", Optional.empty()))
-                .as("a request needing one approval has no first").isFalse();
+        assertThat(read.decidedBy()).contains("marta");
+        assertThat(store.recordFirst(request.id(), NOW.plusSeconds(6), "ana", Optional.empty()))
+                .as("only while it waits").isFalse();
+        assertThat(store.approve(request.id(), NOW.plusSeconds(7), "ana", Optional.empty(), "g",
+                NOW.plusSeconds(600))).as("once").isFalse();
+    }
+
+    @Test
+    void aLockedRequestIsReadInsideItsTransaction() {
+        AccessRequest request = asked(storedPerson("access"), storedCluster(), NOW, 1);
+        assertThat(database().inTransaction(() -> store.lock(request.id()))).contains(request);
+        assertThat(database().inTransaction(() -> store.lock("ar_none"))).isEmpty();
+    }
+
+    @Test
+    void aWaitingRequestIsWithdrawnOnceWithWhy() {
+        SubjectId eva = storedPerson("access");
+        AccessRequest request = asked(eva, storedCluster(), NOW, 1);
+        assertThat(store.pendingOf(eva, NOW)).containsExactly(request);
+
+        assertThat(store.withdraw(request.id(), NOW.plusSeconds(1), "retirada: la cuenta se deshabilitó")).isTrue();
+        assertThat(store.withdraw(request.id(), NOW.plusSeconds(2), "otra vez")).isFalse();
+
+        AccessRequest read = store.findById(request.id()).orElseThrow();
+        assertThat(read.status()).isEqualTo(AccessStatus.CANCELLED);
+        assertThat(read.course().comment()).contains("retirada: la cuenta se deshabilitó");
+        assertThat(read.decidedBy()).isEmpty();
+        assertThat(store.pendingOf(eva, NOW.plusSeconds(3))).isEmpty();
+    }
+
+    @Test
+    void anEligibleGrantsWaitingActivationsAndAPersonsRunningAccessAreFound() {
+        SubjectId eva = storedPerson("access");
+        ClusterId cluster = storedCluster();
+        new JdbiEligibleGrantStore(database()).create(new dev.klave.access.EligibleGrant("el-1", eva, cluster,
+                Tier.ADMIN, Scope.ALL, 120, true, "", NOW, Optional.of("root"), Optional.empty(), Optional.empty()));
+        AccessRequest activation = new AccessRequest("ar_" + UUID.randomUUID(), new Actor(eva, Optional.empty(),
+                Optional.empty()), Optional.empty(), cluster, Scope.ALL, Tier.ADMIN, 60, "guardia",
+                AccessStatus.PENDING, NOW, NOW.plus(Duration.ofHours(24)), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Course.eligible("el-1", 1));
+        store.create(activation);
+        assertThat(store.pendingActivations("el-1", NOW)).containsExactly(activation);
+        assertThat(store.pendingActivations("el-2", NOW)).isEmpty();
+
+        AccessRequest own = asked(eva, cluster, NOW, 1);
+        Grant grant = approved(own, NOW.plusSeconds(5));
+        assertThat(store.grantedRunning(eva, NOW.plusSeconds(6))).extracting(AccessRequest::id).containsExactly(own.id());
+        assertThat(store.grantedRunning(eva, grant.expiresAt().orElseThrow())).as("past its end").isEmpty();
+    }
+
+    @Test
+    void aRequestsAccessReadsAsEndedOnceItsGrantIsRevoked() {
+        SubjectId eva = storedPerson("access");
+        AccessRequest request = asked(eva, storedCluster(), NOW, 1);
+        Grant grant = approved(request, NOW.plusSeconds(5));
+        assertThat(store.findById(request.id()).orElseThrow().grantRunsAt(NOW.plusSeconds(10))).isTrue();
+
+        grants.revoke(grant.id(), NOW.plusSeconds(20), "root");
+
+        AccessRequest read = store.findById(request.id()).orElseThrow();
+        assertThat(read.course().endedAt()).as("before the sweep records it").contains(NOW.plusSeconds(20));
+        assertThat(read.grantRunsAt(NOW.plusSeconds(30))).isFalse();
+        assertThat(store.reachedEnd(NOW.plusSeconds(30), 100)).extracting(AccessRequest::id).contains(request.id());
     }
 
     @Test

@@ -126,8 +126,14 @@ class AccessRequestsBrowserTest extends BrowserTestBase {
         field(form, "eligible-subject").selectOption(new com.microsoft.playwright.options.SelectOption().setLabel(eva));
         field(form, "eligible-cluster").selectOption("prod-1");
         field(form, "eligible-tier").selectOption("edit");
-        field(form, "eligible-scope").fill("team-a");
         field(form, "eligible-max").selectOption("60");
+        // Issue 51 §8: without a scope nothing is given — an empty one is never the whole cluster.
+        button(admin, "Dar permiso elegible").click();
+        org.assertj.core.api.Assertions.assertThat((Boolean) field(form, "eligible-scope")
+                .evaluate("input => input.validity.valueMissing")).isTrue();
+        org.assertj.core.api.Assertions.assertThat(web.expect(200, "GET", "/api/access/eligible", null, admin())
+                .toString()).doesNotContain("\"" + web.idOf(admin(), eva) + "\"");
+        field(form, "eligible-scope").fill("team-a");
         button(admin, "Dar permiso elegible").click();
         assertThat(admin.getByTestId("eligible-grants")).containsText(eva);
         noViolations(admin, "/admin/permisos with an eligible grant");

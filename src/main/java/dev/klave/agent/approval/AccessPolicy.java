@@ -48,6 +48,11 @@ public record AccessPolicy(ClusterId cluster, int maxMinutes, boolean twoApprova
 
     /** Whether {@code caller} decides this cluster's requests (someone else's: the caller's own are never theirs). */
     public boolean decidedBy(Principal caller) {
-        return caller.admin() || deciders.contains(caller.subjectId());
+        return decidedBy(caller.subjectId(), caller.admin());
+    }
+
+    /** Whether the person {@code subject} (an administrator or not) decides this cluster's requests. */
+    public boolean decidedBy(SubjectId subject, boolean admin) {
+        return admin || deciders.contains(subject);
     }
 }

@@ -166,7 +166,7 @@ public final class AccessRequestRoutes implements RouteProvider {
                     return ApiResponse.created(view(made));
                 })
                 .delete("/api/access/eligible/{id}", Access.ADMIN, request -> {
-                    eligible.revoke(request.pathParameter("id"), Principal.of(request));
+                    requests.revokeEligible(request.pathParameter("id"), Principal.of(request));
                     return ApiResponse.noContent();
                 })
                 .get("/api/access/policies/{cluster}", Access.ADMIN, request -> ApiResponse.ok(

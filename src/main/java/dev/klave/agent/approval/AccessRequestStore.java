@@ -19,15 +19,40 @@ public interface AccessRequestStore {
     Optional<AccessRequest> findById(String id);
 
     /**
+     * The request, its row held until the transaction ends: a decision on another replica (or
+     * thread) waits for this one and then reads what it left (issue 51 §19: two first approvals at
+     * once are two approvals). Inside a transaction only.
+     */
+    Optional<AccessRequest> lock(String id);
+
+    /**
      * Pending and unexpired at {@code at} → approved, naming the grant it became; false when the
-     * request is not pending any more, has run out, or does not exist. A request that needs two
-     * approvals must hold its first one, from someone else.
+     * request is not pending any more, has run out, or does not exist. How many approvals it
+     * needed, and whether they are there, the caller decided under {@link #lock}.
      */
     boolean approve(String id, Instant at, String by, Optional<String> comment, String grantId,
             Instant grantExpiresAt);
 
-    /** The first of two approvals: pending, unexpired, needing two and holding none yet. */
-    boolean approveFirst(String id, Instant at, String by, Optional<String> comment);
+    /**
+     * An approval that is the first of two: pending and unexpired → needing two, with this one as its
+     * first (replacing a first approval that no longer counts).
+     */
+    boolean recordFirst(String id, Instant at, String by, Optional<String> comment);
+
+    /**
+     * Pending and unexpired at {@code at} → withdrawn by Klave, {@code why} as its comment: what it
+     * asked for no longer stands (its requester disabled, its eligible grant revoked).
+     */
+    boolean withdraw(String id, Instant at, String why);
+
+    /** A subject's pending requests, agents' included. */
+    List<AccessRequest> pendingOf(SubjectId subject, Instant now);
+
+    /** The pending activations of an eligible grant. */
+    List<AccessRequest> pendingActivations(String eligibleId, Instant now);
+
+    /** A subject's approved requests whose grant (made by the request, not lent) still runs at {@code now}. */
+    List<AccessRequest> grantedRunning(SubjectId subject, Instant now);
 
     /** Pending and unexpired at {@code at} → denied; false as for {@link #approve}. */
     boolean deny(String id, Instant at, String by, Optional<String> comment);

@@ -56,6 +56,7 @@ public final class AccessRequests {
     private final Consumer<ClusterId> changed;
     private final RequestNotices notices;
     private final RequestEvents requestEvents;
+    private final SubjectStore subjects;
     private final Clock clock;
 
     /**
@@ -74,6 +75,7 @@ public final class AccessRequests {
         this.changed = requireNonNull(changed, "changed is null");
         this.notices = requireNonNull(notices, "notices is null");
         this.requestEvents = new RequestEvents(subjects, events);
+        this.subjects = requireNonNull(subjects, "subjects is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -90,6 +92,11 @@ public final class AccessRequests {
         }
         if (reason == null || reason.isBlank() || reason.length() > AccessRequest.MAX_REASON) {
             throw Message.AGENT_ACCESS_REASON.refusal(AccessRequest.MAX_REASON);
+        }
+        if (!scope.wholeCluster() && decider.isEmpty()) {
+            // Issue 51 §15: what no approval could grant (a protected namespace, one without the
+            // pod security it needs) is refused when asked, before a decider is told of it.
+            grants.checkNamespace(cluster, role, scope);
         }
         int approvals = decider.isPresent() ? 1 : policies.find(cluster).approvalsFor(role, scope);
         Instant now = clock.instant();
@@ -141,10 +148,13 @@ public final class AccessRequests {
         }
         String why = checked(minutes, held.maxMinutes(), reason);
         int approvals = policies.find(held.clusterId()).approvalsFor(held.tier(), held.scope());
-        Course course = Course.eligible(held.id(), approvals);
-        if (held.needsApproval()) {
-            return create(person, credentialId, held.clusterId(), held.tier(), held.scope(), minutes, why, course);
+        // Issue 51 §7: the cluster's policy wins over an eligible grant made "without approval": broad
+        // access where the policy wants two approvals goes to the queue like any request.
+        if (held.needsApproval() || approvals == 2) {
+            return create(person, credentialId, held.clusterId(), held.tier(), held.scope(), minutes, why,
+                    Course.eligible(held.id(), approvals));
         }
+        Course course = Course.eligible(held.id(), 1);
         refuseHeldOrAsked(person.subjectId(), held.clusterId(), held.tier(), held.scope());
         Instant now = clock.instant();
         Instant until = now.plus(Duration.ofMinutes(minutes));
@@ -270,47 +280,105 @@ public final class AccessRequests {
     }
 
     /**
-     * Approves. A request that needs two approvals takes the first and waits for a second from
-     * someone else. Otherwise the grant (subject, role, scope, expiring {@code minutes} from now) and
-     * the request's new state are one transaction — {@link Grants#create(Grants.Request, Principal,
-     * java.util.function.Consumer)} runs the conditional update inside its own — so a request
-     * decided meanwhile on another replica leaves no grant behind.
+     * Approves what is still allowed (issue 51 §5): in one transaction, the request's row held (a
+     * decision elsewhere waits for this one), everything the decision depends on is read as it is
+     * now — the requester still enabled, the eligible grant it activates still in force, the
+     * cluster's policy (its maximum, and whether broad access needs two approvals), and whether a
+     * first approval still counts (its author enabled and still a decider). A request that needs two
+     * approvals takes this one as its first and waits for a second from someone else; otherwise the
+     * grant (subject, role, scope, expiring {@code minutes} from now) and the request's new state
+     * are made together.
      */
     public AccessRequest approve(String id, Principal by, Optional<String> comment) {
-        AccessRequest request = decidable(id, by).orElseThrow(Message.NOT_FOUND::refusal);
+        AccessRequest seen = decidable(id, by).orElseThrow(Message.NOT_FOUND::refusal);
         Optional<String> said = comment(comment);
         Instant now = clock.instant();
-        if (request.statusAt(now) != AccessStatus.PENDING) {
+        if (seen.statusAt(now) != AccessStatus.PENDING) {
             // Before the grant's checks, which may ask the cluster about the namespace.
-            throw notDecidable(request, now);
+            throw notDecidable(seen, now);
         }
-        Instant until = now.plus(Duration.ofMinutes(request.minutes()));
-        if (request.actor().sessionId().isPresent()) {
-            return lend(request, by, said, now, until);
+        Instant until = now.plus(Duration.ofMinutes(seen.minutes()));
+        if (seen.actor().sessionId().isPresent()) {
+            return lend(seen, by, said, now, until);
         }
-        Course course = request.course();
-        if (course.approvalsNeeded() == 2 && course.first().isEmpty()) {
-            transactions.inTransaction(() -> {
-                if (!store.approveFirst(id, now, by.login().value(), said)) {
+        return transactions.inTransaction(() -> {
+            AccessRequest request = store.lock(id).orElseThrow(Message.NOT_FOUND::refusal);
+            if (request.statusAt(now) != AccessStatus.PENDING) {
+                throw notDecidable(request, now);
+            }
+            AccessPolicy policy = policies.find(request.cluster());
+            if (!DecisionRights.allows(request, policy, by)) {
+                throw Message.NOT_FOUND.refusal();
+            }
+            Standing standing = standing(request, policy);
+            Optional<Course.Decision> first = request.course().first().filter(stillCounts(request, policy));
+            if (first.filter(decision -> decision.by().equals(by.login().value())).isPresent()) {
+                throw Message.ACCESS_SECOND_APPROVER.refusal();
+            }
+            if (first.isEmpty() && standing.approvals() == 2) {
+                if (!store.recordFirst(id, now, by.login().value(), said)) {
                     throw notDecidable(store.findById(id).orElseThrow(), now);
                 }
-                record(EventType.ACCESS_REQUEST_FIRST_APPROVAL, request, by, withComment(Map.of(), said));
-                return null;
+                Map<String, Object> details = new LinkedHashMap<>();
+                request.course().first().filter(stale -> first.isEmpty())
+                        .ifPresent(stale -> details.put("replaced_first", stale.by()));
+                record(EventType.ACCESS_REQUEST_FIRST_APPROVAL, request, by, withComment(details, said));
+                return store.findById(id).orElseThrow();
+            }
+            grants.create(grantFor(request, until), by, (Grant created) -> {
+                if (!store.approve(id, now, by.login().value(), said, created.id(), until)) {
+                    throw notDecidable(store.findById(id).orElseThrow(), now);
+                }
+                record(request.byPerson() ? EventType.ACCESS_REQUEST_APPROVE : EventType.AGENT_ACCESS_APPROVED,
+                        request, by, withComment(Map.of("grant", created.id(), "until", until.toString()), said));
+                notices.decided(store.findById(id).orElseThrow(), by.login().value(), said, now);
             });
             return store.findById(id).orElseThrow();
-        }
-        if (course.first().filter(first -> first.by().equals(by.login().value())).isPresent()) {
-            throw Message.ACCESS_SECOND_APPROVER.refusal();
-        }
-        grants.create(grantFor(request, until), by, (Grant created) -> {
-            if (!store.approve(id, now, by.login().value(), said, created.id(), until)) {
-                throw notDecidable(store.findById(id).orElseThrow(), now);
-            }
-            record(request.byPerson() ? EventType.ACCESS_REQUEST_APPROVE : EventType.AGENT_ACCESS_APPROVED, request,
-                    by, withComment(Map.of("grant", created.id(), "until", until.toString()), said));
-            notices.decided(store.findById(id).orElseThrow(), by.login().value(), said, now);
         });
-        return store.findById(id).orElseThrow();
+    }
+
+    /** What a request may still be given, as things stand: how many approvals it needs now. */
+    private record Standing(int approvals) {}
+
+    /**
+     * Inside the decision's transaction: refuses a request whose requester is disabled, whose
+     * eligible grant is no longer in force, or which asks for longer than is allowed now; otherwise
+     * how many approvals it needs under the policy as it is now.
+     */
+    private Standing standing(AccessRequest request, AccessPolicy policy) {
+        boolean enabled = subjects.findById(request.actor().subject()).map(dev.klave.account.Subject::enabled)
+                .orElse(false);
+        if (!enabled) {
+            throw Message.REQUEST_REQUESTER_DISABLED.refusal();
+        }
+        int most = switch (request.course().origin()) {
+            case AGENT -> AccessRequest.MAX_MINUTES;
+            case PERSON -> policy.maxMinutes();
+            case ELIGIBLE -> {
+                EligibleGrant held = eligible.find(request.course().eligibleId().orElseThrow())
+                        .filter(EligibleGrant::active).orElseThrow(Message.ELIGIBLE_REVOKED::refusal);
+                yield held.maxMinutes();
+            }
+        };
+        if (request.minutes() > most) {
+            throw Message.REQUEST_BEYOND_MAXIMUM.refusal(request.minutes(), most);
+        }
+        return new Standing(request.decider().isPresent() ? 1 : policy.approvalsFor(request.role(), request.scope()));
+    }
+
+    /** Whether a first approval still counts: its author enabled, still deciding this cluster, not the requester. */
+    private java.util.function.Predicate<Course.Decision> stillCounts(AccessRequest request, AccessPolicy policy) {
+        return decision -> {
+            Optional<dev.klave.account.Subject> author;
+            try {
+                author = subjects.findByLogin(new dev.klave.account.Login(decision.by()));
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+            return author.filter(dev.klave.account.Subject::enabled)
+                    .filter(found -> !found.id().equals(request.actor().subject()))
+                    .filter(found -> policy.decidedBy(found.id(), found.admin())).isPresent();
+        };
     }
 
     /** The temporary grant an approved request becomes, marked with the request and its reason. */
@@ -334,6 +402,9 @@ public final class AccessRequests {
             Instant until) {
         LentAccess.Lent asked = new LentAccess.Lent(request.actor().subject(), request.cluster(), request.role(),
                 request.scope(), until);
+        if (!subjects.findById(request.actor().subject()).map(dev.klave.account.Subject::enabled).orElse(false)) {
+            throw Message.REQUEST_REQUESTER_DISABLED.refusal();
+        }
         List<Grant> active = grants.list(Optional.of(request.actor().subject()), Optional.of(request.cluster()), false)
                 .stream().filter(grant -> grant.activeAt(now)).toList();
         Grant lent = asked.through(active).orElseThrow(Message.REQUEST_NOT_HELD::refusal);
@@ -349,6 +420,43 @@ public final class AccessRequests {
         // The lent role's group is bound in the cluster when no grant carries it exactly.
         changed.accept(request.cluster());
         return store.findById(request.id()).orElseThrow();
+    }
+
+    /**
+     * Revokes an eligible grant and, in the same transaction, withdraws its activations that wait
+     * (issue 51 §5): no later approval can make them. Activations already running go on to their end.
+     */
+    public void revokeEligible(String eligibleId, Principal by) {
+        eligible.revoke(eligibleId, by, () -> {
+            Instant now = clock.instant();
+            for (AccessRequest waiting : store.pendingActivations(eligibleId, now)) {
+                withdraw(waiting, now, Text.REQUEST_WITHDRAWN_ELIGIBLE.text());
+            }
+        });
+    }
+
+    /**
+     * A subject disabled (issue 51 §5), inside the disable's transaction: what they asked for and
+     * waits is withdrawn, and access their requests made ends — revoked, so that enabling them again
+     * brings none of it back.
+     */
+    public void onDisable(SubjectId subject, Instant now) {
+        for (AccessRequest waiting : store.pendingOf(subject, now)) {
+            withdraw(waiting, now, Text.REQUEST_WITHDRAWN_DISABLED.text());
+        }
+        for (AccessRequest running : store.grantedRunning(subject, now)) {
+            grants.revokeWithoutActor(running.grantId().orElseThrow(), Text.REQUEST_WITHDRAWN_DISABLED.text());
+            if (store.end(running.id(), now, Optional.empty())) {
+                record(EventType.ACCESS_REQUEST_END, running, Optional.empty(), Map.of("early", true, "revoked",
+                        true));
+            }
+        }
+    }
+
+    private void withdraw(AccessRequest request, Instant now, String why) {
+        if (store.withdraw(request.id(), now, why)) {
+            record(EventType.ACCESS_REQUEST_CANCEL, request, Optional.empty(), Map.of("withdrawn", why));
+        }
     }
 
     public AccessRequest deny(String id, Principal by) {

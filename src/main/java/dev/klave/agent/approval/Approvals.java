@@ -47,21 +47,24 @@ public final class Approvals implements AutoCloseable {
     private final Duration recheck;
     private final RequestNotices notices;
     private final Waiters waiters = new Waiters();
+    private final Asking asking;
 
-    public Approvals(Transactions transactions, WriteRequestStore store, SubjectStore subjects, ControlEvents events,
-            DecisionSignals signals, RequestIds ids, Clock clock) {
-        this(transactions, store, subjects, events, signals, ids, clock, RECHECK);
+    /** Whether what asked for a held write can still run it: its agent session open, its credential in force. */
+    @FunctionalInterface
+    public interface Asking {
+        boolean canRun(Actor actor);
     }
 
-    /** @param recheck how often a waiter reads its request again without being woken (tests: long) */
+    /**
+     * @param recheck how often a waiter reads its request again without being woken (tests: long)
+     * @param notices told of each write held, in its transaction (issue 41: the deciders are notified)
+     * @param asking whether a held write's asker can still run it: an approval of one that cannot is
+     *     refused, saying so (issue 51 §19), rather than "approved" with nothing to run it
+     */
     public Approvals(Transactions transactions, WriteRequestStore store, SubjectStore subjects, ControlEvents events,
-            DecisionSignals signals, RequestIds ids, Clock clock, Duration recheck) {
-        this(transactions, store, subjects, events, signals, ids, clock, recheck, RequestNotices.NONE);
-    }
-
-    /** @param notices told of each write held, in its transaction (issue 41: the deciders are notified) */
-    public Approvals(Transactions transactions, WriteRequestStore store, SubjectStore subjects, ControlEvents events,
-            DecisionSignals signals, RequestIds ids, Clock clock, Duration recheck, RequestNotices notices) {
+            DecisionSignals signals, RequestIds ids, Clock clock, Duration recheck, RequestNotices notices,
+            Asking asking) {
+        this.asking = requireNonNull(asking, "asking is null");
         this.notices = requireNonNull(notices, "notices is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.store = requireNonNull(store, "store is null");
@@ -220,6 +223,11 @@ public final class Approvals implements AutoCloseable {
     private WriteRequest decide(String id, Principal by, WriteStatus to, EventType type) {
         WriteRequest request = decidable(id, by).orElseThrow(Message.NOT_FOUND::refusal);
         Instant now = clock.instant();
+        boolean enabled = subjects.findById(request.actor().subject()).map(Subject::enabled).orElse(false);
+        if (to == WriteStatus.APPROVED && request.statusAt(now) == WriteStatus.PENDING
+                && !(enabled && asking.canRun(request.actor()))) {
+            throw Message.WRITE_CANNOT_RUN.refusal();
+        }
         transactions.inTransaction(() -> {
             if (!store.decide(id, to, now, by.login().value())) {
                 throw notDecidable(store.findById(id).orElseThrow(), now);

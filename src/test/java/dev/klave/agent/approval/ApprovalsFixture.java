@@ -41,8 +41,12 @@ final class ApprovalsFixture {
         this.subjects = new JdbiSubjectStore(database);
         this.approvals = new Approvals(database, new JdbiWriteRequestStore(database), subjects,
                 new ControlEvents(new JdbiControlEventStore(database), clock), PostgresDecisionSignals.of(database),
-                new RequestIds(new SecureRandom()), clock, recheck);
+                new RequestIds(new SecureRandom()), clock, recheck, dev.klave.agent.approval.RequestNotices.NONE,
+                actor -> !ended.contains(actor));
     }
+
+    /** Askers whose session ended or whose credential was revoked: their held writes can no longer run. */
+    final java.util.Set<Actor> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The cluster every request is for; stored once per database. */
     void storeCluster() {

@@ -125,6 +125,18 @@ class ApprovalsTest {
     }
 
     @Test
+    void approvingAWriteWhoseAskerCanNoLongerRunItSaysSoAndApprovesNothing() {
+        Actor bot = botActor(deployer);
+        WriteRequest request = fixture.hold(bot, anyHash());
+        fixture.ended.add(bot);
+
+        assertThatThrownBy(() -> approvals.approve(request.id(), root)).hasMessage("la escritura ya no se puede "
+                + "ejecutar: la sesión del agente terminó, su credencial se revocó o su cuenta está deshabilitada");
+        assertThat(approvals.find(request.id()).orElseThrow().status()).isEqualTo(WriteStatus.PENDING);
+        assertThat(approvals.deny(request.id(), root).status()).as("it can still be denied").isEqualTo(WriteStatus.DENIED);
+    }
+
+    @Test
     void aWaitingCallWakesAtOnceWhenAPersonDecides() throws Exception {
         WriteRequest request = fixture.hold(delegated(ana), anyHash());
         CompletableFuture<WriteRequest> waiting = waitFor(request.id(), Duration.ofMinutes(5));

@@ -59,7 +59,20 @@ class RequestRoutesTest {
         deployer = new SubjectId(json(http.send("POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"deployer\"}",
                 "Cookie", root)).get("id").asText());
         http.send("POST", "/api/clusters", "{\"id\":\"prod-1\",\"name\":\"Producción\"}", "Cookie", root);
+        // What asks for a held write is real: an approval of one whose asker cannot run it is refused.
+        http.send("POST", "/api/grants", "{\"subject_id\":\"" + deployer.value() + "\",\"cluster_id\":\"prod-1\","
+                + "\"tier\":\"view\",\"scope\":\"*\"}", "Cookie", root);
+        HttpResponse<String> issued = http.send("POST", "/api/credentials", "{\"ttl\":\"24h\",\"subject_id\":\""
+                + deployer.value() + "\"}", "Cookie", root);
+        assertThat(issued.statusCode()).as(issued.body()).isEqualTo(201);
+        deployerCredential = json(issued).get("id").asText();
+        new dev.klave.store.JdbiAgentSessionStore(klave.klave().database()).create(new dev.klave.oauth.session
+                .AgentSession("agent-session", anaId, "cliente-de-prueba", java.util.List.of(), true, "password",
+                clock.instant(), clock.instant().plus(java.time.Duration.ofDays(30)), Optional.empty(),
+                Optional.empty(), Optional.empty()));
     }
+
+    private String deployerCredential;
 
     @AfterAll
     void stop() {
@@ -71,7 +84,7 @@ class RequestRoutesTest {
     }
 
     private WriteRequest botsWrite() {
-        return approvals.hold(new Actor(deployer, Optional.of("credential-1"), Optional.empty()), Optional.empty(),
+        return approvals.hold(new Actor(deployer, Optional.of(deployerCredential), Optional.empty()), Optional.empty(),
                 PROD, "team-a", "scale", "scale", "deployments", "web", UUID.randomUUID().toString(),
                 ApprovalsFixture.SCALE, "{\"replicas\":{\"antes\":1,\"después\":3}}");
     }
@@ -204,7 +217,7 @@ class RequestRoutesTest {
 
     @Test
     void aBotsApprovedAccessRequestIsAGrantLikeAnyOtherForTheMinutesAsked() throws Exception {
-        Actor agent = new Actor(deployer, Optional.of("credential-1"), Optional.empty());
+        Actor agent = new Actor(deployer, Optional.of(deployerCredential), Optional.empty());
         AccessRequest request = accessRequests.request(agent, Optional.empty(), PROD, new Scope("team-a"),
                 Tier.VIEW, 90, "revisar por qué falla el despliegue");
         JsonNode shown = json(http.get("/api/agents/requests/" + request.id(), "Cookie", root));
