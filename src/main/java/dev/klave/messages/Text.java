@@ -213,10 +213,10 @@ public enum Text {
     NOTIFY_TIER_ADMIN("administrar"),
     NOTIFY_TIER_CLUSTER_ADMIN("administrar el cluster"),
 
-    // Recorded sessions (issue 42): why a recording is incomplete or truncated.
     // Issue 51: why Klave withdrew a request that waited.
     REQUEST_WITHDRAWN_DISABLED("retirada: la cuenta de quien la pidió se deshabilitó"),
     REQUEST_WITHDRAWN_ELIGIBLE("retirada: el permiso elegible que activaba se retiró"),
+    // Recorded sessions (issue 42): why a recording is incomplete or truncated.
     RECORDING_UNREADABLE("un frame que el grabador no sabe leer"),
     RECORDING_CAP("llegó al tope de la grabación"),
     RECORDING_BEHIND("el grabador se quedó atrás"),

@@ -151,10 +151,12 @@ final class Upgrades {
                         answer.socket().close();
                         return;
                     }
-                    AtomicReference<Runnable> failing = new AtomicReference<>(() -> { });
+                    // A recording may fail before the relay starts (its row not stored): told either
+                    // way, and acted on as soon as the relay can end the session.
+                    SessionEnd failing = new SessionEnd();
                     UpgradeRecording.Relay relay;
                     try {
-                        relay = recording.after(plan, open, answer.headers(), () -> failing.get().run());
+                        relay = recording.after(plan, open, answer.headers(), failing::request);
                     } catch (Refusal refusal) {
                         // Required, and the recorder cannot read what the cluster chose: not a byte relayed.
                         answer.socket().close();
@@ -198,7 +200,7 @@ final class Upgrades {
      * session, its client reading why in the protocol it speaks.
      */
     private void splice(NetSocket client, Answer answer, OpenCall open, UpgradeRecording.Relay relay,
-            AtomicReference<Runnable> failing, Context context) {
+            SessionEnd failing, Context context) {
         NetSocket cluster = answer.socket();
         Runnable finished = () -> {
             open.end(101, Optional.empty());
@@ -221,7 +223,7 @@ final class Upgrades {
                 cluster.close();
             });
         });
-        failing.set(failed);
+        failing.bind(failed);
         if (tap == Recordings.NOTHING) {
             if (answer.rest().length() > 0) {
                 client.write(answer.rest());
@@ -288,5 +290,29 @@ final class Upgrades {
             socket.write(Buffer.buffer(head.toString().getBytes(StandardCharsets.ISO_8859_1)));
             return answer.future();
         });
+    }
+
+    /**
+     * The end of a session asked for by its recording, which may come before the relay that can
+     * act on it exists: whichever comes second runs it (both may; the action runs its work once).
+     */
+    static final class SessionEnd {
+        private final AtomicBoolean asked = new AtomicBoolean();
+        private final AtomicReference<Runnable> action = new AtomicReference<>();
+
+        void request() {
+            asked.set(true);
+            Runnable bound = action.get();
+            if (bound != null) {
+                bound.run();
+            }
+        }
+
+        void bind(Runnable end) {
+            action.set(end);
+            if (asked.get()) {
+                end.run();
+            }
+        }
     }
 }

@@ -19,10 +19,14 @@ import java.util.Optional;
 public final class RecordingRoutes implements RouteProvider {
     private final Recordings recordings;
     private final RecordingPolicies policies;
+    private final java.util.function.Function<String, dev.klave.account.SubjectId> subjects;
 
-    public RecordingRoutes(Recordings recordings, RecordingPolicies policies) {
+    /** @param subjects the subject a {@code subject} filter names, by its id or its login (as the audit's) */
+    public RecordingRoutes(Recordings recordings, RecordingPolicies policies,
+            java.util.function.Function<String, dev.klave.account.SubjectId> subjects) {
         this.recordings = requireNonNull(recordings, "recordings is null");
         this.policies = requireNonNull(policies, "policies is null");
+        this.subjects = requireNonNull(subjects, "subjects is null");
     }
 
     record PolicyView(String cluster, String policy, boolean stdin) {
@@ -74,19 +78,14 @@ public final class RecordingRoutes implements RouteProvider {
                 });
     }
 
-    /** {@code subject} (an id), {@code cluster}, {@code namespace}, {@code pod}, {@code from}, {@code to} (RFC 3339). */
-    private static RecordingStore.Filter filter(dev.klave.http.ApiRequest request) {
+    /** {@code subject} (an id or a login), {@code cluster}, {@code namespace}, {@code pod}, {@code from}, {@code to} (RFC 3339). */
+    private RecordingStore.Filter filter(dev.klave.http.ApiRequest request) {
         for (String name : request.queryNames()) {
             if (!java.util.Set.of("subject", "cluster", "namespace", "pod", "from", "to").contains(name)) {
                 throw dev.klave.messages.Message.QUERY_PARAMETER_UNKNOWN.refusal(name);
             }
         }
-        Optional<dev.klave.account.SubjectId> subject;
-        try {
-            subject = request.queryParameter("subject").map(dev.klave.account.SubjectId::new);
-        } catch (IllegalArgumentException e) {
-            throw dev.klave.messages.Message.FILTER_INVALID.refusal("subject", "id");
-        }
+        Optional<dev.klave.account.SubjectId> subject = request.queryParameter("subject").map(subjects);
         return new RecordingStore.Filter(subject, request.queryParameter("cluster"),
                 request.queryParameter("namespace"), request.queryParameter("pod"), time(request, "from"),
                 time(request, "to"));

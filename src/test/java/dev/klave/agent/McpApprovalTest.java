@@ -283,7 +283,11 @@ class McpApprovalTest {
         // before anyone decides. (Approving first raced the cut: the woken call then met the revoked
         // credential itself — also refused, but not the cut this test is about.)
         McpClient.Answer answer = waiting.get(10, TimeUnit.SECONDS);
-        decide(id, "approve");
+        // Issue 51 §19: approving it now says it can no longer run, rather than "approved" with nothing run.
+        HttpResponse<String> approving = http.send("POST", "/api/agents/requests/" + id + "/approve", "{}", "Cookie",
+                bot.admin());
+        assertThat(approving.statusCode()).as(approving.body()).isEqualTo(409);
+        assertThat(approving.body()).contains("la escritura ya no se puede ejecutar");
 
         assertThat(answer.text()).startsWith("CREDENTIAL_NO_LONGER_VALID: ");
         assertThat(agent.call("scale", resume).status()).as("a revoked credential calls no more").isEqualTo(401);

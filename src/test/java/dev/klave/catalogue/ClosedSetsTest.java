@@ -49,7 +49,7 @@ class ClosedSetsTest {
                 "access_request.deny", "access_request.cancel", "access_request.expire", "access_request.end",
                 "eligible_grant.create", "eligible_grant.revoke", "access_policy.update",
                 "notify.destination_create", "notify.destination_delete", "recording.view",
-                "recording.policy_update");
+                "recording.policy_update", "recording.delete");
     }
 
     @Test

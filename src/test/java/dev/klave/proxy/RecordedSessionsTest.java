@@ -180,4 +180,17 @@ class RecordedSessionsTest {
         assertThat(recording.get("state").asText()).isEqualTo("complete");
         assertThat(cast(recording.get("id").asText(), admin).get(0).get("version").asInt()).isEqualTo(2);
     }
+
+    @Test
+    void theListFiltersAPersonByIdOrByLoginAsTheAuditDoes() throws Exception {
+        Kubectl.Result result = kubectl.run(Map.of(), "", "exec", "box", "-n", "team-a", "--", "echo", "filtro");
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        String id = recordingOf("echo filtro").get("subject_id").asText();
+
+        JsonNode byLogin = JSON.readTree(klave.http().get("/api/recordings?subject=eva", "Cookie", admin).body());
+        JsonNode byId = JSON.readTree(klave.http().get("/api/recordings?subject=" + id, "Cookie", admin).body());
+        assertThat(byLogin.findValuesAsText("command")).contains("echo filtro");
+        assertThat(byLogin).isEqualTo(byId);
+        assertThat(klave.http().get("/api/recordings?subject=nadie", "Cookie", admin).statusCode()).isEqualTo(404);
+    }
 }

@@ -23,10 +23,13 @@ final class HeldRequests {
 
     private final WebKlave web;
     private final SubjectId bot;
+    /** The bot's own credential: a held write is approved only while what asked for it can run it. */
+    private final String credential;
 
-    private HeldRequests(WebKlave web, SubjectId bot) {
+    private HeldRequests(WebKlave web, SubjectId bot, String credential) {
         this.web = web;
         this.bot = bot;
+        this.credential = credential;
     }
 
     /** Bootstraps {@code prod-1} and creates the bot {@code login}, whose writes wait for a person. */
@@ -34,13 +37,17 @@ final class HeldRequests {
         TestingClusters.bootstrap(web.klave, admin, web.cluster, "prod-1");
         JsonNode created = web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"" + login + "\"}",
                 admin);
-        web.expect(200, "PATCH", "/api/subjects/" + created.get("id").asText(), "{\"writes_need_approval\":true}",
-                admin);
-        return new HeldRequests(web, new SubjectId(created.get("id").asText()));
+        String id = created.get("id").asText();
+        web.expect(200, "PATCH", "/api/subjects/" + id, "{\"writes_need_approval\":true}", admin);
+        web.expect(201, "POST", "/api/grants", "{\"subject_id\":\"" + id + "\",\"cluster_id\":\"prod-1\","
+                + "\"tier\":\"view\",\"scope\":\"*\"}", admin);
+        String credential = web.expect(201, "POST", "/api/credentials", "{\"ttl\":\"24h\",\"subject_id\":\"" + id
+                + "\",\"cluster_id\":\"prod-1\"}", admin).get("id").asText();
+        return new HeldRequests(web, new SubjectId(id), credential);
     }
 
     private Actor actor() {
-        return new Actor(bot, Optional.of("cred-" + bot.value()), Optional.empty());
+        return new Actor(bot, Optional.of(credential), Optional.empty());
     }
 
     /** A write of the bot, held as the scale tool holds one: deployments/web from 2 to 5 replicas. */
