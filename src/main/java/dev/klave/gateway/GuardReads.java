@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 
 /**
  * The stream guard's reads of the database, each pass of the guard waiting {@code wait} at most
- * for all of them together. Used by the guard's one thread only.
+ * for all of them together. Used by one thread at a time: the guard's.
  *
  * <p>A bound of the guard's own, not a shorter HikariCP {@code connectionTimeout}: the pool's is
  * global, so shortening it would answer 503 sooner to every request that waits for a busy pool
@@ -28,12 +28,19 @@ import java.util.function.Supplier;
  * virtual thread is blocked reading — and counts as the database being away. Reads never pile up
  * on a database that hangs: while an earlier read has not ended, the next waits for it within its
  * own deadline instead of starting another. When the database answers at once, as it does while
- * it is up, the cost is one thread hop per read.
+ * it is up, the cost is one thread hop per read (about 20 µs, on a pass a second).
+ *
+ * <p>The deadline is real time ({@link System#nanoTime()}), not the injected clock: it bounds a
+ * real wait. The rule it serves — how long a stream may go unchecked — reads the clock, in
+ * {@link OpenCalls}, so tests still move that time by hand.
  */
 final class GuardReads {
     private final Duration wait;
-    /** The last read started; it may outlive its pass when it ignores the interrupt. */
-    private Thread reading;
+    /**
+     * The last read started; it may outlive its pass when it ignores the interrupt. Volatile
+     * although one thread reads passes: a ticker driven by hand may tick from another.
+     */
+    private volatile Thread reading;
 
     GuardReads(Duration wait) {
         this.wait = requireNonNull(wait, "wait is null");
