@@ -44,17 +44,26 @@ import org.slf4j.LoggerFactory;
  * The tick remains for changes made on other replicas or by the CLI, and for expiry.
  *
  * <p>Fails closed. A check that cannot be made because the database is away defers a call's
- * cut for {@link #OUTAGE_GRACE} at most — a database failing over does not end every watch — and
- * then cuts it, with its own audit text: a revocation committed elsewhere meanwhile cannot be
- * seen, and the specification's 10 s still hold. Any other failure of a check (a defect) cuts at
- * once.
+ * cut — a database failing over does not end every watch — but never past {@link #OUTAGE_GRACE}
+ * after the call's last check that passed: a revocation committed elsewhere meanwhile cannot be
+ * seen, and a check that passed after it would have seen it, so the specification's 10 s still
+ * hold. Each pass waits {@link #CHECK_WAIT} at most for the database ({@link GuardReads}); a call
+ * is cut, with its own audit text, by the last pass that ends before the next one might end past
+ * the grace. Any other failure of a check (a defect) cuts at once.
  */
 public final class OpenCalls implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OpenCalls.class);
     static final Duration CHECK_EVERY = Duration.ofSeconds(1);
     /**
-     * How long a stream may stay open while its check cannot be made for want of the database:
-     * with the one-second tick, a revocation is still acted on within spec 1 §8's 10 s.
+     * How long one pass waits for the database, all its reads together. The readiness check's
+     * 2 s (spec 1 §8): a database that is up answers the one-row read in milliseconds, and one
+     * that does not answer in 2 s is as good as away for a promise counted in seconds.
+     */
+    static final Duration CHECK_WAIT = Duration.ofSeconds(2);
+    /**
+     * How long after its last check that passed a stream may stay open while its check cannot be
+     * made for want of the database: a revocation is still acted on within spec 1 §8's 10 s, with
+     * room for the cut to reach the client.
      */
     static final Duration OUTAGE_GRACE = Duration.ofSeconds(8);
 
@@ -63,6 +72,8 @@ public final class OpenCalls implements AutoCloseable {
     private final Map<String, Held> calls = new ConcurrentHashMap<>();
     private final Ticker ticker;
     private final Duration checkEvery;
+    private final Duration checkWait;
+    private final GuardReads reads;
     /** A recheck is queued on the guard's thread and has not started: more requests join it. */
     private final AtomicBoolean recheckQueued = new AtomicBoolean();
     /** {@code klave_stream_cuts_total{reason}}, one counter per reason, made once. */
@@ -78,16 +89,24 @@ public final class OpenCalls implements AutoCloseable {
         private final Set<String> groups;
         /** Its last check that passed; written by the guard's one thread only, volatile for open()'s. */
         private volatile Caller checked;
-        /** Since when its check could not be made (the database away); null while it could. */
-        private volatile Instant uncheckedSince;
+        /**
+         * When its last check that passed began (its admission, at first): how long it has gone
+         * unchecked counts from here, not from the first check that failed.
+         */
+        private volatile Instant checkedAt;
 
-        Held(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut) {
+        Held(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut, Instant checkedAt) {
             this.auditId = requireNonNull(auditId, "auditId is null");
             this.credentialId = caller.bearer().id();
             this.cluster = requireNonNull(cluster, "cluster is null");
             this.cut = requireNonNull(cut, "cut is null");
             this.groups = Set.copyOf(caller.groups());
             this.checked = caller;
+            this.checkedAt = requireNonNull(checkedAt, "checkedAt is null");
+        }
+
+        boolean sameCall(Caller caller, ClusterId cluster) {
+            return credentialId.equals(caller.bearer().id()) && this.cluster.equals(cluster);
         }
     }
 
@@ -118,14 +137,29 @@ public final class OpenCalls implements AutoCloseable {
 
     /** @param ticker the thread the checks run on; tests pass one whose ticks they drive */
     public OpenCalls(CallChecks checks, Clock clock, Ticker ticker, Duration checkEvery) {
-        this(checks, clock, ticker, checkEvery, new CompositeMeterRegistry());
+        this(checks, clock, ticker, checkEvery, CHECK_WAIT, new CompositeMeterRegistry());
     }
 
     OpenCalls(CallChecks checks, Clock clock, Ticker ticker, Duration checkEvery, MeterRegistry registry) {
+        this(checks, clock, ticker, checkEvery, CHECK_WAIT, registry);
+    }
+
+    /**
+     * @param checkWait how long one pass waits for the database; with {@code checkEvery}, it must
+     *     leave room within {@link #OUTAGE_GRACE} for the pass that decides a cut
+     */
+    OpenCalls(CallChecks checks, Clock clock, Ticker ticker, Duration checkEvery, Duration checkWait,
+            MeterRegistry registry) {
         this.checks = requireNonNull(checks, "checks is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.ticker = requireNonNull(ticker, "ticker is null");
         this.checkEvery = requireNonNull(checkEvery, "checkEvery is null");
+        this.checkWait = requireNonNull(checkWait, "checkWait is null");
+        if (checkEvery.plus(checkWait).compareTo(OUTAGE_GRACE) >= 0) {
+            throw new IllegalArgumentException("a pass every " + checkEvery + " waiting " + checkWait
+                    + " cannot cut an unchecked stream within " + OUTAGE_GRACE);
+        }
+        this.reads = new GuardReads(checkWait);
         requireNonNull(registry, "registry is null");
         this.cutCounters = Map.of(
                 CutReason.ACCESS, cutCounter(registry, "access"),
@@ -174,14 +208,17 @@ public final class OpenCalls implements AutoCloseable {
     /**
      * Holds a call open under its caller's check until {@link #closed} (or a cut): the guard
      * checks it again whenever access changes and cuts it, once, through {@code cut} with the
-     * text its audit row gets. Opening again under the same Audit-ID replaces the call's cut.
+     * text its audit row gets. Opening again under the same Audit-ID replaces the call's cut and
+     * keeps when it was last checked: opening again is no check.
      *
      * @param cut ends the call, for the reason given; called at most once, from the guard's thread
      *     or at shutdown
      */
     public void open(String auditId, Caller caller, ClusterId cluster, Consumer<CutReason> cut) {
-        Held stream = new Held(auditId, caller, cluster, cut);
-        calls.put(stream.auditId, stream);
+        // Its admission has just passed its check (the remembered one confirmed by the row's commit).
+        Instant now = clock.instant();
+        calls.compute(auditId, (id, earlier) -> new Held(auditId, caller, cluster, cut,
+                earlier != null && earlier.sameCall(caller, cluster) ? earlier.checkedAt : now));
     }
 
     /** The call ended by itself: it is no longer checked. */
@@ -208,14 +245,18 @@ public final class OpenCalls implements AutoCloseable {
         if (calls.isEmpty()) {
             return;
         }
-        Instant now = clock.instant();
+        // Taken before any read: a check this pass passes held at least until here, so a stream's
+        // unchecked time counted from here is never short.
+        Instant started = clock.instant();
+        GuardReads.Pass pass = reads.pass();
         long generation;
         try {
-            generation = checks.generation();
+            generation = pass.read(checks::generation);
         } catch (DatabaseUnavailableException e) {
-            // Nothing can be told about any stream: each waits out its grace, then is cut.
+            // Nothing can be told about any stream: each is kept within its grace, then cut.
             LOG.warn("stream guard: the access generation cannot be read: {}", e.getMessage());
             Map<Cuts, Integer> cuts = new HashMap<>();
+            Instant now = clock.instant();
             for (Held stream : calls.values()) {
                 unknown(stream, now, "the database is away: " + e.getMessage(), cuts);
             }
@@ -225,12 +266,12 @@ public final class OpenCalls implements AutoCloseable {
         Map<Key, Verdict> verdicts = new HashMap<>();
         Map<Cuts, Integer> cuts = new HashMap<>();
         for (Held stream : calls.values()) {
-            if (stream.checked.holdsAt(generation, now)) {
-                stream.uncheckedSince = null;
+            if (stream.checked.holdsAt(generation, started)) {
+                stream.checkedAt = started;
                 continue;
             }
             Verdict verdict = verdicts.computeIfAbsent(new Key(stream.credentialId, stream.cluster),
-                    ignored -> verdict(stream, generation));
+                    ignored -> verdict(stream, generation, pass));
             switch (verdict) {
                 case Verdict.Holds holds -> {
                     if (!holds.caller().groups().containsAll(stream.groups)) {
@@ -240,23 +281,28 @@ public final class OpenCalls implements AutoCloseable {
                         continue;
                     }
                     stream.checked = holds.caller();
-                    stream.uncheckedSince = null;
+                    stream.checkedAt = started;
                 }
                 case Verdict.Fails fails -> cut(stream, fails.reason(), fails.why(), cuts);
-                case Verdict.Unknown unknown -> unknown(stream, now, unknown.why(), cuts);
+                case Verdict.Unknown unknown -> unknown(stream, clock.instant(), unknown.why(), cuts);
             }
         }
         log(cuts);
     }
 
-    /** A stream that could not be checked: kept within {@link #OUTAGE_GRACE}, cut after it. */
+    /**
+     * A stream that could not be checked, decided {@code now}, as its pass ends: kept while the
+     * next pass — {@code checkEvery} from now, waiting {@code checkWait} at most — still ends within
+     * {@link #OUTAGE_GRACE} of its last check that passed, since that pass may cut it in time; cut
+     * now otherwise. So an unchecked stream is cut between {@code OUTAGE_GRACE - checkEvery -
+     * checkWait} and {@code OUTAGE_GRACE} after its last passed check, whatever the database does.
+     */
     private void unknown(Held stream, Instant now, String why, Map<Cuts, Integer> cuts) {
-        if (stream.uncheckedSince == null) {
-            stream.uncheckedSince = now;
+        Instant nextPassEnds = now.plus(checkEvery).plus(checkWait);
+        if (nextPassEnds.isBefore(stream.checkedAt.plus(OUTAGE_GRACE))) {
+            return;
         }
-        if (!now.isBefore(stream.uncheckedSince.plus(OUTAGE_GRACE))) {
-            cut(stream, CutReason.DATABASE, "unchecked for " + OUTAGE_GRACE.toSeconds() + " s: " + why, cuts);
-        }
+        cut(stream, CutReason.DATABASE, "not checked for nearly " + OUTAGE_GRACE.toSeconds() + " s: " + why, cuts);
     }
 
     private void cut(Held stream, CutReason reason, String why, Map<Cuts, Integer> cuts) {
@@ -288,10 +334,11 @@ public final class OpenCalls implements AutoCloseable {
                 cut.credentialId(), cut.cluster().value(), cut.why()));
     }
 
-    /** The full check of one credential on one cluster. */
-    private Verdict verdict(Held stream, long generation) {
+    /** The full check of one credential on one cluster, within what is left of the pass's wait. */
+    private Verdict verdict(Held stream, long generation, GuardReads.Pass pass) {
         try {
-            return new Verdict.Holds(checks.recheck(stream.credentialId, stream.cluster, generation));
+            return new Verdict.Holds(pass.read(
+                    () -> checks.recheck(stream.credentialId, stream.cluster, generation)));
         } catch (Refusal refusal) {
             return new Verdict.Fails(CutReason.ACCESS, refusal.getMessage());
         } catch (DatabaseUnavailableException e) {
