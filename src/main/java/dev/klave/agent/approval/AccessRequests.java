@@ -301,7 +301,7 @@ public final class AccessRequests {
         if (seen.actor().sessionId().isPresent()) {
             return lend(seen, by, said, now, until);
         }
-        return transactions.inTransaction(() -> {
+        AccessRequest decided = transactions.inTransaction(() -> {
             AccessRequest request = store.lock(id).orElseThrow(Message.NOT_FOUND::refusal);
             if (request.statusAt(now) != AccessStatus.PENDING) {
                 throw notDecidable(request, now);
@@ -335,6 +335,11 @@ public final class AccessRequests {
             });
             return store.findById(id).orElseThrow();
         });
+        if (decided.status() == AccessStatus.APPROVED) {
+            // Once committed: a reconciliation asked for inside the transaction may have read before it.
+            changed.accept(decided.cluster());
+        }
+        return decided;
     }
 
     /** What a request may still be given, as things stand: how many approvals it needs now. */
