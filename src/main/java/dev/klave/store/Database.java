@@ -260,6 +260,13 @@ public final class Database implements Transactions, AutoCloseable {
         return writers.whileHeld(within, work);
     }
 
+    /** For tests: one checkpoint of SQLite's log as the background thread makes them, starting the log over. */
+    void checkpointNow() {
+        if (checkpoints != null) {
+            checkpoints.checkpoint(true);
+        }
+    }
+
     /** For tests: the SQLite write statements that ran outside a transaction (none, when every store is right). */
     java.util.Set<String> writesOutsideTransactions() {
         return writers == null ? java.util.Set.of() : writers.writesOutside();

@@ -42,10 +42,15 @@ final class SqliteCheckpoints implements AutoCloseable {
      * that starts it over; failures are logged once until one succeeds again.
      */
     void checkpoint() {
+        checkpoint(false);
+    }
+
+    /** As {@link #checkpoint()}; with {@code restart}, the log is started over however long it is (tests). */
+    void checkpoint(boolean restart) {
         try {
             int frames = database.withHandle(handle -> handle.createQuery("PRAGMA wal_checkpoint(PASSIVE)")
                     .map((row, context) -> row.getInt(2)).one());
-            if (frames > RESTART_AFTER_FRAMES) {
+            if (restart || frames > RESTART_AFTER_FRAMES) {
                 restart();
             }
             if (failing) {
