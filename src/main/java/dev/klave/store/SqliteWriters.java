@@ -163,13 +163,29 @@ final class SqliteWriters {
         };
     }
 
+    /**
+     * Waits for the turn, at most {@link #wait}, whether or not the thread is interrupted meanwhile
+     * (the interrupt is kept for what comes after): a write in a {@code finally} of a thread being
+     * stopped — a lease released as a replica shuts down — must still happen, or what it releases
+     * stays held for others until it expires.
+     */
     private void take() {
-        boolean taken;
-        try {
-            taken = turn.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        boolean interrupted = false;
+        boolean taken = false;
+        while (!taken) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            try {
+                taken = turn.tryLock(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
-            throw new DatabaseUnavailableException("interrupted while waiting to write to the database", e);
         }
         if (!taken) {
             throw new DatabaseUnavailableException("the database stayed busy with other writers for "
