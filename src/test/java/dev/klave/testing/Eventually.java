@@ -75,7 +75,7 @@ public final class Eventually {
 
     private static void pause(String what) {
         try {
-            Thread.sleep(POLL);
+            Thread.sleep(POLL); // between looks at a condition, always under a deadline or a period
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted while waiting for " + what, e);
