@@ -246,7 +246,7 @@ public final class McpComparison {
             if (send(target, target.getBody())) {
                 return;
             }
-            Thread.sleep(200);
+            Thread.sleep(200); // bench, not a test: its own poll with a 30 s deadline
         }
         throw new IllegalStateException(target.name() + " did not answer a call in 30 s");
     }

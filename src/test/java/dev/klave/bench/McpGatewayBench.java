@@ -91,7 +91,7 @@ public final class McpGatewayBench {
             if (System.nanoTime() > end) {
                 throw new IllegalStateException("the statistics kept moving for " + STATS_AT_MOST);
             }
-            Thread.sleep(500);
+            Thread.sleep(500); // bench, not a test: samples until the statistics settle, bounded above
             long now = readScans(database);
             if (now != last) {
                 last = now;

@@ -11,6 +11,7 @@ import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +19,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,10 +37,13 @@ class ConnectionFloodDrillTest {
     private static final String CONFIGMAPS = "/clusters/prod-1/api/v1/namespaces/team-a/configmaps";
     /** Far above what a request takes here (a few ms); what "keeps answering in its normal time" allows. */
     private static final Duration NORMAL = Duration.ofSeconds(1);
+    /** Names each request of the bad-body flood, so that its arrival at the cluster can be seen. */
+    private static final String MARK = "X-Bad-Body";
 
     private ClusterSimulator cluster;
     private TestingKlave klave;
     private final List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger marks = new AtomicInteger();
 
     @AfterEach
     void stop() throws IOException {
@@ -78,7 +85,7 @@ class ConnectionFloodDrillTest {
                     if (status != 200) {
                         failures.add("status " + status);
                     }
-                    Thread.sleep(50);
+                    Thread.sleep(50); // the probe's pace: a client among others, not a flood of its own
                 } catch (IOException | RuntimeException e) {
                     failures.add(e.toString());
                 } catch (InterruptedException e) {
@@ -129,12 +136,13 @@ class ConnectionFloodDrillTest {
                             // expected once its head time-out has passed
                         }
                     }
-                    Thread.sleep(500);
+                    Thread.sleep(500); // the trickling clients' pace: a header byte each half second
                 }
             } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         }, () -> request("127.0.0.2", "/healthz", ""));
+        // A second's window in which proxied requests are timed while the flood's connections stay.
         List<Duration> proxied = timedWhile(() -> sleep(Duration.ofSeconds(1)),
                 () -> request("127.0.0.3", CONFIGMAPS, token));
 
@@ -152,21 +160,16 @@ class ConnectionFloodDrillTest {
         String other = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
                 ana.cookie()).body()).get("token").asText();
         List<Duration> timings = timedWhile(() -> {
-            List<Thread> attackers = new ArrayList<>();
+            // An attacker's failed assertion fails the flood, and so the test.
+            List<CompletableFuture<Void>> attackers = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
-                attackers.add(Thread.ofVirtual().start(() -> {
+                attackers.add(CompletableFuture.runAsync(() -> {
                     for (int i = 0; i < 75; i++) {
                         badBody(ana.token());
                     }
-                }));
+                }, runnable -> Thread.ofVirtual().start(runnable)));
             }
-            for (Thread attacker : attackers) {
-                try {
-                    attacker.join();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
+            CompletableFuture.allOf(attackers.toArray(CompletableFuture[]::new)).join();
         }, () -> request("127.0.0.2", CONFIGMAPS, other));
 
         assertThat(timings).allSatisfy(took -> assertThat(took).isLessThan(NORMAL));
@@ -176,18 +179,23 @@ class ConnectionFloodDrillTest {
                 () -> cluster.requestsReceiving() == 0);
     }
 
-    /** A request forwarded with its first chunk, then a chunk line that is no hex number. */
+    /**
+     * A request forwarded with its first chunk (its head seen at the cluster, where it holds a
+     * pooled connection), then a chunk line that is no hex number.
+     */
     private void badBody(String token) {
+        String mark = String.valueOf(marks.incrementAndGet());
         try (Socket socket = connect("127.0.0.1")) {
             socket.getOutputStream().write(("POST " + CONFIGMAPS + " HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer " + token
-                    + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{\"\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            Thread.sleep(20);
+                    + "\r\n" + MARK + ": " + mark + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                    + "\r\n2\r\n{\"\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            Eventually.until("flood request " + mark + " forwarded to the cluster", Duration.ofSeconds(10),
+                    () -> cluster.headsArrived().stream().anyMatch(head -> head.header(MARK).equals(Optional.of(mark))));
             socket.getOutputStream().write("0x5\r\nhello\r\n".getBytes(StandardCharsets.ISO_8859_1));
             String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
             assertThat(answer).startsWith("HTTP/1.1 400 ");
-        } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } finally {
             sockets.removeIf(Socket::isClosed);
         }
@@ -207,7 +215,7 @@ class ConnectionFloodDrillTest {
 
     private static void sleep(Duration duration) {
         try {
-            Thread.sleep(duration);
+            Thread.sleep(duration); // a measuring window of fixed length, not a wait for anything
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

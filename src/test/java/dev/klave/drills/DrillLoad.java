@@ -54,7 +54,7 @@ final class DrillLoad implements AutoCloseable {
                 outcomes.add(new Outcome(number, response.statusCode(), message,
                         response.headers().firstValue("Audit-ID")));
                 // A steady load, not a flood: the drill is about what each request gets.
-                Thread.sleep(10);
+                Thread.sleep(10); // the load's pace (above)
             } catch (InterruptedException e) {
                 return;
             } catch (Exception e) {

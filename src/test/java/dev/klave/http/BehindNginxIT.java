@@ -2,6 +2,7 @@ package dev.klave.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +16,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -80,13 +82,17 @@ class BehindNginxIT {
         nginx = new ProcessBuilder(binary, "-p", directory.toString(), "-c", conf.toString(), "-e",
                 directory.resolve("error.log").toString(), "-g", "daemon off;")
                 .redirectErrorStream(true).redirectOutput(directory.resolve("nginx.out").toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!answers(port)) {
-            if (!nginx.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("nginx did not start (it needs Debian's nginx; .ci/run installs it): "
-                        + Files.readString(directory.resolve("nginx.out")));
-            }
-            Thread.sleep(50);
+        Process started = nginx;
+        try {
+            Eventually.until("nginx accepting connections on port " + port, Duration.ofSeconds(10), () -> {
+                if (!started.isAlive()) {
+                    throw new AssertionError("nginx exited with status " + started.exitValue());
+                }
+                return answers(port);
+            });
+        } catch (AssertionError notStarted) {
+            throw new AssertionError("nginx did not start (it needs Debian's nginx; .ci/run installs it): "
+                    + Files.readString(directory.resolve("nginx.out")), notStarted);
         }
     }
 

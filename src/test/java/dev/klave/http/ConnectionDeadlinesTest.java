@@ -114,7 +114,7 @@ class ConnectionDeadlinesTest {
                 try {
                     out.write(head[i]);
                     out.flush();
-                    Thread.sleep(250);
+                    Thread.sleep(250); // the slow client's pace, not a wait for anything
                 } catch (SocketException reset) {
                     closed = true;
                 }
@@ -174,9 +174,12 @@ class ConnectionDeadlinesTest {
         List<Socket> flood = new ArrayList<>();
         try {
             for (int i = 0; i < 5; i++) {
-                flood.add(connect("127.0.0.1"));
+                // Answered once, so Klave has accepted and counted it; then idle, and held.
+                Socket held = connect("127.0.0.1");
+                flood.add(held);
+                held.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: k\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(head(held)).startsWith("HTTP/1.1 200 ");
             }
-            Thread.sleep(100);
             try (Socket sixth = connect("127.0.0.1"); Socket other = connect("127.0.0.2")) {
                 Duration refused = untilClosed(sixth, new ByteArrayOutputStream());
                 other.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: k\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));

@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +135,12 @@ class CredentialSharesTest {
         return klave.http().get(CONFIGMAPS, "Authorization", "Bearer " + token);
     }
 
+    /** Audit rows of {@code verb} so far. */
+    private int rows(String verb) {
+        return klave.klave().database().withHandle(handle -> handle.createQuery(
+                "SELECT count(*) FROM audit WHERE verb = :verb").bind("verb", verb).mapTo(Integer.class).one());
+    }
+
     private static String message(HttpResponse<String> response) throws IOException {
         return JSON.readTree(response.body()).get("message").asText();
     }
@@ -165,16 +173,19 @@ class CredentialSharesTest {
         start(settings -> settings.with("SERVICE_PROXY_MAX_REQUESTS_PER_CREDENTIAL", "1")
                 .with("SERVICE_PROXY_QUEUE_TIMEOUT", "5s"));
         Socket first = holdAtCluster(ana.token(), 1).getFirst();
-        Thread.ofVirtual().start(() -> {
-            try {
-                Thread.sleep(300);
-                first.getOutputStream().write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        int listed = rows("list");
+        CompletableFuture<HttpResponse<String>> second = CompletableFuture.supplyAsync(() -> list(ana.token()),
+                runnable -> Thread.ofVirtual().start(runnable));
+        // Its row is written before it asks for a place, and it asks on the event loop that will
+        // read the first's end (one listener in tests): from its row on, it waits in line.
+        Eventually.until("the second request's row, written before it waits for a place", Duration.ofSeconds(5),
+                () -> rows("list") > listed);
+        assertThat(second).as("waiting for the first to end").isNotDone();
 
-        assertThat(list(ana.token()).statusCode()).as("served once the first ended, within the wait").isEqualTo(200);
+        first.getOutputStream().write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+
+        assertThat(second.get(10, TimeUnit.SECONDS).statusCode()).as("served once the first ended, within the wait")
+                .isEqualTo(200);
     }
 
     @Test

@@ -126,7 +126,7 @@ class RelaysTest {
             for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
                 total += read;
                 if (total % (64 * 1024) < read) {
-                    Thread.sleep(1);
+                    Thread.sleep(1); // the slow reader's pace, so the relay must hold back
                 }
             }
             received.complete(total);

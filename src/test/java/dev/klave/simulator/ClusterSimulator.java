@@ -187,6 +187,14 @@ public final class ClusterSimulator implements AutoCloseable {
         return server.requestsReceiving();
     }
 
+    /**
+     * Every request whose head has arrived (the latest 10,000), oldest first, its body read or
+     * not: for a test that must know its request reached the cluster before it sends the rest.
+     */
+    public List<RecordedRequest> headsArrived() {
+        return server.heads();
+    }
+
     /** Accepts connections and never answers them, not even the TLS handshake, until {@link #healthy()}. */
     public void silent() {
         faults.silent();

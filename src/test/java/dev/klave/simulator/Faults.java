@@ -85,7 +85,7 @@ final class Faults {
             return;
         }
         try {
-            Thread.sleep(current);
+            Thread.sleep(current); // the slow cluster's fault (slow()), played to the request
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -20,11 +20,16 @@ final class HttpRequestReader {
 
     private final InputStream in;
     private final AtomicInteger receiving;
+    private final RequestLog heads;
 
-    /** @param receiving counts the requests whose head has arrived and whose body is still being read */
-    HttpRequestReader(InputStream in, AtomicInteger receiving) {
+    /**
+     * @param receiving counts the requests whose head has arrived and whose body is still being read
+     * @param heads where each request goes as soon as its head has arrived, body read or not
+     */
+    HttpRequestReader(InputStream in, AtomicInteger receiving, RequestLog heads) {
         this.in = in;
         this.receiving = receiving;
+        this.heads = heads;
     }
 
     /** The next request, or empty when the client closed the connection between requests. */
@@ -52,6 +57,7 @@ final class HttpRequestReader {
             headers.computeIfAbsent(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), key -> new ArrayList<>())
                     .add(line.substring(colon + 1).strip());
         }
+        heads.add(RecordedRequest.of(HttpRequest.of(parts[0], parts[1], headers, new byte[0])));
         receiving.incrementAndGet();
         try {
             return Optional.of(HttpRequest.of(parts[0], parts[1], headers, readBody(headers)));

@@ -180,7 +180,7 @@ final class ScriptedContainer {
     private static int sleep(List<String> arguments) {
         try {
             long seconds = arguments.isEmpty() ? 0 : Long.parseLong(arguments.getFirst());
-            Thread.sleep(Math.min(seconds, 60) * 1000);
+            Thread.sleep(Math.min(seconds, 60) * 1000); // the container's `sleep` command itself
             return 0;
         } catch (NumberFormatException e) {
             return 1;

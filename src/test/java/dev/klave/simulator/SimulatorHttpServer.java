@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +35,7 @@ final class SimulatorHttpServer implements AutoCloseable {
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean silent;
     private final AtomicInteger receiving = new AtomicInteger();
+    private final RequestLog heads = new RequestLog();
     private final Object listenerLock = new Object();
     private volatile SSLContext tls;
     private ServerSocket listener;
@@ -87,6 +89,10 @@ final class SimulatorHttpServer implements AutoCloseable {
 
     int requestsReceiving() {
         return receiving.get();
+    }
+
+    List<RecordedRequest> heads() {
+        return heads.all();
     }
 
     @Override
@@ -150,7 +156,7 @@ final class SimulatorHttpServer implements AutoCloseable {
             socket.startHandshake();
             InputStream in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
             OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
-            HttpRequestReader reader = new HttpRequestReader(in, receiving);
+            HttpRequestReader reader = new HttpRequestReader(in, receiving, heads);
             while (!closed) {
                 Optional<HttpRequest> request = reader.next();
                 if (request.isEmpty()) {

@@ -54,7 +54,7 @@ final class WebSocketExec {
         Thread.ofVirtual().name("simulator-exec-ws-read").start(() -> readClient(socket, stdin, base64));
         InputStream input = exec.stdin() ? stdin : InputStream.nullInputStream();
         try {
-            Thread.sleep(COMMAND_START_MILLIS);
+            Thread.sleep(COMMAND_START_MILLIS); // the cluster's start-up time (above), played to kubectl
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while the command started");

@@ -2,6 +2,7 @@ package dev.klave.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klave.testing.Eventually;
 import dev.klave.testing.TestingDatabase;
 import java.time.Duration;
 import java.util.List;
@@ -63,15 +64,15 @@ class PostgresAuditStoreTest extends AuditStoreConformance {
             assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Long> read = CompletableFuture.supplyAsync(
                     () -> audit.write(List.of(pending(blocked)), List.of()));
-            Thread.sleep(300);
-            assertThat(read).as("the batch waits for the other transaction's row").isNotDone();
+            assertHeld("the batch waiting for the other transaction's row", read);
 
             AtomicBoolean rowsVisibleToTheChange = new AtomicBoolean();
             Thread change = Thread.ofPlatform().start(() -> {
                 bumpAccessChanges();
                 rowsVisibleToTheChange.set(audit.findById(blocked).isPresent());
             });
-            change.join(Duration.ofMillis(500));
+            Eventually.until("the change waiting for a lock too", Duration.ofSeconds(10),
+                    () -> sessionsWaitingForLocks() >= 2 || !change.isAlive());
             assertThat(change.isAlive()).as("the change waits for the batch").isTrue();
 
             rollBack.countDown();
@@ -83,6 +84,19 @@ class PostgresAuditStoreTest extends AuditStoreConformance {
             rollBack.countDown();
             other.join(Duration.ofSeconds(10));
         }
+    }
+
+    /** PostgreSQL shows a session waiting for another's lock: the wait ends when that sign shows. */
+    @Override
+    void assertHeld(String what, CompletableFuture<?> write) {
+        Eventually.until(what, Duration.ofSeconds(10), () -> sessionsWaitingForLocks() >= 1 || write.isDone());
+        assertThat(write).as(what).isNotDone();
+    }
+
+    /** Sessions of this test's database waiting for a lock another transaction holds. */
+    private int sessionsWaitingForLocks() {
+        return database().withHandle(handle -> handle.createQuery("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE datname = current_database() AND wait_event_type = 'Lock'").mapTo(Integer.class).one());
     }
 
     /**

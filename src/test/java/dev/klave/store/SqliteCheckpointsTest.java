@@ -11,7 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -91,21 +91,23 @@ class SqliteCheckpointsTest {
                 while (writing.get()) {
                     database.write(handle -> handle.execute("INSERT INTO filler VALUES (randomblob(16384))"));
                     written.addAndGet(16384);
-                    LockSupport.parkNanos(1_000_000);
+                    LockSupport.parkNanos(1_000_000); // the load's pace, not a wait for anything
                 }
             });
-            long largest = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-            while (written.get() < 96L << 20 && System.nanoTime() < deadline) {
-                largest = Math.max(largest, Files.exists(log) ? Files.size(log) : 0);
-                Thread.sleep(20);
+            // The log's size sampled at each look until enough is written to overflow an unbounded one.
+            AtomicLong largest = new AtomicLong();
+            try {
+                Eventually.until("96 MiB written to overflow an unbounded log", Duration.ofSeconds(40), () -> {
+                    largest.accumulateAndGet(Files.exists(log) ? Files.size(log) : 0, Math::max);
+                    return written.get() >= 96L << 20;
+                });
+            } finally {
+                writing.set(false);
+                writer.join();
             }
-            writing.set(false);
-            writer.join();
 
-            assertThat(written.get()).as("enough written to overflow an unbounded log").isGreaterThanOrEqualTo(96L << 20);
             // The threshold, a second of writes and room for SQLite's frame headers.
-            assertThat(largest).isLessThan(48L << 20);
+            assertThat(largest.get()).isLessThan(48L << 20);
         } finally {
             TestingDatabase.deleteTree(directory);
         }

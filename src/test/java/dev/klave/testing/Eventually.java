@@ -10,6 +10,10 @@ import java.util.Optional;
  *
  * <p>A probe may throw: the exception fails the wait at once (it is not retried), with what was
  * awaited in the message and the exception as the cause.
+ *
+ * <p>{@link #stillTrueFor} is the other half: the bounded observation a negative assertion needs
+ * ("the completion is still held", "the flush has not finished"), where nothing happens that a
+ * test could wait for. Prefer a positive signal whenever one exists.
  */
 public final class Eventually {
     private static final Duration POLL = Duration.ofMillis(20);
@@ -44,12 +48,37 @@ public final class Eventually {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("waited " + timeout.toMillis() + " ms for " + what);
             }
-            try {
-                Thread.sleep(POLL);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while waiting for " + what, e);
+            pause(what);
+        }
+    }
+
+    /**
+     * Returns once {@code condition} has held throughout {@code period}, checked every poll from
+     * now to the end of it; fails as soon as it does not, saying {@code what} stopped being true
+     * and when. For asserting that something does not happen (yet): keep {@code period} short.
+     */
+    public static void stillTrueFor(String what, Duration period, Condition condition) {
+        long started = System.nanoTime();
+        while (true) {
+            boolean holds = look(what, () -> Optional.of(condition.holds())).orElseThrow();
+            long elapsed = System.nanoTime() - started;
+            if (!holds) {
+                throw new AssertionError("no longer true after " + Duration.ofNanos(elapsed).toMillis() + " ms of "
+                        + period.toMillis() + ": " + what);
             }
+            if (elapsed >= period.toNanos()) {
+                return;
+            }
+            pause(what);
+        }
+    }
+
+    private static void pause(String what) {
+        try {
+            Thread.sleep(POLL); // between looks at a condition, always under a deadline or a period
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for " + what, e);
         }
     }
 

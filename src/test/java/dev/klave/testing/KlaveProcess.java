@@ -20,15 +20,18 @@ import java.util.regex.Pattern;
 /** The packaged jar run as its own process, as an operator runs it. */
 public final class KlaveProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("Klave listening on .*:(\\d+) ");
+    /** How long the pipes may stay open once the process has exited (nothing else holds them). */
+    private static final Duration OUTPUT_ENDS = Duration.ofSeconds(10);
 
     private final Process process;
     private final List<String> out = new ArrayList<>();
     private final List<String> err = new ArrayList<>();
+    /** The threads reading the process's output and error; each ends when its pipe does. */
+    private final List<Thread> readers;
 
     private KlaveProcess(Process process) {
         this.process = process;
-        collect(process.getInputStream(), out);
-        collect(process.getErrorStream(), err);
+        this.readers = List.of(collect(process.getInputStream(), out), collect(process.getErrorStream(), err));
     }
 
     /** Starts {@code java -jar klave.jar arguments…} in {@code directory} with only {@code environment} set. */
@@ -86,8 +89,8 @@ public final class KlaveProcess implements AutoCloseable {
         return process;
     }
 
-    private static void collect(InputStream stream, List<String> lines) {
-        Thread.ofPlatform().daemon().name("klave-process-output").start(() -> {
+    private static Thread collect(InputStream stream, List<String> lines) {
+        return Thread.ofPlatform().daemon().name("klave-process-output").start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 for (String line; (line = reader.readLine()) != null; ) {
                     synchronized (lines) {
@@ -145,8 +148,14 @@ public final class KlaveProcess implements AutoCloseable {
                 process.destroyForcibly();
                 throw new AssertionError("Klave did not exit within " + timeout + "; it wrote:\n" + stderr());
             }
-            // Let the readers drain what the process wrote last.
-            Thread.sleep(100);
+            // What the process wrote last is in the lists once both pipes have been read to their end.
+            long deadline = System.nanoTime() + OUTPUT_ENDS.toNanos();
+            for (Thread reader : readers) {
+                if (!reader.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
+                    throw new AssertionError("Klave exited but its output did not end within " + OUTPUT_ENDS
+                            + "; it wrote:\n" + String.join("\n", stderr()));
+                }
+            }
             return process.exitValue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

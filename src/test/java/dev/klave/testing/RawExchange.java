@@ -11,7 +11,6 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,19 +24,22 @@ public record RawExchange(String text, boolean closedByKlave) {
 
     /** Writes {@code bytes} on a new connection to {@code port} and reads until Klave closes or goes quiet. */
     public static RawExchange send(int port, String bytes) throws IOException {
-        return send(port, Duration.ZERO, bytes);
+        return send(port, bytes, () -> { }, "");
     }
 
-    /** As {@link #send(int, String)}, writing {@code parts} one after another with {@code pause} between. */
-    public static RawExchange send(int port, Duration pause, String... parts) throws IOException {
+    /**
+     * As {@link #send(int, String)}, in two writes: {@code rest} once {@code between} has returned,
+     * a wait for what {@code first} must have caused (the request's head at the cluster, say).
+     */
+    public static RawExchange send(int port, String first, Runnable between, String rest) throws IOException {
         try (Socket socket = connect(port, "127.0.0.1")) {
             socket.setSoTimeout(QUIET_MILLIS);
             OutputStream out = socket.getOutputStream();
-            for (int i = 0; i < parts.length; i++) {
-                if (i > 0) {
-                    sleep(pause);
-                }
-                out.write(parts[i].getBytes(StandardCharsets.ISO_8859_1));
+            out.write(first.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            between.run();
+            if (!rest.isEmpty()) {
+                out.write(rest.getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
             }
             return read(socket.getInputStream());
@@ -81,15 +83,6 @@ public record RawExchange(String text, boolean closedByKlave) {
         } catch (SocketException reset) {
             // Closed with unread bytes of ours still in its buffer: a reset, but closed all the same.
             return new RawExchange(received.toString(StandardCharsets.UTF_8), true);
-        }
-    }
-
-    private static void sleep(Duration pause) {
-        try {
-            Thread.sleep(pause.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
         }
     }
 

@@ -46,7 +46,7 @@ public final class TestingBodies {
                 body.flush();
                 sent++;
                 while (System.nanoTime() < end) {
-                    Thread.sleep(200);
+                    Thread.sleep(200); // the trickling peer's pace: a byte each 200 ms
                     body.write(' ');
                     body.flush();
                     sent++;

@@ -495,7 +495,7 @@ public final class TestingForge implements AutoCloseable {
             case SERVER_ERROR -> send(exchange, 502, Map.of("message", "Server Error"));
             case TIMEOUT -> {
                 try {
-                    Thread.sleep(Duration.ofSeconds(7));
+                    Thread.sleep(Duration.ofSeconds(7)); // the forge's TIMEOUT fault: it answers too late
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

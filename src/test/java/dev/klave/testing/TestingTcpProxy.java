@@ -98,7 +98,7 @@ public final class TestingTcpProxy implements AutoCloseable {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int read; (read = in.read(buffer)) >= 0; ) {
                 while (frozen) {
-                    Thread.sleep(50);
+                    Thread.sleep(50); // a hung peer carries nothing while frozen (there is no thaw)
                 }
                 out.write(buffer, 0, read);
                 out.flush();

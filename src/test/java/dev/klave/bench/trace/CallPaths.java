@@ -77,7 +77,7 @@ public final class CallPaths {
             throws Exception {
         // A sample of a fixed length, not a wait: the background threads' methods in that window.
         Trace.start();
-        Thread.sleep(IDLE_SAMPLE.toMillis());
+        Thread.sleep(IDLE_SAMPLE.toMillis()); // bench: the idle sample's length (above)
         Set<String> idle = Trace.stop().keySet();
         Trace.start();
         if (!request.call()) {
