@@ -103,7 +103,8 @@ final class AgentsWiring {
                 actor -> stillAsking(actor, way, accounts.clock));
         EligibleGrants eligible = new EligibleGrants(database, new JdbiEligibleGrantStore(database), clusters.grants,
                 accounts.subjects, accounts.events, accounts.clock);
-        accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants, eligible,
+        accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants,
+                clusters.authority, eligible,
                 accounts.subjects, accounts.events, ids, clusters.reconciliations::request, notices, accounts.clock);
         sweep = new AccessSweep(database, way.accessRequests, accounts.subjects, accounts.events, notices,
                 clusters.reconciliations::request, accounts.clock);
@@ -120,8 +121,8 @@ final class AgentsWiring {
         if (agents.mcpEnabled()) {
             AgentAuthenticator authenticator = new AgentAuthenticator(way.agentBearers, way.agentSessions,
                     accounts.subjects, Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
-            Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
-                    accessRequests, way.reach, settings.baseUrl(),
+            Toolbox tools = new Toolbox(way.clusterExchange, clusters.authority, clusters.clusterStore, approvals,
+                    accessRequests, settings.baseUrl(),
                     new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), authenticator::stillValid,
                     agents.approvalWait(), LookalikeCredentials.of(agents.hideCredentials()), way.auditStore, accounts.clock);
@@ -141,7 +142,7 @@ final class AgentsWiring {
                             accounts.clock),
                     new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-authorize-ip:",
                             AUTHORIZATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
-                            Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities,
+                            Message.AUTHORIZE_TOO_MANY), clusters.authority, accounts.identities,
                     new JdbiUsedStateStore(database), accounts.events);
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,

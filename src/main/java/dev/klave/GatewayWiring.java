@@ -13,7 +13,6 @@ import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenCalls;
-import dev.klave.gateway.Reach;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
@@ -21,7 +20,7 @@ import dev.klave.proxy.ProxyHandler;
 import dev.klave.proxy.RefusalAudit;
 import dev.klave.store.Database;
 import dev.klave.oauth.session.AgentSession;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.oauth.session.SessionBearers;
 import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAccessRequestStore;
@@ -63,8 +62,6 @@ final class GatewayWiring {
     final JdbiAccessRequestStore accessRequests;
     /** What {@code /mcp} accepts: bots' credentials and delegated agents' access tokens. */
     final SessionBearers agentBearers;
-    /** What a bearer may reach: the gateway admits by it, the agents' tools say by it. */
-    final Reach reach;
     final OpenCalls openCalls;
     final Gateway gateway;
     final ClusterExchange clusterExchange;
@@ -79,7 +76,7 @@ final class GatewayWiring {
         Clock clock = accounts.clock;
         credentialStore = new JdbiCredentialStore(database);
         credentials = new Credentials(database, credentialStore, accounts.subjects, clusters.clusterStore,
-                clusters.grantStore, accounts.tokens, accounts.events, settings.maxCredentialTtl(), settings.baseUrl(),
+                clusters.authority, accounts.tokens, accounts.events, settings.maxCredentialTtl(), settings.baseUrl(),
                 kubeconfigCa(settings), clock);
         auditStore = new JdbiAuditStore(database);
         auditWriter = new AuditWriter(auditStore, settings.auditTimeout(), registry);
@@ -88,12 +85,12 @@ final class GatewayWiring {
         agentSessions = new JdbiAgentSessionStore(database);
         agentTokens = new JdbiAgentTokenStore(database);
         accessRequests = new JdbiAccessRequestStore(database);
-        agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions, accessRequests);
-        reach = new Reach(clusters.grantStore, agentBearers, clock);
+        agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions);
         // One check of every bearer: a token presented at the proxy is looked up among the
         // proxy's credentials only (an agent's access token is unknown there, spec 3 §5 3); a
         // bearer admitted at /mcp comes resolved; by id (the stream guard) both kinds are found.
-        credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), agentBearers, reach,
+        credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), agentBearers,
+                clusters.authority,
                 accounts.subjects, clusters.clusterStore, clusters.connections, new JdbiAccessChanges(database), clock);
         openCalls = new OpenCalls(credentialChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.

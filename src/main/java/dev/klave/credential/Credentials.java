@@ -3,7 +3,7 @@ package dev.klave.credential;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.Grant;
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
@@ -36,7 +36,7 @@ public final class Credentials {
     private final CredentialStore credentials;
     private final SubjectStore subjects;
     private final ClusterStore clusters;
-    private final GrantStore grants;
+    private final Authority authority;
     private final SecretTokenGenerator tokens;
     private final ControlEvents events;
     private final Duration maxPersonTtl;
@@ -46,13 +46,13 @@ public final class Credentials {
 
     /** @param kubeconfigCa base64 of the PEM CA for Klave's own certificate, written into kubeconfigs */
     public Credentials(Transactions transactions, CredentialStore credentials, SubjectStore subjects,
-            ClusterStore clusters, GrantStore grants, SecretTokenGenerator tokens, ControlEvents events,
+            ClusterStore clusters, Authority authority, SecretTokenGenerator tokens, ControlEvents events,
             Duration maxPersonTtl, BaseUrl baseUrl, Optional<String> kubeconfigCa, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.credentials = requireNonNull(credentials, "credentials is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
-        this.grants = requireNonNull(grants, "grants is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.events = requireNonNull(events, "events is null");
         this.maxPersonTtl = requireNonNull(maxPersonTtl, "maxPersonTtl is null");
@@ -158,8 +158,7 @@ public final class Credentials {
 
     /** The clusters where the owner holds an active grant, or just the restricted one if it does. */
     private List<ClusterId> reachable(SubjectId owner, Optional<ClusterId> restricted, Instant now) {
-        return grants.find(Optional.of(owner), restricted, false).stream()
-                .filter(grant -> grant.activeAt(now))
+        return authority.inForce(owner, restricted).stream()
                 .map(Grant::clusterId)
                 .distinct()
                 .sorted(java.util.Comparator.comparing(ClusterId::value))

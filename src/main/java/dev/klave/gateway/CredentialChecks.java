@@ -3,6 +3,7 @@ package dev.klave.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.AccessChanges;
+import dev.klave.access.Authority;
 import dev.klave.access.Grant;
 import dev.klave.access.KubernetesIdentity;
 import dev.klave.account.Subject;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
  * The credential checks of spec 1 §5 "Credentials at the proxy", in the specification's order:
  * a well-formed bearer token, known (to the proxy's {@link Bearers}), not revoked, not expired;
  * its owner enabled; the cluster known; the credential not restricted to another cluster; an
- * active grant there ({@link Reach}); tokens stored. A bearer resolved at another edge ({@code /mcp}
+ * active grant there (the {@link Authority}'s to say); tokens stored. A bearer resolved at another edge ({@code /mcp}
  * resolves its caller once) is checked from the second step on, by {@link #admit(Bearer, ClusterId)}.
  *
  * <p>A passed check is kept and reused while the shared {@link AccessChanges} generation has not
@@ -43,7 +44,7 @@ public final class CredentialChecks implements CallChecks {
 
     private final Bearers tokens;
     private final Bearers ids;
-    private final Reach reach;
+    private final Authority authority;
     private final SubjectStore subjects;
     private final ClusterStore clusters;
     private final ClusterConnections connections;
@@ -66,11 +67,11 @@ public final class CredentialChecks implements CallChecks {
      * @param tokens the bearers a token presented at the proxy may name
      * @param ids every bearer by its id, whichever edge admitted it (the stream guard's checks)
      */
-    public CredentialChecks(Bearers tokens, Bearers ids, Reach reach, SubjectStore subjects, ClusterStore clusters,
+    public CredentialChecks(Bearers tokens, Bearers ids, Authority authority, SubjectStore subjects, ClusterStore clusters,
             ClusterConnections connections, AccessChanges changes, Clock clock) {
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.ids = requireNonNull(ids, "ids is null");
-        this.reach = requireNonNull(reach, "reach is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.connections = requireNonNull(connections, "connections is null");
@@ -213,7 +214,7 @@ public final class CredentialChecks implements CallChecks {
             throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(bearer.restrictedTo().get().value());
         }
         String userName = KubernetesIdentity.userName(owner);
-        List<Grant> active = reach.on(bearer, cluster);
+        List<Grant> active = authority.on(bearer.acting(), cluster);
         List<String> groups = active.stream().map(Grant::group).distinct().sorted().toList();
         if (groups.isEmpty()) {
             throw Message.NO_ACTIVE_GRANT_ON_CLUSTER.refusal(userName, cluster.value());

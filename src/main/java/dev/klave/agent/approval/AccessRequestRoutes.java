@@ -2,6 +2,7 @@ package dev.klave.agent.approval;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.Authority;
 import dev.klave.access.EligibleGrant;
 import dev.klave.access.EligibleGrants;
 import dev.klave.access.Grants;
@@ -204,7 +205,7 @@ public final class AccessRequestRoutes implements RouteProvider {
                             policy.twoApprovals());
                 })
                 .toList();
-        List<String> tiers = Arrays.stream(Tier.values()).filter(Tier::delegable).map(Tier::code).toList();
+        List<String> tiers = Authority.delegableTiers().stream().map(Tier::code).toList();
         return new Options(all, tiers, AccessRequest.MIN_PERSON_MINUTES, 60, AccessRequest.MAX_REASON);
     }
 

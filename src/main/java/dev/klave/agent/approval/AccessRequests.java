@@ -2,6 +2,7 @@ package dev.klave.agent.approval;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.Authority;
 import dev.klave.access.EligibleGrant;
 import dev.klave.access.EligibleGrants;
 import dev.klave.access.Grant;
@@ -51,6 +52,7 @@ public final class AccessRequests {
     private final AccessRequestStore store;
     private final AccessPolicyStore policies;
     private final Grants grants;
+    private final Authority authority;
     private final EligibleGrants eligible;
     private final RequestIds ids;
     private final Consumer<ClusterId> changed;
@@ -64,12 +66,13 @@ public final class AccessRequests {
      * @param notices what is told outside Klave, in the transaction of what it tells
      */
     public AccessRequests(Transactions transactions, AccessRequestStore store, AccessPolicyStore policies,
-            Grants grants, EligibleGrants eligible, SubjectStore subjects, ControlEvents events, RequestIds ids,
+            Grants grants, Authority authority, EligibleGrants eligible, SubjectStore subjects, ControlEvents events, RequestIds ids,
             Consumer<ClusterId> changed, RequestNotices notices, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.store = requireNonNull(store, "store is null");
         this.policies = requireNonNull(policies, "policies is null");
         this.grants = requireNonNull(grants, "grants is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.eligible = requireNonNull(eligible, "eligible is null");
         this.ids = requireNonNull(ids, "ids is null");
         this.changed = requireNonNull(changed, "changed is null");
@@ -122,7 +125,7 @@ public final class AccessRequests {
     public AccessRequest ask(Principal person, Optional<String> credentialId, Asked asked) {
         ClusterId cluster = grants.cluster(asked.clusterId());
         Tier role = Tier.fromCode(asked.tier() == null ? "" : asked.tier()).orElseThrow(Message.TIER_INVALID::refusal);
-        if (!role.delegable()) {
+        if (!Authority.delegable(role)) {
             throw Message.ACCESS_CLUSTER_ADMIN.refusal();
         }
         Scope scope = new Scope(asked.scope() == null ? "" : asked.scope());
@@ -204,8 +207,8 @@ public final class AccessRequests {
     /** Asking for what one holds, or has asked already, or too much at once, is refused. */
     private void refuseHeldOrAsked(SubjectId person, ClusterId cluster, Tier role, Scope scope) {
         Instant now = clock.instant();
-        boolean held = grants.list(Optional.of(person), Optional.of(cluster), false).stream()
-                .anyMatch(grant -> grant.activeAt(now) && grant.covers(role, scope));
+        boolean held = authority.inForce(person, Optional.of(cluster)).stream()
+                .anyMatch(grant -> grant.covers(role, scope));
         if (held) {
             throw Message.ACCESS_ALREADY_HELD.refusal();
         }
@@ -410,8 +413,7 @@ public final class AccessRequests {
         if (!subjects.findById(request.actor().subject()).map(dev.klave.account.Subject::enabled).orElse(false)) {
             throw Message.REQUEST_REQUESTER_DISABLED.refusal();
         }
-        List<Grant> active = grants.list(Optional.of(request.actor().subject()), Optional.of(request.cluster()), false)
-                .stream().filter(grant -> grant.activeAt(now)).toList();
+        List<Grant> active = authority.inForce(request.actor().subject(), Optional.of(request.cluster()));
         Grant lent = asked.through(active).orElseThrow(Message.REQUEST_NOT_HELD::refusal);
         Instant ends = lent.expiresAt().orElse(until);
         transactions.inTransaction(() -> {
