@@ -37,27 +37,39 @@ import org.slf4j.LoggerFactory;
 /**
  * The connection pool, the migrations and the transaction boundary, for either dialect.
  *
- * <p>SQLite runs in WAL mode (readers never wait for the writer) with a busy timeout, and every
- * transaction starts {@code IMMEDIATE} so two writers queue on the busy timeout instead of failing
- * when a read lock would have to be upgraded. PostgreSQL runs through the same HikariCP pool type;
+ * <p>SQLite runs in WAL mode (readers never wait for the writer). Its writers take turns in Java
+ * ({@link SqliteWriters}: a fair lock, so a waiting virtual thread parks instead of pinning its
+ * carrier in SQLite's busy handler), and every transaction begins {@code IMMEDIATE}, taking the
+ * write lock when it begins rather than upgrading a read lock later; a write outside a caller's
+ * transaction goes through {@link #write}. PostgreSQL runs through the same HikariCP pool type;
  * Flyway serialises migrations of replicas that start together with an advisory lock.
  */
 public final class Database implements Transactions, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
-    /** How long an SQLite statement waits for another connection's lock before failing. */
+    /**
+     * How long an SQLite writer waits for its turn, and a statement for a lock another process
+     * holds, before the database counts as unavailable.
+     */
     static final Duration SQLITE_BUSY_TIMEOUT = Duration.ofSeconds(10);
 
     private final Dialect dialect;
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
     private final SqliteCheckpoints checkpoints;
+    /** SQLite's writers' turns; null on PostgreSQL, whose writers do not exclude each other. */
+    private final SqliteWriters writers;
     private final KeptStatements kept = new KeptStatements();
 
     private Database(Dialect dialect, HikariDataSource dataSource) {
         this.dialect = dialect;
         this.dataSource = dataSource;
         this.jdbi = Jdbi.create(dataSource);
+        this.writers = dialect == Dialect.SQLITE ? new SqliteWriters(SQLITE_BUSY_TIMEOUT, dataSource::evictConnection)
+                : null;
+        if (writers != null) {
+            jdbi.getConfig(org.jdbi.v3.core.statement.SqlStatements.class).addCustomizer(writers.watch());
+        }
         this.checkpoints = dialect == Dialect.SQLITE ? new SqliteCheckpoints(this) : null;
         if (checkpoints != null) {
             checkpoints.start();
@@ -110,6 +122,7 @@ public final class Database implements Transactions, AutoCloseable {
         config.addDataSourceProperty("journal_size_limit", String.valueOf(64 << 20));
         config.addDataSourceProperty("busy_timeout", String.valueOf(SQLITE_BUSY_TIMEOUT.toMillis()));
         config.addDataSourceProperty("foreign_keys", "true");
+        // Klave's transactions begin IMMEDIATE themselves (SqliteWriters); this covers Flyway's.
         config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
         // Checkpoints run on a thread of their own (SqliteCheckpoints), never inside a commit.
         config.setConnectionInitSql("PRAGMA wal_autocheckpoint = 0");
@@ -213,10 +226,50 @@ public final class Database implements Transactions, AutoCloseable {
     @Override
     public <T> T inTransaction(Supplier<T> work) {
         try {
+            if (writers != null) {
+                return writers.inTransaction(jdbi, work);
+            }
             return jdbi.inTransaction(handle -> work.get());
         } catch (JdbiException e) {
             throw translate(e);
         }
+    }
+
+    /**
+     * Runs {@code work}, which writes, with a handle: inside the thread's transaction if there is
+     * one; otherwise, on SQLite, as a transaction of its own that waits its writer's turn
+     * ({@link SqliteWriters}), on PostgreSQL as it is. Every store write outside a caller's
+     * transaction goes through here (SQLite's test suites fail on one that does not).
+     */
+    public <T> T write(HandleCallback<T, RuntimeException> work) {
+        if (writers == null) {
+            return withHandle(work);
+        }
+        return inTransaction(() -> withHandle(work));
+    }
+
+    /**
+     * Runs {@code work} with SQLite's writers held off, if their turn comes within {@code within};
+     * false when it did not (a checkpoint that holds the write lock while it waits for readers).
+     */
+    boolean whileWritersWait(Duration within, Runnable work) {
+        if (writers == null) {
+            work.run();
+            return true;
+        }
+        return writers.whileHeld(within, work);
+    }
+
+    /** For tests: one checkpoint of SQLite's log as the background thread makes them, starting the log over. */
+    void checkpointNow() {
+        if (checkpoints != null) {
+            checkpoints.checkpoint(true);
+        }
+    }
+
+    /** For tests: the SQLite write statements that ran outside a transaction (none, when every store is right). */
+    java.util.Set<String> writesOutsideTransactions() {
+        return writers == null ? java.util.Set.of() : writers.writesOutside();
     }
 
     public void inTransaction(Runnable work) {
@@ -273,6 +326,10 @@ public final class Database implements Transactions, AutoCloseable {
     private RuntimeException translate(JdbiException e) {
         if (SqlErrors.isUniqueViolation(e)) {
             return new AlreadyExistsException("unique key taken", e);
+        }
+        if (SqlErrors.isBusy(e)) {
+            // SQLite's lock stayed taken by another process past the busy timeout: a wait that ran out.
+            return new DatabaseUnavailableException("database busy: " + rootMessage(e), e);
         }
         if (e instanceof ConnectionException || SqlErrors.isConnectionFailure(e)) {
             return new DatabaseUnavailableException("database unavailable: " + rootMessage(e), e);

@@ -53,7 +53,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     @Override
     public void create(AccessRequest request) {
         Course course = request.course();
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO access_requests (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO access_requests (" + COLUMNS + ") VALUES (:id, "
                         + ":subject_id, :credential_id, :session_id, :decider_id, :cluster_id, :scope, :role, "
                         + ":minutes, :reason, :status, :created_at, :expires_at, :decided_at, :decided_by, :grant_id, "
                         + ":grant_expires_at, :origin, :eligible_id, :approvals_needed, :first_by, :first_at, "
@@ -99,7 +99,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
     @Override
     public boolean approve(String id, Instant at, String by, Optional<String> comment, String grantId,
             Instant grantExpiresAt) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'approved', "
+        return database.write(handle -> handle.createUpdate("UPDATE access_requests SET status = 'approved', "
                         + "decided_at = :at, decided_by = :by, comment = :comment, grant_id = :grant_id, "
                         + "grant_expires_at = :grant_expires_at WHERE id = :id AND status = 'pending' "
                         + "AND expires_at > :at")
@@ -114,7 +114,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public Optional<AccessRequest> lock(String id) {
-        return database.withHandle(handle -> {
+        return database.write(handle -> {
             // A write to the row takes its lock on PostgreSQL (SQLite's transaction already holds the
             // database's write lock): a second decision waits here, then reads what the first left.
             handle.createUpdate("UPDATE access_requests SET id = id WHERE id = :id").bind("id", id).execute();
@@ -127,7 +127,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public boolean recordFirst(String id, Instant at, String by, Optional<String> comment) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET first_by = :by, "
+        return database.write(handle -> handle.createUpdate("UPDATE access_requests SET first_by = :by, "
                         + "first_at = :at, first_comment = :comment, approvals_needed = 2 WHERE id = :id "
                         + "AND status = 'pending' AND expires_at > :at")
                 .bind("id", id)
@@ -139,7 +139,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public boolean withdraw(String id, Instant at, String why) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'cancelled', "
+        return database.write(handle -> handle.createUpdate("UPDATE access_requests SET status = 'cancelled', "
                         + "decided_at = :at, decided_by = NULL, comment = :why WHERE id = :id AND status = 'pending' "
                         + "AND expires_at > :at")
                 .bind("id", id)
@@ -181,7 +181,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public boolean deny(String id, Instant at, String by, Optional<String> comment) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'denied', "
+        return database.write(handle -> handle.createUpdate("UPDATE access_requests SET status = 'denied', "
                         + "decided_at = :at, decided_by = :by, comment = :comment "
                         + "WHERE id = :id AND status = 'pending' AND expires_at > :at")
                 .bind("id", id)
@@ -193,7 +193,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public boolean cancel(String id, Instant at, String by) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'cancelled', "
+        return database.write(handle -> handle.createUpdate("UPDATE access_requests SET status = 'cancelled', "
                         + "decided_at = :at, decided_by = :by WHERE id = :id AND status = 'pending' AND expires_at > :at")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
@@ -210,7 +210,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
                 : "UPDATE access_requests SET ended_at = CASE WHEN grant_expires_at <= :at THEN grant_expires_at "
                         + "ELSE :at END WHERE id = :id AND status = 'approved' AND ended_at IS NULL "
                         + "AND (grant_expires_at <= :at OR " + GRANT_REVOKED + ")";
-        return database.withHandle(handle -> handle.createUpdate(sql)
+        return database.write(handle -> handle.createUpdate(sql)
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
                 .bind("by", by.orElse(null))
@@ -229,7 +229,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public boolean expire(String id, Instant now) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET status = 'expired' "
+        return database.write(handle -> handle.createUpdate("UPDATE access_requests SET status = 'expired' "
                         + "WHERE id = :id AND status = 'pending' AND expires_at <= :now")
                 .bind("id", id)
                 .bind("now", now.toEpochMilli())
@@ -262,7 +262,7 @@ public final class JdbiAccessRequestStore implements AccessRequestStore, LentAcc
 
     @Override
     public boolean toldEnding(String id, Instant at) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE access_requests SET ending_told_at = :at "
+        return database.write(handle -> handle.createUpdate("UPDATE access_requests SET ending_told_at = :at "
                         + "WHERE id = :id AND ending_told_at IS NULL")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())

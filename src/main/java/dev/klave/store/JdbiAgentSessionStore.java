@@ -35,7 +35,7 @@ public final class JdbiAgentSessionStore implements AgentSessionStore {
 
     @Override
     public void create(AgentSession session) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO agent_sessions (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO agent_sessions (" + COLUMNS + ") VALUES (:id, "
                         + ":person_id, :client_id, :permissions, :writes_need_approval, :consent_via, :created_at, "
                         + ":expires_at, :ended_at, :end_reason, :last_used_at)")
                 .bind("id", session.id())
@@ -73,7 +73,7 @@ public final class JdbiAgentSessionStore implements AgentSessionStore {
 
     @Override
     public boolean end(String id, Instant at, String reason) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE agent_sessions SET ended_at = :at, "
+        return database.write(handle -> handle.createUpdate("UPDATE agent_sessions SET ended_at = :at, "
                         + "end_reason = :reason WHERE id = :id AND ended_at IS NULL")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
@@ -83,7 +83,7 @@ public final class JdbiAgentSessionStore implements AgentSessionStore {
 
     @Override
     public int endAllOf(SubjectId person, Instant at, String reason) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE agent_sessions SET ended_at = :at, "
+        return database.write(handle -> handle.createUpdate("UPDATE agent_sessions SET ended_at = :at, "
                         + "end_reason = :reason WHERE person_id = :person AND ended_at IS NULL")
                 .bind("person", person.value())
                 .bind("at", at.toEpochMilli())
@@ -93,7 +93,7 @@ public final class JdbiAgentSessionStore implements AgentSessionStore {
 
     @Override
     public int endAllConsentedVia(SubjectId person, String via, Instant at, String reason) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE agent_sessions SET ended_at = :at, "
+        return database.write(handle -> handle.createUpdate("UPDATE agent_sessions SET ended_at = :at, "
                         + "end_reason = :reason WHERE person_id = :person AND consent_via = :via AND ended_at IS NULL")
                 .bind("person", person.value())
                 .bind("via", via)
@@ -104,7 +104,7 @@ public final class JdbiAgentSessionStore implements AgentSessionStore {
 
     @Override
     public void touch(String id, Instant at) {
-        database.withHandle(handle -> handle.createUpdate("UPDATE agent_sessions SET last_used_at = :at WHERE id = :id")
+        database.write(handle -> handle.createUpdate("UPDATE agent_sessions SET last_used_at = :at WHERE id = :id")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
                 .execute());

@@ -23,7 +23,7 @@ public final class JdbiAgentTokenStore implements AgentTokenStore {
 
     @Override
     public void create(AgentToken token) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO agent_tokens (" + COLUMNS + ") VALUES (:hash, "
+        database.write(handle -> handle.createUpdate("INSERT INTO agent_tokens (" + COLUMNS + ") VALUES (:hash, "
                         + ":kind, :session_id, :created_at, :expires_at, :used_at, :redirect_uri, :code_challenge)")
                 .bind("hash", token.hash())
                 .bind("kind", token.kind().code())
@@ -49,7 +49,7 @@ public final class JdbiAgentTokenStore implements AgentTokenStore {
     public boolean use(String hash, Instant at) {
         // One conditional update: of two replicas honouring the same code or refresh token at once,
         // exactly one changes the row.
-        return database.withHandle(handle -> handle.createUpdate("UPDATE agent_tokens SET used_at = :at "
+        return database.write(handle -> handle.createUpdate("UPDATE agent_tokens SET used_at = :at "
                         + "WHERE hash = :hash AND used_at IS NULL AND kind IN ('code', 'refresh')")
                 .bind("hash", hash)
                 .bind("at", at.toEpochMilli())
@@ -58,7 +58,7 @@ public final class JdbiAgentTokenStore implements AgentTokenStore {
 
     @Override
     public int deleteExpired(Instant before) {
-        return database.withHandle(handle -> handle.createUpdate("DELETE FROM agent_tokens WHERE expires_at < :before")
+        return database.write(handle -> handle.createUpdate("DELETE FROM agent_tokens WHERE expires_at < :before")
                 .bind("before", before.toEpochMilli())
                 .execute());
     }

@@ -37,7 +37,7 @@ public final class JdbiClientStore implements ClientStore {
     public boolean createWithin(OAuthClient client, int limit) {
         // One statement, so that the count and the insert see the same rows on SQLite; on
         // PostgreSQL two replicas inserting at once may each see the other's row missing.
-        return database.withHandle(handle -> handle.createUpdate("""
+        return database.write(handle -> handle.createUpdate("""
                         INSERT INTO oauth_clients (id, kind, redirect_uris, metadata, created_at, last_used_at)
                         SELECT :id, :kind, :redirect_uris, :metadata, :created_at, :last_used_at
                         WHERE (SELECT COUNT(*) FROM oauth_clients WHERE kind = 'registered') < :limit""")
@@ -63,7 +63,7 @@ public final class JdbiClientStore implements ClientStore {
 
     @Override
     public void touch(String clientId, Instant at) {
-        database.withHandle(handle -> handle.createUpdate(
+        database.write(handle -> handle.createUpdate(
                         "UPDATE oauth_clients SET last_used_at = :at WHERE id = :id AND last_used_at < :at")
                 .bind("id", clientId)
                 .bind("at", at.toEpochMilli())
@@ -72,7 +72,7 @@ public final class JdbiClientStore implements ClientStore {
 
     @Override
     public int deleteUnusedSince(Instant cutoff) {
-        return database.withHandle(handle -> handle.createUpdate(
+        return database.write(handle -> handle.createUpdate(
                         "DELETE FROM oauth_clients WHERE kind = 'registered' AND last_used_at < :cutoff")
                 .bind("cutoff", cutoff.toEpochMilli())
                 .execute());
@@ -80,7 +80,7 @@ public final class JdbiClientStore implements ClientStore {
 
     @Override
     public int deleteNeverSignedInBefore(Instant cutoff) {
-        return database.withHandle(handle -> handle.createUpdate(
+        return database.write(handle -> handle.createUpdate(
                         "DELETE FROM oauth_clients WHERE kind = 'registered' AND created_at < :cutoff "
                                 + "AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.client_id = oauth_clients.id)")
                 .bind("cutoff", cutoff.toEpochMilli())

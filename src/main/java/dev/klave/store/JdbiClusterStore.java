@@ -25,7 +25,7 @@ public final class JdbiClusterStore implements ClusterStore {
 
     @Override
     public void create(Cluster cluster) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO clusters (" + COLUMNS + ") VALUES "
+        database.write(handle -> handle.createUpdate("INSERT INTO clusters (" + COLUMNS + ") VALUES "
                         + "(:id, :name, :created_at, :secrets, :tokens_set_at, :last_reconciled_at, :last_error)")
                 .bind("id", cluster.id().value())
                 .bind("name", cluster.name())
@@ -54,7 +54,7 @@ public final class JdbiClusterStore implements ClusterStore {
 
     @Override
     public void setSecrets(ClusterId id, String sealedSecrets, Instant at) {
-        database.withHandle(handle -> handle.createUpdate("UPDATE clusters SET secrets = :secrets, "
+        database.write(handle -> handle.createUpdate("UPDATE clusters SET secrets = :secrets, "
                         + "tokens_set_at = :at, last_error = NULL WHERE id = :id")
                 .bind("id", id.value())
                 .bind("secrets", sealedSecrets)
@@ -64,7 +64,7 @@ public final class JdbiClusterStore implements ClusterStore {
 
     @Override
     public void recordReconciliation(ClusterId id, Instant at, Optional<String> error) {
-        database.withHandle(handle -> handle.createUpdate("UPDATE clusters SET last_reconciled_at = :at, "
+        database.write(handle -> handle.createUpdate("UPDATE clusters SET last_reconciled_at = :at, "
                         + "last_error = :error WHERE id = :id")
                 .bind("id", id.value())
                 .bind("at", at.toEpochMilli())
@@ -74,7 +74,7 @@ public final class JdbiClusterStore implements ClusterStore {
 
     @Override
     public void recordCapabilities(ClusterId id, String kubernetesVersion, boolean aggregatedDiscovery) {
-        database.withHandle(handle -> handle.createUpdate("UPDATE clusters SET kubernetes_version = :version, "
+        database.write(handle -> handle.createUpdate("UPDATE clusters SET kubernetes_version = :version, "
                         + "aggregated_discovery = :aggregated WHERE id = :id")
                 .bind("id", id.value())
                 .bind("version", kubernetesVersion)

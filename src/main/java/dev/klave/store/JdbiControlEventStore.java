@@ -29,7 +29,7 @@ public final class JdbiControlEventStore implements ControlEventStore {
 
     @Override
     public void append(ControlEvent event) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO control_events "
+        database.write(handle -> handle.createUpdate("INSERT INTO control_events "
                         + "(id, at, type, actor_id, actor_login, target_id, target_login, via, reason, client_ip, details) "
                         + "VALUES (:id, :at, :type, :actor_id, :actor_login, :target_id, :target_login, :via, :reason, "
                         + ":client_ip, :details)")

@@ -33,7 +33,7 @@ public final class JdbiCredentialStore implements CredentialStore {
 
     @Override
     public void create(Credential credential) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO credentials (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO credentials (" + COLUMNS + ") VALUES (:id, "
                         + ":token_hash, :subject_id, :cluster_id, :name, :note, :created_at, :expires_at, :created_by, "
                         + ":revoked_at, :revoked_by, :revoke_reason)")
                 .bind("id", credential.id())
@@ -119,7 +119,7 @@ public final class JdbiCredentialStore implements CredentialStore {
 
     @Override
     public boolean revoke(String id, Instant at, Optional<String> by, Optional<String> reason) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE credentials SET revoked_at = :at, "
+        return database.write(handle -> handle.createUpdate("UPDATE credentials SET revoked_at = :at, "
                         + "revoked_by = :by, revoke_reason = :reason WHERE id = :id AND revoked_at IS NULL")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
@@ -130,7 +130,7 @@ public final class JdbiCredentialStore implements CredentialStore {
 
     @Override
     public int revokeAllOf(SubjectId subject, Instant at, String reason) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE credentials SET revoked_at = :at, "
+        return database.write(handle -> handle.createUpdate("UPDATE credentials SET revoked_at = :at, "
                         + "revoke_reason = :reason WHERE subject_id = :subject_id AND revoked_at IS NULL")
                 .bind("subject_id", subject.value())
                 .bind("at", at.toEpochMilli())
@@ -140,7 +140,7 @@ public final class JdbiCredentialStore implements CredentialStore {
 
     @Override
     public int revokeAllRestrictedTo(ClusterId cluster, Instant at, String reason) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE credentials SET revoked_at = :at, "
+        return database.write(handle -> handle.createUpdate("UPDATE credentials SET revoked_at = :at, "
                         + "revoke_reason = :reason WHERE cluster_id = :cluster_id AND revoked_at IS NULL")
                 .bind("cluster_id", cluster.value())
                 .bind("at", at.toEpochMilli())

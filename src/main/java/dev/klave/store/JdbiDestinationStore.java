@@ -35,7 +35,7 @@ public final class JdbiDestinationStore implements DestinationStore {
     @Override
     public void create(Destination destination) {
         byte[] aad = destination.id().getBytes(StandardCharsets.UTF_8);
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO notify_destinations (" + COLUMNS + ") VALUES "
+        database.write(handle -> handle.createUpdate("INSERT INTO notify_destinations (" + COLUMNS + ") VALUES "
                         + "(:id, :name, :format, :url_sealed, :url_shown, :secret_sealed, :kinds, :created_at, "
                         + ":created_by, NULL, NULL, NULL, NULL, NULL)")
                 .bind("id", destination.id())
@@ -70,7 +70,7 @@ public final class JdbiDestinationStore implements DestinationStore {
 
     @Override
     public boolean delete(String id) {
-        return database.withHandle(handle -> handle.createUpdate("DELETE FROM notify_destinations WHERE id = :id")
+        return database.write(handle -> handle.createUpdate("DELETE FROM notify_destinations WHERE id = :id")
                 .bind("id", id)
                 .execute()) == 1;
     }
@@ -82,7 +82,7 @@ public final class JdbiDestinationStore implements DestinationStore {
                         + "last_delivered_at = :at, failing_since = NULL WHERE id = :id"
                 : "UPDATE notify_destinations SET last_attempt_at = :at, last_status = :status, last_error = :error, "
                         + "failing_since = COALESCE(failing_since, :at) WHERE id = :id";
-        database.withHandle(handle -> handle.createUpdate(sql)
+        database.write(handle -> handle.createUpdate(sql)
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())
                 .bind("status", status.orElse(null))

@@ -27,7 +27,7 @@ public final class JdbiDiscoveryStatusStore implements DiscoveryStatusStore {
 
     @Override
     public void fetched(String issuer, Instant at) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO oidc_discovery (issuer, fetched_at) "
+        database.write(handle -> handle.createUpdate("INSERT INTO oidc_discovery (issuer, fetched_at) "
                         + "VALUES (:issuer, :at) ON CONFLICT (issuer) DO UPDATE SET fetched_at = excluded.fetched_at")
                 .bind("issuer", issuer)
                 .bind("at", at.toEpochMilli())
@@ -36,7 +36,7 @@ public final class JdbiDiscoveryStatusStore implements DiscoveryStatusStore {
 
     @Override
     public void failed(String issuer, Instant at, String error) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO oidc_discovery (issuer, failed_at, error) "
+        database.write(handle -> handle.createUpdate("INSERT INTO oidc_discovery (issuer, failed_at, error) "
                         + "VALUES (:issuer, :at, :error) ON CONFLICT (issuer) DO UPDATE SET "
                         + "failed_at = excluded.failed_at, error = excluded.error")
                 .bind("issuer", issuer)

@@ -28,7 +28,7 @@ public final class JdbiEligibleGrantStore implements EligibleGrantStore {
 
     @Override
     public void create(EligibleGrant grant) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO eligible_grants (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO eligible_grants (" + COLUMNS + ") VALUES (:id, "
                         + ":subject_id, :cluster_id, :tier, :scope, :max_minutes, :needs_approval, :note, :created_at, "
                         + ":created_by, :revoked_at, :revoked_by)")
                 .bind("id", grant.id())
@@ -75,7 +75,7 @@ public final class JdbiEligibleGrantStore implements EligibleGrantStore {
 
     @Override
     public boolean revoke(String id, Instant at, String by) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE eligible_grants SET revoked_at = :at, "
+        return database.write(handle -> handle.createUpdate("UPDATE eligible_grants SET revoked_at = :at, "
                         + "revoked_by = :by WHERE id = :id AND revoked_at IS NULL")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())

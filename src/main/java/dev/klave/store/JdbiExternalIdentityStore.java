@@ -100,7 +100,7 @@ public final class JdbiExternalIdentityStore implements ExternalIdentityStore {
 
     @Override
     public boolean unlink(SubjectId subject, IdentityProvider provider) {
-        return database.withHandle(handle -> handle.createUpdate(
+        return database.write(handle -> handle.createUpdate(
                         "DELETE FROM external_identities WHERE subject_id = :subject_id AND provider = :provider")
                 .bind("subject_id", subject.value())
                 .bind("provider", provider.code())
@@ -110,7 +110,7 @@ public final class JdbiExternalIdentityStore implements ExternalIdentityStore {
     @Override
     public boolean refresh(SubjectId subject, ExternalIdentity.Key key, Optional<String> display,
             Optional<String> email) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE external_identities "
+        return database.write(handle -> handle.createUpdate("UPDATE external_identities "
                         + "SET display = :display, email = :email WHERE subject_id = :subject_id AND " + KEY)
                 .bind("display", display.orElse(null))
                 .bind("email", email.orElse(null))

@@ -35,7 +35,7 @@ public final class JdbiGrantStore implements GrantStore {
 
     @Override
     public void create(Grant grant) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO grants (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO grants (" + COLUMNS + ") VALUES (:id, "
                         + ":subject_id, :cluster_id, :tier, :scope, :expires_at, :note, :created_at, :created_by, "
                         + ":revoked_at, :revoked_by)")
                 .bind("id", grant.id())
@@ -109,7 +109,7 @@ public final class JdbiGrantStore implements GrantStore {
 
     @Override
     public boolean revoke(String id, Instant at, String by) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE grants SET revoked_at = :at, revoked_by = :by "
+        return database.write(handle -> handle.createUpdate("UPDATE grants SET revoked_at = :at, revoked_by = :by "
                         + "WHERE id = :id AND revoked_at IS NULL")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())

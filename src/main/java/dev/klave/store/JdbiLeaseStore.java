@@ -25,7 +25,7 @@ public final class JdbiLeaseStore implements LeaseStore {
         if (ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("ttl must be positive");
         }
-        int changed = database.withHandle(handle -> handle.createUpdate("INSERT INTO leases (name, holder, expires_at) "
+        int changed = database.write(handle -> handle.createUpdate("INSERT INTO leases (name, holder, expires_at) "
                         + "VALUES (:name, :holder, :expires_at) "
                         + "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at "
                         + "WHERE leases.expires_at <= :now OR leases.holder = excluded.holder")
@@ -39,7 +39,7 @@ public final class JdbiLeaseStore implements LeaseStore {
 
     @Override
     public void release(String name, String holder) {
-        database.withHandle(handle -> handle.createUpdate("DELETE FROM leases WHERE name = :name AND holder = :holder")
+        database.write(handle -> handle.createUpdate("DELETE FROM leases WHERE name = :name AND holder = :holder")
                 .bind("name", name)
                 .bind("holder", holder)
                 .execute());

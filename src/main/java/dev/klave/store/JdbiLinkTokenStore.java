@@ -25,7 +25,7 @@ public final class JdbiLinkTokenStore implements LinkTokenStore {
 
     @Override
     public void create(LinkToken token) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO link_tokens (" + COLUMNS + ") VALUES "
+        database.write(handle -> handle.createUpdate("INSERT INTO link_tokens (" + COLUMNS + ") VALUES "
                         + "(:id, :token_hash, :subject_id, :purpose, :created_at, :expires_at, :consumed_at, :revoked_at)")
                 .bind("id", token.id())
                 .bind("token_hash", token.tokenHash())
@@ -49,7 +49,7 @@ public final class JdbiLinkTokenStore implements LinkTokenStore {
 
     @Override
     public boolean consume(String id, Instant now) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE link_tokens SET consumed_at = :now "
+        return database.write(handle -> handle.createUpdate("UPDATE link_tokens SET consumed_at = :now "
                         + "WHERE id = :id AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > :now")
                 .bind("id", id)
                 .bind("now", now.toEpochMilli())
@@ -58,7 +58,7 @@ public final class JdbiLinkTokenStore implements LinkTokenStore {
 
     @Override
     public int revokePending(SubjectId subjectId, Instant now) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE link_tokens SET revoked_at = :now "
+        return database.write(handle -> handle.createUpdate("UPDATE link_tokens SET revoked_at = :now "
                         + "WHERE subject_id = :subject_id AND consumed_at IS NULL AND revoked_at IS NULL "
                         + "AND expires_at > :now")
                 .bind("subject_id", subjectId.value())

@@ -35,7 +35,7 @@ public final class JdbiLoginFailureStore implements LoginFailureStore {
         if (maxFailures < 2) {
             throw new IllegalArgumentException("maxFailures must be at least 2");
         }
-        return database.withHandle(handle -> handle.createQuery("INSERT INTO login_lockouts "
+        return database.write(handle -> handle.createQuery("INSERT INTO login_lockouts "
                         + "(login, failures, locked_until) VALUES (:login, 1, NULL) "
                         + "ON CONFLICT (login) DO UPDATE SET "
                         + "failures = CASE WHEN login_lockouts.failures + 1 >= :max THEN 0 "
@@ -52,7 +52,7 @@ public final class JdbiLoginFailureStore implements LoginFailureStore {
 
     @Override
     public void clear(String login) {
-        database.withHandle(handle -> handle.createUpdate("DELETE FROM login_lockouts WHERE login = :login")
+        database.write(handle -> handle.createUpdate("DELETE FROM login_lockouts WHERE login = :login")
                 .bind("login", login)
                 .execute());
     }

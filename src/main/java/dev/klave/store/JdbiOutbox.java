@@ -33,7 +33,7 @@ public final class JdbiOutbox implements Outbox {
     public boolean add(Row row) {
         // ON CONFLICT DO NOTHING (PostgreSQL; SQLite since 3.24): a second row for the same event
         // and target is dropped without failing — nor aborting — the caller's transaction.
-        return database.withHandle(handle -> handle.createUpdate("INSERT INTO notify_outbox (" + COLUMNS + ") VALUES "
+        return database.write(handle -> handle.createUpdate("INSERT INTO notify_outbox (" + COLUMNS + ") VALUES "
                         + "(:id, :channel, :destination_id, :target, :kind, :event_key, :payload, :created_at, "
                         + ":attempts, :next_attempt_at, NULL, NULL, NULL, NULL) "
                         + "ON CONFLICT (channel, target, event_key) DO NOTHING")
@@ -79,7 +79,7 @@ public final class JdbiOutbox implements Outbox {
                 return Optional.empty();
             }
             for (Row row : due) {
-                int taken = database.withHandle(handle -> handle.createUpdate("UPDATE notify_outbox SET "
+                int taken = database.write(handle -> handle.createUpdate("UPDATE notify_outbox SET "
                                 + "claimed_until = :until WHERE id = :id AND " + DUE)
                         .bind("id", row.id())
                         .bind("now", now.toEpochMilli())
@@ -95,7 +95,7 @@ public final class JdbiOutbox implements Outbox {
 
     @Override
     public void delivered(String id, Instant at, int status) {
-        database.withHandle(handle -> handle.createUpdate("UPDATE notify_outbox SET delivered_at = :at, "
+        database.write(handle -> handle.createUpdate("UPDATE notify_outbox SET delivered_at = :at, "
                         + "last_status = :status, last_error = NULL, attempts = attempts + 1, claimed_until = NULL "
                         + "WHERE id = :id")
                 .bind("id", id)
@@ -106,7 +106,7 @@ public final class JdbiOutbox implements Outbox {
 
     @Override
     public void failed(String id, Instant at, Optional<Integer> status, String error, Optional<Instant> next) {
-        database.withHandle(handle -> handle.createUpdate("UPDATE notify_outbox SET attempts = attempts + 1, "
+        database.write(handle -> handle.createUpdate("UPDATE notify_outbox SET attempts = attempts + 1, "
                         + "last_status = :status, last_error = :error, claimed_until = NULL, "
                         + "next_attempt_at = COALESCE(:next, next_attempt_at), gave_up_at = :gave_up WHERE id = :id "
                         + "AND delivered_at IS NULL")

@@ -29,7 +29,7 @@ public final class JdbiRecordingStore implements RecordingStore {
 
     @Override
     public void create(Recording recording) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO recordings (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO recordings (" + COLUMNS + ") VALUES (:id, "
                         + ":subject_id, :subject_login, :cluster_id, :namespace, :pod, :container, :command, :tty, "
                         + ":stdin_recorded, :started_at, NULL, :state, NULL, 0, :width, :height, NULL)")
                 .bind("id", recording.id())
@@ -83,7 +83,7 @@ public final class JdbiRecordingStore implements RecordingStore {
     @Override
     public void end(String id, Instant at, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
             int width, int height) {
-        database.withHandle(handle -> handle.createUpdate("UPDATE recordings SET ended_at = :at, state = :state, "
+        database.write(handle -> handle.createUpdate("UPDATE recordings SET ended_at = :at, state = :state, "
                         + "reason = :reason, exit_code = :exit_code, width = :width, height = :height "
                         + "WHERE id = :id AND ended_at IS NULL")
                 .bind("id", id)
@@ -175,7 +175,7 @@ public final class JdbiRecordingStore implements RecordingStore {
         if (lines.isEmpty()) {
             return;
         }
-        database.withHandle(handle -> {
+        database.write(handle -> {
             var batch = handle.prepareBatch("INSERT INTO recording_lines (recording_id, at, line) VALUES (:id, :at, :line)");
             for (int i = 0; i < lines.size(); i++) {
                 batch.bind("id", id).bind("at", at.get(i)).bind("line", lines.get(i)).add();

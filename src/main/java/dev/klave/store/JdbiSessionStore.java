@@ -21,7 +21,7 @@ public final class JdbiSessionStore implements SessionStore {
 
     @Override
     public void create(WebSession session) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO sessions "
+        database.write(handle -> handle.createUpdate("INSERT INTO sessions "
                         + "(id_hash, subject_id, created_at, expires_at, closed_at) "
                         + "VALUES (:id_hash, :subject_id, :created_at, :expires_at, :closed_at)")
                 .bind("id_hash", session.idHash())
@@ -43,7 +43,7 @@ public final class JdbiSessionStore implements SessionStore {
 
     @Override
     public int closeAll(SubjectId subjectId, Instant now) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE sessions SET closed_at = :now "
+        return database.write(handle -> handle.createUpdate("UPDATE sessions SET closed_at = :now "
                         + "WHERE subject_id = :subject_id AND closed_at IS NULL")
                 .bind("subject_id", subjectId.value())
                 .bind("now", now.toEpochMilli())
@@ -52,7 +52,7 @@ public final class JdbiSessionStore implements SessionStore {
 
     @Override
     public int closeAllExcept(SubjectId subjectId, String keptIdHash, Instant now) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE sessions SET closed_at = :now "
+        return database.write(handle -> handle.createUpdate("UPDATE sessions SET closed_at = :now "
                         + "WHERE subject_id = :subject_id AND closed_at IS NULL AND id_hash <> :kept")
                 .bind("subject_id", subjectId.value())
                 .bind("kept", keptIdHash)

@@ -34,7 +34,7 @@ public final class JdbiSubjectStore implements SubjectStore {
 
     @Override
     public void create(Subject subject) {
-        database.withHandle(handle -> bind(handle.createUpdate("INSERT INTO subjects (" + WRITTEN + ") VALUES "
+        database.write(handle -> bind(handle.createUpdate("INSERT INTO subjects (" + WRITTEN + ") VALUES "
                 + "(:id, :login, :kind, :display_name, :email, :is_admin, :break_glass, :disabled_at, "
                 + ":password_hash, :created_at, :writes_need_approval, :email_key)"), subject).execute());
     }

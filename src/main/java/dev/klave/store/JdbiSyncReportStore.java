@@ -27,7 +27,7 @@ public final class JdbiSyncReportStore implements SyncReportStore {
 
     @Override
     public void save(SyncReport report) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO forge_sync_reports (id, started_at, finished_at, "
+        database.write(handle -> handle.createUpdate("INSERT INTO forge_sync_reports (id, started_at, finished_at, "
                         + "replica, members_seen, disabled, renamed, two_factor_required, error) VALUES (1, :started_at, "
                         + ":finished_at, :replica, :members_seen, :disabled, :renamed, :two_factor_required, :error) "
                         + "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "

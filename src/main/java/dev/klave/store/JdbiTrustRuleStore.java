@@ -24,7 +24,7 @@ public final class JdbiTrustRuleStore implements TrustRuleStore {
 
     @Override
     public void create(TrustRule rule) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO ci_trust_rules (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO ci_trust_rules (" + COLUMNS + ") VALUES (:id, "
                         + ":name, :bot_subject_id, :repository_owner_id, :repository_id, :ref, :environment, "
                         + ":created_at, :created_by)")
                 .bind("id", rule.id())
@@ -73,7 +73,7 @@ public final class JdbiTrustRuleStore implements TrustRuleStore {
 
     @Override
     public boolean delete(String id) {
-        return database.withHandle(handle -> handle.createUpdate("DELETE FROM ci_trust_rules WHERE id = :id")
+        return database.write(handle -> handle.createUpdate("DELETE FROM ci_trust_rules WHERE id = :id")
                 .bind("id", id)
                 .execute()) == 1;
     }

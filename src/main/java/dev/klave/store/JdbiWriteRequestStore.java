@@ -30,7 +30,7 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
 
     @Override
     public void create(WriteRequest request) {
-        database.withHandle(handle -> handle.createUpdate("INSERT INTO write_requests (" + COLUMNS + ") VALUES (:id, "
+        database.write(handle -> handle.createUpdate("INSERT INTO write_requests (" + COLUMNS + ") VALUES (:id, "
                         + ":subject_id, :credential_id, :session_id, :decider_id, :cluster_id, :namespace, :tool, "
                         + ":verb, :resource, :name, :arguments_hash, :call_method, :call_target, :call_path, "
                         + ":call_query, :call_body, :call_content_type, :preview, :status, :created_at, :expires_at, :decided_at, :decided_by, "
@@ -116,7 +116,7 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
         if (to != WriteStatus.APPROVED && to != WriteStatus.DENIED) {
             throw new IllegalArgumentException("a decision approves or denies: " + to);
         }
-        return database.withHandle(handle -> handle.createUpdate("UPDATE write_requests SET status = :to, "
+        return database.write(handle -> handle.createUpdate("UPDATE write_requests SET status = :to, "
                         + "decided_at = :at, decided_by = :by "
                         + "WHERE id = :id AND status = 'pending' AND expires_at > :at")
                 .bind("id", id)
@@ -128,7 +128,7 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
 
     @Override
     public boolean markExecuted(String id, Instant at) {
-        return database.withHandle(handle -> handle.createUpdate("UPDATE write_requests SET status = 'executed', "
+        return database.write(handle -> handle.createUpdate("UPDATE write_requests SET status = 'executed', "
                         + "executed_at = :at WHERE id = :id AND status = 'approved'")
                 .bind("id", id)
                 .bind("at", at.toEpochMilli())

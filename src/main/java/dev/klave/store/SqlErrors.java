@@ -26,6 +26,19 @@ final class SqlErrors {
         return false;
     }
 
+    /** SQLite's SQLITE_BUSY in any of its forms (the lock stayed taken past the busy timeout). */
+    static boolean isBusy(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause()) {
+            if (e instanceof SQLiteException sqlite) {
+                return (sqlite.getResultCode().code & 0xff) == SQLiteErrorCode.SQLITE_BUSY.code;
+            }
+            if (e.getCause() == e) {
+                break;
+            }
+        }
+        return false;
+    }
+
     static boolean isConnectionFailure(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause()) {
             if (e instanceof SQLTransientConnectionException) {

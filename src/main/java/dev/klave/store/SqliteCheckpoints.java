@@ -42,10 +42,15 @@ final class SqliteCheckpoints implements AutoCloseable {
      * that starts it over; failures are logged once until one succeeds again.
      */
     void checkpoint() {
+        checkpoint(false);
+    }
+
+    /** As {@link #checkpoint()}; with {@code restart}, the log is started over however long it is (tests). */
+    void checkpoint(boolean restart) {
         try {
             int frames = database.withHandle(handle -> handle.createQuery("PRAGMA wal_checkpoint(PASSIVE)")
                     .map((row, context) -> row.getInt(2)).one());
-            if (frames > RESTART_AFTER_FRAMES) {
+            if (restart || frames > RESTART_AFTER_FRAMES) {
                 restart();
             }
             if (failing) {
@@ -69,18 +74,20 @@ final class SqliteCheckpoints implements AutoCloseable {
      * {@code journal_size_limit} (Database) cuts the file back to 64 MiB when it is larger.
      * TRUNCATE, tried first, emptied the file each time: its {@code ftruncate} and the fsync
      * after it held the audit writer off for 30-60 ms every two seconds at 500 req/s, the whole
-     * p99 (strace, bench/RESULTS.md). It waits at most {@link #RESTART_WAIT} for readers and
-     * writers; when that is not enough it gives up and the next second tries again.
+     * p99 (strace, bench/RESULTS.md). It waits at most {@link #RESTART_WAIT} for Klave's writers'
+     * turn and as long for readers; when that is not enough it gives up and the next second tries
+     * again.
      */
     private void restart() {
-        database.withHandle(handle -> {
+        // Klave's writers wait for it in Java, as for one another (SqliteWriters), not in SQLite.
+        database.whileWritersWait(RESTART_WAIT, () -> database.withHandle(handle -> {
             handle.execute("PRAGMA busy_timeout = " + RESTART_WAIT.toMillis());
             try {
                 return handle.createQuery("PRAGMA wal_checkpoint(RESTART)").mapToMap().list();
             } finally {
                 handle.execute("PRAGMA busy_timeout = " + Database.SQLITE_BUSY_TIMEOUT.toMillis());
             }
-        });
+        }));
     }
 
     /** Stops the timer; SQLite checkpoints the log itself when the last connection closes. */

@@ -86,7 +86,7 @@ abstract class AuditWriterConformance extends StoreConformance {
             assertThat(status(first)).as("held for the next rows").isEmpty();
 
             String second = ids.next();
-            database().withHandle(handle -> handle.execute("UPDATE access_changes SET generation = generation + 7"));
+            database().write(handle -> handle.execute("UPDATE access_changes SET generation = generation + 7"));
             long value = writer.record(row(second)).get(5, TimeUnit.SECONDS);
 
             assertThat(value).as("the access generation as of the commit").isEqualTo(accessChanges.generation());

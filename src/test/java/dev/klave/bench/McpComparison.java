@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (the two discovery requests of each call included) in SQLite; the peer audits none. Rounds
  * interleave the targets. Loopback only; every phase bounded in time.
  *
- * <p>Arguments: {@code <peer binary> <seconds per phase> [rounds, default 2]}.
+ * <p>Arguments: {@code <peer binary> <seconds per phase> [rounds, default 2]}. With
+ * {@code BENCH_MCP_ONLY=klave} only Klave is measured (the peers are not started): a short run for a
+ * change to Klave alone.
  */
 public final class McpComparison {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -73,16 +75,21 @@ public final class McpComparison {
                                 + "\"namespace\":\"team-a\"}"),
                         call("get_resource", "{\"cluster\":\"prod-1\",\"kind\":\"configmap\","
                                 + "\"namespace\":\"team-a\",\"name\":\"settings-7\"}"), null);
-                Target defaults = peer("kubernetes-mcp-server (defaults)", peerBinary, kubeconfig, Map.of());
-                peers.add(defaults.process());
-                Target raised = peer("kubernetes-mcp-server (QPS/burst raised)", peerBinary, kubeconfig, RAISED);
-                peers.add(raised.process());
-                for (Target target : List.of(defaults, raised)) {
-                    waitUntilUp(target);
+                List<Target> targets = new ArrayList<>(List.of(ours));
+                if (!"klave".equals(System.getenv("BENCH_MCP_ONLY"))) {
+                    Target defaults = peer("kubernetes-mcp-server (defaults)", peerBinary, kubeconfig, Map.of());
+                    peers.add(defaults.process());
+                    Target raised = peer("kubernetes-mcp-server (QPS/burst raised)", peerBinary, kubeconfig, RAISED);
+                    peers.add(raised.process());
+                    for (Target target : List.of(defaults, raised)) {
+                        waitUntilUp(target);
+                    }
+                    targets.add(raised);
+                    targets.add(defaults);
                 }
                 if (System.getenv("BENCH_MCP_TRACE") != null) {
                     // What one call of each sends to the cluster, for a person reading why one is slow.
-                    for (Target target : List.of(ours, raised)) {
+                    for (Target target : targets.subList(0, Math.min(2, targets.size()))) {
                         cluster.clearRequests();
                         long at = System.nanoTime();
                         send(target, target.listBody());
@@ -93,7 +100,7 @@ public final class McpComparison {
                 }
                 List<Result> results = new ArrayList<>();
                 for (int round = 0; round < rounds; round++) {
-                    for (Target target : List.of(ours, raised, defaults)) {
+                    for (Target target : targets) {
                         for (String body : List.of(target.listBody(), target.getBody())) {
                             String name = body == target.listBody() ? "list" : "get";
                             closed(target, body, 2, 2); // warm-up

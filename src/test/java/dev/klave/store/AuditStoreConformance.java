@@ -110,7 +110,7 @@ abstract class AuditStoreConformance extends StoreConformance {
         String id = ids.next();
         audit.write(List.of(pending(id)), List.of());
 
-        assertThatThrownBy(() -> database().withHandle(handle -> handle.createUpdate(
+        assertThatThrownBy(() -> database().write(handle -> handle.createUpdate(
                 "UPDATE audit SET channel = 'ftp' WHERE id = :id").bind("id", key(id)).execute()))
                 .isInstanceOf(RuntimeException.class);
         assertThat(audit.findById(id).orElseThrow().channel()).isEqualTo(Channel.PROXY);
@@ -350,9 +350,9 @@ abstract class AuditStoreConformance extends StoreConformance {
         String served = ids.next();
         String refused = ids.next();
         audit.write(List.of(pending(served), pending(refused)), List.of());
-        database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 200, completed_at = :at "
+        database().write(handle -> handle.createUpdate("UPDATE audit SET status = 200, completed_at = :at "
                 + "WHERE id = :id").bind("at", AT.plusMillis(3).toEpochMilli()).bind("id", key(served)).execute());
-        database().withHandle(handle -> handle.createUpdate("UPDATE audit SET status = 401, "
+        database().write(handle -> handle.createUpdate("UPDATE audit SET status = 401, "
                 + "error = 'credencial revocada', completed_at = :at, resource = NULL WHERE id = :id")
                 .bind("at", AT.toEpochMilli()).bind("id", key(refused)).execute());
 
@@ -454,7 +454,7 @@ abstract class AuditStoreConformance extends StoreConformance {
     }
 
     void bumpAccessChanges() {
-        database().withHandle(handle -> handle.execute("UPDATE access_changes SET generation = generation + 1 WHERE id = 1"));
+        database().write(handle -> handle.execute("UPDATE access_changes SET generation = generation + 1 WHERE id = 1"));
     }
 
 

@@ -33,7 +33,7 @@ abstract class ClientStoreConformance extends StoreConformance {
     @BeforeEach
     void empty() {
         // The cap counts every registered client of the database the tests share.
-        database().withHandle(handle -> handle.execute("DELETE FROM oauth_clients"));
+        database().write(handle -> handle.execute("DELETE FROM oauth_clients"));
     }
 
     private static OAuthClient registered(Instant at) {

@@ -58,7 +58,7 @@ class SqliteCheckpointsTest {
         try (Database database = Database.open(new DatabaseUrl.Sqlite(file))) {
             JdbiAccessChanges changes = new JdbiAccessChanges(database);
             long before = changes.generation();
-            Thread.ofPlatform().start(() -> database.withHandle(handle -> handle.execute(
+            Thread.ofPlatform().start(() -> database.write(handle -> handle.execute(
                     "UPDATE access_changes SET generation = generation + 1 WHERE id = 1"))).join();
 
             try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
@@ -89,7 +89,7 @@ class SqliteCheckpointsTest {
             // copied and idle.
             Thread writer = Thread.ofPlatform().start(() -> {
                 while (writing.get()) {
-                    database.withHandle(handle -> handle.execute("INSERT INTO filler VALUES (randomblob(16384))"));
+                    database.write(handle -> handle.execute("INSERT INTO filler VALUES (randomblob(16384))"));
                     written.addAndGet(16384);
                     LockSupport.parkNanos(1_000_000);
                 }

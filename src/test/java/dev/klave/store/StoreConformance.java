@@ -47,8 +47,14 @@ public abstract class StoreConformance {
 
     @AfterAll
     final void closeFixture() {
-        if (fixture != null) {
-            fixture.close();
+        if (fixture == null) {
+            return;
         }
+        // Issue 51 §6: on SQLite a write outside a transaction waits for the lock in SQLite's busy
+        // handler, pinning a virtual thread's carrier; every store writes through Database.write.
+        java.util.Set<String> outside = fixture.database().writesOutsideTransactions();
+        fixture.close();
+        org.assertj.core.api.Assertions.assertThat(outside).as("writes outside Database.write or inTransaction")
+                .isEmpty();
     }
 }

@@ -26,7 +26,7 @@ abstract class SyncReportStoreConformance extends StoreConformance {
 
     @BeforeEach
     void noPassYet() {
-        database().withHandle(handle -> handle.execute("DELETE FROM forge_sync_reports"));
+        database().write(handle -> handle.execute("DELETE FROM forge_sync_reports"));
     }
 
     private static SyncReport report(String replica, int seen, Optional<Boolean> twoFactor, Optional<String> error) {

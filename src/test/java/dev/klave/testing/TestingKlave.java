@@ -39,6 +39,16 @@ public final class TestingKlave implements AutoCloseable {
      * what the real kubectl needs, since it sends a bearer token only over TLS.
      */
     public static TestingKlave startHttps(Clock clock, UnaryOperator<TestingSettings> settings) {
+        return start(clock, https(settings));
+    }
+
+    /** As {@link #startHttps}, on a PostgreSQL database of its own, dropped when it closes. */
+    public static TestingKlave startHttpsOnPostgres(Clock clock, UnaryOperator<TestingSettings> settings) {
+        return startOnPostgres(clock, https(settings));
+    }
+
+    /** {@code settings} after those of HTTPS at Klave's own address, with a test certificate. */
+    private static UnaryOperator<TestingSettings> https(UnaryOperator<TestingSettings> settings) {
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -47,11 +57,11 @@ public final class TestingKlave implements AutoCloseable {
         }
         TestingTls tls = TestingTls.generate();
         int chosen = port;
-        return start(clock, base -> settings.apply(base.with("SERVICE_LISTEN", "127.0.0.1:" + chosen)
+        return base -> settings.apply(base.with("SERVICE_LISTEN", "127.0.0.1:" + chosen)
                 .with("SERVICE_BASE_URL", "https://127.0.0.1:" + chosen)
                 .with("SERVICE_TLS_CERT", tls.certificate().toString())
                 .with("SERVICE_TLS_KEY", tls.privateKey().toString())
-                .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString())));
+                .with("SERVICE_KUBECONFIG_CA", tls.certificate().toString()));
     }
 
     /** A Klave on SQLite whose calls out trust {@code outboundTls} (a test's own HTTPS servers). */

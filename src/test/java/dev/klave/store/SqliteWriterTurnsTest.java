@@ -1,0 +1,10 @@
+package dev.klave.store;
+
+import dev.klave.testing.TestingDatabase;
+
+class SqliteWriterTurnsTest extends WriterTurnsConformance {
+    @Override
+    protected TestingDatabase openDatabase() {
+        return TestingDatabase.sqlite();
+    }
+}
