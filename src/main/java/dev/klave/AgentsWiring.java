@@ -7,6 +7,7 @@ import dev.klave.agent.McpMeters;
 import dev.klave.agent.McpRoutes;
 import dev.klave.access.EligibleGrants;
 import dev.klave.account.Principal;
+import dev.klave.agent.approval.AccessDecisions;
 import dev.klave.agent.approval.AccessPolicies;
 import dev.klave.agent.approval.AccessRequestRoutes;
 import dev.klave.agent.approval.AccessRequests;
@@ -65,6 +66,8 @@ final class AgentsWiring {
 
     final Approvals approvals;
     final AccessRequests accessRequests;
+    /** Approving and denying access requests, each what is still allowed then (issue 51). */
+    final AccessDecisions accessDecisions;
     final RequestRoutes routes;
     /** People's access requests, eligible grants and clusters' access policies (issue 41). */
     final AccessRequestRoutes peopleRoutes;
@@ -105,11 +108,14 @@ final class AgentsWiring {
                 accounts.subjects, accounts.events, accounts.clock);
         accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants,
                 clusters.authority, eligible,
-                accounts.subjects, accounts.events, ids, clusters.reconciliations::request, notices, accounts.clock);
+                accounts.subjects, accounts.events, ids, notices, accounts.clock);
+        accessDecisions = new AccessDecisions(accessRequests, database, way.accessRequests, policyStore,
+                clusters.grants, clusters.authority, eligible, accounts.subjects, accounts.events,
+                clusters.reconciliations::request, notices, accounts.clock);
         sweep = new AccessSweep(database, way.accessRequests, accounts.subjects, accounts.events, notices,
                 clusters.reconciliations::request, accounts.clock);
-        routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
-        peopleRoutes = new AccessRequestRoutes(accessRequests, new AccessPolicies(database, policyStore,
+        routes = new RequestRoutes(approvals, accessRequests, accessDecisions, accounts.subjects, accounts.clock);
+        peopleRoutes = new AccessRequestRoutes(accessRequests, accessDecisions, new AccessPolicies(database, policyStore,
                 clusters.grants, accounts.subjects, accounts.events, accounts.clock), eligible, clusters.grants,
                 clusters.clusterStore, accounts.subjects, way.auditStore, askers(accounts, way), accounts.clock);
         agentTokens = new AgentTokens(database, way.agentSessions, way.agentTokens, accounts.tokens, accounts.clock);

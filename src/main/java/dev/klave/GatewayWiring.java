@@ -1,8 +1,5 @@
 package dev.klave;
 
-import dev.klave.access.Tier;
-import dev.klave.agent.approval.AccessRequest;
-import dev.klave.agent.approval.Actor;
 import dev.klave.audit.AuditRetention;
 import dev.klave.audit.AuditWriter;
 import dev.klave.config.ServerTls;
@@ -19,8 +16,6 @@ import dev.klave.http.ProxyFactory;
 import dev.klave.proxy.ProxyHandler;
 import dev.klave.proxy.RefusalAudit;
 import dev.klave.store.Database;
-import dev.klave.oauth.session.AgentSession;
-import dev.klave.access.Permission;
 import dev.klave.oauth.session.SessionBearers;
 import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAccessRequestStore;
@@ -34,10 +29,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;

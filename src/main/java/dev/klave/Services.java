@@ -132,7 +132,7 @@ public final class Services {
         // /mcp's mounts before the login's routes, which /.well-known and /oauth belong to.
         routes.addAll(agents.routes());
         routes.add(notify.routes);
-        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings, gateway.recordingPolicies,
+        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings.library(), gateway.recordingPolicies,
                 base.subjects::idOrLogin));
         return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
     }

@@ -2,7 +2,6 @@ package dev.klave.oauth;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.access.Grant;
 import dev.klave.access.Authority;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
@@ -22,7 +21,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -13,7 +13,6 @@ import dev.klave.gateway.Call;
 import dev.klave.gateway.Caller;
 import dev.klave.gateway.OpenCall;
 import dev.klave.gateway.Span;
-import dev.klave.gateway.Ending;
 import dev.klave.gateway.Gateway;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.EdgeAudit;

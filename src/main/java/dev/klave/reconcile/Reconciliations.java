@@ -2,7 +2,6 @@ package dev.klave.reconcile;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.access.Grant;
 import dev.klave.access.Authority;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;

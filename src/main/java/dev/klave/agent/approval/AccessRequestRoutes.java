@@ -24,7 +24,6 @@ import dev.klave.messages.Message;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -45,6 +44,7 @@ public final class AccessRequestRoutes implements RouteProvider {
     static final Duration ACTIVITY = Duration.ofDays(7);
 
     private final AccessRequests requests;
+    private final AccessDecisions decisions;
     private final AccessPolicies policies;
     private final EligibleGrants eligible;
     private final Grants grants;
@@ -55,10 +55,11 @@ public final class AccessRequestRoutes implements RouteProvider {
     private final RequestViews views;
     private final Clock clock;
 
-    public AccessRequestRoutes(AccessRequests requests, AccessPolicies policies, EligibleGrants eligible,
-            Grants grants, ClusterStore clusters, SubjectStore subjects, AuditStore audit, Askers askers,
-            Clock clock) {
+    public AccessRequestRoutes(AccessRequests requests, AccessDecisions decisions, AccessPolicies policies,
+            EligibleGrants eligible, Grants grants, ClusterStore clusters, SubjectStore subjects, AuditStore audit,
+            Askers askers, Clock clock) {
         this.requests = requireNonNull(requests, "requests is null");
+        this.decisions = requireNonNull(decisions, "decisions is null");
         this.policies = requireNonNull(policies, "policies is null");
         this.eligible = requireNonNull(eligible, "eligible is null");
         this.grants = requireNonNull(grants, "grants is null");
@@ -144,10 +145,10 @@ public final class AccessRequestRoutes implements RouteProvider {
                 .post("/api/access/requests/{id}/end", Access.ANONYMOUS, request -> asking(request,
                         asker -> views.access(requests.end(request.pathParameter("id"), asker.person()))))
                 .post("/api/access/requests/{id}/approve", Access.SESSION, request -> ApiResponse.ok(views.access(
-                        cluster(() -> requests.approve(request.pathParameter("id"), Principal.of(request),
+                        cluster(() -> decisions.approve(request.pathParameter("id"), Principal.of(request),
                                 decision(request))))))
                 .post("/api/access/requests/{id}/deny", Access.SESSION, request -> ApiResponse.ok(views.access(
-                        requests.deny(request.pathParameter("id"), Principal.of(request), decision(request)))))
+                        decisions.deny(request.pathParameter("id"), Principal.of(request), decision(request)))))
                 .post("/api/access/eligible/{id}/activate", Access.ANONYMOUS, request -> {
                     Asker asker = askers.of(request);
                     Activation body = request.json(Activation.class);

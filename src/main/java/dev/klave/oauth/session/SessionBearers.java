@@ -7,8 +7,6 @@ import dev.klave.crypto.TokenHash;
 import dev.klave.gateway.Bearer;
 import dev.klave.gateway.Bearers;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
