@@ -5,6 +5,7 @@ import dev.klave.audit.AuditWriter;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
 import dev.klave.credential.Credentials;
+import dev.klave.gateway.BearerResolver;
 import dev.klave.gateway.Bearers;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
@@ -48,6 +49,8 @@ final class GatewayWiring {
     final dev.klave.recording.Recordings recordings;
     final dev.klave.recording.RecordingPolicies recordingPolicies;
     final AuditWriter auditWriter;
+    /** Every token presented at an edge becomes a bearer here, once (issue 52). */
+    final BearerResolver bearers;
     final CredentialChecks credentialChecks;
     final JdbiAgentSessionStore agentSessions;
     final JdbiAgentTokenStore agentTokens;
@@ -81,9 +84,13 @@ final class GatewayWiring {
         // One check of every bearer: a token presented at the proxy is looked up among the
         // proxy's credentials only (an agent's access token is unknown there, spec 3 §5 3); a
         // bearer admitted at /mcp comes resolved; by id (the stream guard) both kinds are found.
-        credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), agentBearers,
-                clusters.authority,
-                accounts.subjects, clusters.clusterStore, clusters.connections, new JdbiAccessChanges(database), clock);
+        // One resolver of every bearer (issue 52): a token presented at the proxy is looked up among
+        // the proxy's credentials only (an agent's access token is unknown there, spec 3 §5 3), at
+        // /mcp among bots' credentials and agents' access tokens; by id (the stream guard) both kinds
+        // are found.
+        bearers = new BearerResolver(Bearers.proxyCredentials(credentialStore), agentBearers, agentBearers, clock);
+        credentialChecks = new CredentialChecks(bearers, clusters.authority, accounts.subjects, clusters.clusterStore,
+                clusters.connections, new JdbiAccessChanges(database), clock);
         openCalls = new OpenCalls(credentialChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
@@ -100,9 +107,9 @@ final class GatewayWiring {
                 dev.klave.proxy.NettySpdyReader.FACTORY);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
-            RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
+            RefusalAudit refusals = new RefusalAudit(bearers, credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
-            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clusters.connections.endpoints(),
+            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, bearers, clusters.connections.endpoints(),
                     clientAddresses, draining, settings.proxy(),
                     clock, network.tls(), refusals, registry, recordings), refusals);
         };

@@ -259,6 +259,11 @@ public final class Services {
     }
 
     /** Admission of calls to clusters, shared by every way in. */
+    /** The one resolver of the bearers presented at every edge (tests turn their tokens into bearers with it). */
+    public dev.klave.gateway.BearerResolver bearers() {
+        return gateway.bearers;
+    }
+
     public Gateway gateway() {
         return gateway.gateway;
     }

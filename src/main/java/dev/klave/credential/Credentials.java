@@ -61,40 +61,6 @@ public final class Credentials {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /**
-     * The person behind an {@code Authorization: Bearer klt_…} header, for the few API routes a
-     * person may call from a terminal (issue 41: asking for access). Never an administrator there:
-     * a credential carries no administrator's rights, and no session.
-     *
-     * @throws dev.klave.messages.Refusal 401 for a missing, unknown, revoked or expired credential,
-     *     or one whose owner is a bot or disabled
-     */
-    public Holder personBehind(Optional<String> authorization) {
-        Credential credential = credentials.findByTokenHash(
-                dev.klave.crypto.TokenHash.ofBearer(authorization, dev.klave.crypto.TokenKind.CREDENTIAL)
-                        .orElseThrow(Message.TOKEN_MISSING::refusal).hex())
-                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        if (credential.revoked()) {
-            throw Message.CREDENTIAL_REVOKED.refusal();
-        }
-        if (credential.expiredAt(clock.instant())) {
-            throw Message.CREDENTIAL_EXPIRED.refusal();
-        }
-        Subject owner = subjects.findById(credential.subjectId())
-                .filter(subject -> subject.enabled() && subject.kind() == SubjectKind.PERSON)
-                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        // No session: its hash is empty, which matches no session's.
-        return new Holder(new Principal(owner.id(), owner.login(), false, ""), credential.id());
-    }
-
-    /** A person and the credential they presented. */
-    public record Holder(Principal person, String credentialId) {
-        public Holder {
-            requireNonNull(person, "person is null");
-            requireNonNull(credentialId, "credentialId is null");
-        }
-    }
-
     /** What the caller asked for. */
     public record Request(String ttl, Optional<String> name, Optional<String> note, Optional<String> clusterId,
             Optional<String> subjectId) {}

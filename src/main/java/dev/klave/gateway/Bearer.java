@@ -85,21 +85,35 @@ public sealed interface Bearer permits Bearer.OfCredential, Bearer.OfSession {
      *
      * @param expiresAt the access token's expiry, at most the session's; the session's own, when
      *     the session is checked again by its id (a call in flight outlives its token's rotation)
-     * @param chosen the permissions its person chose for it on the consent page
+     * @param session what the session itself says: its permissions, whether its writes wait, its end
      */
     record OfSession(String sessionId, SubjectId person, Instant expiresAt, Optional<Instant> endedAt,
-            List<Permission> chosen) implements Bearer {
+            Session session) implements Bearer {
         public OfSession {
             requireNonNull(sessionId, "sessionId is null");
             requireNonNull(person, "person is null");
             requireNonNull(expiresAt, "expiresAt is null");
             requireNonNull(endedAt, "endedAt is null");
-            chosen = List.copyOf(chosen);
+            requireNonNull(session, "session is null");
+        }
+
+        /**
+         * The session behind the token, as read with it: the permissions its person chose on the
+         * consent page, whether its writes wait for the person, until when it lasts (spec 3 §2: 30
+         * days) and when it was last used.
+         */
+        public record Session(List<Permission> chosen, boolean writesNeedApproval, Instant endsAt,
+                Optional<Instant> lastUsedAt) {
+            public Session {
+                chosen = List.copyOf(chosen);
+                requireNonNull(endsAt, "endsAt is null");
+                requireNonNull(lastUsedAt, "lastUsedAt is null");
+            }
         }
 
         @Override
         public Authority.Acting acting() {
-            return new Authority.Acting.InSession(sessionId, person, chosen);
+            return new Authority.Acting.InSession(sessionId, person, session.chosen());
         }
 
         @Override
@@ -115,6 +129,11 @@ public sealed interface Bearer permits Bearer.OfCredential, Bearer.OfSession {
         @Override
         public Optional<ClusterId> restrictedTo() {
             return Optional.empty();
+        }
+
+        /** Open at {@code now}: not ended, the session not past its end. */
+        public boolean openAt(Instant now) {
+            return endedAt.isEmpty() && now.isBefore(session.endsAt());
         }
 
         @Override

@@ -71,16 +71,6 @@ public final class AccessRequestRoutes implements RouteProvider {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /**
-     * Who asks: a signed-in person, or a person's own {@code klt_} credential (never an
-     * administrator's rights). Resolved by the wiring, which knows both.
-     */
-    @FunctionalInterface
-    public interface Askers {
-        /** @throws dev.klave.messages.Refusal 401 when the request carries neither */
-        Asker of(ApiRequest request);
-    }
-
     /** A person asking, and the credential they presented when not signed in. */
     public record Asker(Principal person, Optional<String> credentialId) {
         public Asker {

@@ -7,7 +7,6 @@ import dev.klave.access.EligibleGrant;
 import dev.klave.access.EligibleGrants;
 import dev.klave.access.Grant;
 import dev.klave.access.Grants;
-import dev.klave.access.LentAccess;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.Principal;

@@ -25,37 +25,23 @@ public final class SessionBearers implements Bearers {
     private final AgentTokenStore tokens;
     private final AgentSessionStore sessions;
 
-    /** A session found by its access token, with the bearer it stands as. */
-    public record Found(Bearer bearer, Optional<AgentSession> session) {
-        public Found {
-            requireNonNull(bearer, "bearer is null");
-            requireNonNull(session, "session is null");
-        }
-    }
-
     public SessionBearers(CredentialStore credentials, AgentTokenStore tokens, AgentSessionStore sessions) {
         this.credentials = requireNonNull(credentials, "credentials is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
     }
 
+    /** The bearer a token names at {@code /mcp}: a credential, or an agent's access token standing for its session. */
     @Override
     public Optional<Bearer> find(TokenHash token) {
-        return resolve(token).map(Found::bearer);
-    }
-
-    /** The bearer a token names at {@code /mcp}, with its session when it is an agent's access token. */
-    public Optional<Found> resolve(TokenHash token) {
-        Optional<Found> credential = credentials.findByTokenHash(token.hex())
-                .map(found -> new Found(new Bearer.OfCredential(found), Optional.empty()));
+        Optional<Bearer> credential = credentials.findByTokenHash(token.hex()).map(Bearer.OfCredential::new);
         if (credential.isPresent()) {
             return credential;
         }
         return tokens.findByHash(token.hex())
                 .filter(found -> found.kind() == AgentToken.Kind.ACCESS)
-                .flatMap(access -> sessions.findById(access.sessionId()).map(session -> new Found(bearer(session,
-                        access.expiresAt().isBefore(session.expiresAt()) ? access.expiresAt() : session.expiresAt()),
-                        Optional.of(session))));
+                .flatMap(access -> sessions.findById(access.sessionId()).map(session -> bearer(session,
+                        access.expiresAt().isBefore(session.expiresAt()) ? access.expiresAt() : session.expiresAt())));
     }
 
     @Override
@@ -70,6 +56,7 @@ public final class SessionBearers implements Bearers {
     /** A session as a bearer, admitting calls until {@code expiresAt} and not after it ended. */
     private static Bearer.OfSession bearer(AgentSession session, Instant expiresAt) {
         return new Bearer.OfSession(session.id(), session.person(), expiresAt, session.endedAt(),
-                session.permissions());
+                new Bearer.OfSession.Session(session.permissions(), session.writesNeedApproval(),
+                        session.expiresAt(), session.lastUsedAt()));
     }
 }
