@@ -70,7 +70,7 @@ export function AskAccessForm({ cluster: initial = "", onAsked }: {
       <label class="field">
         <span>Nivel</span>
         <select name="tier" required value={tier} onChange={(event) => setTier(event.currentTarget.value)}>
-          {(options.data?.tiers ?? ["view", "edit", "admin"]).map((item) => (
+          {(options.data?.tiers ?? []).map((item) => (
             <option key={item} value={item}>{TIER_NAMES[item] ?? item}</option>))}
         </select>
       </label>

@@ -2,7 +2,7 @@
 // listed beside the standing grants, revoked here. Activations already running end on their own
 // (or with their grant, revoked in "Concedidos").
 import { useState } from "preact/hooks";
-import { del, get, post, type Cluster, type EligibleGrant } from "../api";
+import { del, get, post, type AccessOptions, type Cluster, type EligibleGrant } from "../api";
 import { TIER_NAMES } from "../format";
 import { confirmAction } from "../ui/confirm";
 import { CardTable } from "../ui/CardTable";
@@ -15,6 +15,8 @@ import { durationText } from "./AskAccessForm";
 const MAXIMA = [15, 30, 60, 120, 240, 480, 720, 1440];
 
 function EligibleForm({ clusters, onCreated }: { clusters: Cluster[]; onCreated: () => void }) {
+  // The tiers a person may be given to activate are the server's to say (issue 52), never a list here.
+  const options = useLoad(() => get<AccessOptions>("/api/access/options"), []);
   const [subject, setSubject] = useState("");
   const [cluster, setCluster] = useState("");
   const [tier, setTier] = useState("edit");
@@ -54,7 +56,7 @@ function EligibleForm({ clusters, onCreated }: { clusters: Cluster[]; onCreated:
       <label class="field">
         <span>Nivel</span>
         <select name="eligible-tier" value={tier} onChange={(event) => setTier(event.currentTarget.value)}>
-          {["view", "edit", "admin"].map((item) => <option key={item} value={item}>{TIER_NAMES[item] ?? item}</option>)}
+          {(options.data?.tiers ?? []).map((item) => <option key={item} value={item}>{TIER_NAMES[item] ?? item}</option>)}
         </select>
       </label>
       <label class="field">

@@ -6,13 +6,13 @@ import dev.klave.agent.McpEndpoint;
 import dev.klave.agent.McpMeters;
 import dev.klave.agent.McpRoutes;
 import dev.klave.access.EligibleGrants;
-import dev.klave.account.Principal;
+import dev.klave.agent.approval.AccessDecisions;
 import dev.klave.agent.approval.AccessPolicies;
 import dev.klave.agent.approval.AccessRequestRoutes;
 import dev.klave.agent.approval.AccessRequests;
+import dev.klave.agent.approval.Askers;
 import dev.klave.agent.approval.AccessSweep;
 import dev.klave.agent.approval.RequestNotices;
-import dev.klave.credential.Credentials;
 import dev.klave.store.JdbiAccessPolicyStore;
 import dev.klave.store.JdbiEligibleGrantStore;
 import dev.klave.agent.tool.LookalikeCredentials;
@@ -65,6 +65,8 @@ final class AgentsWiring {
 
     final Approvals approvals;
     final AccessRequests accessRequests;
+    /** Approving and denying access requests, each what is still allowed then (issue 51). */
+    final AccessDecisions accessDecisions;
     final RequestRoutes routes;
     /** People's access requests, eligible grants and clusters' access policies (issue 41). */
     final AccessRequestRoutes peopleRoutes;
@@ -103,14 +105,19 @@ final class AgentsWiring {
                 actor -> stillAsking(actor, way, accounts.clock));
         EligibleGrants eligible = new EligibleGrants(database, new JdbiEligibleGrantStore(database), clusters.grants,
                 accounts.subjects, accounts.events, accounts.clock);
-        accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants, eligible,
-                accounts.subjects, accounts.events, ids, clusters.reconciliations::request, notices, accounts.clock);
+        accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants,
+                clusters.authority, eligible,
+                accounts.subjects, accounts.events, ids, notices, accounts.clock);
+        accessDecisions = new AccessDecisions(accessRequests, database, way.accessRequests, policyStore,
+                clusters.grants, clusters.authority, eligible, accounts.subjects, accounts.events,
+                clusters.reconciliations::request, notices, accounts.clock);
         sweep = new AccessSweep(database, way.accessRequests, accounts.subjects, accounts.events, notices,
                 clusters.reconciliations::request, accounts.clock);
-        routes = new RequestRoutes(approvals, accessRequests, accounts.subjects, accounts.clock);
-        peopleRoutes = new AccessRequestRoutes(accessRequests, new AccessPolicies(database, policyStore,
+        routes = new RequestRoutes(approvals, accessRequests, accessDecisions, accounts.subjects, accounts.clock);
+        peopleRoutes = new AccessRequestRoutes(accessRequests, accessDecisions, new AccessPolicies(database, policyStore,
                 clusters.grants, accounts.subjects, accounts.events, accounts.clock), eligible, clusters.grants,
-                clusters.clusterStore, accounts.subjects, way.auditStore, askers(accounts, way), accounts.clock);
+                clusters.clusterStore, accounts.subjects, way.auditStore,
+                new Askers(way.bearers, accounts.subjects, accounts.sessions, accounts.clock), accounts.clock);
         agentTokens = new AgentTokens(database, way.agentSessions, way.agentTokens, accounts.tokens, accounts.clock);
         sessionEnds = new AgentSessionEnds(way.agentSessions);
         AgentSettings agents = settings.agents();
@@ -118,10 +125,10 @@ final class AgentsWiring {
         Optional<OAuthRoutes> login = Optional.empty();
         Optional<RegisteredClients> registered = Optional.empty();
         if (agents.mcpEnabled()) {
-            AgentAuthenticator authenticator = new AgentAuthenticator(way.agentBearers, way.agentSessions,
-                    accounts.subjects, Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
-            Toolbox tools = new Toolbox(way.clusterExchange, clusters.grantStore, clusters.clusterStore, approvals,
-                    accessRequests, way.reach, settings.baseUrl(),
+            AgentAuthenticator authenticator = new AgentAuthenticator(way.bearers, accounts.subjects,
+                    Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
+            Toolbox tools = new Toolbox(way.clusterExchange, clusters.authority, clusters.clusterStore, approvals,
+                    accessRequests, settings.baseUrl(),
                     new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), authenticator::stillValid,
                     agents.approvalWait(), LookalikeCredentials.of(agents.hideCredentials()), way.auditStore, accounts.clock);
@@ -141,7 +148,7 @@ final class AgentsWiring {
                             accounts.clock),
                     new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-authorize-ip:",
                             AUTHORIZATIONS_PER_MINUTE, settings.addressGroups(), accounts.clock,
-                            Message.AUTHORIZE_TOO_MANY), clusters.grantStore, accounts.identities,
+                            Message.AUTHORIZE_TOO_MANY), clusters.authority, accounts.identities,
                     new JdbiUsedStateStore(database), accounts.events);
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
@@ -151,21 +158,6 @@ final class AgentsWiring {
         oauth = login;
         clients = registered;
         mcp = new McpRoutes(endpoint, settings.baseUrl());
-    }
-
-    /**
-     * Who asks for access: a signed-in person (the session cookie, as for every {@code SESSION}
-     * route), or, with an {@code Authorization} header, a person's own {@code klt_} credential.
-     */
-    private static AccessRequestRoutes.Askers askers(AccountsWiring accounts, GatewayWiring way) {
-        return request -> {
-            if (request.header("Authorization").isPresent()) {
-                Credentials.Holder holder = way.credentials.personBehind(request.header("Authorization"));
-                return new AccessRequestRoutes.Asker(holder.person(), Optional.of(holder.credentialId()));
-            }
-            return new AccessRequestRoutes.Asker(Principal.of(accounts.sessions.authenticate(
-                    request.headers("Cookie"))), Optional.empty());
-        };
     }
 
     /** Client metadata documents are fetched from the public internet: the JDK's trust store. */

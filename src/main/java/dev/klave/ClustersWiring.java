@@ -1,6 +1,6 @@
 package dev.klave;
 
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.access.Grants;
 import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterEndpoints;
@@ -23,12 +23,13 @@ import java.time.Clock;
 
 /**
  * Clusters, grants and the reconciler that keeps each cluster's RBAC in line with the grants. One
- * grant store for all of them. {@link #start()} starts the reconciliations' thread; nothing
+ * grant store for all of them, read by the access {@link Authority} and written by {@link Grants}. {@link #start()} starts the reconciliations' thread; nothing
  * starts before.
  */
 final class ClustersWiring implements AutoCloseable {
     final ClusterStore clusterStore;
-    final GrantStore grantStore;
+    /** Who may do what: the one authority every decider asks (issue 52). */
+    final Authority authority;
     final TokenVault vault;
     final ClusterConnections connections;
     final Reconciler reconciler;
@@ -42,12 +43,13 @@ final class ClustersWiring implements AutoCloseable {
             MeterRegistry registry) {
         Clock clock = accounts.clock;
         clusterStore = new JdbiClusterStore(database);
-        grantStore = new JdbiGrantStore(database);
+        JdbiGrantStore grantStore = new JdbiGrantStore(database);
         vault = new TokenVault(accounts.keys.derive(KeyPurpose.CLUSTER_TOKENS), random);
         connections = new ClusterConnections(clusterStore, vault, new ClusterEndpoints());
-        reconciler = new Reconciler(clusterStore, connections, grantStore, accounts.subjects,
-                new JdbiLeaseStore(database), replica, clock, registry, new JdbiAccessRequestStore(database));
-        reconciliations = new Reconciliations(reconciler, clusterStore, grantStore, connections.endpoints(), clock);
+        authority = new Authority(grantStore, new JdbiAccessRequestStore(database), clock);
+        reconciler = new Reconciler(clusterStore, connections, authority, accounts.subjects,
+                new JdbiLeaseStore(database), replica, clock, registry);
+        reconciliations = new Reconciliations(reconciler, clusterStore, authority, connections.endpoints(), clock);
         namespaces = new Namespaces(connections);
         clusters = new Clusters(database, clusterStore, vault, accounts.events, reconciliations::request, clock);
         grants = new Grants(database, grantStore, accounts.subjects, clusterStore, namespaces, accounts.events,

@@ -1,27 +1,22 @@
 package dev.klave;
 
-import dev.klave.access.Tier;
-import dev.klave.agent.approval.AccessRequest;
-import dev.klave.agent.approval.Actor;
 import dev.klave.audit.AuditRetention;
 import dev.klave.audit.AuditWriter;
 import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
 import dev.klave.credential.Credentials;
+import dev.klave.gateway.BearerResolver;
 import dev.klave.gateway.Bearers;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenCalls;
-import dev.klave.gateway.Reach;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.proxy.ProxyHandler;
 import dev.klave.proxy.RefusalAudit;
 import dev.klave.store.Database;
-import dev.klave.oauth.session.AgentSession;
-import dev.klave.oauth.session.Permission;
 import dev.klave.oauth.session.SessionBearers;
 import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAccessRequestStore;
@@ -35,10 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -57,14 +49,14 @@ final class GatewayWiring {
     final dev.klave.recording.Recordings recordings;
     final dev.klave.recording.RecordingPolicies recordingPolicies;
     final AuditWriter auditWriter;
+    /** Every token presented at an edge becomes a bearer here, once (issue 52). */
+    final BearerResolver bearers;
     final CredentialChecks credentialChecks;
     final JdbiAgentSessionStore agentSessions;
     final JdbiAgentTokenStore agentTokens;
     final JdbiAccessRequestStore accessRequests;
     /** What {@code /mcp} accepts: bots' credentials and delegated agents' access tokens. */
     final SessionBearers agentBearers;
-    /** What a bearer may reach: the gateway admits by it, the agents' tools say by it. */
-    final Reach reach;
     final OpenCalls openCalls;
     final Gateway gateway;
     final ClusterExchange clusterExchange;
@@ -79,7 +71,7 @@ final class GatewayWiring {
         Clock clock = accounts.clock;
         credentialStore = new JdbiCredentialStore(database);
         credentials = new Credentials(database, credentialStore, accounts.subjects, clusters.clusterStore,
-                clusters.grantStore, accounts.tokens, accounts.events, settings.maxCredentialTtl(), settings.baseUrl(),
+                clusters.authority, accounts.tokens, accounts.events, settings.maxCredentialTtl(), settings.baseUrl(),
                 kubeconfigCa(settings), clock);
         auditStore = new JdbiAuditStore(database);
         auditWriter = new AuditWriter(auditStore, settings.auditTimeout(), registry);
@@ -88,13 +80,17 @@ final class GatewayWiring {
         agentSessions = new JdbiAgentSessionStore(database);
         agentTokens = new JdbiAgentTokenStore(database);
         accessRequests = new JdbiAccessRequestStore(database);
-        agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions, accessRequests);
-        reach = new Reach(clusters.grantStore, agentBearers, clock);
+        agentBearers = new SessionBearers(credentialStore, agentTokens, agentSessions);
         // One check of every bearer: a token presented at the proxy is looked up among the
         // proxy's credentials only (an agent's access token is unknown there, spec 3 §5 3); a
         // bearer admitted at /mcp comes resolved; by id (the stream guard) both kinds are found.
-        credentialChecks = new CredentialChecks(Bearers.proxyCredentials(credentialStore), agentBearers, reach,
-                accounts.subjects, clusters.clusterStore, clusters.connections, new JdbiAccessChanges(database), clock);
+        // One resolver of every bearer (issue 52): a token presented at the proxy is looked up among
+        // the proxy's credentials only (an agent's access token is unknown there, spec 3 §5 3), at
+        // /mcp among bots' credentials and agents' access tokens; by id (the stream guard) both kinds
+        // are found.
+        bearers = new BearerResolver(Bearers.proxyCredentials(credentialStore), agentBearers, agentBearers, clock);
+        credentialChecks = new CredentialChecks(bearers, clusters.authority, accounts.subjects, clusters.clusterStore,
+                clusters.connections, new JdbiAccessChanges(database), clock);
         openCalls = new OpenCalls(credentialChecks, clock, registry);
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
@@ -111,9 +107,9 @@ final class GatewayWiring {
                 dev.klave.proxy.NettySpdyReader.FACTORY);
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
-            RefusalAudit refusals = new RefusalAudit(credentialChecks, auditWriter, blocking, settings.auditTimeout(),
+            RefusalAudit refusals = new RefusalAudit(bearers, credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
-            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, clusters.connections.endpoints(),
+            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, bearers, clusters.connections.endpoints(),
                     clientAddresses, draining, settings.proxy(),
                     clock, network.tls(), refusals, registry, recordings), refusals);
         };

@@ -27,7 +27,7 @@ final class PeopleWiring {
             GatewayWiring gateway, AgentsWiring agents) {
         Clock clock = base.clock;
         views = new AccountViews(base.identities, base.sessionStore, base.linkTokens, base.lastAdmin,
-                shown -> clusters.grantStore.countActive(shown, clock.instant()),
+                clusters.authority::countInForce,
                 shown -> gateway.credentialStore.countActive(shown, clock.instant()), clock);
         lifecycle = new AccountLifecycle(database, base.subjects, base.identities, base.linkTokens, base.sessions,
                 base.lastAdmin, base.events, List.of(gateway.credentials::revokeAllOf, agents.sessionEnds,

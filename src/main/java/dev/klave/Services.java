@@ -132,7 +132,7 @@ public final class Services {
         // /mcp's mounts before the login's routes, which /.well-known and /oauth belong to.
         routes.addAll(agents.routes());
         routes.add(notify.routes);
-        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings, gateway.recordingPolicies,
+        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings.library(), gateway.recordingPolicies,
                 base.subjects::idOrLogin));
         return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
     }
@@ -259,6 +259,11 @@ public final class Services {
     }
 
     /** Admission of calls to clusters, shared by every way in. */
+    /** The one resolver of the bearers presented at every edge (tests turn their tokens into bearers with it). */
+    public dev.klave.gateway.BearerResolver bearers() {
+        return gateway.bearers;
+    }
+
     public Gateway gateway() {
         return gateway.gateway;
     }

@@ -31,7 +31,7 @@ public record EligibleGrant(String id, SubjectId subjectId, ClusterId clusterId,
         requireNonNull(createdBy, "createdBy is null");
         requireNonNull(revokedAt, "revokedAt is null");
         requireNonNull(revokedBy, "revokedBy is null");
-        if (!tier.delegable()) {
+        if (!Authority.delegable(tier)) {
             throw new IllegalArgumentException("cluster-admin is never eligible");
         }
         if (maxMinutes < MIN_MINUTES || maxMinutes > MAX_MINUTES) {

@@ -61,7 +61,7 @@ public final class EligibleGrants {
         ClusterId cluster = grants.cluster(request.clusterId());
         Tier tier = Tier.fromCode(request.tier() == null ? "" : request.tier())
                 .orElseThrow(Message.TIER_INVALID::refusal);
-        if (!tier.delegable()) {
+        if (!Authority.delegable(tier)) {
             throw Message.ACCESS_CLUSTER_ADMIN.refusal();
         }
         Scope scope = new Scope(request.scope() == null ? "" : request.scope());

@@ -48,14 +48,6 @@ public enum Tier {
         return code;
     }
 
-    /**
-     * Whether a person may let an agent act with this role (spec 3 §5 4: {@code cluster-admin} is
-     * beyond every agent's ceiling). The one place the ceiling is decided.
-     */
-    public boolean delegable() {
-        return this != CLUSTER_ADMIN;
-    }
-
     public static Optional<Tier> fromCode(String code) {
         for (Tier tier : values()) {
             if (tier.code.equals(code)) {

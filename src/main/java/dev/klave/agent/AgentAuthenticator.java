@@ -6,13 +6,10 @@ import dev.klave.account.Subject;
 import dev.klave.account.SubjectKind;
 import dev.klave.account.SubjectStore;
 import dev.klave.agent.tool.Agent;
-import dev.klave.crypto.TokenHash;
 import dev.klave.gateway.Bearer;
+import dev.klave.gateway.BearerResolver;
 import dev.klave.gateway.Bearers;
 import dev.klave.messages.Message;
-import dev.klave.oauth.session.AgentSession;
-import dev.klave.oauth.session.AgentSessionStore;
-import dev.klave.oauth.session.SessionBearers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,8 +26,7 @@ public final class AgentAuthenticator {
     /** A session's last use is shown to its person; a minute's precision spares a write per call. */
     private static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
 
-    private final SessionBearers bearers;
-    private final AgentSessionStore sessions;
+    private final BearerResolver bearers;
     private final SubjectStore subjects;
     private final Predicate<Subject> writesNeedApproval;
     private final SessionTouch touch;
@@ -42,10 +38,9 @@ public final class AgentAuthenticator {
         void touch(String sessionId, Instant at);
     }
 
-    public AgentAuthenticator(SessionBearers bearers, AgentSessionStore sessions, SubjectStore subjects,
-            Predicate<Subject> writesNeedApproval, SessionTouch touch, Clock clock) {
+    public AgentAuthenticator(BearerResolver bearers, SubjectStore subjects, Predicate<Subject> writesNeedApproval,
+            SessionTouch touch, Clock clock) {
         this.bearers = requireNonNull(bearers, "bearers is null");
-        this.sessions = requireNonNull(sessions, "sessions is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.writesNeedApproval = requireNonNull(writesNeedApproval, "writesNeedApproval is null");
         this.touch = requireNonNull(touch, "touch is null");
@@ -54,12 +49,13 @@ public final class AgentAuthenticator {
 
     /** @throws dev.klave.messages.Refusal 401 for anything but a valid bot credential or agent access token */
     public Agent authenticate(Optional<String> authorization) {
-        TokenHash token = Bearers.token(authorization);
-        SessionBearers.Found found = bearers.resolve(token).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
+        Bearer bearer = bearers.resolve(Bearers.token(authorization), BearerResolver.Edge.AGENT);
         Instant now = clock.instant();
-        Agent agent = admitted(found.bearer(), found.session(), now);
-        found.session().filter(session -> session.lastUsedAt().map(last -> !now.isBefore(last.plus(TOUCH_EVERY)))
-                .orElse(true)).ifPresent(session -> touch.touch(session.id(), now));
+        Agent agent = admitted(bearer, now);
+        if (bearer instanceof Bearer.OfSession session && session.session().lastUsedAt()
+                .map(last -> !now.isBefore(last.plus(TOUCH_EVERY))).orElse(true)) {
+            touch.touch(session.sessionId(), now);
+        }
         return agent;
     }
 
@@ -70,12 +66,10 @@ public final class AgentAuthenticator {
      * @throws dev.klave.messages.Refusal when it no longer does
      */
     public void stillValid(Agent agent) {
-        Bearer bearer = bearers.findById(agent.bearer().id()).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        Optional<AgentSession> session = agent.session().flatMap(sessions::findById);
-        admitted(bearer, session, clock.instant());
+        admitted(bearers.again(agent.bearer().id()), clock.instant());
     }
 
-    private Agent admitted(Bearer bearer, Optional<AgentSession> session, Instant now) {
+    private Agent admitted(Bearer bearer, Instant now) {
         Optional<Message> refused = bearer.refusedAt(now);
         if (refused.isPresent()) {
             throw refused.get().refusal();
@@ -83,11 +77,11 @@ public final class AgentAuthenticator {
         Subject owner = subjects.findById(bearer.owner()).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
         return switch (bearer) {
             case Bearer.OfSession delegated -> {
-                if (owner.kind() != SubjectKind.PERSON || !owner.enabled() || session.isEmpty()
-                        || !session.get().openAt(now)) {
+                if (owner.kind() != SubjectKind.PERSON || !owner.enabled() || !delegated.openAt(now)) {
                     throw Message.MCP_CREDENTIAL_NOT_ACCEPTED.refusal();
                 }
-                yield Agent.delegated(owner, delegated, session.get().expiresAt(), session.get().writesNeedApproval());
+                yield Agent.delegated(owner, delegated, delegated.session().endsAt(),
+                        delegated.session().writesNeedApproval());
             }
             case Bearer.OfCredential credential -> {
                 if (owner.kind() != SubjectKind.BOT || !owner.enabled()) {

@@ -3,7 +3,7 @@ package dev.klave.credential;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.Grant;
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.account.Principal;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectId;
@@ -36,7 +36,7 @@ public final class Credentials {
     private final CredentialStore credentials;
     private final SubjectStore subjects;
     private final ClusterStore clusters;
-    private final GrantStore grants;
+    private final Authority authority;
     private final SecretTokenGenerator tokens;
     private final ControlEvents events;
     private final Duration maxPersonTtl;
@@ -46,53 +46,19 @@ public final class Credentials {
 
     /** @param kubeconfigCa base64 of the PEM CA for Klave's own certificate, written into kubeconfigs */
     public Credentials(Transactions transactions, CredentialStore credentials, SubjectStore subjects,
-            ClusterStore clusters, GrantStore grants, SecretTokenGenerator tokens, ControlEvents events,
+            ClusterStore clusters, Authority authority, SecretTokenGenerator tokens, ControlEvents events,
             Duration maxPersonTtl, BaseUrl baseUrl, Optional<String> kubeconfigCa, Clock clock) {
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.credentials = requireNonNull(credentials, "credentials is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
-        this.grants = requireNonNull(grants, "grants is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.events = requireNonNull(events, "events is null");
         this.maxPersonTtl = requireNonNull(maxPersonTtl, "maxPersonTtl is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
         this.kubeconfigCa = requireNonNull(kubeconfigCa, "kubeconfigCa is null");
         this.clock = requireNonNull(clock, "clock is null");
-    }
-
-    /**
-     * The person behind an {@code Authorization: Bearer klt_…} header, for the few API routes a
-     * person may call from a terminal (issue 41: asking for access). Never an administrator there:
-     * a credential carries no administrator's rights, and no session.
-     *
-     * @throws dev.klave.messages.Refusal 401 for a missing, unknown, revoked or expired credential,
-     *     or one whose owner is a bot or disabled
-     */
-    public Holder personBehind(Optional<String> authorization) {
-        Credential credential = credentials.findByTokenHash(
-                dev.klave.crypto.TokenHash.ofBearer(authorization, dev.klave.crypto.TokenKind.CREDENTIAL)
-                        .orElseThrow(Message.TOKEN_MISSING::refusal).hex())
-                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        if (credential.revoked()) {
-            throw Message.CREDENTIAL_REVOKED.refusal();
-        }
-        if (credential.expiredAt(clock.instant())) {
-            throw Message.CREDENTIAL_EXPIRED.refusal();
-        }
-        Subject owner = subjects.findById(credential.subjectId())
-                .filter(subject -> subject.enabled() && subject.kind() == SubjectKind.PERSON)
-                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        // No session: its hash is empty, which matches no session's.
-        return new Holder(new Principal(owner.id(), owner.login(), false, ""), credential.id());
-    }
-
-    /** A person and the credential they presented. */
-    public record Holder(Principal person, String credentialId) {
-        public Holder {
-            requireNonNull(person, "person is null");
-            requireNonNull(credentialId, "credentialId is null");
-        }
     }
 
     /** What the caller asked for. */
@@ -158,8 +124,7 @@ public final class Credentials {
 
     /** The clusters where the owner holds an active grant, or just the restricted one if it does. */
     private List<ClusterId> reachable(SubjectId owner, Optional<ClusterId> restricted, Instant now) {
-        return grants.find(Optional.of(owner), restricted, false).stream()
-                .filter(grant -> grant.activeAt(now))
+        return authority.inForce(owner, restricted).stream()
                 .map(Grant::clusterId)
                 .distinct()
                 .sorted(java.util.Comparator.comparing(ClusterId::value))

@@ -2,19 +2,23 @@ package dev.klave.gateway;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.Authority;
+import dev.klave.access.Permission;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
 import dev.klave.messages.Message;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Who a call to a cluster is made by, resolved once, at the edge, from the token it presented
  * (spec 1 §5 "Credentials at the proxy", spec 3 §5): a stored credential — a person's or a bot's —
  * or a delegated agent's session, whose access token is valid only at {@code /mcp}. What it may
- * reach is {@link Reach}'s to say; the gateway checks at every call, and the stream guard at every
- * change, that it still admits anything ({@link #refusedAt}).
+ * reach is the {@link dev.klave.access.Authority}'s to say, of what it acts as ({@link #acting()});
+ * the gateway checks at every call, and the stream guard at every change, that it still admits
+ * anything ({@link #refusedAt}).
  */
 public sealed interface Bearer permits Bearer.OfCredential, Bearer.OfSession {
     /** The id the audit names as the call's credential, and by which the stream guard checks it again. */
@@ -31,6 +35,9 @@ public sealed interface Bearer permits Bearer.OfCredential, Bearer.OfSession {
 
     /** Why it admits nothing at {@code now}, if so: revoked or ended, or expired (spec 1 §7). */
     Optional<Message> refusedAt(Instant now);
+
+    /** What it acts as, for the access authority: a credential of its owner's, or a session with its permissions. */
+    Authority.Acting acting();
 
     /** A credential of the credentials table (spec 1 §2 "Credential"). */
     record OfCredential(Credential credential) implements Bearer {
@@ -59,6 +66,11 @@ public sealed interface Bearer permits Bearer.OfCredential, Bearer.OfSession {
         }
 
         @Override
+        public Authority.Acting acting() {
+            return new Authority.Acting.WithCredential(credential.subjectId(), credential.clusterId());
+        }
+
+        @Override
         public Optional<Message> refusedAt(Instant now) {
             if (credential.revoked()) {
                 return Optional.of(Message.CREDENTIAL_REVOKED);
@@ -73,14 +85,35 @@ public sealed interface Bearer permits Bearer.OfCredential, Bearer.OfSession {
      *
      * @param expiresAt the access token's expiry, at most the session's; the session's own, when
      *     the session is checked again by its id (a call in flight outlives its token's rotation)
+     * @param session what the session itself says: its permissions, whether its writes wait, its end
      */
-    record OfSession(String sessionId, SubjectId person, Instant expiresAt, Optional<Instant> endedAt)
-            implements Bearer {
+    record OfSession(String sessionId, SubjectId person, Instant expiresAt, Optional<Instant> endedAt,
+            Session session) implements Bearer {
         public OfSession {
             requireNonNull(sessionId, "sessionId is null");
             requireNonNull(person, "person is null");
             requireNonNull(expiresAt, "expiresAt is null");
             requireNonNull(endedAt, "endedAt is null");
+            requireNonNull(session, "session is null");
+        }
+
+        /**
+         * The session behind the token, as read with it: the permissions its person chose on the
+         * consent page, whether its writes wait for the person, until when it lasts (spec 3 §2: 30
+         * days) and when it was last used.
+         */
+        public record Session(List<Permission> chosen, boolean writesNeedApproval, Instant endsAt,
+                Optional<Instant> lastUsedAt) {
+            public Session {
+                chosen = List.copyOf(chosen);
+                requireNonNull(endsAt, "endsAt is null");
+                requireNonNull(lastUsedAt, "lastUsedAt is null");
+            }
+        }
+
+        @Override
+        public Authority.Acting acting() {
+            return new Authority.Acting.InSession(sessionId, person, session.chosen());
         }
 
         @Override
@@ -96,6 +129,11 @@ public sealed interface Bearer permits Bearer.OfCredential, Bearer.OfSession {
         @Override
         public Optional<ClusterId> restrictedTo() {
             return Optional.empty();
+        }
+
+        /** Open at {@code now}: not ended, the session not past its end. */
+        public boolean openAt(Instant now) {
+            return endedAt.isEmpty() && now.isBefore(session.endsAt());
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.klave.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.AccessChanges;
+import dev.klave.access.Authority;
 import dev.klave.access.Grant;
 import dev.klave.access.KubernetesIdentity;
 import dev.klave.account.Subject;
@@ -11,7 +12,6 @@ import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterConnections;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
-import dev.klave.crypto.TokenHash;
 import dev.klave.messages.Message;
 import java.time.Clock;
 import java.time.Instant;
@@ -21,12 +21,13 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 /**
  * The credential checks of spec 1 §5 "Credentials at the proxy", in the specification's order:
  * a well-formed bearer token, known (to the proxy's {@link Bearers}), not revoked, not expired;
  * its owner enabled; the cluster known; the credential not restricted to another cluster; an
- * active grant there ({@link Reach}); tokens stored. A bearer resolved at another edge ({@code /mcp}
+ * active grant there (the {@link Authority}'s to say); tokens stored. A bearer resolved at another edge ({@code /mcp}
  * resolves its caller once) is checked from the second step on, by {@link #admit(Bearer, ClusterId)}.
  *
  * <p>A passed check is kept and reused while the shared {@link AccessChanges} generation has not
@@ -41,9 +42,8 @@ public final class CredentialChecks implements CallChecks {
     /** A bound on remembered checks, not an LRU: forgetting costs only a full check. */
     private static final int REMEMBERED_LIMIT = 10_000;
 
-    private final Bearers tokens;
-    private final Bearers ids;
-    private final Reach reach;
+    private final BearerResolver bearers;
+    private final Authority authority;
     private final SubjectStore subjects;
     private final ClusterStore clusters;
     private final ClusterConnections connections;
@@ -53,24 +53,14 @@ public final class CredentialChecks implements CallChecks {
     /** The highest access generation value seen; a kept check made before it is known to be stale. */
     private final AtomicLong latest = new AtomicLong(Long.MIN_VALUE);
 
-    /**
-     * A kept check's key: the token's hash (the proxy's) or the bearer's id (one resolved at its
-     * edge), and a cluster — never a string built from them.
-     */
-    private record Key(Object presented, ClusterId cluster) {}
+    /** A kept check's key: the bearer's id and a cluster — never a string built from them. */
+    private record Key(String bearer, ClusterId cluster) {}
 
-    /** A resolved bearer's part of a key, apart from any token hash. */
-    private record BearerKey(String id) {}
-
-    /**
-     * @param tokens the bearers a token presented at the proxy may name
-     * @param ids every bearer by its id, whichever edge admitted it (the stream guard's checks)
-     */
-    public CredentialChecks(Bearers tokens, Bearers ids, Reach reach, SubjectStore subjects, ClusterStore clusters,
+    /** @param bearers every bearer again by its id (the stream guard's checks), told the generations seen */
+    public CredentialChecks(BearerResolver bearers, Authority authority, SubjectStore subjects, ClusterStore clusters,
             ClusterConnections connections, AccessChanges changes, Clock clock) {
-        this.tokens = requireNonNull(tokens, "tokens is null");
-        this.ids = requireNonNull(ids, "ids is null");
-        this.reach = requireNonNull(reach, "reach is null");
+        this.bearers = requireNonNull(bearers, "bearers is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.connections = requireNonNull(connections, "connections is null");
@@ -79,38 +69,47 @@ public final class CredentialChecks implements CallChecks {
     }
 
     /**
-     * Checks a token for a cluster, or reuses the check of an earlier request with the same token
-     * when no access changed since and nothing in it expired.
+     * Checks a bearer its edge resolved for a cluster, or reuses an earlier check of it there when
+     * no access changed since and nothing in it expired; for a full check the bearer is read afresh
+     * (one kept in memory may be stale), after the access generation.
+     *
+     * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
+     */
+    public Caller admit(Resolved resolved, ClusterId cluster) {
+        return admit(resolved, cluster, ignored -> { });
+    }
+
+    /** As {@link #admit(Resolved, ClusterId)}, telling {@code found} the bearer, for the audit row of a refusal. */
+    public Caller admit(Resolved resolved, ClusterId cluster, Consumer<Bearer> found) {
+        return admit(generation -> resolved.bearer(), resolved.again(), cluster, found);
+    }
+
+    /**
+     * Checks a bearer its edge resolves only now — after the access generation is read, so that a
+     * change committed meanwhile is seen — or reuses an earlier check of it there.
      *
      * @param found told the bearer as soon as it is known, for the audit row of a refusal
      * @throws dev.klave.messages.Refusal with the Status the specification gives each failure
      */
-    public Caller admit(TokenHash token, ClusterId cluster, Consumer<Bearer> found) {
-        return admit(new Key(token, cluster), found, () -> tokens.find(token)
-                .orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal));
+    public Caller admit(LongFunction<Bearer> resolve, ClusterId cluster, Consumer<Bearer> found) {
+        return admit(resolve, resolve, cluster, found);
     }
 
-    /**
-     * Checks a bearer resolved at its edge for a cluster (a tool's call), or reuses an earlier
-     * check of it there, on the same terms as {@link #admit(TokenHash, ClusterId, Consumer)}.
-     */
-    public Caller admit(Bearer bearer, ClusterId cluster) {
-        return admit(new Key(new BearerKey(bearer.id()), cluster), ignored -> { }, () -> bearer);
-    }
-
-    private Caller admit(Key key, Consumer<Bearer> found, java.util.function.Supplier<Bearer> resolve) {
+    private Caller admit(LongFunction<Bearer> known, LongFunction<Bearer> fresh, ClusterId cluster,
+            Consumer<Bearer> found) {
         // Read before any check, so a change committed during the check moves it past what is remembered.
         long generation = changes.generation();
         observed(generation);
-        Caller known = remembered.get(key);
-        if (known != null && known.holdsAt(generation, clock.instant())) {
-            found.accept(known.bearer());
-            return known;
+        Bearer presented = known.apply(generation);
+        found.accept(presented);
+        Key key = new Key(presented.id(), cluster);
+        Caller kept = remembered.get(key);
+        if (kept != null && kept.holdsAt(generation, clock.instant())) {
+            return kept;
         }
         remembered.remove(key);
-        Bearer bearer = resolve.get();
-        found.accept(bearer);
-        Caller caller = authenticate(bearer, key.cluster(), generation);
+        Bearer bearer = known == fresh ? presented : fresh.apply(generation);
+        Caller caller = authenticate(bearer, cluster, generation);
         if (remembered.size() >= REMEMBERED_LIMIT) {
             remembered.clear();
         }
@@ -119,17 +118,12 @@ public final class CredentialChecks implements CallChecks {
     }
 
     /**
-     * A kept check for this token and cluster that may still hold, from memory alone; the caller
-     * must confirm it against the access generation ({@link Caller#generation()}) before forwarding. Empty
-     * when there is none, or it is known to be stale or expired (the full check then decides).
+     * A kept check of this bearer on this cluster that may still hold, from memory alone; the
+     * caller must confirm it against the access generation ({@link Caller#generation()}) before
+     * forwarding. Empty when there is none, or it is known to be stale or expired.
      */
-    public Optional<Caller> remembered(TokenHash token, ClusterId cluster) {
-        return remembered(new Key(token, cluster));
-    }
-
-    /** As {@link #remembered(TokenHash, ClusterId)}, for a bearer resolved at its edge. */
     public Optional<Caller> remembered(Bearer bearer, ClusterId cluster) {
-        return remembered(new Key(new BearerKey(bearer.id()), cluster));
+        return remembered(new Key(bearer.id(), cluster));
     }
 
     private Optional<Caller> remembered(Key key) {
@@ -138,17 +132,9 @@ public final class CredentialChecks implements CallChecks {
         return Optional.ofNullable(known).filter(kept -> kept.holdsAt(latest.get(), clock.instant()));
     }
 
-    /**
-     * The bearer a token names, whatever its state, for the audit row of a request refused
-     * before its credential was checked (spec 1 §1.3). Empty for an unknown one, and when the
-     * database cannot say.
-     */
-    public Optional<Bearer> identify(TokenHash token) {
-        try {
-            return tokens.find(token);
-        } catch (RuntimeException unavailable) {
-            return Optional.empty();
-        }
+    /** A bearer read again by its id, as it stands now (see {@link BearerResolver#again}). */
+    public Bearer bearer(String id) {
+        return bearers.again(id);
     }
 
     /**
@@ -168,6 +154,7 @@ public final class CredentialChecks implements CallChecks {
      * once; when it moves forward, the checks made before it are dropped (rare: access changed).
      */
     public void observed(long generation) {
+        bearers.observed(generation);
         long before = latest.getAndAccumulate(generation, Math::max);
         if (generation > before && before != Long.MIN_VALUE) {
             remembered.values().removeIf(kept -> kept.generation() < generation);
@@ -188,8 +175,7 @@ public final class CredentialChecks implements CallChecks {
      */
     @Override
     public Caller recheck(String bearerId, ClusterId cluster, long generation) {
-        Bearer bearer = ids.findById(bearerId).orElseThrow(Message.CREDENTIAL_UNKNOWN::refusal);
-        return authenticate(bearer, cluster, generation);
+        return authenticate(bearers.again(bearerId), cluster, generation);
     }
 
     /**
@@ -213,7 +199,7 @@ public final class CredentialChecks implements CallChecks {
             throw Message.CREDENTIAL_OTHER_CLUSTER.refusal(bearer.restrictedTo().get().value());
         }
         String userName = KubernetesIdentity.userName(owner);
-        List<Grant> active = reach.on(bearer, cluster);
+        List<Grant> active = authority.on(bearer.acting(), cluster);
         List<String> groups = active.stream().map(Grant::group).distinct().sorted().toList();
         if (groups.isEmpty()) {
             throw Message.NO_ACTIVE_GRANT_ON_CLUSTER.refusal(userName, cluster.value());

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
 import dev.klave.cluster.ClusterId;
-import dev.klave.crypto.TokenHash;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -16,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -75,36 +75,38 @@ public final class Gateway {
     }
 
     /**
-     * Admits a call presenting {@code token} at the proxy, or refuses it; completes once its row is
-     * durable (or could not be, which refuses it). Completes on the audit writer's thread for a
-     * remembered check, on a virtual thread otherwise; never exceptionally.
+     * Admits a call of a bearer its edge resolved (issue 52: every way in resolves its bearer at
+     * its edge, {@link BearerResolver}), or refuses it; completes once its row is durable (or could
+     * not be, which refuses it). Completes on the audit writer's thread for a remembered check, on
+     * a virtual thread otherwise; never exceptionally.
      */
-    public CompletableFuture<Admission> admit(Ending ending, Optional<TokenHash> token, Call call) {
-        if (token.isPresent()) {
-            Optional<Caller> remembered = checks.remembered(token.get(), call.cluster());
-            if (remembered.isPresent()) {
-                return admitRemembered(ending, call, remembered.get(),
-                        () -> checks.admit(token.get(), call.cluster(), ignored -> { }));
-            }
+    public CompletableFuture<Admission> admit(Ending ending, Resolved resolved, Call call) {
+        Optional<Caller> remembered = checks.remembered(resolved.bearer(), call.cluster());
+        if (remembered.isPresent()) {
+            return admitRemembered(ending, call, remembered.get(), () -> checks.admit(resolved, call.cluster()));
         }
         return CompletableFuture.supplyAsync(() -> admitChecked(ending, call,
-                found -> checks.admit(token.orElseThrow(Message.TOKEN_MISSING::refusal), call.cluster(), found)),
-                blocking);
+                found -> checks.admit(resolved, call.cluster(), found)), blocking);
     }
 
     /**
-     * Admits a call of a bearer its edge resolved already (an agent's tool: {@code /mcp} admits its
-     * caller once), on the same terms, its token never looked up again.
+     * As {@link #admit(Ending, Resolved, Call)} for a bearer its edge resolved for the whole of a
+     * longer exchange (an agent's tool call, resolved once at {@code /mcp}): a full check reads it
+     * again by its id, since it may have been revoked or ended since.
      */
     public CompletableFuture<Admission> admit(Ending ending, Bearer bearer, Call call) {
-        Optional<Caller> remembered = checks.remembered(bearer, call.cluster());
-        if (remembered.isPresent()) {
-            return admitRemembered(ending, call, remembered.get(), () -> checks.admit(bearer, call.cluster()));
-        }
-        return CompletableFuture.supplyAsync(() -> admitChecked(ending, call, found -> {
-            found.accept(bearer);
-            return checks.admit(bearer, call.cluster());
-        }), blocking);
+        return admit(ending, new Resolved(bearer, generation -> checks.bearer(bearer.id())), call);
+    }
+
+    /**
+     * As {@link #admit(Ending, Resolved, Call)} for a bearer its edge resolves only now, on the
+     * gateway's thread ({@code resolve} looks it up given the access generation read first, and
+     * refuses a missing or unknown token): a refusal before it is known leaves a row without a
+     * bearer (spec 1 §1.3).
+     */
+    public CompletableFuture<Admission> admit(Ending ending, LongFunction<Bearer> resolve, Call call) {
+        return CompletableFuture.supplyAsync(() -> admitChecked(ending, call,
+                found -> checks.admit(resolve, call.cluster(), found)), blocking);
     }
 
     private CompletableFuture<Admission> admitRemembered(Ending ending, Call call, Caller caller,
@@ -188,7 +190,7 @@ public final class Gateway {
      * @throws Refusal when the bearer may not act on the cluster now
      */
     public Held hold(Bearer bearer, ClusterId cluster) {
-        Caller caller = checks.admit(bearer, cluster);
+        Caller caller = checks.admit(Resolved.fresh(bearer), cluster);
         Held held = new Held("wait-" + java.util.UUID.randomUUID(), Thread.currentThread());
         streams.open(held.id, caller, cluster, held::cutBy);
         return held;

@@ -2,8 +2,7 @@ package dev.klave.oauth;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.access.Grant;
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.ExternalIdentity;
@@ -16,13 +15,12 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.SecretToken;
 import dev.klave.messages.Message;
 import dev.klave.oauth.session.AgentTokens;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.storage.UsedStateStore;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,19 +36,19 @@ import java.util.Optional;
 final class Consent {
     private final PendingAuthorizations pending;
     private final AgentTokens tokens;
-    private final GrantStore grants;
+    private final Authority authority;
     private final ExternalIdentityStore identities;
     private final UsedStateStore answered;
     private final ControlEvents events;
     private final String issuer;
     private final Clock clock;
 
-    Consent(PendingAuthorizations pending, AgentTokens tokens, GrantStore grants, ExternalIdentityStore identities,
+    Consent(PendingAuthorizations pending, AgentTokens tokens, Authority authority, ExternalIdentityStore identities,
             UsedStateStore answered, ControlEvents events, String issuer, Clock clock) {
         this.events = requireNonNull(events, "events is null");
         this.pending = requireNonNull(pending, "pending is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
-        this.grants = requireNonNull(grants, "grants is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.identities = requireNonNull(identities, "identities is null");
         this.answered = requireNonNull(answered, "answered is null");
         this.issuer = requireNonNull(issuer, "issuer is null");
@@ -91,11 +89,7 @@ final class Consent {
      * never cluster-admin (spec 3 §5 4), nor anything their grants do not carry (see {@link Permission}).
      */
     List<Permission> choosable(SubjectId person) {
-        List<Permission> offered = new ArrayList<>();
-        for (Grant grant : active(person)) {
-            Permission.of(grant).filter(permission -> !offered.contains(permission)).ifPresent(offered::add);
-        }
-        return offered;
+        return authority.choosable(person);
     }
 
     /**
@@ -109,12 +103,10 @@ final class Consent {
         if (chosen.isEmpty()) {
             throw Message.CONSENT_NO_PERMISSION.refusal();
         }
-        List<Grant> own = active(person);
-        for (Permission permission : chosen) {
-            if (own.stream().noneMatch(permission::carriedBy)) {
-                throw Message.CONSENT_BEYOND_OWN.refusal(permission.cluster().value() + "/"
-                        + permission.role().code() + "/" + permission.scope().value());
-            }
+        Optional<Permission> beyond = authority.beyond(person, chosen);
+        if (beyond.isPresent()) {
+            throw Message.CONSENT_BEYOND_OWN.refusal(beyond.get().cluster().value() + "/"
+                    + beyond.get().role().code() + "/" + beyond.get().scope().value());
         }
         answer(id, request);
         AgentTokens.Consented consented = tokens.consent(person, request.clientId(), chosen, writesNeedApproval,
@@ -154,12 +146,6 @@ final class Consent {
         return url.append("&iss=").append(encode(issuer)).toString();
     }
 
-    private List<Grant> active(SubjectId person) {
-        Instant now = clock.instant();
-        return grants.find(Optional.of(person), Optional.empty(), false).stream().filter(grant -> grant.activeAt(now))
-                .toList();
-    }
-
     /**
      * The sign-in the consent came through, whose unlink ends the session: the person's external
      * identity when they have one, else their password. The web session does not record its
@@ -176,7 +162,7 @@ final class Consent {
 
     static Permission permission(String cluster, String role, String scope) {
         Tier tier = Tier.fromCode(role).orElseThrow(() -> Message.TIER_INVALID.refusal());
-        if (!tier.delegable()) {
+        if (!Authority.delegable(tier)) {
             throw Message.CONSENT_BEYOND_OWN.refusal(cluster + "/" + role + "/" + scope);
         }
         return new Permission(new ClusterId(cluster), tier, new Scope(scope));

@@ -15,7 +15,7 @@ import dev.klave.messages.Message;
 import dev.klave.oauth.client.ClientMetadata;
 import dev.klave.oauth.client.RedirectUris;
 import dev.klave.oauth.session.AgentTokens;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

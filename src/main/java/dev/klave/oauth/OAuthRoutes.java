@@ -2,7 +2,7 @@ package dev.klave.oauth;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.account.ExternalIdentityStore;
 import dev.klave.audit.ControlEvents;
 import dev.klave.config.BaseUrl;
@@ -64,7 +64,7 @@ public final class OAuthRoutes implements RouteProvider {
         this.registration = requireNonNull(registration, "registration is null");
         this.authorize = new AuthorizeEndpoint(authorization.clients(), authorization.documents(),
                 authorization.pending(), authorization.perAddress(), baseUrl, clock);
-        this.consent = new ConsentRoutes(new Consent(authorization.pending(), tokens, authorization.grants(),
+        this.consent = new ConsentRoutes(new Consent(authorization.pending(), tokens, authorization.authority(),
                 authorization.identities(), authorization.answered(), authorization.events(), baseUrl.toString(), clock),
                 clientId -> client(authorization, clientId));
         this.sessions = new SessionRoutes(sessions, authorization.clients());
@@ -104,12 +104,12 @@ public final class OAuthRoutes implements RouteProvider {
     /** What the authorization endpoint needs: the clients, their documents, the consent page's ids, its limit. */
     /** @param answered the consent requests answered, across replicas (one answer each) */
     public record Authorization(ClientStore clients, ClientMetadataDocuments documents, PendingAuthorizations pending,
-            PerAddressLimit perAddress, GrantStore grants, ExternalIdentityStore identities,
+            PerAddressLimit perAddress, Authority authority, ExternalIdentityStore identities,
             UsedStateStore answered, ControlEvents events) {
         public Authorization {
             requireNonNull(events, "events is null");
             requireNonNull(answered, "answered is null");
-            requireNonNull(grants, "grants is null");
+            requireNonNull(authority, "authority is null");
             requireNonNull(identities, "identities is null");
             requireNonNull(clients, "clients is null");
             requireNonNull(documents, "documents is null");

@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.audit.AuditIds;
 import dev.klave.config.ProxyLimits;
 import dev.klave.gateway.Admission;
+import dev.klave.gateway.Bearer;
+import dev.klave.gateway.BearerResolver;
+import dev.klave.gateway.Resolved;
 import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.TokenHash;
@@ -13,7 +16,6 @@ import dev.klave.gateway.Call;
 import dev.klave.gateway.Caller;
 import dev.klave.gateway.OpenCall;
 import dev.klave.gateway.Span;
-import dev.klave.gateway.Ending;
 import dev.klave.gateway.Gateway;
 import dev.klave.http.ClientAddresses;
 import dev.klave.http.EdgeAudit;
@@ -40,7 +42,9 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +58,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
 
     private final Gateway gateway;
+    private final BearerResolver bearers;
     private final ClientAddresses clients;
     private final Upstreams upstreams;
     private final Upgrades upgrades;
@@ -69,10 +74,11 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      * @param streamTls the TLS engine of upgraded connections to clusters (the listener's)
      * @param registry where the proxy's request counters and latency histogram go
      */
-    public ProxyHandler(Vertx vertx, Gateway gateway, ClusterEndpoints endpoints, ClientAddresses clients,
+    public ProxyHandler(Vertx vertx, Gateway gateway, BearerResolver bearers, ClusterEndpoints endpoints, ClientAddresses clients,
             BooleanSupplier draining, ProxyLimits limits, Clock clock, SSLEngineOptions streamTls, RefusalAudit refusals,
             MeterRegistry registry, dev.klave.recording.Recordings recordings) {
         this.gateway = requireNonNull(gateway, "gateway is null");
+        this.bearers = requireNonNull(bearers, "bearers is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx, endpoints);
         this.upgrades = new Upgrades(vertx, streamTls, endpoints, recordings);
@@ -110,11 +116,18 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         MeasuredRequest measured = new MeasuredRequest(meters, started, call.info().verb(), spanOf(call, upgrade));
         ProxiedRequest proxied = new ProxiedRequest(request, gateway.ending(auditId, measured));
         Context context = Vertx.currentContext();
-        // The bearer presented, typed once here: the gateway never sees the header's text.
+        // The bearer presented, resolved here at the proxy's edge (issue 52): from memory while it
+        // holds, otherwise looked up on the gateway's thread; the gateway never sees the header's text.
         Optional<TokenHash> token = TokenHash.ofBearer(authorization, TokenKind.CREDENTIAL);
-        gateway.admit(proxied.ending(), token, call).whenComplete((admission, failure) -> context.runOnContext(
+        LongFunction<Bearer> resolve = generation -> bearers.resolve(
+                token.orElseThrow(Message.TOKEN_MISSING::refusal), BearerResolver.Edge.PROXY, generation);
+        CompletableFuture<Admission> admission = token.flatMap(presented -> bearers.remembered(presented,
+                        BearerResolver.Edge.PROXY))
+                .map(kept -> gateway.admit(proxied.ending(), new Resolved(kept, resolve), call))
+                .orElseGet(() -> gateway.admit(proxied.ending(), resolve, call));
+        admission.whenComplete((admitted, failure) -> context.runOnContext(
                 ignored -> proceed(proxied, request, target, call, auditId, upgrade, measured,
-                        failure == null ? admission : new Admission.Refused(Message.INTERNAL_ERROR.refusal()))));
+                        failure == null ? admitted : new Admission.Refused(Message.INTERNAL_ERROR.refusal()))));
     }
 
     /**

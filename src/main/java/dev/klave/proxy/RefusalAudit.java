@@ -8,6 +8,7 @@ import dev.klave.audit.AuditWriter;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Bearer;
+import dev.klave.gateway.BearerResolver;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.RequestInfo;
@@ -34,6 +35,7 @@ public final class RefusalAudit implements EdgeAudit {
     /** The part of a refused target kept in its row. */
     private static final int PATH_KEPT = 2048;
 
+    private final BearerResolver bearers;
     private final CredentialChecks checks;
     private final AuditWriter audit;
     private final Executor blocking;
@@ -41,9 +43,10 @@ public final class RefusalAudit implements EdgeAudit {
     private final AuditIds ids;
     private final Duration recordWait;
 
-    public RefusalAudit(CredentialChecks checks, AuditWriter audit, Executor blocking, Duration recordWait,
+    public RefusalAudit(BearerResolver bearers, CredentialChecks checks, AuditWriter audit, Executor blocking, Duration recordWait,
             Clock clock) {
         this.recordWait = requireNonNull(recordWait, "recordWait is null");
+        this.bearers = requireNonNull(bearers, "bearers is null");
         this.checks = requireNonNull(checks, "checks is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.blocking = requireNonNull(blocking, "blocking is null");
@@ -66,7 +69,7 @@ public final class RefusalAudit implements EdgeAudit {
     CompletableFuture<Void> record(String auditId, Refused refused) {
         CompletableFuture<Owned> credential = refused.bearer().isPresent()
                 ? CompletableFuture.supplyAsync(() -> {
-                    Optional<Bearer> found = checks.identify(refused.bearer().get());
+                    Optional<Bearer> found = bearers.identify(refused.bearer().get());
                     return new Owned(found, found.flatMap(checks::ownerLogin));
                 }, blocking)
                 : CompletableFuture.completedFuture(new Owned(Optional.empty(), Optional.empty()));

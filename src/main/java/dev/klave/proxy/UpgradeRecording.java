@@ -12,6 +12,7 @@ import dev.klave.messages.Text;
 import dev.klave.recording.ClusterRecording;
 import dev.klave.recording.RecordingPolicy;
 import dev.klave.recording.Recordings;
+import dev.klave.recording.Tap;
 import dev.klave.recording.SessionRequest;
 import dev.klave.recording.StreamProtocol;
 import io.vertx.core.MultiMap;
@@ -138,7 +139,7 @@ final class UpgradeRecording {
     }
 
     /** A session to relay: its tap (nothing for data or where recording is off) and the protocol it speaks. */
-    record Relay(Recordings.Tap tap, Optional<StreamProtocol> protocol) {}
+    record Relay(Tap tap, Optional<StreamProtocol> protocol) {}
 
     /**
      * After the cluster's 101: how the session is relayed, or — where recording is required and the
@@ -149,7 +150,7 @@ final class UpgradeRecording {
     Relay after(Plan plan, OpenCall open, MultiMap answer, Runnable failed) throws Refusal {
         Optional<SessionRequest.Recorded> recorded = plan.session();
         if (recorded.isEmpty()) {
-            return new Relay(Recordings.NOTHING, Optional.empty());
+            return new Relay(Tap.NOTHING, Optional.empty());
         }
         StreamProtocol.Choice choice = choice(answer);
         Optional<StreamProtocol> protocol = choice.understood();

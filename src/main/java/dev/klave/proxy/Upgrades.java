@@ -7,7 +7,7 @@ import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.messages.Text;
 import dev.klave.recording.Recordings;
-import java.util.List;
+import dev.klave.recording.Tap;
 import dev.klave.gateway.OpenCall;
 import dev.klave.http.KubeStatus;
 import dev.klave.logs.LogFields;
@@ -34,7 +34,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -207,7 +206,7 @@ final class Upgrades {
             client.close();
             cluster.close();
         };
-        Recordings.Tap tap = relay.tap();
+        Tap tap = relay.tap();
         AtomicBoolean ending = new AtomicBoolean();
         Runnable failed = () -> context.runOnContext(ignored -> {
             if (!ending.compareAndSet(false, true)) {
@@ -224,7 +223,7 @@ final class Upgrades {
             });
         });
         failing.bind(failed);
-        if (tap == Recordings.NOTHING) {
+        if (tap == Tap.NOTHING) {
             if (answer.rest().length() > 0) {
                 client.write(answer.rest());
             }

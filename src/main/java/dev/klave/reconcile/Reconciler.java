@@ -5,8 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.access.Grant;
-import dev.klave.access.GrantStore;
-import dev.klave.access.LentAccess;
+import dev.klave.access.Authority;
 import dev.klave.account.Subject;
 import dev.klave.account.SubjectStore;
 import dev.klave.cluster.CleanupStatus;
@@ -24,10 +23,8 @@ import dev.klave.messages.Untrusted;
 import dev.klave.storage.LeaseStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,31 +43,23 @@ public final class Reconciler implements RbacReconciliation {
 
     private final ClusterStore clusters;
     private final ClusterConnections connections;
-    private final GrantStore grants;
+    private final Authority authority;
     private final SubjectStore subjects;
     private final LeaseStore leases;
     private final String replica;
     private final Clock clock;
     private final MeterRegistry registry;
-    private final LentAccess lent;
-
-    public Reconciler(ClusterStore clusters, ClusterConnections connections, GrantStore grants, SubjectStore subjects,
-            LeaseStore leases, String replica, Clock clock) {
-        this(clusters, connections, grants, subjects, leases, replica, clock, new CompositeMeterRegistry(),
-                LentAccess.NONE);
-    }
 
     /**
+     * @param authority what each cluster's RBAC must bind (grants in force, roles lent to sessions)
      * @param registry where passes are counted ({@code klave_reconcile_passes_total{cluster,result}})
-     * @param lent roles lent to agents' sessions, bound while a grant of their person covers them
      */
-    public Reconciler(ClusterStore clusters, ClusterConnections connections, GrantStore grants, SubjectStore subjects,
-            LeaseStore leases, String replica, Clock clock, MeterRegistry registry, LentAccess lent) {
+    public Reconciler(ClusterStore clusters, ClusterConnections connections, Authority authority,
+            SubjectStore subjects, LeaseStore leases, String replica, Clock clock, MeterRegistry registry) {
         this.registry = requireNonNull(registry, "registry is null");
-        this.lent = requireNonNull(lent, "lent is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.connections = requireNonNull(connections, "connections is null");
-        this.grants = requireNonNull(grants, "grants is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
         this.leases = requireNonNull(leases, "leases is null");
         this.replica = requireNonNull(replica, "replica is null");
@@ -160,14 +149,7 @@ public final class Reconciler implements RbacReconciliation {
      * role's group, which needs its binding even when no grant carries that role exactly).
      */
     public DesiredRbac desired(ClusterId cluster) {
-        Instant now = clock.instant();
-        List<Grant> granted = grants.find(Optional.empty(), Optional.of(cluster), false).stream()
-                .filter(grant -> grant.activeAt(now))
-                .toList();
-        List<Grant> active = new java.util.ArrayList<>(granted);
-        for (LentAccess.Lent one : lent.inForce(cluster, now)) {
-            one.through(granted).ifPresent(active::add);
-        }
+        List<Grant> active = authority.bound(cluster);
         Map<String, Subject> byId = new HashMap<>();
         for (Grant grant : active) {
             byId.computeIfAbsent(grant.subjectId().value(), id -> subjects.findById(grant.subjectId()).orElse(null));

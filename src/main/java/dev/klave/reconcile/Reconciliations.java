@@ -2,8 +2,7 @@ package dev.klave.reconcile;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.access.Grant;
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterEndpoints;
@@ -36,18 +35,18 @@ public final class Reconciliations implements AutoCloseable {
     private final Reconciler reconciler;
     private final ClusterEndpoints endpoints;
     private final ClusterStore clusters;
-    private final GrantStore grants;
+    private final Authority authority;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
 
     /** @param endpoints the clusters' clients, of which those of clusters no longer registered are let go */
-    public Reconciliations(Reconciler reconciler, ClusterStore clusters, GrantStore grants, ClusterEndpoints endpoints,
+    public Reconciliations(Reconciler reconciler, ClusterStore clusters, Authority authority, ClusterEndpoints endpoints,
             Clock clock) {
         this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.reconciler = requireNonNull(reconciler, "reconciler is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
-        this.grants = requireNonNull(grants, "grants is null");
+        this.authority = requireNonNull(authority, "authority is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("klave-reconcile").factory());
@@ -91,10 +90,7 @@ public final class Reconciliations implements AutoCloseable {
             return true;
         }
         // A grant that expired since the last pass must leave the cluster now, not at the next period.
-        return grants.find(Optional.empty(), Optional.of(cluster.id()), false).stream()
-                .map(Grant::expiresAt)
-                .flatMap(Optional::stream)
-                .anyMatch(expiry -> expiry.isAfter(last.get()) && !expiry.isAfter(now));
+        return authority.lapsedBetween(cluster.id(), last.get(), now);
     }
 
     private void runQuietly(ClusterId cluster) {

@@ -17,14 +17,14 @@ import java.util.Optional;
  * download a {@code recording.view} event). Anyone else's is 404, as if it did not exist.
  */
 public final class RecordingRoutes implements RouteProvider {
-    private final Recordings recordings;
+    private final RecordingLibrary library;
     private final RecordingPolicies policies;
     private final java.util.function.Function<String, dev.klave.account.SubjectId> subjects;
 
     /** @param subjects the subject a {@code subject} filter names, by its id or its login (as the audit's) */
-    public RecordingRoutes(Recordings recordings, RecordingPolicies policies,
+    public RecordingRoutes(RecordingLibrary library, RecordingPolicies policies,
             java.util.function.Function<String, dev.klave.account.SubjectId> subjects) {
-        this.recordings = requireNonNull(recordings, "recordings is null");
+        this.library = requireNonNull(library, "library is null");
         this.policies = requireNonNull(policies, "policies is null");
         this.subjects = requireNonNull(subjects, "subjects is null");
     }
@@ -51,15 +51,15 @@ public final class RecordingRoutes implements RouteProvider {
     @Override
     public void register(ApiRoutes routes) {
         routes.get("/api/recordings", Access.SESSION, request -> ApiResponse.ok(
-                        recordings.list(Principal.of(request), filter(request)).stream().map(RecordingRoutes::view)
+                        library.list(Principal.of(request), filter(request)).stream().map(RecordingRoutes::view)
                                 .toList()))
-                .get("/api/recordings/search", Access.SESSION, request -> ApiResponse.ok(recordings.search(
+                .get("/api/recordings/search", Access.SESSION, request -> ApiResponse.ok(library.search(
                         Principal.of(request), request.queryParameter("q").orElse("")).stream()
                         .map(found -> new FoundView(view(found.recording()), found.at(), found.line())).toList()))
                 .get("/api/recordings/{id}", Access.SESSION, request -> ApiResponse.ok(view(
-                        recordings.find(request.pathParameter("id"), Principal.of(request)))))
+                        library.find(request.pathParameter("id"), Principal.of(request)))))
                 .add("DELETE", "/api/recordings/{id}", Access.ADMIN, request -> {
-                    recordings.delete(request.pathParameter("id"), Principal.of(request));
+                    library.delete(request.pathParameter("id"), Principal.of(request));
                     return ApiResponse.noContent();
                 })
                 .get("/api/clusters/{id}/recording", Access.ADMIN, request -> ApiResponse.ok(new PolicyView(
@@ -71,7 +71,7 @@ public final class RecordingRoutes implements RouteProvider {
                 })
                 .get("/api/recordings/{id}/cast", Access.SESSION, request -> {
                     String id = request.pathParameter("id");
-                    String cast = recordings.cast(id, Principal.of(request));
+                    String cast = library.cast(id, Principal.of(request));
                     // asciicast's media type (docs.asciinema.org); a download named by the audit id.
                     return ApiResponse.raw("application/x-asciicast", cast.getBytes(StandardCharsets.UTF_8))
                             .withHeader("Content-Disposition", "attachment; filename=\"" + id + ".cast\"");

@@ -2,10 +2,8 @@ package dev.klave.recording;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.account.Principal;
 import dev.klave.account.SubjectId;
 import dev.klave.audit.ControlEvents;
-import dev.klave.audit.EventType;
 import dev.klave.cluster.ClusterId;
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
@@ -14,8 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,7 +19,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,11 +38,9 @@ public final class Recordings implements AutoCloseable {
     static final Duration FLUSH = Duration.ofSeconds(1);
     /** The most relayed bytes waiting for the recorders, every session together. */
     static final long MAILED = 64L * 1024 * 1024;
-    private static final CompletionStage<Optional<String>> ENDED = CompletableFuture.completedFuture(Optional.empty());
     /** How often the total is read again and old recordings deleted. */
     static final Duration UPKEEP = Duration.ofSeconds(30);
     private static final int PRUNED_PER_BATCH = 500;
-    public static final int LISTED = 100;
     private static final Logger LOG = LoggerFactory.getLogger(Recordings.class);
 
     private final RecordingStore store;
@@ -55,8 +48,6 @@ public final class Recordings implements AutoCloseable {
     private final SpdyReader.Factory spdy;
     private final Optional<java.time.Duration> retention;
     private final RecordingPolicies policies;
-    private final ControlEvents events;
-    private final dev.klave.storage.Transactions transactions;
     private final Clock clock;
     private final long cap;
     /** Sessions being recorded, with their mailboxes. */
@@ -70,6 +61,7 @@ public final class Recordings implements AutoCloseable {
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
     private final ChunkWriter chunks;
+    private final RecordingLibrary library;
 
     public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events,
             dev.klave.storage.Transactions transactions, Clock clock, long cap) {
@@ -85,17 +77,17 @@ public final class Recordings implements AutoCloseable {
      * @param spdy how the transport reads SPDY/3.1 sessions for the recorder
      */
     public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events,
-            dev.klave.storage.Transactions transactions, Clock clock, long cap, long quota, long share, Optional<java.time.Duration> retention, SpdyReader.Factory spdy) {
+            dev.klave.storage.Transactions transactions, Clock clock, long cap, long quota, long share,
+            Optional<java.time.Duration> retention, SpdyReader.Factory spdy) {
         this.spdy = requireNonNull(spdy, "spdy is null");
         this.retention = requireNonNull(retention, "retention is null");
         this.quota = new RecordingQuota(quota, share, retention, clock);
         this.policies = requireNonNull(policies, "policies is null");
         this.store = requireNonNull(store, "store is null");
-        this.events = requireNonNull(events, "events is null");
-        this.transactions = requireNonNull(transactions, "transactions is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.cap = cap;
         this.chunks = new ChunkWriter(store, writer);
+        this.library = new RecordingLibrary(store, events, transactions, this.quota);
         writer.scheduleWithFixedDelay(() -> live.keySet().forEach(Recorder::flush), FLUSH.toMillis(), FLUSH.toMillis(),
                 TimeUnit.MILLISECONDS);
         writer.scheduleWithFixedDelay(this::upkeep, 0, UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
@@ -114,42 +106,6 @@ public final class Recordings implements AutoCloseable {
             requireNonNull(cluster, "cluster is null");
             requireNonNull(request, "request is null");
         }
-    }
-
-    /** Both directions of a session, as relayed, and its end. */
-    public interface Tap {
-        /**
-         * Whether the relay still needs to show this session's bytes: a recording stopped at its cap
-         * (a `cat` of a big file: most of the stream) costs the relay nothing more where recording
-         * is on; where it is required, the cluster's bytes are counted against the cap until it.
-         */
-        default boolean wanted() {
-            return true;
-        }
-
-        /**
-         * Takes the cluster's next bytes for the recording and says how many of them may reach the
-         * client (issue 51 §14): all, except under {@code required} past the session's cap — then
-         * only up to the last whole WebSocket message within it; the recording ends truncated and the
-         * relay must stop there and end the session.
-         */
-        int fromCluster(byte[] bytes);
-
-        void fromClient(byte[] bytes);
-
-        /**
-         * Whether what reached the client so far ends on a whole WebSocket message, so that a
-         * message saying why the session ends can follow it (tracked where recording is required).
-         */
-        default boolean atMessageEnd() {
-            return false;
-        }
-
-        /**
-         * The session ended; the recording ends once the recorder has read what was relayed.
-         * @return why the recording is not whole, for the audit row (empty when it is), on a recorder thread
-         */
-        CompletionStage<Optional<String>> end(Optional<String> cut);
     }
 
     /** How a session opening now on {@code cluster} is recorded. */
@@ -207,7 +163,7 @@ public final class Recordings implements AutoCloseable {
     public Tap start(Session session, StreamProtocol protocol, ClusterRecording settings, Runnable failed) {
         RecordingPolicy policy = settings.policy();
         if (policy == RecordingPolicy.OFF) {
-            return NOTHING;
+            return Tap.NOTHING;
         }
         AtomicBoolean told = new AtomicBoolean();
         Runnable fail = () -> {
@@ -280,8 +236,8 @@ public final class Recordings implements AutoCloseable {
         Mailbox mailbox = new Mailbox(recorder, recorders, mailed, MAILED);
         live.put(recorder, mailbox);
         boolean required = policy == RecordingPolicy.REQUIRED;
-        return new RecordedTap(recorder, mailbox, required ? cap : Long.MAX_VALUE,
-                required && protocol != StreamProtocol.SPDY ? new FrameEnds() : null);
+        return new RecordedTap(mailbox, required ? cap : Long.MAX_VALUE,
+                required && protocol != StreamProtocol.SPDY ? new FrameEnds() : null, () -> live.remove(recorder));
     }
 
     /**
@@ -290,7 +246,7 @@ public final class Recordings implements AutoCloseable {
      */
     public Tap unrecorded(Session session, ClusterRecording settings, String why) {
         if (settings.policy() == RecordingPolicy.OFF) {
-            return NOTHING;
+            return Tap.NOTHING;
         }
         return unrecorded(row(session, settings.stdin()), why);
     }
@@ -314,100 +270,7 @@ public final class Recordings implements AutoCloseable {
                 LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
             }
         });
-        return new Tap() {
-            @Override
-            public boolean wanted() {
-                return false;
-            }
-
-            @Override
-            public int fromCluster(byte[] bytes) {
-                return bytes.length;
-            }
-
-            @Override
-            public void fromClient(byte[] bytes) {}
-
-            @Override
-            public CompletionStage<Optional<String>> end(Optional<String> cut) {
-                return CompletableFuture.completedFuture(Optional.of(why));
-            }
-        };
-    }
-
-    /** A recorded session's tap: what the relay forwards goes to the recorder's mailbox. */
-    private final class RecordedTap implements Tap {
-        private final Recorder recorder;
-        private final Mailbox mailbox;
-        /** What of the cluster's may reach the client: the cap under required (issue 51 §14). */
-        private final long budget;
-        /** Where the cluster's WebSocket messages end (required, WebSocket); null where nobody asks. */
-        private final FrameEnds ends;
-        /** The cluster's bytes relayed so far; only the relay's thread of that direction reads and adds. */
-        private long relayed;
-        /** Once past the budget, nothing more is relayed. */
-        private boolean capped;
-        /** The one ending: the relay tells the end once per direction, both must wait for it. */
-        private final AtomicReference<CompletableFuture<Optional<String>>> ending = new AtomicReference<>();
-
-        RecordedTap(Recorder recorder, Mailbox mailbox, long budget, FrameEnds ends) {
-            this.recorder = recorder;
-            this.mailbox = mailbox;
-            this.budget = budget;
-            this.ends = ends;
-        }
-
-        @Override
-        public boolean wanted() {
-            return mailbox.wanted() || budget < Long.MAX_VALUE && !capped;
-        }
-
-        @Override
-        public int fromCluster(byte[] bytes) {
-            if (capped) {
-                return 0;
-            }
-            int passed;
-            if (ends != null) {
-                passed = ends.within(bytes, budget);
-            } else {
-                passed = relayed + bytes.length <= budget ? bytes.length : 0;
-            }
-            capped = passed < bytes.length;
-            relayed += passed;
-            // What reaches the client reaches the recorder first; then, past the cap, its end.
-            if (passed > 0 && mailbox.wanted()) {
-                mailbox.post(false, passed == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, passed));
-            }
-            if (capped) {
-                mailbox.capped();
-            }
-            return passed;
-        }
-
-        @Override
-        public boolean atMessageEnd() {
-            return ends != null && ends.passedToEnd();
-        }
-
-        @Override
-        public void fromClient(byte[] bytes) {
-            if (mailbox.wanted()) {
-                mailbox.post(true, bytes);
-            }
-        }
-
-        @Override
-        public CompletionStage<Optional<String>> end(Optional<String> cut) {
-            CompletableFuture<Optional<String>> mine = new CompletableFuture<>();
-            if (!ending.compareAndSet(null, mine)) {
-                return ending.get();
-            }
-            live.remove(recorder);
-            mailbox.end(cut).whenComplete((why, failure) -> mine.complete(failure == null ? why
-                    : Optional.of(Text.RECORDING_UNREADABLE.text())));
-            return mine;
-        }
+        return Tap.unrecorded(why);
     }
 
     /** On the writer's thread: the lines a chunk completed, stored for search. */
@@ -418,71 +281,9 @@ public final class Recordings implements AutoCloseable {
         }
     }
 
-    /**
-     * Lines of the caller's visible sessions that contain the visible part of {@code text}, 2 to
-     * 200 characters ({@link SearchText}): what no one sees is not searched for.
-     */
-    public List<RecordingStore.Found> search(Principal caller, String text) {
-        SearchText wanted = SearchText.parse(text)
-                .orElseThrow(() -> Message.RECORDING_SEARCH_TEXT.refusal(SearchText.MAX));
-        return store.search(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()), wanted, LISTED);
-    }
-
-    /** Recordings the caller may see: an administrator's, every one; a person's, their own. */
-    public List<Recording> list(Principal caller) {
-        return store.list(caller.admin() ? Optional.empty() : Optional.of(caller.subjectId()), LISTED);
-    }
-
-    /** As {@link #list(Principal)}, kept by {@code filter}; a person's subject filter is always themselves. */
-    public List<Recording> list(Principal caller, RecordingStore.Filter filter) {
-        RecordingStore.Filter own = caller.admin() ? filter : new RecordingStore.Filter(
-                Optional.of(caller.subjectId()), filter.cluster(), filter.namespace(), filter.pod(), filter.from(),
-                filter.to());
-        return store.list(own, LISTED);
-    }
-
-    public Recording find(String id, Principal caller) {
-        return store.findById(id).filter(recording -> caller.admin() || recording.subject().equals(caller.subjectId()))
-                .orElseThrow(Message.NOT_FOUND::refusal);
-    }
-
-    /**
-     * Deletes a finished recording with its chunks and lines, an administrator's act (a
-     * {@code recording.delete} event in the same transaction); what it took is free at once.
-     *
-     * @throws dev.klave.messages.Refusal 404 for no such recording, 409 while its session runs
-     */
-    public void delete(String id, Principal by) {
-        Recording recording = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
-        if (recording.state() == Recording.State.RECORDING) {
-            throw Message.RECORDING_RUNNING.refusal();
-        }
-        boolean deleted = transactions.inTransaction(() -> {
-            if (!store.delete(id)) {
-                return false;
-            }
-            events.event(EventType.RECORDING_DELETE).actor(by)
-                    .details(Map.of("recording", id, "cluster", recording.cluster().value(), "pod", recording.pod(),
-                            "subject", recording.subjectLogin(), "bytes", String.valueOf(recording.bytes())))
-                    .record();
-            return true;
-        });
-        if (!deleted) {
-            throw Message.NOT_FOUND.refusal();
-        }
-        quota.free(recording.subject(), recording.bytes());
-    }
-
-    /** The whole asciicast: the header (with the last size seen), then every event. Watching it is an event. */
-    public String cast(String id, Principal caller) {
-        Recording recording = find(id, caller);
-        StringBuilder cast = new StringBuilder(Cast.header(recording));
-        store.chunks(id).forEach(cast::append);
-        events.event(EventType.RECORDING_VIEW).actor(caller)
-                .details(Map.of("recording", id, "cluster", recording.cluster().value(), "pod", recording.pod(),
-                        "subject", recording.subjectLogin()))
-                .record();
-        return cast.toString();
+    /** The recordings as people read them, and an administrator deletes them. */
+    public RecordingLibrary library() {
+        return library;
     }
 
     /** Waits (bounded) for what was handed to the writer: tests, and a clean stop. */
@@ -517,25 +318,4 @@ public final class Recordings implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
     }
-
-    /** The tap of a session not recorded: it takes nothing. */
-    public static final Tap NOTHING = new Tap() {
-        @Override
-        public boolean wanted() {
-            return false;
-        }
-
-        @Override
-        public int fromCluster(byte[] bytes) {
-            return bytes.length;
-        }
-
-        @Override
-        public void fromClient(byte[] bytes) {}
-
-        @Override
-        public CompletionStage<Optional<String>> end(Optional<String> cut) {
-            return ENDED;
-        }
-    };
 }

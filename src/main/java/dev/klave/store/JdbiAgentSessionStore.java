@@ -12,7 +12,7 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.oauth.session.AgentSession;
 import dev.klave.oauth.session.AgentSessionStore;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -149,7 +149,7 @@ class ExternalSignInTest {
     @Test
     void forgeAccountsCannotChangeAPassword() {
         Subject ana = personWithPassword("ana", false, false);
-        Principal caller = new Principal(ana.id(), ana.login(), false, "session");
+        Principal caller = new Principal(ana.id(), ana.login(), false, java.util.Optional.of("session"));
 
         assertThatThrownBy(() -> externalMode.own().changePassword(caller, TestingPeople.PASSWORD,
                 "another long passphrase", CLIENT))
@@ -165,7 +165,7 @@ class ExternalSignInTest {
         Subject linked = personWithPassword("linked", true, false);
         externalMode.identities().link(new ExternalIdentity(linked.id(), ExternalIdentity.Key.forge(42),
                 Optional.of("linked-gh"), Optional.empty(), Instant.parse("2026-11-27T10:00:00Z")));
-        Principal actor = new Principal(root.id(), root.login(), true, "session");
+        Principal actor = new Principal(root.id(), root.login(), true, java.util.Optional.of("session"));
 
         // root has a password but no forge link: in external mode root cannot sign in, so may go.
         assertThat(externalMode.lifecycle().disable(root.id(), Optional.of(actor), Optional.empty()).enabled()).isFalse();

@@ -44,6 +44,19 @@ class LayersTest {
                 .check(MAIN);
     }
 
+    /**
+     * Issue 52: who may do what is decided in one place. Only the access package — its authority,
+     * the grants' and eligible grants' services — and the store that implements them read the
+     * grants; everything else asks {@code access.Authority}.
+     */
+    @Test
+    void onlyAccessAndTheStoreReadGrantsAndEligibleGrants() {
+        noClasses().that().resideOutsideOfPackages("dev.klave.access..", "dev.klave.store..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("dev.klave.access.GrantStore")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.klave.access.EligibleGrantStore")
+                .check(MAIN);
+    }
+
     @Test
     void theProxyDoesNotReachIntoTheReconciler() {
         noClasses().that().resideInAPackage("dev.klave.proxy..")

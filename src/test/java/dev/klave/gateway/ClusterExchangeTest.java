@@ -77,8 +77,8 @@ class ClusterExchangeTest {
 
     /** The bearer a token names, as an edge resolves it once (the exchange never sees the token). */
     private Bearer bearer(String token) {
-        return klave.klave().services().gateway().checks().identify(Bearers.token(Optional.of("Bearer " + token)))
-                .orElseThrow();
+        return klave.klave().services().bearers().resolve(Bearers.token(Optional.of("Bearer " + token)),
+                dev.klave.gateway.BearerResolver.Edge.PROXY);
     }
 
     private Exchanged get(String token, ClusterPath path) {

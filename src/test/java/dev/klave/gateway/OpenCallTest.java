@@ -56,7 +56,8 @@ class OpenCallTest {
     }
 
     private OpenCall open() {
-        Bearer bearer = gateway.checks().identify(Bearers.token(Optional.of("Bearer " + ana.token()))).orElseThrow();
+        Bearer bearer = klave.klave().services().bearers().resolve(Bearers.token(Optional.of("Bearer " + ana.token())),
+                BearerResolver.Edge.PROXY);
         Call call = new Call(PROD, "GET", ClusterPath.of("api", "v1", "namespaces", "team-a", "configmaps"),
                 Query.NONE, InetAddress.getLoopbackAddress(), Channel.tool("list_resources"));
         Admission admission = gateway.admit(gateway.ending(ids.next()), bearer, call).join();

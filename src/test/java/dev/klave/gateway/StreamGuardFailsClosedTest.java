@@ -48,8 +48,8 @@ class StreamGuardFailsClosedTest {
         cluster = ClusterSimulator.builder().start();
         klave = TestingKlave.start(clock, settings -> settings);
         TestingAccess.Viewer ana = TestingAccess.viewer(klave, cluster);
-        caller = klave.klave().services().gateway().checks().admit(Bearers.token(Optional.of("Bearer " + ana.token())),
-                PROD, credential -> {});
+        caller = klave.klave().services().gateway().checks().admit(Resolved.fresh(klave.klave().services().bearers()
+                .resolve(Bearers.token(Optional.of("Bearer " + ana.token())), BearerResolver.Edge.PROXY)), PROD);
     }
 
     @AfterAll

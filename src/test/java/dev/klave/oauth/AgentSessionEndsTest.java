@@ -9,7 +9,7 @@ import dev.klave.account.ExternalIdentity;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.oauth.session.AgentTokens;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;

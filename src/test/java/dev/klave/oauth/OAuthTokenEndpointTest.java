@@ -8,7 +8,7 @@ import dev.klave.access.Scope;
 import dev.klave.access.Tier;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingHttp;
 import dev.klave.testing.TestingKlave;

@@ -13,7 +13,7 @@ import dev.klave.oauth.session.AgentSession;
 import dev.klave.oauth.session.AgentTokens;
 import dev.klave.oauth.session.IssuedTokens;
 import dev.klave.oauth.session.OAuthRefusal;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.simulator.ClusterSimulator;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingClusters;

@@ -103,10 +103,13 @@ class StreamCuttingTest {
                 guard.start();
                 CompletableFuture<String> revokedCut = new CompletableFuture<>();
                 CompletableFuture<String> keptCut = new CompletableFuture<>();
-                guard.open("revoked", checks.admit(Bearers.token(Optional.of("Bearer " + ana[2])), prod,
-                        credential -> {}), prod, reason -> revokedCut.complete(reason.text()));
-                guard.open("kept", checks.admit(Bearers.token(Optional.of("Bearer " + kept)), prod,
-                        credential -> {}), prod, reason -> keptCut.complete(reason.text()));
+                dev.klave.gateway.BearerResolver bearers = klave.klave().services().bearers();
+                guard.open("revoked", checks.admit(dev.klave.gateway.Resolved.fresh(bearers.resolve(Bearers.token(
+                        Optional.of("Bearer " + ana[2])), dev.klave.gateway.BearerResolver.Edge.PROXY)), prod), prod,
+                        reason -> revokedCut.complete(reason.text()));
+                guard.open("kept", checks.admit(dev.klave.gateway.Resolved.fresh(bearers.resolve(Bearers.token(
+                        Optional.of("Bearer " + kept)), dev.klave.gateway.BearerResolver.Edge.PROXY)), prod), prod,
+                        reason -> keptCut.complete(reason.text()));
 
                 klave.http().send("POST", "/api/credentials/" + ana[1] + "/revoke", null, "Cookie", ana[0]);
                 guard.recheckNow();

@@ -12,7 +12,7 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
 import dev.klave.oauth.session.AgentSession;
 import dev.klave.oauth.session.AgentToken;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

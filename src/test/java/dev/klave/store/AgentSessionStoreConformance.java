@@ -9,7 +9,7 @@ import dev.klave.account.SubjectId;
 import dev.klave.cluster.ClusterId;
 import dev.klave.oauth.session.AgentSession;
 import dev.klave.oauth.session.AgentSessionStore;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.storage.AlreadyExistsException;
 import java.time.Duration;
 import java.time.Instant;

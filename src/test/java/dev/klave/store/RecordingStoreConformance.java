@@ -163,7 +163,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
             dev.klave.testing.Eventually.until("the total read", java.time.Duration.ofSeconds(5),
                     () -> recordings.refusing(eva).isPresent());
             String id = UUID.randomUUID().toString();
-            dev.klave.recording.Recordings.Tap tap = recordings.start(new dev.klave.recording.Recordings.Session(id,
+            dev.klave.recording.Tap tap = recordings.start(new dev.klave.recording.Recordings.Session(id,
                     eva, "eva", filler.cluster(), new dev.klave.recording.SessionRequest.Recorded("exec", "team-a",
                     "box", Optional.empty(), "sh", false, Optional.empty())));
 

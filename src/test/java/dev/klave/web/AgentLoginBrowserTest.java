@@ -20,7 +20,7 @@ import dev.klave.agent.approval.HeldCall;
 import dev.klave.cluster.ClusterId;
 import dev.klave.oauth.session.AgentSession;
 import dev.klave.oauth.session.AgentTokens;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.store.JdbiAgentSessionStore;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingLoopbackListener;

@@ -15,7 +15,7 @@ import dev.klave.account.SubjectId;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.testing.TestingAgentLogin;
 import java.net.URI;

@@ -2,6 +2,7 @@ package dev.klave.agent.approval;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.Authority;
 import dev.klave.access.EligibleGrant;
 import dev.klave.access.EligibleGrants;
 import dev.klave.access.Grants;
@@ -23,7 +24,6 @@ import dev.klave.messages.Message;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -44,6 +44,7 @@ public final class AccessRequestRoutes implements RouteProvider {
     static final Duration ACTIVITY = Duration.ofDays(7);
 
     private final AccessRequests requests;
+    private final AccessDecisions decisions;
     private final AccessPolicies policies;
     private final EligibleGrants eligible;
     private final Grants grants;
@@ -54,10 +55,11 @@ public final class AccessRequestRoutes implements RouteProvider {
     private final RequestViews views;
     private final Clock clock;
 
-    public AccessRequestRoutes(AccessRequests requests, AccessPolicies policies, EligibleGrants eligible,
-            Grants grants, ClusterStore clusters, SubjectStore subjects, AuditStore audit, Askers askers,
-            Clock clock) {
+    public AccessRequestRoutes(AccessRequests requests, AccessDecisions decisions, AccessPolicies policies,
+            EligibleGrants eligible, Grants grants, ClusterStore clusters, SubjectStore subjects, AuditStore audit,
+            Askers askers, Clock clock) {
         this.requests = requireNonNull(requests, "requests is null");
+        this.decisions = requireNonNull(decisions, "decisions is null");
         this.policies = requireNonNull(policies, "policies is null");
         this.eligible = requireNonNull(eligible, "eligible is null");
         this.grants = requireNonNull(grants, "grants is null");
@@ -67,16 +69,6 @@ public final class AccessRequestRoutes implements RouteProvider {
         this.askers = requireNonNull(askers, "askers is null");
         this.views = new RequestViews(subjects, clock);
         this.clock = requireNonNull(clock, "clock is null");
-    }
-
-    /**
-     * Who asks: a signed-in person, or a person's own {@code klt_} credential (never an
-     * administrator's rights). Resolved by the wiring, which knows both.
-     */
-    @FunctionalInterface
-    public interface Askers {
-        /** @throws dev.klave.messages.Refusal 401 when the request carries neither */
-        Asker of(ApiRequest request);
     }
 
     /** A person asking, and the credential they presented when not signed in. */
@@ -143,10 +135,10 @@ public final class AccessRequestRoutes implements RouteProvider {
                 .post("/api/access/requests/{id}/end", Access.ANONYMOUS, request -> asking(request,
                         asker -> views.access(requests.end(request.pathParameter("id"), asker.person()))))
                 .post("/api/access/requests/{id}/approve", Access.SESSION, request -> ApiResponse.ok(views.access(
-                        cluster(() -> requests.approve(request.pathParameter("id"), Principal.of(request),
+                        cluster(() -> decisions.approve(request.pathParameter("id"), Principal.of(request),
                                 decision(request))))))
                 .post("/api/access/requests/{id}/deny", Access.SESSION, request -> ApiResponse.ok(views.access(
-                        requests.deny(request.pathParameter("id"), Principal.of(request), decision(request)))))
+                        decisions.deny(request.pathParameter("id"), Principal.of(request), decision(request)))))
                 .post("/api/access/eligible/{id}/activate", Access.ANONYMOUS, request -> {
                     Asker asker = askers.of(request);
                     Activation body = request.json(Activation.class);
@@ -204,7 +196,7 @@ public final class AccessRequestRoutes implements RouteProvider {
                             policy.twoApprovals());
                 })
                 .toList();
-        List<String> tiers = Arrays.stream(Tier.values()).filter(Tier::delegable).map(Tier::code).toList();
+        List<String> tiers = Authority.delegableTiers().stream().map(Tier::code).toList();
         return new Options(all, tiers, AccessRequest.MIN_PERSON_MINUTES, 60, AccessRequest.MAX_REASON);
     }
 

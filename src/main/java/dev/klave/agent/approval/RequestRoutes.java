@@ -25,10 +25,13 @@ import java.util.function.BiFunction;
 public final class RequestRoutes implements RouteProvider {
     private final Approvals approvals;
     private final AccessRequests accessRequests;
+    private final AccessDecisions decisions;
     private final RequestViews views;
     private final Clock clock;
 
-    public RequestRoutes(Approvals approvals, AccessRequests accessRequests, SubjectStore subjects, Clock clock) {
+    public RequestRoutes(Approvals approvals, AccessRequests accessRequests, AccessDecisions decisions,
+            SubjectStore subjects, Clock clock) {
+        this.decisions = requireNonNull(decisions, "decisions is null");
         this.approvals = requireNonNull(approvals, "approvals is null");
         this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
         this.views = new RequestViews(subjects, clock);
@@ -46,9 +49,9 @@ public final class RequestRoutes implements RouteProvider {
                 .get("/api/agents/waiting", Access.SESSION, request -> ApiResponse.ok(waiting(Principal.of(request))))
                 .get("/api/agents/requests/{id}", Access.SESSION, request -> ApiResponse.ok(view(request)))
                 .post("/api/agents/requests/{id}/approve", Access.SESSION,
-                        request -> decide(request, approvals::approve, accessRequests::approve))
+                        request -> decide(request, approvals::approve, decisions::approve))
                 .post("/api/agents/requests/{id}/deny", Access.SESSION,
-                        request -> decide(request, approvals::deny, accessRequests::deny));
+                        request -> decide(request, approvals::deny, decisions::deny));
     }
 
     /**

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.access.Grant;
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.access.KubernetesIdentity;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
@@ -19,13 +19,10 @@ import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.ClusterStore;
 import dev.klave.config.BaseUrl;
-import dev.klave.gateway.Reach;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.messages.Text;
-import dev.klave.oauth.session.Permission;
-import java.time.Clock;
-import java.time.Instant;
+import dev.klave.access.Permission;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -38,21 +35,16 @@ import java.util.TreeMap;
  * {@code list_clusters} and {@code request_access}.
  */
 final class AccountTools {
-    private final GrantStore grants;
+    private final Authority authority;
     private final ClusterStore clusters;
     private final AccessRequests accessRequests;
-    private final Reach reach;
     private final BaseUrl baseUrl;
-    private final Clock clock;
 
-    AccountTools(GrantStore grants, ClusterStore clusters, AccessRequests accessRequests, Reach reach,
-            BaseUrl baseUrl, Clock clock) {
-        this.grants = requireNonNull(grants, "grants is null");
+    AccountTools(Authority authority, ClusterStore clusters, AccessRequests accessRequests, BaseUrl baseUrl) {
+        this.authority = requireNonNull(authority, "authority is null");
         this.clusters = requireNonNull(clusters, "clusters is null");
         this.accessRequests = requireNonNull(accessRequests, "accessRequests is null");
-        this.reach = requireNonNull(reach, "reach is null");
         this.baseUrl = requireNonNull(baseUrl, "baseUrl is null");
-        this.clock = requireNonNull(clock, "clock is null");
     }
 
     static Actor actor(Agent agent) {
@@ -61,11 +53,11 @@ final class AccountTools {
     }
 
     /**
-     * The grants the agent acts under now, as the gateway admits by them ({@link Reach}): its
-     * bearer's reach, one per cluster, scope and role.
+     * The grants the agent acts under now, as the gateway admits by them (the {@link Authority}'s
+     * reach of its bearer), one per cluster, scope and role.
      */
     List<Grant> inForce(Agent agent) {
-        List<Grant> active = reach.everywhere(agent.bearer());
+        List<Grant> active = authority.everywhere(agent.bearer().acting());
         Map<String, Grant> unique = new TreeMap<>();
         for (Grant grant : active) {
             unique.merge(grant.clusterId().value() + " " + grant.scope() + " " + grant.tier().code(), grant,
@@ -168,7 +160,7 @@ final class AccountTools {
                 .orElseThrow(() -> ToolError.of(Message.AGENT_CLUSTER_UNKNOWN, Map.of("cluster", clusterName)));
         Tier role = Tier.fromCode(arguments.need(Catalogue.ROLE)).orElseThrow(() -> ToolError.argument(
                 Catalogue.ROLE.name(), Text.ARGUMENT_ROLE));
-        if (!role.delegable()) {
+        if (!Authority.delegable(role)) {
             // Spec 3 §5 4: cluster-admin is beyond every agent's ceiling.
             throw ToolError.of(Message.AGENT_ACCESS_BEYOND_CEILING);
         }
@@ -181,7 +173,7 @@ final class AccountTools {
         long minutes = arguments.need(Catalogue.MINUTES);
         String reason = arguments.need(Catalogue.REASON);
         Agent agent = call.agent();
-        if (agent.delegated() && !withinCeiling(agent, new Permission(cluster.id(), role, scope))) {
+        if (agent.delegated() && !authority.within(agent.account().id(), new Permission(cluster.id(), role, scope))) {
             // Spec 3 §5 4: a delegated agent's ceiling is its person's own permissions there.
             throw ToolError.of(Message.AGENT_ACCESS_BEYOND_CEILING);
         }
@@ -202,13 +194,6 @@ final class AccountTools {
                 + cluster.id().value() + " for " + minutes + " minutes.\nGive the person this link to decide: " + url
                 + "\nThis does not wait: call whoami later; an approved request shows there as a permission.",
                 false, Optional.of(out));
-    }
-
-    /** The person holds, in force now, a grant at or above this role on this scope. */
-    private boolean withinCeiling(Agent agent, Permission asked) {
-        Instant now = clock.instant();
-        return grants.find(Optional.of(agent.account().id()), Optional.of(asked.cluster()), false).stream()
-                .anyMatch(grant -> grant.activeAt(now) && asked.within(grant));
     }
 
     private static ClusterId clusterId(String name) throws ToolError {

@@ -16,7 +16,6 @@ import dev.klave.messages.Text;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The cluster requests of one tool call, each through the cluster gateway (spec 3 §1 2): admitted

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.klave.access.GrantStore;
+import dev.klave.access.Authority;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.cluster.ClusterStore;
@@ -15,7 +15,6 @@ import dev.klave.config.BaseUrl;
 import dev.klave.crypto.Hmac;
 import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.Reach;
 import dev.klave.messages.Refusal;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,12 +33,12 @@ public final class Toolbox {
     private final Map<ToolName, Tool> tools = new EnumMap<>(ToolName.class);
     private final Prompts prompts;
 
-    public Toolbox(ClusterExchange exchange, GrantStore grants, ClusterStore clusters, Approvals approvals,
-            AccessRequests accessRequests, Reach reach, BaseUrl baseUrl, Hmac stateKey,
+    public Toolbox(ClusterExchange exchange, Authority authority, ClusterStore clusters, Approvals approvals,
+            AccessRequests accessRequests, BaseUrl baseUrl, Hmac stateKey,
             Sealer heldBodies,
             HeldWrites.AgentCheck stillValid, Duration approvalWait, LookalikeCredentials credentials,
             AuditStore audit, Clock clock) {
-        AccountTools account = new AccountTools(grants, clusters, accessRequests, reach, baseUrl, clock);
+        AccountTools account = new AccountTools(authority, clusters, accessRequests, baseUrl);
         Clusters onClusters = new Clusters(exchange, account);
         ReadTools read = new ReadTools(onClusters, credentials);
         HeldWrites held = new HeldWrites(approvals, accessRequests, new RequestStates(stateKey, clock,

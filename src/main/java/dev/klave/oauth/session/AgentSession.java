@@ -2,6 +2,7 @@ package dev.klave.oauth.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.Permission;
 import dev.klave.account.SubjectId;
 import java.time.Instant;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.klave.oauth.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.access.Permission;
 import dev.klave.account.SubjectId;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.SecretTokenGenerator;

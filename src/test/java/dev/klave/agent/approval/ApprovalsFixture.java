@@ -57,7 +57,7 @@ final class ApprovalsFixture {
     Principal person(String login, boolean admin) {
         Subject person = Subject.newPerson(new Login(login), login, Optional.empty(), admin, false, Instant.EPOCH);
         subjects.create(person);
-        return new Principal(person.id(), person.login(), admin, "session-of-" + login);
+        return new Principal(person.id(), person.login(), admin, java.util.Optional.of("session-of-" + login));
     }
 
     SubjectId bot(String login) {

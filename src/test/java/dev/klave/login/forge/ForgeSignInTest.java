@@ -381,7 +381,7 @@ class ForgeSignInTest {
         HttpResponse<String> started = startLink(browser, invitation.link());
         // A new link for the account revokes the pending one (spec 1 §3).
         klave.klave().services().accounts().resetLink(invitation.subject().id(),
-                new Principal(invitation.subject().id(), invitation.subject().login(), true, "test"));
+                new Principal(invitation.subject().id(), invitation.subject().login(), true, java.util.Optional.of("test")));
 
         assertThat(browser.follow(urlOf(started))).isEqualTo("/login?error=link_gone");
     }
@@ -543,7 +543,7 @@ class ForgeSignInTest {
     @Test
     void aLinkingLinkMovesTheAccountToAnotherForgeAccount() {
         Linked ana = linkedMember("moving");
-        Principal admin = new Principal(ana.subject().id(), ana.subject().login(), true, "test");
+        Principal admin = new Principal(ana.subject().id(), ana.subject().login(), true, java.util.Optional.of("test"));
         IssuedLink linking = klave.klave().services().accounts().resetLink(ana.subject().id(), admin);
         long newForgeId = forge.createUser("moving-new-" + LOGINS.incrementAndGet());
         forge.addMember(newForgeId);

@@ -14,7 +14,7 @@ import dev.klave.oauth.session.AgentSession;
 import dev.klave.oauth.session.AgentTokens;
 import dev.klave.oauth.session.IssuedTokens;
 import dev.klave.oauth.session.OAuthRefusal;
-import dev.klave.oauth.session.Permission;
+import dev.klave.access.Permission;
 import dev.klave.store.JdbiAgentSessionStore;
 import dev.klave.store.JdbiAgentTokenStore;
 import dev.klave.store.JdbiCredentialStore;

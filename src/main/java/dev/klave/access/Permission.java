@@ -1,10 +1,7 @@
-package dev.klave.oauth.session;
+package dev.klave.access;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.access.Grant;
-import dev.klave.access.Scope;
-import dev.klave.access.Tier;
 import dev.klave.cluster.ClusterId;
 import java.util.Optional;
 
@@ -20,14 +17,14 @@ public record Permission(ClusterId cluster, Tier role, Scope scope) {
         requireNonNull(cluster, "cluster is null");
         requireNonNull(role, "role is null");
         requireNonNull(scope, "scope is null");
-        if (!role.delegable()) {
+        if (!Authority.delegable(role)) {
             throw new IllegalArgumentException("cluster-admin is beyond every agent's ceiling");
         }
     }
 
     /** The permission a grant gives, or empty for cluster-admin, which no agent is given. */
     public static Optional<Permission> of(Grant grant) {
-        return !grant.tier().delegable() ? Optional.empty()
+        return !Authority.delegable(grant.tier()) ? Optional.empty()
                 : Optional.of(new Permission(grant.clusterId(), grant.tier(), grant.scope()));
     }
 
