@@ -7,11 +7,14 @@ import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -25,6 +28,24 @@ public final class BootstrapSecrets {
     private final List<X509Certificate> caCertificates;
     private final String proxyToken;
     private final String reconcilerToken;
+    private final Fingerprint fingerprint;
+
+    /**
+     * What tells one set of secrets from another by content: SHA-256 over the server, the CA and
+     * both tokens. Secrets read twice (another replica sealed the same JSON again, the cache opened
+     * them anew) have equal fingerprints; any changed part gives another. Kept in memory only, like
+     * the tokens it is computed from, and never printed.
+     */
+    record Fingerprint(String sha256) {
+        Fingerprint {
+            requireNonNull(sha256, "sha256 is null");
+        }
+
+        @Override
+        public String toString() {
+            return "Fingerprint[redacted]";
+        }
+    }
 
     private BootstrapSecrets(URI server, String caPem, List<X509Certificate> caCertificates, String proxyToken,
             String reconcilerToken) {
@@ -33,6 +54,22 @@ public final class BootstrapSecrets {
         this.caCertificates = caCertificates;
         this.proxyToken = proxyToken;
         this.reconcilerToken = reconcilerToken;
+        this.fingerprint = fingerprintOf(server.toString(), caPem, proxyToken, reconcilerToken);
+    }
+
+    private static Fingerprint fingerprintOf(String... parts) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            for (String part : parts) {
+                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                // Each part's length first, so that no two different lists of parts hash the same bytes.
+                digest.update(HexFormat.of().toHexDigits(bytes.length).getBytes(StandardCharsets.US_ASCII));
+                digest.update(bytes);
+            }
+            return new Fingerprint(HexFormat.of().formatHex(digest.digest()));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
     }
 
     /**
@@ -121,6 +158,11 @@ public final class BootstrapSecrets {
 
     public String reconcilerToken() {
         return reconcilerToken;
+    }
+
+    /** What these secrets are by content; {@link ClusterEndpoints} keeps a client per fingerprint. */
+    Fingerprint fingerprint() {
+        return fingerprint;
     }
 
     @Override

@@ -11,8 +11,9 @@ import java.util.function.Function;
 /**
  * The one owner of every client Klave keeps for a cluster's API server — the reconciler's, the
  * proxy's pools, the upgrades', the tools' — each pinned to the cluster's registered CA. A client
- * is kept for the secrets it was built from: new secrets (new tokens, another CA) build a new one
- * and let the old one go; a cluster deleted, here or on another replica, is forgotten with every
+ * is kept for the secrets it was built from, known by their content
+ * ({@link BootstrapSecrets#fingerprint()}): the same secrets read again keep it, new secrets (new
+ * tokens, another CA, another address) build a new one and let the old one go; a cluster deleted, here or on another replica, is forgotten with every
  * client of it. The transports say how to build and close theirs ({@link Kind}); this class keeps
  * the lifecycle in one place, without knowing what a client is.
  */
@@ -44,32 +45,33 @@ public final class ClusterEndpoints {
     /** A client's key: the cluster, its kind, and what else tells clients of one kind apart (a pool, a loop). */
     private record Key(ClusterId cluster, Kind<?> kind, Object variant) {}
 
-    /** A client and the secrets it was built from (compared by identity: {@link ClusterConnections} opens each once). */
-    private record Built(BootstrapSecrets secrets, Object client) {}
+    /** A client and the fingerprint of the secrets it was built from. */
+    private record Built(BootstrapSecrets.Fingerprint fingerprint, Object client) {}
 
     private final Map<Key, Built> clients = new ConcurrentHashMap<>();
 
     /**
      * The client of {@code kind} for {@code cluster}, built from {@code secrets} (or kept, when it
-     * was built from these very secrets).
+     * was built from secrets with the same content).
      *
      * @param variant what tells clients of one kind and cluster apart ({@code ""} when nothing does)
      */
     public <C> C client(Kind<C> kind, ClusterId cluster, Object variant, BootstrapSecrets secrets) {
         Key key = new Key(cluster, kind, variant);
+        BootstrapSecrets.Fingerprint fingerprint = secrets.fingerprint();
         Built kept = clients.get(key);
-        if (kept != null && kept.secrets() == secrets) {
+        if (kept != null && kept.fingerprint().equals(fingerprint)) {
             @SuppressWarnings("unchecked")
             C client = (C) kept.client();
             return client;
         }
         Built[] replaced = new Built[1];
         Built built = clients.compute(key, (ignored, current) -> {
-            if (current != null && current.secrets() == secrets) {
+            if (current != null && current.fingerprint().equals(fingerprint)) {
                 return current;
             }
             replaced[0] = current;
-            return new Built(secrets, kind.build().apply(secrets));
+            return new Built(fingerprint, kind.build().apply(secrets));
         });
         if (replaced[0] != null) {
             close(kind, replaced[0]);
