@@ -9,7 +9,7 @@ import dev.klave.account.ExternalIdentityStore;
 import dev.klave.account.Links;
 import dev.klave.account.OwnAccount;
 import dev.klave.account.Sessions;
-import dev.klave.agent.approval.AccessRequest;
+import dev.klave.agent.approval.AccessRequestLinks;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.audit.view.AuditQueries;
@@ -27,11 +27,11 @@ import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenCalls;
 import dev.klave.http.Authenticator;
 import dev.klave.notify.Alerts;
-import dev.klave.notify.Destination;
 import java.net.URI;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
+import dev.klave.installation.AdministratorAlerts;
 import dev.klave.installation.Installation;
 import dev.klave.installation.InstallationRoutes;
 import dev.klave.login.PasswordLogin;
@@ -112,9 +112,10 @@ public final class Services {
         Installation installation = new Installation(() -> database.answersWithin(Duration.ofSeconds(2)),
                 base.lastAdmin, base.mode.external(), signIn.oidcProvider(), signIn.syncReports,
                 agents.clients.map(registered -> (IntSupplier) registered::count), base.events,
-                () -> notify.destinations.failing(FAILING_DESTINATION).stream().map(Destination::name).toList(), clock);
+                notify.destinations::failingNames, clock);
         // Issue 41: what needs an administrator is also told outside Klave, once a day per condition.
-        notify.watch(new Alerts(database, notify.notifier, () -> alerts(installation, clusters),
+        notify.watch(new Alerts(database, notify.notifier,
+                new AdministratorAlerts(installation::notices, clusters.clusterStore::list),
                 URI.create(settings.baseUrl().resolve("/admin/instalacion")), clock));
         CredentialRoutes credentialRoutes = new CredentialRoutes(gateway.credentials, base.subjects, clock);
         List<RouteProvider> routes = new ArrayList<>();
@@ -123,7 +124,7 @@ public final class Services {
         routes.add(people.routes(base));
         routes.add(new AuditRoutes(base.events, new AuditQueries(gateway.auditStore, gateway.auditWriter),
                 new JdbiAuditFeed(database), text -> base.subjects.idOrLogin(text).value(),
-                (subject, cluster, at) -> requestLink(gateway, subject, cluster, at), clock));
+                new AccessRequestLinks(gateway.accessRequests::coveringAt)::at, clock));
         routes.add(new ClusterRoutes(clusters.clusters, clusters.namespaces, clusters.reconciler,
                 clusters.connections, gateway.credentials::revokeAllRestrictedTo, settings.baseUrl()));
         routes.add(new AccessRoutes(clusters.grants, gateway.accessRequests, base.subjects, clock));
@@ -135,34 +136,6 @@ public final class Services {
         routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings.library(), gateway.recordingPolicies,
                 base.subjects::idOrLogin));
         return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
-    }
-
-    /** The access request an audit row's request was made under; a row naming no valid subject or cluster has none. */
-    private static java.util.Optional<String> requestLink(GatewayWiring gateway, String subject, String cluster,
-            java.time.Instant at) {
-        if (!dev.klave.cluster.ClusterId.isValid(cluster)) {
-            return java.util.Optional.empty();
-        }
-        try {
-            return gateway.accessRequests.coveringAt(new dev.klave.account.SubjectId(subject),
-                    new dev.klave.cluster.ClusterId(cluster), at).map(AccessRequest::id);
-        } catch (IllegalArgumentException notAnId) {
-            return java.util.Optional.empty();
-        }
-    }
-
-    /** A destination failing this long is an installation notice (issue 41). */
-    static final Duration FAILING_DESTINATION = Duration.ofMinutes(15);
-
-    /** Administrators' notices, and each cluster whose last reconciliation failed (it does not answer). */
-    private static List<Alerts.Alert> alerts(Installation installation, ClustersWiring clusters) {
-        List<Alerts.Alert> alerts = new ArrayList<>();
-        installation.notices().stream().filter(notice -> notice.level() == dev.klave.installation.NoticeLevel.WARNING)
-                .forEach(notice -> alerts.add(new Alerts.Alert(notice.code().code(), "", notice.message())));
-        clusters.clusterStore.list().stream().filter(cluster -> cluster.lastError().isPresent())
-                .forEach(cluster -> alerts.add(new Alerts.Alert("cluster_unreachable", cluster.id().value(),
-                        dev.klave.messages.Text.NOTIFY_CLUSTER_UNREACHABLE.text(cluster.id().value()))));
-        return alerts;
     }
 
     /**

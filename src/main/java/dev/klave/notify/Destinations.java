@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.EnumSet;
@@ -38,6 +39,8 @@ public final class Destinations {
     public static final int MAX_DESTINATIONS = 50;
     /** Rows of a destination's delivery log. */
     public static final int LOG = 50;
+    /** Issue 41: a destination failing this long is an installation notice ("más de 15 minutos"). */
+    static final Duration NOTICE_AFTER = Duration.ofMinutes(15);
 
     private final Transactions transactions;
     private final DestinationStore store;
@@ -137,11 +140,11 @@ public final class Destinations {
         return outbox.ofDestination(id, LOG);
     }
 
-    /** The destinations failing for longer than {@code longerThan}: an installation notice. */
-    public List<Destination> failing(java.time.Duration longerThan) {
-        Instant before = clock.instant().minus(longerThan);
+    /** The names of the destinations failing for longer than {@link #NOTICE_AFTER}: each an installation notice. */
+    public List<String> failingNames() {
+        Instant before = clock.instant().minus(NOTICE_AFTER);
         return store.all().stream().filter(destination -> destination.failingSince()
-                .filter(since -> !since.isAfter(before)).isPresent()).toList();
+                .filter(since -> !since.isAfter(before)).isPresent()).map(Destination::name).toList();
     }
 
     /** Refuses an address no delivery would reach: the look-up and the rule of {@link WebhookSender}. */
