@@ -84,17 +84,19 @@ final class AgentsWiring {
      * Whether a held write's asker can still run it once approved: a delegated agent's session still
      * open, a bot's credential neither revoked nor expired (issue 51 §19).
      */
-    private static boolean stillAsking(dev.klave.agent.approval.Actor actor, GatewayWiring way, java.time.Clock clock) {
+    private static boolean stillAsking(dev.klave.agent.approval.Actor actor, BearersWiring bearers,
+            java.time.Clock clock) {
         java.time.Instant now = clock.instant();
         if (actor.sessionId().isPresent()) {
-            return way.agentSessions.findById(actor.sessionId().get()).filter(session -> session.openAt(now)).isPresent();
+            return bearers.agentSessions.findById(actor.sessionId().get()).filter(session -> session.openAt(now))
+                    .isPresent();
         }
-        return actor.credentialId().flatMap(way.credentialStore::findById)
+        return actor.credentialId().flatMap(bearers.credentialStore::findById)
                 .filter(credential -> !credential.revoked() && !credential.expiredAt(now)).isPresent();
     }
 
     AgentsWiring(Database database, Settings settings, AccountsWiring accounts, ClustersWiring clusters,
-            GatewayWiring way, NotifyWiring notify, SecureRandom random,
+            AuditWiring audit, BearersWiring bearers, GatewayWiring gateway, NotifyWiring notify, SecureRandom random,
             io.micrometer.core.instrument.MeterRegistry registry) {
         RequestIds ids = new RequestIds(random);
         JdbiAccessPolicyStore policyStore = new JdbiAccessPolicyStore(database);
@@ -102,36 +104,36 @@ final class AgentsWiring {
                 settings.baseUrl());
         approvals = new Approvals(database, new JdbiWriteRequestStore(database), accounts.subjects, accounts.events,
                 PostgresDecisionSignals.of(database), ids, accounts.clock, Approvals.RECHECK, notices,
-                actor -> stillAsking(actor, way, accounts.clock));
+                actor -> stillAsking(actor, bearers, accounts.clock));
         EligibleGrants eligible = new EligibleGrants(database, new JdbiEligibleGrantStore(database), clusters.grants,
                 accounts.subjects, accounts.events, accounts.clock);
-        accessRequests = new AccessRequests(database, way.accessRequests, policyStore, clusters.grants,
+        accessRequests = new AccessRequests(database, clusters.accessRequests, policyStore, clusters.grants,
                 clusters.authority, eligible,
                 accounts.subjects, accounts.events, ids, notices, accounts.clock);
-        accessDecisions = new AccessDecisions(accessRequests, database, way.accessRequests, policyStore,
+        accessDecisions = new AccessDecisions(accessRequests, database, clusters.accessRequests, policyStore,
                 clusters.grants, clusters.authority, eligible, accounts.subjects, accounts.events,
                 clusters.reconciliations::request, notices, accounts.clock);
-        sweep = new AccessSweep(database, way.accessRequests, accounts.subjects, accounts.events, notices,
+        sweep = new AccessSweep(database, clusters.accessRequests, accounts.subjects, accounts.events, notices,
                 clusters.reconciliations::request, accounts.clock);
         routes = new RequestRoutes(approvals, accessRequests, accessDecisions, accounts.subjects, accounts.clock);
         peopleRoutes = new AccessRequestRoutes(accessRequests, accessDecisions, new AccessPolicies(database, policyStore,
                 clusters.grants, accounts.subjects, accounts.events, accounts.clock), eligible, clusters.grants,
-                clusters.clusterStore, accounts.subjects, way.auditStore,
-                new Askers(way.bearers, accounts.subjects, accounts.sessions, accounts.clock), accounts.clock);
-        agentTokens = new AgentTokens(database, way.agentSessions, way.agentTokens, accounts.tokens, accounts.clock);
-        sessionEnds = new AgentSessionEnds(way.agentSessions);
+                clusters.clusterStore, accounts.subjects, audit.store,
+                new Askers(bearers.bearers, accounts.subjects, accounts.sessions, accounts.clock), accounts.clock);
+        agentTokens = new AgentTokens(database, bearers.agentSessions, bearers.agentTokens, accounts.tokens, accounts.clock);
+        sessionEnds = new AgentSessionEnds(bearers.agentSessions);
         AgentSettings agents = settings.agents();
         Optional<McpEndpoint> endpoint = Optional.empty();
         Optional<OAuthRoutes> login = Optional.empty();
         Optional<RegisteredClients> registered = Optional.empty();
         if (agents.mcpEnabled()) {
-            AgentAuthenticator authenticator = new AgentAuthenticator(way.bearers, accounts.subjects,
-                    Subject::writesNeedApproval, way.agentSessions::touch, accounts.clock);
-            Toolbox tools = new Toolbox(way.clusterExchange, clusters.authority, clusters.clusterStore, approvals,
+            AgentAuthenticator authenticator = new AgentAuthenticator(bearers.bearers, accounts.subjects,
+                    Subject::writesNeedApproval, bearers.agentSessions::touch, accounts.clock);
+            Toolbox tools = new Toolbox(gateway.clusterExchange, clusters.authority, clusters.clusterStore, approvals,
                     accessRequests, settings.baseUrl(),
                     new Hmac(accounts.keys.derive(KeyPurpose.AGENT_REQUEST_STATE)),
                     new Sealer(accounts.keys.derive(KeyPurpose.HELD_WRITES), random), authenticator::stillValid,
-                    agents.approvalWait(), LookalikeCredentials.of(agents.hideCredentials()), way.auditStore, accounts.clock);
+                    agents.approvalWait(), LookalikeCredentials.of(agents.hideCredentials()), audit.store, accounts.clock);
             endpoint = Optional.of(new McpEndpoint(authenticator, new JdbiRateWindowStore(database),
                     agents.mcpRateLimit(), tools, new McpMeters(registry), accounts.clock));
             PerAddressLimit registrations = new PerAddressLimit(new JdbiRateWindowStore(database), "oauth-register-ip:",
@@ -152,7 +154,7 @@ final class AgentsWiring {
                     new JdbiUsedStateStore(database), accounts.events);
             login = Optional.of(new OAuthRoutes(new Registration(clientStore, registrations,
                     new SecretTokenGenerator(random), accounts.clock), agentTokens, tokenRequests, authorization,
-                    new AgentSessions(database, way.agentSessions, accounts.subjects, accounts.events, accounts.clock),
+                    new AgentSessions(database, bearers.agentSessions, accounts.subjects, accounts.events, accounts.clock),
                     settings.baseUrl(), accounts.clock));
         }
         oauth = login;

@@ -25,14 +25,14 @@ final class CiWiring {
     final CiExchange exchange;
 
     /** @param outboundTls what calls to the CI issuer (discovery, keys) trust */
-    CiWiring(Database database, Settings settings, AccountsWiring base, GatewayWiring gateway, SSLContext outboundTls,
+    CiWiring(Database database, Settings settings, AccountsWiring base, BearersWiring bearers, SSLContext outboundTls,
             MeterRegistry registry) {
         CiExchangeSettings ci = settings.ci();
         IssuerKeys issuerKeys = new IssuerKeys(new DiscoveryKeyFetcher(ci.issuer(), outboundTls), base.clock);
         JdbiTrustRuleStore trustRuleStore = new JdbiTrustRuleStore(database);
         exchange = new CiExchange(
                 new ActionsTokenVerifier(ci.issuer().toString(), settings.baseUrl().toString(), issuerKeys, base.clock),
-                trustRuleStore, new JdbiExchangedTokenStore(database), base.subjects, gateway.credentials,
+                trustRuleStore, new JdbiExchangedTokenStore(database), base.subjects, bearers.credentials,
                 new JdbiRateWindowStore(database), database, base.events, ci.credentialTtl(), settings.addressGroups(),
                 base.clock, registry);
         trustRules = new TrustRules(database, trustRuleStore, base.subjects, base.events, base.clock);

@@ -23,8 +23,10 @@ import java.time.Clock;
 
 /**
  * Clusters, grants and the reconciler that keeps each cluster's RBAC in line with the grants. One
- * grant store for all of them, read by the access {@link Authority} and written by {@link Grants}. {@link #start()} starts the reconciliations' thread; nothing
- * starts before.
+ * grant store for all of them, read by the access {@link Authority} and written by {@link Grants};
+ * one store of access requests, whose approved requests lend the roles the authority counts (the
+ * agents' area asks and decides them in it). {@link #start()} starts the reconciliations' thread;
+ * {@link #close()} stops it. Nothing starts before.
  */
 final class ClustersWiring implements AutoCloseable {
     final ClusterStore clusterStore;
@@ -37,6 +39,8 @@ final class ClustersWiring implements AutoCloseable {
     final Namespaces namespaces;
     final Clusters clusters;
     final Grants grants;
+    /** Access requests (issue 41, spec 3 "request_access"): asked, decided and lent from one store. */
+    final JdbiAccessRequestStore accessRequests;
 
     /** @param replica this replica's name in the leases it takes */
     ClustersWiring(Database database, Settings settings, AccountsWiring accounts, SecureRandom random, String replica,
@@ -46,7 +50,8 @@ final class ClustersWiring implements AutoCloseable {
         JdbiGrantStore grantStore = new JdbiGrantStore(database);
         vault = new TokenVault(accounts.keys.derive(KeyPurpose.CLUSTER_TOKENS), random);
         connections = new ClusterConnections(clusterStore, vault, new ClusterEndpoints());
-        authority = new Authority(grantStore, new JdbiAccessRequestStore(database), clock);
+        accessRequests = new JdbiAccessRequestStore(database);
+        authority = new Authority(grantStore, accessRequests, clock);
         reconciler = new Reconciler(clusterStore, connections, authority, accounts.subjects,
                 new JdbiLeaseStore(database), replica, clock, registry);
         reconciliations = new Reconciliations(reconciler, clusterStore, authority, connections.endpoints(), clock);

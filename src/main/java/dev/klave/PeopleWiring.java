@@ -24,13 +24,13 @@ final class PeopleWiring {
     final SignedIn signedIn;
 
     PeopleWiring(Database database, Settings settings, AccountsWiring base, ClustersWiring clusters,
-            GatewayWiring gateway, AgentsWiring agents) {
+            BearersWiring bearers, AgentsWiring agents) {
         Clock clock = base.clock;
         views = new AccountViews(base.identities, base.sessionStore, base.linkTokens, base.lastAdmin,
                 clusters.authority::countInForce,
-                shown -> gateway.credentialStore.countActive(shown, clock.instant()), clock);
+                shown -> bearers.credentialStore.countActive(shown, clock.instant()), clock);
         lifecycle = new AccountLifecycle(database, base.subjects, base.identities, base.linkTokens, base.sessions,
-                base.lastAdmin, base.events, List.of(gateway.credentials::revokeAllOf, agents.sessionEnds,
+                base.lastAdmin, base.events, List.of(bearers.credentials::revokeAllOf, agents.sessionEnds,
                         agents.accessRequests::onDisable),
                 agents.sessionEnds, subject -> clusters.reconciliations.requestAll(), clock);
         own = new OwnAccount(database, base.subjects, base.sessions, base.hasher, base.throttle, base.events, base.mode,

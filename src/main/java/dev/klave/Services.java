@@ -13,7 +13,6 @@ import dev.klave.agent.approval.AccessRequestLinks;
 import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Approvals;
 import dev.klave.audit.view.AuditQueries;
-import dev.klave.audit.AuditRetention;
 import dev.klave.audit.view.AuditRoutes;
 import dev.klave.audit.AuditWriter;
 import dev.klave.audit.ControlEvents;
@@ -57,6 +56,9 @@ import javax.net.ssl.SSLContext;
 public final class Services {
     private final AccountsWiring base;
     private final ClustersWiring clusters;
+    private final AuditWiring audit;
+    private final RecordingsWiring recordings;
+    private final BearersWiring bearers;
     private final GatewayWiring gateway;
     private final AgentsWiring agents;
     private final NotifyWiring notify;
@@ -64,15 +66,22 @@ public final class Services {
     private final SignInWiring signIn;
     private final List<RouteProvider> routes;
 
-    private Services(AccountsWiring base, ClustersWiring clusters, GatewayWiring gateway, AgentsWiring agents,
-            PeopleWiring people, SignInWiring signIn, NotifyWiring notify, List<RouteProvider> routes) {
-        this.notify = notify;
-        this.base = base;
-        this.clusters = clusters;
-        this.gateway = gateway;
-        this.agents = agents;
-        this.people = people;
-        this.signIn = signIn;
+    /** The areas in the order they were built, each on those before it. */
+    private record Areas(AccountsWiring base, ClustersWiring clusters, AuditWiring audit, RecordingsWiring recordings,
+            BearersWiring bearers, GatewayWiring gateway, NotifyWiring notifications, AgentsWiring agents,
+            PeopleWiring people, SignInWiring signIn) {}
+
+    private Services(Areas areas, List<RouteProvider> routes) {
+        this.base = areas.base();
+        this.clusters = areas.clusters();
+        this.audit = areas.audit();
+        this.recordings = areas.recordings();
+        this.bearers = areas.bearers();
+        this.gateway = areas.gateway();
+        this.notify = areas.notifications();
+        this.agents = areas.agents();
+        this.people = areas.people();
+        this.signIn = areas.signIn();
         this.routes = routes;
     }
 
@@ -103,47 +112,72 @@ public final class Services {
         String replica = "replica-" + UUID.randomUUID();
         AccountsWiring base = AccountsWiring.create(database, settings, masterKey, methods, clock, random);
         ClustersWiring clusters = new ClustersWiring(database, settings, base, random, replica, registry);
-        GatewayWiring gateway = new GatewayWiring(database, settings, base, clusters, replica, registry);
+        AuditWiring audit = new AuditWiring(database, settings, base, replica, registry);
+        RecordingsWiring recordings = new RecordingsWiring(database, settings, base, clusters);
+        // Before the gateway, which admits calls by the bearers resolved there.
+        BearersWiring bearers = new BearersWiring(database, settings, base, clusters);
+        GatewayWiring gateway = new GatewayWiring(database, settings, base, clusters, audit, recordings, bearers,
+                registry);
         NotifyWiring notify = new NotifyWiring(database, settings, base, outboundTls, random);
-        AgentsWiring agents = new AgentsWiring(database, settings, base, clusters, gateway, notify, random, registry);
-        PeopleWiring people = new PeopleWiring(database, settings, base, clusters, gateway, agents);
+        AgentsWiring agents = new AgentsWiring(database, settings, base, clusters, audit, bearers, gateway, notify,
+                random, registry);
+        PeopleWiring people = new PeopleWiring(database, settings, base, clusters, bearers, agents);
         SignInWiring signIn = new SignInWiring(database, settings, base, people, outboundTls, replica, registry);
-        CiWiring ci = new CiWiring(database, settings, base, gateway, outboundTls, registry);
+        CiWiring ci = new CiWiring(database, settings, base, bearers, outboundTls, registry);
+        Areas areas = new Areas(base, clusters, audit, recordings, bearers, gateway, notify, agents, people, signIn);
+        Installation installation = installation(database, settings, areas, clock);
+        return new Services(areas, routes(database, settings, methods, areas, ci, installation, clock));
+    }
+
+    /** The installation's notices and checks; what of them needs an administrator is told outside Klave too. */
+    private static Installation installation(Database database, Settings settings, Areas areas, Clock clock) {
         Installation installation = new Installation(() -> database.answersWithin(Duration.ofSeconds(2)),
-                base.lastAdmin, base.mode.external(), signIn.oidcProvider(), signIn.syncReports,
-                agents.clients.map(registered -> (IntSupplier) registered::count), base.events,
-                notify.destinations::failingNames, clock);
-        // Issue 41: what needs an administrator is also told outside Klave, once a day per condition.
-        notify.watch(new Alerts(database, notify.notifier,
-                new AdministratorAlerts(installation::notices, clusters.clusterStore::list),
+                areas.base().lastAdmin, areas.base().mode.external(), areas.signIn().oidcProvider(),
+                areas.signIn().syncReports, areas.agents().clients.map(registered -> (IntSupplier) registered::count),
+                areas.base().events, areas.notifications().destinations::failingNames, clock);
+        // Issue 41: once a day per condition.
+        areas.notifications().watch(new Alerts(database, areas.notifications().notifier,
+                new AdministratorAlerts(installation::notices, areas.clusters().clusterStore::list),
                 URI.create(settings.baseUrl().resolve("/admin/instalacion")), clock));
-        CredentialRoutes credentialRoutes = new CredentialRoutes(gateway.credentials, base.subjects, clock);
+        return installation;
+    }
+
+    /** Every area's API routes, in the order they are mounted. */
+    private static List<RouteProvider> routes(Database database, Settings settings, SignInMethods methods, Areas areas,
+            CiWiring ci, Installation installation, Clock clock) {
+        AccountsWiring base = areas.base();
+        ClustersWiring clusters = areas.clusters();
+        AuditWiring audit = areas.audit();
+        BearersWiring bearers = areas.bearers();
+        CredentialRoutes credentialRoutes = new CredentialRoutes(bearers.credentials, base.subjects, clock);
         List<RouteProvider> routes = new ArrayList<>();
         routes.add(new InstallationRoutes(installation));
-        routes.addAll(signIn.routes(methods, people, settings));
-        routes.add(people.routes(base));
-        routes.add(new AuditRoutes(base.events, new AuditQueries(gateway.auditStore, gateway.auditWriter),
+        routes.addAll(areas.signIn().routes(methods, areas.people(), settings));
+        routes.add(areas.people().routes(base));
+        routes.add(new AuditRoutes(base.events, new AuditQueries(audit.store, audit.writer),
                 new JdbiAuditFeed(database), text -> base.subjects.idOrLogin(text).value(),
-                new AccessRequestLinks(gateway.accessRequests::coveringAt)::at, clock));
+                new AccessRequestLinks(clusters.accessRequests::coveringAt)::at, clock));
         routes.add(new ClusterRoutes(clusters.clusters, clusters.namespaces, clusters.reconciler,
-                clusters.connections, gateway.credentials::revokeAllRestrictedTo, settings.baseUrl()));
-        routes.add(new AccessRoutes(clusters.grants, gateway.accessRequests, base.subjects, clock));
+                clusters.connections, bearers.credentials::revokeAllRestrictedTo, settings.baseUrl()));
+        routes.add(new AccessRoutes(clusters.grants, clusters.accessRequests, base.subjects, clock));
         routes.add(credentialRoutes);
         routes.add(ci.routes(settings, base, credentialRoutes));
         // /mcp's mounts before the login's routes, which /.well-known and /oauth belong to.
-        routes.addAll(agents.routes());
-        routes.add(notify.routes);
-        routes.add(new dev.klave.recording.RecordingRoutes(gateway.recordings.library(), gateway.recordingPolicies,
-                base.subjects::idOrLogin));
-        return new Services(base, clusters, gateway, agents, people, signIn, notify, List.copyOf(routes));
+        routes.addAll(areas.agents().routes());
+        routes.add(areas.notifications().routes);
+        routes.add(areas.recordings().routes(base));
+        return List.copyOf(routes);
     }
 
     /**
-     * Starts the background work of a serving replica, in order: the audit writer and the stream
-     * guard (before any request can be proxied), the reconciliations, the forge's sync, the OIDC
-     * provider's discovery (spec 2 §5: never waited for). Nothing of it starts before.
+     * Starts the background work of a serving replica, in order: the audit writer, the recording
+     * policies' reads and the stream guard (before any request can be proxied), the
+     * reconciliations, the agents' decisions and sweep, the notifications, the forge's sync, the
+     * OIDC provider's discovery (spec 2 §5: never waited for). Nothing of it starts before.
      */
     public void start() {
+        audit.start();
+        recordings.start();
         gateway.start();
         clusters.start();
         agents.start();
@@ -153,21 +187,19 @@ public final class Services {
     }
 
     /**
-     * Stops what {@link #start()} started, once the HTTP server has stopped: the stream guard,
-     * the reconciliations and the forge's sync, then the audit writer, which writes what it holds.
-     * Streams still open are cut first ({@link OpenCalls#cutAll()}) by the caller, before the
-     * server drains.
+     * Stops what {@link #start()} started, once the HTTP server has stopped: the agents' and the
+     * notifications' work, the stream guard, the reconciliations and the forge's sync, the
+     * recordings, then the audit, whose writer writes what it holds. Streams still open are cut
+     * first ({@link OpenCalls#cutAll()}) by the caller, before the server drains.
      */
     public void close() {
         agents.close();
         notify.close();
-        gateway.openCalls.close();
+        gateway.close();
         clusters.close();
         signIn.forgeSync.ifPresent(ForgeSync::close);
-        gateway.retention.ifPresent(AuditRetention::close);
-        gateway.recordings.close();
-        gateway.recordingPolicies.close();
-        gateway.auditWriter.close();
+        recordings.close();
+        audit.close();
     }
 
     public Accounts accounts() {
@@ -228,13 +260,13 @@ public final class Services {
 
     /** The group-commit audit writer; flushed on shutdown before the database closes. */
     public AuditWriter auditWriter() {
-        return gateway.auditWriter;
+        return audit.writer;
     }
 
     /** Admission of calls to clusters, shared by every way in. */
     /** The one resolver of the bearers presented at every edge (tests turn their tokens into bearers with it). */
     public dev.klave.gateway.BearerResolver bearers() {
-        return gateway.bearers;
+        return bearers.bearers;
     }
 
     public Gateway gateway() {
@@ -279,7 +311,7 @@ public final class Services {
 
     /** Recorded exec and attach sessions (issue 42). */
     public dev.klave.recording.Recordings recordings() {
-        return gateway.recordings;
+        return recordings.recordings;
     }
 
     public dev.klave.notify.Deliverer deliverer() {

@@ -62,6 +62,7 @@ public final class Recordings implements AutoCloseable {
             Thread.ofPlatform().daemon().name("klave-recording-writer").factory());
     private final ChunkWriter chunks;
     private final RecordingLibrary library;
+    private boolean writing;
 
     public Recordings(RecordingStore store, RecordingPolicies policies, ControlEvents events,
             dev.klave.storage.Transactions transactions, Clock clock, long cap) {
@@ -88,6 +89,18 @@ public final class Recordings implements AutoCloseable {
         this.cap = cap;
         this.chunks = new ChunkWriter(store, writer);
         this.library = new RecordingLibrary(store, events, transactions, this.quota);
+    }
+
+    /**
+     * Starts the writer's beats: what the sessions hold flushed every {@link #FLUSH}, the upkeep
+     * every {@link #UPKEEP}, the first at once. Nothing runs before (a constructor starts no
+     * thread); once is enough.
+     */
+    public synchronized void startWriting() {
+        if (writing) {
+            return;
+        }
+        writing = true;
         writer.scheduleWithFixedDelay(() -> live.keySet().forEach(Recorder::flush), FLUSH.toMillis(), FLUSH.toMillis(),
                 TimeUnit.MILLISECONDS);
         writer.scheduleWithFixedDelay(this::upkeep, 0, UPKEEP.toMillis(), TimeUnit.MILLISECONDS);

@@ -159,6 +159,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
                 new dev.klave.audit.ControlEvents(new JdbiControlEventStore(database()), java.time.Clock.systemUTC()),
                 database(), java.time.Clock.systemUTC(), 1024, 1024, 1024, Optional.empty(),
                 dev.klave.recording.SpdyReader.NONE)) {
+            recordings.startWriting();
             recordings.flushNow();
             dev.klave.testing.Eventually.until("the total read", java.time.Duration.ofSeconds(5),
                     () -> recordings.refusing(eva).isPresent());
