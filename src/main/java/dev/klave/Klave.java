@@ -120,16 +120,19 @@ public final class Klave implements AutoCloseable {
         return server.port();
     }
 
+    /** The settings it runs with (the CLI reads the same; tests read their TLS and keys). */
     public Settings settings() {
         return settings;
     }
 
+    /** Its database (the CLI opens the same; tests seed and read rows through its stores). */
     public Database database() {
         return database;
     }
 
-    public Services services() {
-        return services;
+    /** What tests reach inside this running replica, where nothing a user does would reach it. */
+    public TestHooks hooks() {
+        return services.hooks();
     }
 
     /** The meters, and the port {@code /metrics} is served on when {@code SERVICE_METRICS_LISTEN} is set. */

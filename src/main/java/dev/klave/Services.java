@@ -3,45 +3,31 @@ package dev.klave;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.access.AccessRoutes;
-import dev.klave.account.AccountLifecycle;
-import dev.klave.account.Accounts;
-import dev.klave.account.ExternalIdentityStore;
-import dev.klave.account.Links;
-import dev.klave.account.OwnAccount;
-import dev.klave.account.Sessions;
 import dev.klave.agent.approval.AccessRequestLinks;
-import dev.klave.agent.approval.AccessRequests;
 import dev.klave.agent.approval.Approvals;
+import dev.klave.audit.AuditWriter;
 import dev.klave.audit.view.AuditQueries;
 import dev.klave.audit.view.AuditRoutes;
-import dev.klave.audit.AuditWriter;
-import dev.klave.audit.ControlEvents;
 import dev.klave.cluster.ClusterRoutes;
-import dev.klave.config.ExtraCertificates;
 import dev.klave.config.MasterKey;
 import dev.klave.config.Settings;
 import dev.klave.credential.CredentialRoutes;
-import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.Gateway;
 import dev.klave.gateway.OpenCalls;
 import dev.klave.http.Authenticator;
-import dev.klave.notify.Alerts;
-import java.net.URI;
 import dev.klave.http.NetworkEngine;
 import dev.klave.http.ProxyFactory;
 import dev.klave.http.RouteProvider;
 import dev.klave.installation.AdministratorAlerts;
 import dev.klave.installation.Installation;
 import dev.klave.installation.InstallationRoutes;
-import dev.klave.login.PasswordLogin;
 import dev.klave.login.SignInMethods;
 import dev.klave.login.forge.ForgeSync;
 import dev.klave.login.oidc.OidcProvider;
-import dev.klave.oauth.session.AgentTokens;
+import dev.klave.notify.Alerts;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiAuditFeed;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,59 +38,34 @@ import java.util.UUID;
 import java.util.function.IntSupplier;
 import javax.net.ssl.SSLContext;
 
-/** The domain services over one database, wired once by area (the {@code *Wiring} classes). */
-public final class Services {
-    private final AccountsWiring base;
-    private final ClustersWiring clusters;
-    private final AuditWiring audit;
-    private final RecordingsWiring recordings;
-    private final BearersWiring bearers;
-    private final GatewayWiring gateway;
-    private final AgentsWiring agents;
-    private final NotifyWiring notify;
-    private final PeopleWiring people;
-    private final SignInWiring signIn;
+/**
+ * The domain services over one database, wired once by area (the {@code *Wiring} classes), each
+ * area on those built before it. Only {@link Klave} holds one: what it needs to serve is
+ * package-private here, and what tests reach inside is the one list of {@link TestHooks}.
+ */
+final class Services {
+    private final Areas areas;
     private final List<RouteProvider> routes;
+    private final TestHooks hooks;
 
     /** The areas in the order they were built, each on those before it. */
-    private record Areas(AccountsWiring base, ClustersWiring clusters, AuditWiring audit, RecordingsWiring recordings,
+    record Areas(AccountsWiring base, ClustersWiring clusters, AuditWiring audit, RecordingsWiring recordings,
             BearersWiring bearers, GatewayWiring gateway, NotifyWiring notifications, AgentsWiring agents,
             PeopleWiring people, SignInWiring signIn) {}
 
     private Services(Areas areas, List<RouteProvider> routes) {
-        this.base = areas.base();
-        this.clusters = areas.clusters();
-        this.audit = areas.audit();
-        this.recordings = areas.recordings();
-        this.bearers = areas.bearers();
-        this.gateway = areas.gateway();
-        this.notify = areas.notifications();
-        this.agents = areas.agents();
-        this.people = areas.people();
-        this.signIn = areas.signIn();
+        this.areas = areas;
         this.routes = routes;
-    }
-
-    public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
-            Clock clock, SecureRandom random) {
-        return create(database, settings, masterKey, methods, clock, random,
-                ExtraCertificates.tlsContext(settings.extraCertificates()));
+        this.hooks = new RunningHooks(areas);
     }
 
     /**
      * @param outboundTls what calls to the forge, the OIDC provider and the CI issuer trust (tests:
      *     their simulators' CAs)
-     */
-    public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
-            Clock clock, SecureRandom random, SSLContext outboundTls) {
-        return create(database, settings, masterKey, methods, clock, random, outboundTls, new CompositeMeterRegistry());
-    }
-
-    /**
      * @param registry where every package makes its meters ({@code SERVICE_METRICS_LISTEN}); an
      *     empty composite when metrics are off
      */
-    public static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
+    static Services create(Database database, Settings settings, MasterKey masterKey, SignInMethods methods,
             Clock clock, SecureRandom random, SSLContext outboundTls, MeterRegistry registry) {
         requireNonNull(database, "database is null");
         requireNonNull(registry, "registry is null");
@@ -175,15 +136,15 @@ public final class Services {
      * reconciliations, the agents' decisions and sweep, the notifications, the forge's sync, the
      * OIDC provider's discovery (spec 2 §5: never waited for). Nothing of it starts before.
      */
-    public void start() {
-        audit.start();
-        recordings.start();
-        gateway.start();
-        clusters.start();
-        agents.start();
-        notify.start();
-        signIn.forgeSync.ifPresent(ForgeSync::start);
-        signIn.oidcProvider().ifPresent(OidcProvider::fetchInBackground);
+    void start() {
+        areas.audit().start();
+        areas.recordings().start();
+        areas.gateway().start();
+        areas.clusters().start();
+        areas.agents().start();
+        areas.notifications().start();
+        areas.signIn().forgeSync.ifPresent(ForgeSync::start);
+        areas.signIn().oidcProvider().ifPresent(OidcProvider::fetchInBackground);
     }
 
     /**
@@ -192,143 +153,71 @@ public final class Services {
      * recordings, then the audit, whose writer writes what it holds. Streams still open are cut
      * first ({@link OpenCalls#cutAll()}) by the caller, before the server drains.
      */
-    public void close() {
-        agents.close();
-        notify.close();
-        gateway.close();
-        clusters.close();
-        signIn.forgeSync.ifPresent(ForgeSync::close);
-        recordings.close();
-        audit.close();
-    }
-
-    public Accounts accounts() {
-        return base.accounts;
-    }
-
-    public AccountLifecycle lifecycle() {
-        return people.lifecycle;
-    }
-
-    public OwnAccount own() {
-        return people.own;
-    }
-
-    public Links links() {
-        return people.links;
-    }
-
-    public PasswordLogin passwordLogin() {
-        return signIn.password;
-    }
-
-    public Sessions sessions() {
-        return base.sessions;
-    }
-
-    public ControlEvents events() {
-        return base.events;
-    }
-
-    /** The OIDC provider, when OIDC sign-in is on: {@code klave serve} starts its discovery. */
-    public Optional<OidcProvider> oidcProvider() {
-        return signIn.oidcProvider();
-    }
-
-    /** The accounts' forge and OIDC identities. */
-    public ExternalIdentityStore identities() {
-        return base.identities;
-    }
-
-    /** The hourly forge member sync, when the forge is configured; started by {@code klave serve}. */
-    public Optional<ForgeSync> forgeSync() {
-        return signIn.forgeSync;
+    void close() {
+        areas.agents().close();
+        areas.notifications().close();
+        areas.gateway().close();
+        areas.clusters().close();
+        areas.signIn().forgeSync.ifPresent(ForgeSync::close);
+        areas.recordings().close();
+        areas.audit().close();
     }
 
     /**
      * Spec 1 §5 "Break-glass": with forge or OIDC sign-in on and no administrator able to sign in,
      * an operator must hear about it at start.
      */
-    public boolean externalSignInLeavesNoAdmin() {
-        return base.mode.external() && !base.lastAdmin.anyAdminCanSignIn();
+    boolean externalSignInLeavesNoAdmin() {
+        return areas.base().mode.external() && !areas.base().lastAdmin.anyAdminCanSignIn();
     }
 
     /** Who is calling, from the session cookie; the HTTP edge asks this for every non-anonymous route. */
-    public Authenticator authenticator() {
-        return base.sessions::authenticate;
-    }
-
-    /** The group-commit audit writer; flushed on shutdown before the database closes. */
-    public AuditWriter auditWriter() {
-        return audit.writer;
-    }
-
-    /** Admission of calls to clusters, shared by every way in. */
-    /** The one resolver of the bearers presented at every edge (tests turn their tokens into bearers with it). */
-    public dev.klave.gateway.BearerResolver bearers() {
-        return bearers.bearers;
-    }
-
-    public Gateway gateway() {
-        return gateway.gateway;
-    }
-
-    /** Calls to clusters for callers inside Klave, under the proxy's rules (spec 3's tools). */
-    public ClusterExchange clusterExchange() {
-        return gateway.clusterExchange;
-    }
-
-    /** Watches and followed logs held open by this replica, cut when their credential ends. */
-    public OpenCalls openCalls() {
-        return gateway.openCalls;
+    Authenticator authenticator() {
+        return areas.base().sessions::authenticate;
     }
 
     /** The TLS engine of the listener, chosen by {@code SERVICE_TLS_ENGINE}. */
-    public NetworkEngine network() {
-        return gateway.network;
+    NetworkEngine network() {
+        return areas.gateway().network;
     }
 
     /** The {@code /clusters/…} proxy, built on the HTTP server's Vert.x. */
-    public ProxyFactory proxy() {
-        return gateway.proxy;
-    }
-
-    /** Agents' held writes: holding, waiting for a person, running once (spec 3 §4). */
-    public Approvals approvals() {
-        return agents.approvals;
-    }
-
-    /** Agent sessions' codes and tokens (spec 3 §4 "Agent login"). */
-    public AgentTokens agentTokens() {
-        return agents.agentTokens;
-    }
-
-    /** Agents' access requests, which lend roles once a person approves (spec 3 "request_access"). */
-    /** Notifications' destinations and their delivery (issue 41). */
-    public dev.klave.notify.Destinations destinations() {
-        return notify.destinations;
-    }
-
-    /** Recorded exec and attach sessions (issue 42). */
-    public dev.klave.recording.Recordings recordings() {
-        return recordings.recordings;
-    }
-
-    public dev.klave.notify.Deliverer deliverer() {
-        return notify.deliverer;
-    }
-
-    /** Expiry and ends of access requests, and the holders told ahead (issue 41). */
-    public dev.klave.agent.approval.AccessSweep accessSweep() {
-        return agents.sweep;
-    }
-
-    public AccessRequests accessRequests() {
-        return agents.accessRequests;
+    ProxyFactory proxy() {
+        return areas.gateway().proxy;
     }
 
     /** Every domain package's API routes. */
-    public List<RouteProvider> routes() {
+    List<RouteProvider> routes() {
         return routes;
+    }
+
+    /** The forge's member sync, when the forge is configured: its state for the gauges. */
+    Optional<ForgeSync> forgeSync() {
+        return areas.signIn().forgeSync;
+    }
+
+    /** The OIDC provider, when OIDC sign-in is on: its discovery's state for the gauges. */
+    Optional<OidcProvider> oidcProvider() {
+        return areas.signIn().oidcProvider();
+    }
+
+    /** The calls this replica holds open: the gauges count them, shutdown cuts them, a route's end rechecks them. */
+    OpenCalls openCalls() {
+        return areas.gateway().openCalls;
+    }
+
+    /** Agents' held writes: Klave answers the tools still waiting before it drains. */
+    Approvals approvals() {
+        return areas.agents().approvals;
+    }
+
+    /** The audit writer, whose death makes the replica unready. */
+    AuditWriter auditWriter() {
+        return areas.audit().writer;
+    }
+
+    /** What tests reach inside a running Klave; see {@link TestHooks}. */
+    TestHooks hooks() {
+        return hooks;
     }
 }

@@ -3,7 +3,7 @@ package dev.klave.account;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klave.Services;
+import dev.klave.AccountsWiring;
 import dev.klave.config.MasterKey;
 import dev.klave.crypto.SecretToken;
 import dev.klave.crypto.TokenKind;
@@ -34,7 +34,7 @@ class AccountsTest {
         fixture = TestingDatabase.sqlite();
         subjects = new JdbiSubjectStore(fixture.database());
         links = new JdbiLinkTokenStore(fixture.database());
-        accounts = Services.create(fixture.database(), TestingSettings.sqliteIn(java.nio.file.Path.of("unused"))
+        accounts = AccountsWiring.create(fixture.database(), TestingSettings.sqliteIn(java.nio.file.Path.of("unused"))
                 .with("SERVICE_BASE_URL", "https://klave.example.com/").build(),
                 MasterKey.parseBase64(TestingSettings.KEY), SignInMethods.PASSWORD_ONLY, clock, new SecureRandom())
                 .accounts();

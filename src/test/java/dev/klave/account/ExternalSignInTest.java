@@ -3,11 +3,26 @@ package dev.klave.account;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klave.Services;
+import dev.klave.AccountsWiring;
 import dev.klave.audit.ControlEvent;
+import dev.klave.audit.ControlEvents;
+import dev.klave.config.Settings;
+import dev.klave.crypto.Hmac;
+import dev.klave.crypto.KeyPurpose;
+import dev.klave.crypto.KeyRing;
+import dev.klave.crypto.PasswordHasher;
+import dev.klave.crypto.SecretTokenGenerator;
+import dev.klave.login.PasswordLogin;
 import dev.klave.config.MasterKey;
 import dev.klave.login.SignInMethods;
 import dev.klave.messages.Refusal;
+import dev.klave.store.Database;
+import dev.klave.store.JdbiControlEventStore;
+import dev.klave.store.JdbiExternalIdentityStore;
+import dev.klave.store.JdbiLinkTokenStore;
+import dev.klave.store.JdbiLoginFailureStore;
+import dev.klave.store.JdbiRateWindowStore;
+import dev.klave.store.JdbiSessionStore;
 import dev.klave.store.JdbiSubjectStore;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingDatabase;
@@ -15,6 +30,8 @@ import dev.klave.testing.TestingPeople;
 import dev.klave.testing.TestingSettings;
 import java.net.InetAddress;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -30,9 +47,40 @@ class ExternalSignInTest {
 
     private final TestingClock clock = new TestingClock();
     private TestingDatabase fixture;
-    private Services passwordMode;
-    private Services externalMode;
+    private Mode passwordMode;
+    private Mode externalMode;
     private SubjectStore subjects;
+
+    /**
+     * One sign-in mode over the shared database: accounts as the CLI makes them, links, password
+     * sign-in, one's own account, disabling, identities and events — as Klave wires them, without
+     * the rest of Klave.
+     */
+    private record Mode(Accounts accounts, Links links, PasswordLogin passwordLogin, OwnAccount own,
+            AccountLifecycle lifecycle, ExternalIdentityStore identities, ControlEvents events) {
+        static Mode of(Database database, Settings settings, MasterKey key, SignInMethods methods, Clock clock) {
+            SecureRandom random = new SecureRandom();
+            SubjectStore subjects = new JdbiSubjectStore(database);
+            SecretTokenGenerator tokens = new SecretTokenGenerator(random);
+            PasswordHasher hasher = new PasswordHasher(random);
+            ControlEvents events = new ControlEvents(new JdbiControlEventStore(database), clock);
+            Sessions sessions = new Sessions(new JdbiSessionStore(database), subjects,
+                    new Hmac(new KeyRing(key).derive(KeyPurpose.SESSION_COOKIE)), tokens, clock);
+            LoginThrottle throttle = new LoginThrottle(new JdbiRateWindowStore(database),
+                    new JdbiLoginFailureStore(database), settings.addressGroups(), clock);
+            SignInMode mode = methods.mode();
+            ExternalIdentityStore identities = new JdbiExternalIdentityStore(database);
+            LinkTokenStore links = new JdbiLinkTokenStore(database);
+            return new Mode(AccountsWiring.create(database, settings, key, methods, clock, random).accounts(),
+                    new Links(database, links, subjects, sessions, hasher, events, mode, AccessEnds.NONE, clock),
+                    new PasswordLogin(database, subjects, sessions, hasher, throttle, events, mode),
+                    new OwnAccount(database, subjects, sessions, hasher, throttle, events, mode, AccessEnds.NONE, clock),
+                    new AccountLifecycle(database, subjects, identities, links, sessions,
+                            new LastAdminRule(subjects, identities, mode), events, List.of(), AccessEnds.NONE,
+                            subject -> { }, clock),
+                    identities, events);
+        }
+    }
 
     @BeforeEach
     void setUp() {
@@ -40,10 +88,8 @@ class ExternalSignInTest {
         MasterKey key = MasterKey.parseBase64(TestingSettings.KEY);
         dev.klave.config.Settings settings = TestingSettings.sqliteIn(java.nio.file.Path.of("unused"))
                 .with("SERVICE_BASE_URL", "https://klave.example.com").build();
-        passwordMode = Services.create(fixture.database(), settings, key, SignInMethods.PASSWORD_ONLY, clock,
-                new SecureRandom());
-        externalMode = Services.create(fixture.database(), settings, key, new SignInMethods(true, "acme", false, ""),
-                clock, new SecureRandom());
+        passwordMode = Mode.of(fixture.database(), settings, key, SignInMethods.PASSWORD_ONLY, clock);
+        externalMode = Mode.of(fixture.database(), settings, key, new SignInMethods(true, "acme", false, ""), clock);
         subjects = new JdbiSubjectStore(fixture.database());
     }
 

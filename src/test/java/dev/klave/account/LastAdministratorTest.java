@@ -29,7 +29,7 @@ class LastAdministratorTest {
     }
 
     private String id(String login) {
-        return klave.klave().services().accounts().list().stream()
+        return klave.accounts().list().stream()
                 .filter(subject -> subject.login().value().equals(login)).findFirst().orElseThrow().id().value();
     }
 

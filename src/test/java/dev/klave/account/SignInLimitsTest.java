@@ -69,11 +69,11 @@ class SignInLimitsTest {
         TestingPeople.signUp(klave, "ana", false);
         TestingPeople.invite(klave, "sin-clave", false);
         TestingPeople.signUp(klave, "apagada", false);
-        String apagada = klave.klave().services().accounts().list().stream()
+        String apagada = klave.accounts().list().stream()
                 .filter(subject -> subject.login().value().equals("apagada")).findFirst().orElseThrow().id().value();
-        klave.klave().services().lifecycle().disable(new SubjectId(apagada), java.util.Optional.empty(),
+        klave.hooks().lifecycle().disable(new SubjectId(apagada), java.util.Optional.empty(),
                 java.util.Optional.empty());
-        int accounts = klave.klave().services().accounts().list().size();
+        int accounts = klave.accounts().list().size();
 
         java.util.Map<String, java.util.List<Integer>> answers = new java.util.LinkedHashMap<>();
         for (String login : java.util.List.of("ana", "nadie", "sin-clave", "apagada", "Not A Login")) {
@@ -87,7 +87,7 @@ class SignInLimitsTest {
 
         assertThat(answers).allSatisfy((login, statuses) -> assertThat(statuses).as(login)
                 .containsExactly(401, 401, 401, 401, 401, 429));
-        assertThat(klave.klave().services().accounts().list()).as("nothing created for nadie").hasSize(accounts);
+        assertThat(klave.accounts().list()).as("nothing created for nadie").hasSize(accounts);
         clock.advance(Duration.ofMinutes(15));
         assertError(attempt(http, "nadie", "not the password"), 401, "usuario o contraseña incorrectos");
     }
@@ -159,7 +159,7 @@ class SignInLimitsTest {
                 "el enlace ha caducado o ya se ha usado; pide uno nuevo a un administrador");
 
         String admin = TestingPeople.signUp(klave, "root", true);
-        String id = klave.klave().services().accounts().list().stream()
+        String id = klave.accounts().list().stream()
                 .filter(subject -> subject.login().value().equals("ana")).findFirst().orElseThrow().id().value();
         String reset = TestingPeople.tokenOf(http.send("POST", "/api/subjects/" + id + "/reset-link", null,
                 "Cookie", admin).body().replaceAll(".*\"reset_link\":\"([^\"]+)\".*", "$1"));

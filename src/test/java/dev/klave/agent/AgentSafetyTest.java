@@ -171,14 +171,14 @@ class AgentSafetyTest {
 
     @Test
     void charactersAUriRefusesAreEncodedTheRowCompletesAndNoOpenCallLeaks() {
-        int before = klave.klave().services().openCalls().size();
+        int before = klave.hooks().openCalls().size();
 
         McpClient.Answer answer = mcp.call("get_resource", args("cluster", "prod-1", "kind", "configmaps",
                 "namespace", "team-a", "name", "a|b^{c}[d]\"e<f>`"));
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.text()).contains("404");
-        assertThat(klave.klave().services().openCalls().size()).isEqualTo(before);
+        assertThat(klave.hooks().openCalls().size()).isEqualTo(before);
         RecordedRequest sent = cluster.requests().getLast();
         assertThat(sent.target()).isEqualTo("/api/v1/namespaces/team-a/configmaps/a%7Cb%5E%7Bc%7D%5Bd%5D%22e%3Cf%3E%60");
         JsonNode rows = read(http.get("/api/audit?include_discovery=true&tool=get_resource&credential="

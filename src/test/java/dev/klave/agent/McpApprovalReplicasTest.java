@@ -68,7 +68,7 @@ class McpApprovalReplicasTest {
         long started = System.nanoTime();
         CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> onA.call("scale", scale));
         Eventually.until("the call waiting on replica A", Duration.ofSeconds(5),
-                () -> first.klave().services().approvals().waiting(id) == 1);
+                () -> first.hooks().approvals().waiting(id) == 1);
         assertThat(waiting).isNotDone();
         HttpResponse<String> approved = second.http().send("POST", "/api/agents/requests/" + id + "/approve", "{}",
                 "Cookie", bot.admin());

@@ -151,7 +151,7 @@ class McpApprovalTest {
         long started = System.nanoTime();
         CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> mcp.call("scale", resume));
         Eventually.until("the call waiting for the person", Duration.ofSeconds(5),
-                () -> klave.klave().services().approvals().waiting(id) == 1);
+                () -> klave.hooks().approvals().waiting(id) == 1);
         decide(id, "approve");
         McpClient.Answer done = waiting.get(10, TimeUnit.SECONDS);
 
@@ -239,7 +239,7 @@ class McpApprovalTest {
                 """);
         String id = pendingId(mcp.call("apply", apply));
 
-        String stored = klave.klave().services().approvals().find(id).orElseThrow().call().body().orElseThrow();
+        String stored = klave.hooks().approvals().find(id).orElseThrow().call().body().orElseThrow();
         String page = http.get("/api/agents/requests/" + id, "Cookie", bot.admin()).body();
         assertThat(stored).doesNotContain("hunter2");
         assertThat(page).doesNotContain("hunter2").contains("<redacted, 13 bytes");
@@ -276,7 +276,7 @@ class McpApprovalTest {
 
         CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(() -> agent.call("scale", resume));
         Eventually.until("the call waiting for the person", Duration.ofSeconds(5),
-                () -> klave.klave().services().approvals().waiting(id) == 1);
+                () -> klave.hooks().approvals().waiting(id) == 1);
         assertThat(http.send("POST", "/api/credentials/" + revoked.credentialId() + "/revoke", "{}", "Cookie",
                 bot.admin()).statusCode()).isEqualTo(200);
         // The wait is an open call of the agent's (the gateway issue): the revocation cuts it at once,
@@ -292,7 +292,7 @@ class McpApprovalTest {
         assertThat(answer.text()).startsWith("CREDENTIAL_NO_LONGER_VALID: ");
         assertThat(agent.call("scale", resume).status()).as("a revoked credential calls no more").isEqualTo(401);
         assertThat(replicas()).isEqualTo(2);
-        assertThat(klave.klave().services().approvals().find(id).orElseThrow().executedAt()).isEmpty();
+        assertThat(klave.hooks().approvals().find(id).orElseThrow().executedAt()).isEmpty();
     }
 
     @Test

@@ -50,11 +50,11 @@ class McpClientLeavesTest {
                             .getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     Eventually.until("the call waiting for the person", Duration.ofSeconds(5),
-                            () -> klave.klave().services().approvals().waiting(id) == 1);
+                            () -> klave.hooks().approvals().waiting(id) == 1);
                 }
                 // The client left: its call must stop waiting, before anyone decides.
                 Eventually.until("the wait of the client that left ended", Duration.ofSeconds(5),
-                        () -> klave.klave().services().approvals().waiting(id) == 0);
+                        () -> klave.hooks().approvals().waiting(id) == 0);
                 assertThat(klave.http().send("POST", "/api/agents/requests/" + id + "/approve", "{}", "Cookie",
                         bot.admin()).statusCode()).isEqualTo(200);
 

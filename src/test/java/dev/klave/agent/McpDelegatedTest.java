@@ -381,13 +381,13 @@ class McpDelegatedTest {
         TestingAgentLogin.Tokens tokens = TestingAgentLogin.login(klave, kim.cookie(), EDIT_TEAM_A, false);
         McpClient agent = new McpClient(http, tokens.accessToken());
         assertThat(agent.call("list_resources", pods("team-a")).isError()).isFalse();
-        int before = klave.klave().services().openCalls().size();
+        int before = klave.hooks().openCalls().size();
         cluster.slow(Duration.ofSeconds(25));
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             CompletableFuture<McpClient.Answer> waiting = CompletableFuture.supplyAsync(
                     () -> agent.call("list_resources", pods("team-a")), threads);
             Eventually.until("the call held open", Duration.ofSeconds(5),
-                    () -> klave.klave().services().openCalls().size() > before);
+                    () -> klave.hooks().openCalls().size() > before);
 
             long revokedAt = System.nanoTime();
             http.send("POST", "/oauth/revoke", "token=" + tokens.accessToken(), "Content-Type",

@@ -56,7 +56,7 @@ class ClusterExchangeTest {
         klave = TestingKlave.start(new TestingClock(), settings -> settings);
         http = klave.http();
         ana = TestingAccess.viewer(klave, cluster);
-        exchange = klave.klave().services().clusterExchange();
+        exchange = klave.hooks().clusterExchange();
     }
 
     @AfterEach
@@ -77,7 +77,7 @@ class ClusterExchangeTest {
 
     /** The bearer a token names, as an edge resolves it once (the exchange never sees the token). */
     private Bearer bearer(String token) {
-        return klave.klave().services().bearers().resolve(Bearers.token(Optional.of("Bearer " + token)),
+        return klave.hooks().bearers().resolve(Bearers.token(Optional.of("Bearer " + token)),
                 dev.klave.gateway.BearerResolver.Edge.PROXY);
     }
 
@@ -148,12 +148,12 @@ class ClusterExchangeTest {
         String token = issued.get("token").asText();
         get(token, CONFIGMAPS);
         cluster.slow(Duration.ofSeconds(25));
-        int before = klave.klave().services().openCalls().size();
+        int before = klave.hooks().openCalls().size();
         CompletableFuture<Exchanged> waiting;
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             waiting = CompletableFuture.supplyAsync(() -> get(token, CONFIGMAPS), threads);
             Eventually.until("the call held open", Duration.ofSeconds(5),
-                    () -> klave.klave().services().openCalls().size() > before);
+                    () -> klave.hooks().openCalls().size() > before);
 
             long revokedAt = System.nanoTime();
             http.send("POST", "/api/credentials/" + issued.get("id").asText() + "/revoke", null, "Cookie",
@@ -185,7 +185,7 @@ class ClusterExchangeTest {
 
     @Test
     void anAnswerOverTheCapIsDiscardedAndAClusterTooSlowTimesOutBothSaidInTheRow() throws Exception {
-        ClusterExchange small = new ClusterExchange(klave.klave().services().gateway(),
+        ClusterExchange small = new ClusterExchange(klave.hooks().gateway(),
                 new dev.klave.cluster.ClusterEndpoints(), Clock.systemUTC(),
                 Duration.ofSeconds(2), 512);
         cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: team-a\n"

@@ -46,7 +46,7 @@ class OpenCallTest {
         cluster = ClusterSimulator.builder().start();
         klave = TestingKlave.start(new TestingClock(), settings -> settings);
         ana = TestingAccess.viewer(klave, cluster);
-        gateway = klave.klave().services().gateway();
+        gateway = klave.hooks().gateway();
     }
 
     @AfterAll
@@ -56,7 +56,7 @@ class OpenCallTest {
     }
 
     private OpenCall open() {
-        Bearer bearer = klave.klave().services().bearers().resolve(Bearers.token(Optional.of("Bearer " + ana.token())),
+        Bearer bearer = klave.hooks().bearers().resolve(Bearers.token(Optional.of("Bearer " + ana.token())),
                 BearerResolver.Edge.PROXY);
         Call call = new Call(PROD, "GET", ClusterPath.of("api", "v1", "namespaces", "team-a", "configmaps"),
                 Query.NONE, InetAddress.getLoopbackAddress(), Channel.tool("list_resources"));
@@ -97,7 +97,7 @@ class OpenCallTest {
         assertThat(open.ended()).isTrue();
         JsonNode row = row(open.auditId());
         assertThat(row.get("status").asInt()).isEqualTo(499);
-        assertThat(klave.klave().services().openCalls().size()).as("no call left registered").isZero();
+        assertThat(klave.hooks().openCalls().size()).as("no call left registered").isZero();
     }
 
     @Test
@@ -106,7 +106,7 @@ class OpenCallTest {
         CompletableFuture<CutReason> cut = new CompletableFuture<>();
         open.register(cut::complete);
 
-        klave.klave().services().openCalls().cutAll();
+        klave.hooks().openCalls().cutAll();
 
         assertThat(cut.getNow(null)).isEqualTo(CutReason.SHUTDOWN);
         open.end(101, cut.join());

@@ -48,7 +48,7 @@ class StreamGuardFailsClosedTest {
         cluster = ClusterSimulator.builder().start();
         klave = TestingKlave.start(clock, settings -> settings);
         TestingAccess.Viewer ana = TestingAccess.viewer(klave, cluster);
-        caller = klave.klave().services().gateway().checks().admit(Resolved.fresh(klave.klave().services().bearers()
+        caller = klave.hooks().gateway().checks().admit(Resolved.fresh(klave.hooks().bearers()
                 .resolve(Bearers.token(Optional.of("Bearer " + ana.token())), BearerResolver.Edge.PROXY)), PROD);
     }
 

@@ -27,11 +27,11 @@ class InstallationTest {
     private final TestingClock clock = new TestingClock(Instant.now());
 
     private static String adminSession(TestingKlave klave, Optional<Long> forgeId, TestingForge forge) {
-        IssuedLink root = klave.klave().services().accounts().createPerson(new NewPerson(new Login("root"),
+        IssuedLink root = klave.accounts().createPerson(new NewPerson(new Login("root"),
                 Optional.empty(), Optional.of("root@example.com"), true, false), Optional.empty());
-        forgeId.ifPresent(id -> klave.klave().services().identities().link(new ExternalIdentity(root.subject().id(),
+        forgeId.ifPresent(id -> klave.identities().link(new ExternalIdentity(root.subject().id(),
                 ExternalIdentity.Key.forge(id), Optional.of("root-gh"), Optional.empty(), Instant.now())));
-        return "service_session=" + klave.klave().services().sessions().open(root.subject()).cookieValue();
+        return "service_session=" + klave.hooks().openSession(root.subject()).cookieValue();
     }
 
     @Test
@@ -44,7 +44,7 @@ class InstallationTest {
             return base;
         })) {
             Eventually.until("the provider's discovery status recorded", Duration.ofSeconds(5),
-                    () -> klave.klave().services().oidcProvider().orElseThrow().status().isPresent());
+                    () -> klave.hooks().oidcProvider().orElseThrow().status().isPresent());
             String admin = adminSession(klave, Optional.empty(), null);
 
             HttpResponse<String> notices = klave.http().get("/api/notices", "Cookie", admin);
@@ -137,9 +137,9 @@ class InstallationTest {
     @Test
     void onlyAdministratorsSeeThem() {
         try (TestingKlave klave = TestingKlave.start(clock, settings -> settings)) {
-            IssuedLink ana = klave.klave().services().accounts().createPerson(new NewPerson(new Login("ana"),
+            IssuedLink ana = klave.accounts().createPerson(new NewPerson(new Login("ana"),
                     Optional.empty(), Optional.empty(), false, false), Optional.empty());
-            String session = "service_session=" + klave.klave().services().sessions().open(ana.subject()).cookieValue();
+            String session = "service_session=" + klave.hooks().openSession(ana.subject()).cookieValue();
 
             assertThat(klave.http().get("/api/notices", "Cookie", session).statusCode()).isEqualTo(403);
             assertThat(klave.http().get("/api/installation/health").statusCode()).isEqualTo(401);

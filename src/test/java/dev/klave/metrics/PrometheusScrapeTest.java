@@ -110,9 +110,9 @@ class PrometheusScrapeTest {
         assertThat(TestingPeople.attempt(http, "root", "not the password").statusCode()).isEqualTo(401);
         assertThat(http.send("POST", "/v1/ci/forge-actions/token", "{\"token\":\"not.a.token\"}").statusCode())
                 .isEqualTo(401);
-        klave.klave().services().forgeSync().orElseThrow().runOnce();
+        klave.hooks().syncForgeMembers();
         Eventually.until("the OIDC provider discovered", Duration.ofSeconds(10),
-                () -> klave.klave().services().oidcProvider().orElseThrow().discovered());
+                () -> klave.hooks().oidcProvider().orElseThrow().discovered());
     }
 
     /** One 2025-11-25 {@code tools/call}; its answer's body. */

@@ -221,9 +221,9 @@ class NotificationsTest {
         // The first destination to ask gets the 503 and the next the reset; each is tried again later.
         Eventually.until("two failed attempts", Duration.ofSeconds(15), () -> failures(slack) + failures(json()) >= 2);
         clock.advance(Duration.ofSeconds(31));
-        klave.klave().services().deliverer().pass();
+        klave.hooks().deliverNotifications();
         clock.advance(Duration.ofSeconds(61));
-        klave.klave().services().deliverer().pass();
+        klave.hooks().deliverNotifications();
         Eventually.until("the decision delivered to both", Duration.ofSeconds(15), () ->
                 receiver.at("/slack").stream().anyMatch(one -> one.body().contains("aprobó tu solicitud")
                         && one.body().contains(id) && one.status() == 200) && receiver.at("/json").stream()
@@ -251,7 +251,7 @@ class NotificationsTest {
         http.send("POST", "/api/access/requests/" + id + "/approve", null, "Cookie", root);
 
         clock.advance(Duration.ofMinutes(6));
-        klave.klave().services().accessSweep().sweep(100);
+        klave.hooks().sweepAccessRequests(100);
 
         Eventually.until("the holder's e-mail", Duration.ofSeconds(15), () -> mailTo("eva@example.com").stream()
                 .anyMatch(one -> body(one).contains("en 10 minutos") && body(one).contains(id)));

@@ -45,7 +45,7 @@ class AgentSessionEndsTest {
         klave = TestingKlave.start(new TestingClock(), settings -> settings);
         http = klave.http();
         admin = TestingPeople.signUp(klave, "root", true);
-        tokens = klave.klave().services().agentTokens();
+        tokens = klave.hooks().agentTokens();
     }
 
     @AfterAll
@@ -107,7 +107,7 @@ class AgentSessionEndsTest {
     void unlinkingAnIdentityEndsTheSessionsConsentedThroughItOnly() throws Exception {
         String cai = TestingPeople.signUp(klave, "cai", false);
         SubjectId id = idOf(cai);
-        klave.klave().services().identities().link(new ExternalIdentity(id, ExternalIdentity.Key.forge(4242),
+        klave.identities().link(new ExternalIdentity(id, ExternalIdentity.Key.forge(4242),
                 Optional.empty(), Optional.empty(), Instant.now()));
         String throughForge = agentOf(id, "forge");
         String throughPassword = agentOf(id, "password");

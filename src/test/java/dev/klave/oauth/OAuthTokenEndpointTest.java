@@ -54,7 +54,7 @@ class OAuthTokenEndpointTest {
     }
 
     private String code() {
-        return klave.klave().services().agentTokens().consent(ana, CLIENT, List.of(new Permission(
+        return klave.hooks().agentTokens().consent(ana, CLIENT, List.of(new Permission(
                 new ClusterId("prod-1"), Tier.VIEW, Scope.ALL)), false, "password", REDIRECT, CHALLENGE).code();
     }
 
@@ -100,7 +100,7 @@ class OAuthTokenEndpointTest {
         assertThat(again.statusCode()).isEqualTo(400);
         assertThat(json(again).path("error").asText()).isEqualTo("invalid_grant");
         assertThat(json(again).path("error_description").asText()).contains("ya se usó");
-        assertThat(klave.klave().services().agentTokens().sessionOf(access)).isEmpty();
+        assertThat(klave.hooks().agentTokens().sessionOf(access)).isEmpty();
     }
 
     @Test
@@ -133,7 +133,7 @@ class OAuthTokenEndpointTest {
         assertThat(rotated.statusCode()).as(rotated.body()).isEqualTo(200);
         assertThat(json(rotated).path("refresh_token").asText()).isNotEqualTo(first.path("refresh_token").asText());
         assertThat(json(reused).path("error").asText()).isEqualTo("invalid_grant");
-        assertThat(klave.klave().services().agentTokens().sessionOf(json(rotated).path("access_token").asText()))
+        assertThat(klave.hooks().agentTokens().sessionOf(json(rotated).path("access_token").asText()))
                 .isEmpty();
     }
 
@@ -147,7 +147,7 @@ class OAuthTokenEndpointTest {
 
         assertThat(unknown.statusCode()).isEqualTo(200);
         assertThat(revoked.statusCode()).isEqualTo(200);
-        assertThat(klave.klave().services().agentTokens().sessionOf(tokens.path("access_token").asText())).isEmpty();
+        assertThat(klave.hooks().agentTokens().sessionOf(tokens.path("access_token").asText())).isEmpty();
     }
 
     @Test

@@ -89,7 +89,7 @@ abstract class SessionRoutesTest {
 
     /** A session the person opened for the registered client, and its access token. */
     private Opened consent(Person person) {
-        AgentTokens tokens = klave.klave().services().agentTokens();
+        AgentTokens tokens = klave.hooks().agentTokens();
         AgentTokens.Consented consented = tokens.consent(person.id(), clientId,
                 List.of(new Permission(new ClusterId("prod-1"), Tier.VIEW, new Scope("team-a"))), true, "password",
                 REDIRECT, CHALLENGE);
@@ -125,7 +125,7 @@ abstract class SessionRoutesTest {
     }
 
     private ControlEvent lastEnd() {
-        return klave.klave().services().events().page(1).events().stream()
+        return klave.events().page(1).events().stream()
                 .filter(event -> event.type().equals("agent.session_end")).findFirst().orElseThrow();
     }
 
@@ -134,7 +134,7 @@ abstract class SessionRoutesTest {
         Person ana = person("ana");
         Opened opened = consent(ana);
         clock.advance(Duration.ofMinutes(3));
-        assertThat(klave.klave().services().agentTokens().sessionOf(opened.accessToken())).isPresent();
+        assertThat(klave.hooks().agentTokens().sessionOf(opened.accessToken())).isPresent();
 
         HttpResponse<String> listed = http.get("/api/me/agent-sessions", "Cookie", ana.cookie());
 
@@ -166,7 +166,7 @@ abstract class SessionRoutesTest {
         assertThat(ended.statusCode()).as(ended.body()).isEqualTo(200);
         assertThat(json(ended).path("state").asText()).isEqualTo("ended");
         assertThat(json(ended).path("end_reason").asText()).isEqualTo("terminada por la persona que la autorizó");
-        AgentSession stored = klave.klave().services().agentTokens().sessionOf(opened.accessToken()).orElse(null);
+        AgentSession stored = klave.hooks().agentTokens().sessionOf(opened.accessToken()).orElse(null);
         assertThat(stored).as("the access token is refused once the session ended").isNull();
         ControlEvent event = lastEnd();
         assertThat(event.actor().map(ControlEvent.SubjectRef::id)).contains(ana.id().value());
@@ -202,7 +202,7 @@ abstract class SessionRoutesTest {
 
         assertThat(ended.statusCode()).isEqualTo(404);
         assertThat(json(http.get("/api/me/agent-sessions", "Cookie", bob.cookie()))).isEmpty();
-        assertThat(klave.klave().services().agentTokens().sessionOf(opened.accessToken())).isPresent();
+        assertThat(klave.hooks().agentTokens().sessionOf(opened.accessToken())).isPresent();
         assertThat(http.send("POST", "/api/me/agent-sessions/s_nothing-here/end", "{}", "Cookie", bob.cookie())
                 .statusCode()).isEqualTo(404);
     }
@@ -222,7 +222,7 @@ abstract class SessionRoutesTest {
 
         assertThat(ended.statusCode()).as(ended.body()).isEqualTo(200);
         assertThat(json(ended).path("end_reason").asText()).isEqualTo("terminada por el administrador root");
-        assertThat(klave.klave().services().agentTokens().sessionOf(opened.accessToken())).isEmpty();
+        assertThat(klave.hooks().agentTokens().sessionOf(opened.accessToken())).isEmpty();
         ControlEvent event = lastEnd();
         assertThat(event.actor().map(ControlEvent.SubjectRef::login)).contains("root");
         assertThat(event.target().map(ControlEvent.SubjectRef::id)).contains(ana.id().value());
@@ -240,13 +240,13 @@ abstract class SessionRoutesTest {
         assertThat(http.get("/api/agent-sessions").statusCode()).isEqualTo(401);
         assertThat(http.send("POST", "/api/me/agent-sessions/" + path(opened.id()) + "/end", "{\"why\":1}", "Cookie",
                 ana.cookie()).statusCode()).as("a body carries nothing").isEqualTo(400);
-        assertThat(klave.klave().services().agentTokens().sessionOf(opened.accessToken())).isPresent();
+        assertThat(klave.hooks().agentTokens().sessionOf(opened.accessToken())).isPresent();
     }
 
     @Test
     void aPublishedClientIsNamedByItsDocumentsHost() {
         Person ana = person("ana");
-        AgentTokens.Consented consented = klave.klave().services().agentTokens().consent(ana.id(), PUBLISHED,
+        AgentTokens.Consented consented = klave.hooks().agentTokens().consent(ana.id(), PUBLISHED,
                 List.of(new Permission(new ClusterId("prod-1"), Tier.VIEW, Scope.ALL)), false, "password", REDIRECT,
                 CHALLENGE);
 

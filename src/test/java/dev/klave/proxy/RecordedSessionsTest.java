@@ -54,14 +54,14 @@ class RecordedSessionsTest {
     }
 
     private JsonNode recordingOf(String command) throws Exception {
-        klave.klave().services().recordings().flushNow();
+        klave.hooks().flushRecordings();
         return Eventually.value("the recording of " + command, Duration.ofSeconds(10), () -> {
             for (JsonNode recording : JSON.readTree(klave.http().get("/api/recordings", "Cookie", admin).body())) {
                 if (recording.get("command").asText().equals(command) && !recording.get("ended_at").isNull()) {
                     return java.util.Optional.of(recording);
                 }
             }
-            klave.klave().services().recordings().flushNow();
+            klave.hooks().flushRecordings();
             return java.util.Optional.empty();
         });
     }

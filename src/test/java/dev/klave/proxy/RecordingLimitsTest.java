@@ -50,7 +50,7 @@ class RecordingLimitsTest {
     }
 
     private JsonNode recordings() throws Exception {
-        stand.klave().klave().services().recordings().flushNow();
+        stand.klave().hooks().flushRecordings();
         return JSON.readTree(stand.klave().http().get("/api/recordings", "Cookie", stand.admin()).body());
     }
 

@@ -34,7 +34,7 @@ class RecordingPolicyTest {
     }
 
     private static int recordings(RecordingStand stand) throws Exception {
-        stand.klave().klave().services().recordings().flushNow();
+        stand.klave().hooks().flushRecordings();
         return JSON.readTree(stand.klave().http().get("/api/recordings", "Cookie", stand.admin()).body()).size();
     }
 

@@ -58,7 +58,7 @@ record RecordingStand(ClusterSimulator cluster, TestingKlave klave, String admin
     /** The ended recording whose command is {@code command} (the newest). */
     JsonNode recordingOf(String command) throws Exception {
         return Eventually.value("the recording of " + command, Duration.ofSeconds(15), () -> {
-            klave.klave().services().recordings().flushNow();
+            klave.hooks().flushRecordings();
             for (JsonNode recording : JSON.readTree(klave.http().get("/api/recordings", "Cookie", admin).body())) {
                 if (recording.get("command").asText().equals(command) && !recording.get("ended_at").isNull()) {
                     return java.util.Optional.of(recording);

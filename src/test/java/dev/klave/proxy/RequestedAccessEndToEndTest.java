@@ -140,7 +140,7 @@ class RequestedAccessEndToEndTest {
                 assertThat(watching.waitFor(15, TimeUnit.SECONDS)).as("the watch cut").isTrue();
                 assertThat(Duration.ofNanos(System.nanoTime() - endedAt)).isLessThan(Duration.ofSeconds(11));
                 assertThat(reads(kubectl)).isFalse();
-                klave.klave().services().accessSweep().sweep(100);
+                klave.hooks().sweepAccessRequests(100);
                 JsonNode request = JSON.readTree(klave.http().get("/api/access/requests/" + id, "Authorization",
                         "Bearer " + eva.token()).body()).get("request");
                 assertThat(request.get("access").asText()).isEqualTo("ended");

@@ -95,7 +95,7 @@ class StreamCuttingTest {
             String[] ana = prepare(klave, cluster);
             String kept = JSON.readTree(klave.http().send("POST", "/api/credentials", "{\"ttl\":\"1h\"}", "Cookie",
                     ana[0]).body()).get("token").asText();
-            CredentialChecks checks = klave.klave().services().gateway().checks();
+            CredentialChecks checks = klave.hooks().gateway().checks();
             ClusterId prod = new ClusterId("prod-1");
             // A guard whose ticks never come: whatever cuts here is the recheck.
             ManualTicker ticker = new ManualTicker();
@@ -103,7 +103,7 @@ class StreamCuttingTest {
                 guard.start();
                 CompletableFuture<String> revokedCut = new CompletableFuture<>();
                 CompletableFuture<String> keptCut = new CompletableFuture<>();
-                dev.klave.gateway.BearerResolver bearers = klave.klave().services().bearers();
+                dev.klave.gateway.BearerResolver bearers = klave.hooks().bearers();
                 guard.open("revoked", checks.admit(dev.klave.gateway.Resolved.fresh(bearers.resolve(Bearers.token(
                         Optional.of("Bearer " + ana[2])), dev.klave.gateway.BearerResolver.Edge.PROXY)), prod), prod,
                         reason -> revokedCut.complete(reason.text()));

@@ -40,7 +40,7 @@ class RecordingSearchTest {
     void start() {
         klave = TestingKlave.start(new TestingClock(), settings -> settings);
         admin = TestingPeople.signUp(klave, "root", true);
-        SubjectId owner = klave.klave().services().accounts().list().getFirst().id();
+        SubjectId owner = klave.accounts().list().getFirst().id();
         ClusterId cluster = new ClusterId("search");
         java.time.Instant now = java.time.Instant.parse("2026-11-29T10:00:00Z");
         new JdbiClusterStore(klave.klave().database()).create(new Cluster(cluster, "Cluster", now, Optional.empty(),

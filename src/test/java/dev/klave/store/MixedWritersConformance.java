@@ -323,7 +323,7 @@ abstract class MixedWritersConformance {
 
     private void assertEachSessionIsOneCompleteRecording(Seen seen) {
         List<JsonNode> recordings = Eventually.value("every session's recording ended", Duration.ofSeconds(15), () -> {
-            klave.klave().services().recordings().flushNow();
+            klave.hooks().flushRecordings();
             List<JsonNode> ended = new ArrayList<>();
             for (JsonNode recording : JSON.readTree(klave.http().get("/api/recordings?subject=" + execing.id(),
                     "Cookie", admin).body())) {

@@ -271,14 +271,14 @@ public final class TestingForge implements AutoCloseable {
      * organisation when {@code member}; linked directly, without a browser.
      */
     public Linked linkedPerson(TestingKlave klave, String login, boolean admin, boolean member) {
-        dev.klave.account.IssuedLink invitation = klave.klave().services().accounts().createPerson(
+        dev.klave.account.IssuedLink invitation = klave.accounts().createPerson(
                 new dev.klave.account.NewPerson(new dev.klave.account.Login(login), Optional.empty(), Optional.empty(),
                         admin, false), Optional.empty());
         long id = createUser(login + "-gh");
         if (member) {
             addMember(id);
         }
-        klave.klave().services().identities().link(new dev.klave.account.ExternalIdentity(invitation.subject().id(),
+        klave.identities().link(new dev.klave.account.ExternalIdentity(invitation.subject().id(),
                 dev.klave.account.ExternalIdentity.Key.forge(id), Optional.of(login + "-gh"), Optional.empty(),
                 clock.instant()));
         return new Linked(invitation.subject(), id);

@@ -1,9 +1,19 @@
 package dev.klave.testing;
 
+import dev.klave.AccountsWiring;
 import dev.klave.Klave;
+import dev.klave.TestHooks;
+import dev.klave.account.Accounts;
+import dev.klave.account.ExternalIdentityStore;
+import dev.klave.audit.ControlEvents;
 import dev.klave.config.DatabaseUrl;
+import dev.klave.config.EncryptionKeyFile;
 import dev.klave.config.Settings;
 import dev.klave.http.RouteProvider;
+import dev.klave.login.SignInMethods;
+import dev.klave.store.JdbiControlEventStore;
+import dev.klave.store.JdbiExternalIdentityStore;
+import java.security.SecureRandom;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -11,15 +21,23 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 import java.util.function.UnaryOperator;
 
-/** A Klave running inside the test JVM on a free loopback port, SQLite in its own temp folder. */
+/**
+ * A Klave running inside the test JVM on a free loopback port, SQLite in its own temp folder.
+ * A test reaches it as its users do — over HTTP ({@link #http()}), as the CLI does (accounts made
+ * over its database and settings, {@link #accounts()}), reading the rows it wrote
+ * ({@link #events()}, {@link #identities()}) — and otherwise only through {@link #hooks()}.
+ */
 public final class TestingKlave implements AutoCloseable {
     private final Klave klave;
+    private final Clock clock;
     private final Path directory;
     private final TestingHttp http;
     private final Runnable cleanup;
+    private Accounts accounts;
 
-    private TestingKlave(Klave klave, Path directory, Runnable cleanup) {
+    private TestingKlave(Klave klave, Clock clock, Path directory, Runnable cleanup) {
         this.klave = klave;
+        this.clock = clock;
         this.directory = directory;
         this.http = klave.settings().tls()
                 .map(tls -> new TestingHttp(klave.port(), tls.certificate()))
@@ -30,7 +48,7 @@ public final class TestingKlave implements AutoCloseable {
     public static TestingKlave start(Clock clock, UnaryOperator<TestingSettings> settings, RouteProvider... routes) {
         Path directory = temporaryDirectory();
         Settings built = settings.apply(TestingSettings.sqliteIn(directory)).build();
-        return new TestingKlave(Klave.start(built, clock, List.of(routes)), directory, () -> {});
+        return new TestingKlave(Klave.start(built, clock, List.of(routes)), clock, directory, () -> {});
     }
 
     /** A Klave whose forge is {@code forge} (its settings applied before {@code settings}). */
@@ -69,7 +87,7 @@ public final class TestingKlave implements AutoCloseable {
             UnaryOperator<TestingSettings> settings) {
         Path directory = temporaryDirectory();
         Settings built = settings.apply(TestingSettings.sqliteIn(directory)).build();
-        return new TestingKlave(Klave.start(built, clock, List.of(), outboundTls), directory, () -> {});
+        return new TestingKlave(Klave.start(built, clock, List.of(), outboundTls), clock, directory, () -> {});
     }
 
     /** As {@link #startTrusting}, on an existing PostgreSQL database (replicas, restarts). */
@@ -86,7 +104,7 @@ public final class TestingKlave implements AutoCloseable {
             base = base.with(setting.getKey(), setting.getValue());
         }
         Settings built = settings.apply(base).build();
-        return new TestingKlave(Klave.start(built, clock, List.of(), forge.clientTls()), directory, () -> {});
+        return new TestingKlave(Klave.start(built, clock, List.of(), forge.clientTls()), clock, directory, () -> {});
     }
 
     /** As {@link #startWithForge}, on {@code database} (PostgreSQL), which the caller owns and drops. */
@@ -118,14 +136,14 @@ public final class TestingKlave implements AutoCloseable {
         Path directory = temporaryDirectory();
         Settings built = settings.apply(TestingSettings.sqliteIn(directory)
                 .with("SERVICE_DATABASE_URL", TestingPostgres.urlOf(database))).build();
-        return new TestingKlave(Klave.start(built, clock, List.of()), directory, () -> {});
+        return new TestingKlave(Klave.start(built, clock, List.of()), clock, directory, () -> {});
     }
 
     /** A Klave on a PostgreSQL database of its own, dropped when it closes. */
     public static TestingKlave startOnPostgres(Clock clock, UnaryOperator<TestingSettings> settings) {
         DatabaseUrl.Postgres database = TestingPostgres.freshDatabase();
         TestingKlave started = startOn(database, clock, settings);
-        return new TestingKlave(started.klave, started.directory, () -> TestingPostgres.drop(database));
+        return new TestingKlave(started.klave, clock, started.directory, () -> TestingPostgres.drop(database));
     }
 
     private static Path temporaryDirectory() {
@@ -142,6 +160,36 @@ public final class TestingKlave implements AutoCloseable {
 
     public TestingHttp http() {
         return http;
+    }
+
+    /** What a test may reach inside the running Klave where no user's way reaches ({@link TestHooks}). */
+    public TestHooks hooks() {
+        return klave.hooks();
+    }
+
+    /**
+     * Creating and changing accounts as {@code klave user …} does: the accounts area alone, over
+     * this Klave's database and settings (its key, its sign-in mode), on its clock.
+     */
+    public synchronized Accounts accounts() {
+        if (accounts == null) {
+            Settings settings = klave.settings();
+            SecureRandom random = new SecureRandom();
+            accounts = AccountsWiring.create(klave.database(), settings,
+                    EncryptionKeyFile.resolve(settings.encryptionKey(), random), SignInMethods.from(settings), clock,
+                    random).accounts();
+        }
+        return accounts;
+    }
+
+    /** The control events Klave wrote, read from its database. */
+    public ControlEvents events() {
+        return new ControlEvents(new JdbiControlEventStore(klave.database()), clock);
+    }
+
+    /** The accounts' forge and OIDC identities, in its database: seeded and read as a provider's sign-in leaves them. */
+    public ExternalIdentityStore identities() {
+        return new JdbiExternalIdentityStore(klave.database());
     }
 
     public int port() {

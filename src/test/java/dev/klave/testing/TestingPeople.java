@@ -20,7 +20,7 @@ public final class TestingPeople {
 
     /** As {@link #invite(TestingKlave, String, boolean)}, marked break-glass (a password that works under a provider). */
     public static String invite(TestingKlave klave, String login, boolean admin, boolean breakGlass) {
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(
+        IssuedLink invitation = klave.accounts().createPerson(
                 new NewPerson(new Login(login), Optional.empty(), Optional.empty(), admin, breakGlass), Optional.empty());
         return tokenOf(invitation.link());
     }

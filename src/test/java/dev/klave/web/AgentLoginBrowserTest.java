@@ -193,7 +193,7 @@ class AgentLoginBrowserTest extends BrowserTestBase {
                 + URLEncoder.encode(web.baseUrl + "/mcp", StandardCharsets.UTF_8),
                 "Content-Type", "application/x-www-form-urlencoded");
         org.assertj.core.api.Assertions.assertThat(token.statusCode()).as(token.body()).isEqualTo(200);
-        AgentSession session = web.klave.klave().services().agentTokens().sessionOf(json(token.body())
+        AgentSession session = web.klave.hooks().agentTokens().sessionOf(json(token.body())
                 .path("access_token").asText()).orElseThrow();
         org.assertj.core.api.Assertions.assertThat(session.person()).isEqualTo(marta);
         org.assertj.core.api.Assertions.assertThat(session.permissions())
@@ -269,13 +269,13 @@ class AgentLoginBrowserTest extends BrowserTestBase {
 
     /** A session marta opened for the loopback client (view on the whole cluster), with its code spent. */
     private AgentSession martasSession() {
-        AgentTokens tokens = web.klave.klave().services().agentTokens();
+        AgentTokens tokens = web.klave.hooks().agentTokens();
         return tokens.consent(marta, loopbackClient, List.of(new Permission(new ClusterId("prod-1"), Tier.VIEW,
                 Scope.ALL)), true, "password", loopbackRedirect, CHALLENGE).session();
     }
 
     private String holdWriteOf(AgentSession session) {
-        return web.klave.klave().services().approvals().hold(new Actor(marta, Optional.empty(),
+        return web.klave.hooks().approvals().hold(new Actor(marta, Optional.empty(),
                 Optional.of(session.id())), Optional.of(marta), new ClusterId("prod-1"), "team-a", "scale", "patch",
                 "deployments", "web", "arguments-" + session.id(), new HeldCall("PATCH",
                         ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"),

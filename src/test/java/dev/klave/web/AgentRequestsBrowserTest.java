@@ -94,7 +94,7 @@ class AgentRequestsBrowserTest extends BrowserTestBase {
         TestingBrowser.screenshot(page, "agents-request-approved");
 
         // The agent calls again and the stored request runs once (spec 3 §3): the page says so.
-        org.assertj.core.api.Assertions.assertThat(web.klave.klave().services().approvals().claim(id)).isTrue();
+        org.assertj.core.api.Assertions.assertThat(web.klave.hooks().approvals().claim(id)).isTrue();
         page.reload();
         assertThat(state(page)).containsText("Aprobada por root el");
         assertThat(state(page)).containsText("y ejecutada el");

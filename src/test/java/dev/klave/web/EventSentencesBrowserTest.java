@@ -61,7 +61,7 @@ class EventSentencesBrowserTest {
     }
 
     private Subject subject(String login) {
-        return web.klave.klave().services().accounts().list().stream()
+        return web.klave.accounts().list().stream()
                 .filter(found -> found.login().value().equals(login)).findFirst().orElseThrow();
     }
 
@@ -277,7 +277,7 @@ class EventSentencesBrowserTest {
         expect("root puso la grabación de sesiones de prod-9 en «grabar siempre (obligatoria)»",
                 e -> e.event(EventType.RECORDING_POLICY_UPDATE).actor(root).details(Map.of("cluster", "prod-9",
                         "policy", "required")).record());
-        ControlEvents events = web.klave.klave().services().events();
+        ControlEvents events = web.klave.events();
         recorded.values().forEach(event -> event.accept(events));
     }
 

@@ -90,7 +90,7 @@ class ForgeSignInBrowserTest {
 
     @Test
     void anInvitationIsCompletedByLinkingTheForgeAccount() {
-        IssuedLink invitation = web.klave.klave().services().accounts().createPerson(
+        IssuedLink invitation = web.klave.accounts().createPerson(
                 new NewPerson(new Login("jon"), Optional.empty(), Optional.empty(), false, false), Optional.empty());
         long forgeId = forge.createUser("jon-on-forge");
         forge.addMember(forgeId);
@@ -102,7 +102,7 @@ class ForgeSignInBrowserTest {
 
         assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Mi cuenta"))).isVisible();
         assertThat(page.getByTestId("me-forge")).containsText("vinculada (jon-on-forge)");
-        Optional<Long> stored = web.klave.klave().services().identities()
+        Optional<Long> stored = web.klave.identities()
                 .findFor(invitation.subject().id(), IdentityProvider.FORGE).map(identity -> identity.key().forgeId());
         org.assertj.core.api.Assertions.assertThat(stored).contains(forgeId);
     }
@@ -124,7 +124,7 @@ class ForgeSignInBrowserTest {
     void anAdministratorSeesTheForgePanelAndUnlinksAPerson() {
         long adminForgeId = linked("root-forge", true);
         linked("kim", false);
-        web.klave.klave().services().forgeSync().orElseThrow().runOnce();
+        web.klave.hooks().syncForgeMembers();
         forge.consentAs(adminForgeId);
         Page page = browser.open(web.baseUrl);
         signInWithForge(page);
@@ -147,7 +147,7 @@ class ForgeSignInBrowserTest {
 
     @Test
     void aSignedInPersonLinksTheirOwnAccountFromMyAccount() {
-        IssuedLink invitation = web.klave.klave().services().accounts().createPerson(
+        IssuedLink invitation = web.klave.accounts().createPerson(
                 new NewPerson(new Login("lia"), Optional.empty(), Optional.empty(), false, false), Optional.empty());
         long forgeId = forge.createUser("lia-on-forge");
         forge.addMember(forgeId);
@@ -155,7 +155,7 @@ class ForgeSignInBrowserTest {
         Page page = browser.open(web.baseUrl);
         // Signed in some other way before the forge was linked (a session opened as a password would).
         page.context().addCookies(java.util.List.of(new com.microsoft.playwright.options.Cookie("service_session",
-                web.klave.klave().services().sessions().open(invitation.subject()).cookieValue())
+                web.klave.hooks().openSession(invitation.subject()).cookieValue())
                 .setUrl(web.baseUrl)));
         page.navigate("/mi-cuenta");
         assertThat(page.getByTestId("me-forge")).containsText("sin vincular");

@@ -88,14 +88,14 @@ final class HeldRequests {
     }
 
     private String hold(String tool, String verb, String resource, String name, HeldCall call, String preview) {
-        Approvals approvals = web.klave.klave().services().approvals();
+        Approvals approvals = web.klave.hooks().approvals();
         return approvals.hold(actor(), Optional.empty(), new ClusterId("prod-1"), "team-a", tool, verb, resource, name,
                 "arguments-" + CALLS.incrementAndGet(), call, preview).id();
     }
 
     /** The bot asks for view in team-a for 30 minutes. */
     String requestAccess() {
-        return web.klave.klave().services().accessRequests().request(actor(), Optional.empty(),
+        return web.klave.hooks().accessRequests().request(actor(), Optional.empty(),
                 new ClusterId("prod-1"), new Scope("team-a"), Tier.VIEW, 30, "revisar los pods que fallan").id();
     }
 }

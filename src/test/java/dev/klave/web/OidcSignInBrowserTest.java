@@ -47,7 +47,7 @@ class OidcSignInBrowserTest {
 
     @Test
     void theButtonGoesThroughTheProvidersLoginPageAndMyAccountShowsTheIdentity() {
-        web.klave.klave().services().accounts().createPerson(new NewPerson(new Login("mara"), Optional.empty(),
+        web.klave.accounts().createPerson(new NewPerson(new Login("mara"), Optional.empty(),
                 Optional.of("mara@example.com"), false, false), Optional.empty());
         Page page = browser.open(web.baseUrl);
         page.navigate("/login");
@@ -100,7 +100,7 @@ class OidcSignInBrowserTest {
 
     @Test
     void signingInThroughTheProviderFromTheConsentPageComesBackToIt() {
-        web.klave.klave().services().accounts().createPerson(new NewPerson(new Login("pilar"), Optional.empty(),
+        web.klave.accounts().createPerson(new NewPerson(new Login("pilar"), Optional.empty(),
                 Optional.of("pilar@example.com"), false, false), Optional.empty());
         String consent = consentPage();
         String next = java.net.URLEncoder.encode(consent, java.nio.charset.StandardCharsets.UTF_8);
@@ -126,7 +126,7 @@ class OidcSignInBrowserTest {
     /** Spec 2 §7: {name} is OIDC_DISPLAY_NAME, and a provider that is off is never named. */
     @Test
     void onlyTheProviderThatIsOnIsNamedByItsDisplayName() {
-        web.klave.klave().services().accounts().createPerson(new NewPerson(new Login("nora"), Optional.empty(),
+        web.klave.accounts().createPerson(new NewPerson(new Login("nora"), Optional.empty(),
                 Optional.of("nora@example.com"), false, false), Optional.empty());
         TestingPeople.signUp(web.klave, "jefa", true, true);
         Page page = browser.open(web.baseUrl);

@@ -37,7 +37,7 @@ class RecordingsBrowserTest extends BrowserTestBase {
                     "hola desde la sesión");
             org.assertj.core.api.Assertions.assertThat(result.exitCode()).as(result.stderr()).isZero();
         }
-        web.klave.klave().services().recordings().flushNow();
+        web.klave.hooks().flushRecordings();
 
         for (int width : List.of(1366, 390)) {
             Page page = browser.open(web.baseUrl, width, 900, ColorScheme.LIGHT);

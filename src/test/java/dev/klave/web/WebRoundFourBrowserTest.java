@@ -275,7 +275,7 @@ class WebRoundFourBrowserTest extends BrowserTestBase {
     @Test
     void agentSessionsReadAsClientAndPerson() {
         JsonNode client = register("Claude Code", "http://127.0.0.1:33418/callback");
-        String session = web.klave.klave().services().agentTokens().consent(new SubjectId(rootId),
+        String session = web.klave.hooks().agentTokens().consent(new SubjectId(rootId),
                 client.get("client_id").asText(), List.of(new Permission(new ClusterId("prod-1"), Tier.VIEW,
                         new Scope("team-a"))), true, "password", "http://127.0.0.1:33418/callback",
                 TestingAgentLogin.CHALLENGE, opened -> { }).session().id();

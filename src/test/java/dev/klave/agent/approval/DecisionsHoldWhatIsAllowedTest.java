@@ -237,7 +237,7 @@ class DecisionsHoldWhatIsAllowedTest {
             throw new IllegalStateException(e);
         }
         int before = json(() -> http.get("/api/agents/waiting", "Cookie", root)).path("access").asInt();
-        Assertions.assertThatThrownBy(() -> klave.klave().services().accessRequests().request(new Actor(
+        Assertions.assertThatThrownBy(() -> klave.hooks().accessRequests().request(new Actor(
                 new SubjectId(bot), Optional.of("cred-1"), Optional.empty()), Optional.empty(), new ClusterId(cluster),
                 new Scope("kube-system"), Tier.VIEW, 30, "mirar"))
                 .isInstanceOf(Refusal.class).hasMessageContaining("kube-system");

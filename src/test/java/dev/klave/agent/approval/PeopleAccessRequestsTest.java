@@ -50,7 +50,7 @@ class PeopleAccessRequestsTest {
     void start() throws Exception {
         klave = TestingKlave.start(clock, settings -> settings);
         http = klave.http();
-        accessRequests = klave.klave().services().accessRequests();
+        accessRequests = klave.hooks().accessRequests();
         root = TestingPeople.signUp(klave, "root", true);
         ana = TestingPeople.signUp(klave, "ana", false);
         eva = TestingPeople.signUp(klave, "eva", false);
@@ -144,7 +144,7 @@ class PeopleAccessRequestsTest {
 
         clock.advance(Duration.ofMinutes(91));
         signInAgain();
-        assertThat(klave.klave().services().accessSweep().sweep(100)).isGreaterThanOrEqualTo(1);
+        assertThat(klave.hooks().sweepAccessRequests(100)).isGreaterThanOrEqualTo(1);
         JsonNode ended = json(http.get("/api/access/requests/" + id, "Cookie", eva)).get("request");
         assertThat(ended.get("access").asText()).isEqualTo("ended");
         assertThat(ended.get("ended_by").isNull()).isTrue();
@@ -359,8 +359,8 @@ class PeopleAccessRequestsTest {
 
         clock.advance(AccessRequests.LIFETIME.plusMinutes(1));
         signInAgain();
-        klave.klave().services().accessSweep().sweep(100);
-        klave.klave().services().accessSweep().sweep(100);
+        klave.hooks().sweepAccessRequests(100);
+        klave.hooks().sweepAccessRequests(100);
 
         assertThat(accessRequests.find(id).orElseThrow().status()).isEqualTo(AccessStatus.EXPIRED);
         long expiries = 0;

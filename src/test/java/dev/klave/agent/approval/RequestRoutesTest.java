@@ -50,8 +50,8 @@ class RequestRoutesTest {
     void start() throws Exception {
         klave = TestingKlave.start(clock, settings -> settings);
         http = klave.http();
-        approvals = klave.klave().services().approvals();
-        accessRequests = klave.klave().services().accessRequests();
+        approvals = klave.hooks().approvals();
+        accessRequests = klave.hooks().accessRequests();
         root = TestingPeople.signUp(klave, "root", true);
         ana = TestingPeople.signUp(klave, "ana", false);
         eva = TestingPeople.signUp(klave, "eva", false);

@@ -48,7 +48,7 @@ public final class CallPaths {
                         + "/clusters/prod-1/api/v1/namespaces/team-a/pods"))
                         .header("Authorization", "Bearer " + mcp.token()).build();
                 long[] replicas = {2};
-                dev.klave.audit.AuditWriter audit = klave.klave().services().auditWriter();
+                dev.klave.audit.AuditWriter audit = klave.hooks().auditWriter();
                 Callable<Boolean> proxied = () -> http.send(pods, HttpResponse.BodyHandlers.ofString())
                         .statusCode() == 200;
                 Callable<Boolean> read = mcp::read;

@@ -73,7 +73,7 @@ class ForgeSignInTest {
     /** A person linked to a new forge account that is an active member; returns the forge id. */
     private Linked linkedMember(String prefix) {
         String login = prefix + "-" + LOGINS.incrementAndGet();
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(
+        IssuedLink invitation = klave.accounts().createPerson(
                 new NewPerson(new Login(login), Optional.empty(), Optional.empty(), false, false), Optional.empty());
         long forgeId = forge.createUser(login + "-gh");
         forge.addMember(forgeId);
@@ -158,12 +158,12 @@ class ForgeSignInTest {
     }
 
     private ControlEvent lastEvent(String type) {
-        return klave.klave().services().events().page(1).events().stream()
+        return klave.events().page(1).events().stream()
                 .filter(event -> event.type().equals(type)).findFirst().orElseThrow();
     }
 
     private long countEvents(String type) {
-        return klave.klave().services().events().page(1).events().stream()
+        return klave.events().page(1).events().stream()
                 .filter(event -> event.type().equals(type)).count();
     }
 
@@ -263,7 +263,7 @@ class ForgeSignInTest {
     @Test
     void aDisabledAccountFailsWithDisabled() {
         Linked ana = linkedMember("off");
-        klave.klave().services().lifecycle().disable(ana.subject().id(), Optional.empty(), Optional.empty());
+        klave.hooks().lifecycle().disable(ana.subject().id(), Optional.empty(), Optional.empty());
         forge.consentAs(ana.forgeId());
 
         assertThat(browser().signIn()).isEqualTo("/login?error=disabled");
@@ -362,7 +362,7 @@ class ForgeSignInTest {
     void theInvitationLinkLinksTheForgeAccountAndSignsIn() {
         Linked ana = linkedMember("invited");
 
-        Optional<ExternalIdentity> identity = klave.klave().services().identities()
+        Optional<ExternalIdentity> identity = klave.identities()
                 .findFor(ana.subject().id(), IdentityProvider.FORGE);
         assertThat(identity.map(found -> found.key().forgeId())).contains(ana.forgeId());
         assertThat(identity.flatMap(ExternalIdentity::display)).contains(forge.login(ana.forgeId()));
@@ -371,7 +371,7 @@ class ForgeSignInTest {
 
     @Test
     void aLinkSpentBeforeTheCallbackFailsWithLinkGone() {
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(
+        IssuedLink invitation = klave.accounts().createPerson(new NewPerson(
                 new Login("spent-" + LOGINS.incrementAndGet()), Optional.empty(), Optional.empty(), false, false),
                 Optional.empty());
         long forgeId = forge.createUser("spent-gh-" + LOGINS.get());
@@ -380,7 +380,7 @@ class ForgeSignInTest {
         SignInBrowser browser = browser();
         HttpResponse<String> started = startLink(browser, invitation.link());
         // A new link for the account revokes the pending one (spec 1 §3).
-        klave.klave().services().accounts().resetLink(invitation.subject().id(),
+        klave.accounts().resetLink(invitation.subject().id(),
                 new Principal(invitation.subject().id(), invitation.subject().login(), true, java.util.Optional.of("test")));
 
         assertThat(browser.follow(urlOf(started))).isEqualTo("/login?error=link_gone");
@@ -389,7 +389,7 @@ class ForgeSignInTest {
     @Test
     void aForgeAccountLinkedToAnotherAccountFailsWithForgeTaken() {
         Linked ana = linkedMember("taken");
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(
+        IssuedLink invitation = klave.accounts().createPerson(new NewPerson(
                 new Login("second-" + LOGINS.incrementAndGet()), Optional.empty(), Optional.empty(), false, false),
                 Optional.empty());
         forge.consentAs(ana.forgeId());
@@ -402,15 +402,15 @@ class ForgeSignInTest {
     @Test
     void linkingFromTheAccountPageNeedsTheSameSessionAndRefusesAnAccountLinkedMeanwhile() {
         Linked ana = linkedMember("own");
-        klave.klave().services().identities().unlink(ana.subject().id(), IdentityProvider.FORGE);
+        klave.identities().unlink(ana.subject().id(), IdentityProvider.FORGE);
         forge.consentAs(ana.forgeId());
         SignInBrowser browser = browser();
         // Signed in some other way (a session opened directly, as a break-glass password would).
-        String session = klave.klave().services().sessions().open(ana.subject()).cookieValue();
+        String session = klave.hooks().openSession(ana.subject()).cookieValue();
         browser.set("service_session", session, "/");
         HttpResponse<String> started = browser.send("POST", "/api/me/forge/link", "");
         assertThat(started.statusCode()).isEqualTo(200);
-        browser.set("service_session", klave.klave().services().sessions().open(ana.subject()).cookieValue(), "/");
+        browser.set("service_session", klave.hooks().openSession(ana.subject()).cookieValue(), "/");
 
         assertThat(browser.follow(urlOf(started))).as("another session came back").isEqualTo("/mi-cuenta?error=state");
 
@@ -418,11 +418,11 @@ class ForgeSignInTest {
         HttpResponse<String> again = browser.send("POST", "/api/me/forge/link", "");
         long other = forge.createUser("other-" + LOGINS.incrementAndGet());
         forge.addMember(other);
-        klave.klave().services().identities().link(new ExternalIdentity(ana.subject().id(),
+        klave.identities().link(new ExternalIdentity(ana.subject().id(),
                 ExternalIdentity.Key.forge(other), Optional.of("other"), Optional.empty(), clock.instant()));
         assertThat(browser.follow(urlOf(again))).isEqualTo("/mi-cuenta?error=already_linked");
 
-        klave.klave().services().identities().unlink(ana.subject().id(), IdentityProvider.FORGE);
+        klave.identities().unlink(ana.subject().id(), IdentityProvider.FORGE);
         HttpResponse<String> third = browser.send("POST", "/api/me/forge/link", "");
         assertThat(browser.follow(urlOf(third))).isEqualTo("/mi-cuenta?forge=linked");
         assertThat(browser.send("POST", "/api/me/forge/link", "").statusCode()).as("already linked").isEqualTo(409);
@@ -436,7 +436,7 @@ class ForgeSignInTest {
 
         assertThat(browser().signIn()).isEqualTo("/");
 
-        assertThat(klave.klave().services().identities().findFor(ana.subject().id(), IdentityProvider.FORGE)
+        assertThat(klave.identities().findFor(ana.subject().id(), IdentityProvider.FORGE)
                 .flatMap(ExternalIdentity::display)).contains(forge.login(ana.forgeId()));
     }
 
@@ -447,7 +447,7 @@ class ForgeSignInTest {
         browser().signIn();
 
         assertThat(forge.requests()).noneMatch(line -> line.contains("ghu_") || line.contains("ghs_"));
-        assertThat(klave.klave().services().events().page(1).events()).noneMatch(event ->
+        assertThat(klave.events().page(1).events()).noneMatch(event ->
                 String.valueOf(event).contains("ghu_") || String.valueOf(event).contains("ghs_"));
     }
 
@@ -469,7 +469,7 @@ class ForgeSignInTest {
     @Test
     void aLockedPasswordDoesNotStopTheForgeSignIn() {
         String login = "glass-" + LOGINS.incrementAndGet();
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(
+        IssuedLink invitation = klave.accounts().createPerson(
                 new NewPerson(new Login(login), Optional.empty(), Optional.empty(), true, true), Optional.empty());
         HttpResponse<String> completed = klave.http().send("POST", "/api/auth/link/complete", "{\"token\":\""
                 + TestingPeople.tokenOf(invitation.link()) + "\",\"password\":\"" + TestingPeople.PASSWORD + "\"}",
@@ -481,7 +481,7 @@ class ForgeSignInTest {
         assertThat(TestingPeople.attempt(klave.http(), login, TestingPeople.PASSWORD).statusCode()).isEqualTo(429);
         long forgeId = forge.createUser(login + "-gh");
         forge.addMember(forgeId);
-        klave.klave().services().identities().link(new ExternalIdentity(invitation.subject().id(),
+        klave.identities().link(new ExternalIdentity(invitation.subject().id(),
                 ExternalIdentity.Key.forge(forgeId), Optional.of(login + "-gh"), Optional.empty(), clock.instant()));
         forge.consentAs(forgeId);
 
@@ -534,7 +534,7 @@ class ForgeSignInTest {
 
             assertThat(thief.follow(callback)).isEqualTo("/login?error=state");
             assertThat(thief.has("service_session")).isFalse();
-            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("state");
+            assertThat(klave.events().page(1).events().getFirst().reason()).contains("state");
         } finally {
             forge.codesReusable(false);
         }
@@ -544,7 +544,7 @@ class ForgeSignInTest {
     void aLinkingLinkMovesTheAccountToAnotherForgeAccount() {
         Linked ana = linkedMember("moving");
         Principal admin = new Principal(ana.subject().id(), ana.subject().login(), true, java.util.Optional.of("test"));
-        IssuedLink linking = klave.klave().services().accounts().resetLink(ana.subject().id(), admin);
+        IssuedLink linking = klave.accounts().resetLink(ana.subject().id(), admin);
         long newForgeId = forge.createUser("moving-new-" + LOGINS.incrementAndGet());
         forge.addMember(newForgeId);
         forge.consentAs(newForgeId);
@@ -553,7 +553,7 @@ class ForgeSignInTest {
 
         assertThat(browser.follow(urlOf(started))).isEqualTo("/");
 
-        assertThat(klave.klave().services().identities().findFor(ana.subject().id(), IdentityProvider.FORGE)
+        assertThat(klave.identities().findFor(ana.subject().id(), IdentityProvider.FORGE)
                 .map(identity -> identity.key().forgeId())).contains(newForgeId);
         forge.consentAs(ana.forgeId());
         assertThat(browser().signIn()).as("the old forge account opens nothing now")

@@ -37,26 +37,26 @@ class ForgeSyncReplicasTest {
         try (TestingForge forge = TestingForge.start(clock);
                 TestingKlave first = TestingKlave.startOnWithForge(database, clock, forge, settings -> settings);
                 TestingKlave second = TestingKlave.startOnWithForge(database, clock, forge, settings -> settings)) {
-            IssuedLink admin = first.klave().services().accounts().createPerson(new NewPerson(new Login("root"),
+            IssuedLink admin = first.accounts().createPerson(new NewPerson(new Login("root"),
                     Optional.empty(), Optional.empty(), true, false), Optional.empty());
             long forgeId = forge.createUser("root-gh");
             forge.addMember(forgeId);
-            first.klave().services().identities().link(new ExternalIdentity(admin.subject().id(),
+            first.identities().link(new ExternalIdentity(admin.subject().id(),
                     ExternalIdentity.Key.forge(forgeId), Optional.of("root-gh"), Optional.empty(), clock.instant()));
 
-            List<ForgeSync.Run> runs = together(first.klave().services().forgeSync().orElseThrow()::runOnce,
-                    second.klave().services().forgeSync().orElseThrow()::runOnce);
+            List<ForgeSync.Run> runs = together(first.hooks()::syncForgeMembers,
+                    second.hooks()::syncForgeMembers);
             assertThat(runs).containsOnlyOnce(ForgeSync.Run.RAN);
             assertThat(runs).containsAnyOf(ForgeSync.Run.BUSY, ForgeSync.Run.RECENT);
 
             clock.advance(Duration.ofMinutes(30));
-            assertThat(second.klave().services().forgeSync().orElseThrow().runOnce()).isEqualTo(ForgeSync.Run.RECENT);
+            assertThat(second.hooks().syncForgeMembers()).isEqualTo(ForgeSync.Run.RECENT);
 
             clock.advance(Duration.ofMinutes(31));
-            assertThat(second.klave().services().forgeSync().orElseThrow().runOnce()).isEqualTo(ForgeSync.Run.RAN);
-            assertThat(first.klave().services().forgeSync().orElseThrow().runOnce()).isEqualTo(ForgeSync.Run.RECENT);
+            assertThat(second.hooks().syncForgeMembers()).isEqualTo(ForgeSync.Run.RAN);
+            assertThat(first.hooks().syncForgeMembers()).isEqualTo(ForgeSync.Run.RECENT);
 
-            String cookie = "service_session=" + first.klave().services().sessions().open(admin.subject())
+            String cookie = "service_session=" + first.hooks().openSession(admin.subject())
                     .cookieValue();
             HttpResponse<String> fromFirst = first.http().get("/api/forge/status", "Cookie", cookie);
             HttpResponse<String> fromSecond = second.http().get("/api/forge/status", "Cookie", cookie);

@@ -45,7 +45,7 @@ class ForgeSyncTest {
     }
 
     private ForgeSync sync(ForgeApi api, String replica) {
-        return new ForgeSync(api, klave.klave().services().identities(), klave.klave().services().lifecycle(),
+        return new ForgeSync(api, klave.identities(), klave.hooks().lifecycle(),
                 new JdbiLeaseStore(klave.klave().database()), new JdbiSyncReportStore(klave.klave().database()),
                 replica, clock);
     }
@@ -67,7 +67,7 @@ class ForgeSyncTest {
     private record Linked(SubjectId subject, long forgeId) {}
 
     private boolean enabled(SubjectId id) {
-        return klave.klave().services().accounts().get(id).enabled();
+        return klave.accounts().get(id).enabled();
     }
 
     private SyncReport report() {
@@ -85,7 +85,7 @@ class ForgeSyncTest {
 
         assertThat(enabled(leaves.subject())).isFalse();
         assertThat(enabled(stays.subject())).isTrue();
-        ControlEvent disable = klave.klave().services().events().page(1).events().stream()
+        ControlEvent disable = klave.events().page(1).events().stream()
                 .filter(event -> event.type().equals("user.disable")).findFirst().orElseThrow();
         assertThat(disable.via()).contains("forge-sync");
         assertThat(disable.actor()).isEmpty();
@@ -159,7 +159,7 @@ class ForgeSyncTest {
         ForgeApi relinkingMidPass = new Delegating(client) {
             @Override
             public List<ForgeUser> members() throws ForgeUnavailableException {
-                klave.klave().services().identities().link(new ExternalIdentity(ana.subject(),
+                klave.identities().link(new ExternalIdentity(ana.subject(),
                         ExternalIdentity.Key.forge(newForgeId), Optional.of("ana-new"), Optional.empty(),
                         clock.instant()));
                 return super.members();
@@ -183,8 +183,8 @@ class ForgeSyncTest {
                 List<ForgeUser> members = super.members();
                 // Re-admitted and linked again after the list was read: a new link, same forge id.
                 clock.advance(Duration.ofSeconds(5));
-                klave.klave().services().identities().unlink(ana.subject(), IdentityProvider.FORGE);
-                klave.klave().services().identities().link(new ExternalIdentity(ana.subject(),
+                klave.identities().unlink(ana.subject(), IdentityProvider.FORGE);
+                klave.identities().link(new ExternalIdentity(ana.subject(),
                         ExternalIdentity.Key.forge(ana.forgeId()), Optional.of("ana"), Optional.empty(),
                         clock.instant()));
                 return members;
@@ -217,7 +217,7 @@ class ForgeSyncTest {
 
         sync().runOnce();
 
-        assertThat(klave.klave().services().identities().findFor(ana.subject(), IdentityProvider.FORGE)
+        assertThat(klave.identities().findFor(ana.subject(), IdentityProvider.FORGE)
                 .flatMap(ExternalIdentity::display)).contains(forge.login(ana.forgeId()));
         assertThat(report().renamed()).isEqualTo(1);
     }

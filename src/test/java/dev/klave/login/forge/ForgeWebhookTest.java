@@ -74,7 +74,7 @@ class ForgeWebhookTest {
     private record Linked(SubjectId subject, long forgeId) {}
 
     private boolean enabled(SubjectId id) {
-        return klave.klave().services().accounts().get(id).enabled();
+        return klave.accounts().get(id).enabled();
     }
 
     @Test
@@ -86,7 +86,7 @@ class ForgeWebhookTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(enabled(ana.subject())).isFalse();
-        ControlEvent disable = klave.klave().services().events().page(1).events().stream()
+        ControlEvent disable = klave.events().page(1).events().stream()
                 .filter(event -> event.type().equals("user.disable")).findFirst().orElseThrow();
         assertThat(disable.via()).contains("forge-webhook");
         assertThat(disable.target().map(ControlEvent.SubjectRef::id)).contains(ana.subject().value());
@@ -170,7 +170,7 @@ class ForgeWebhookTest {
 
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(enabled(admin.subject())).as("the only administrator able to sign in").isTrue();
-            assertThat(alone.klave().services().events().page(1).events())
+            assertThat(alone.events().page(1).events())
                     .noneMatch(event -> event.type().equals("user.disable"));
             assertThat(enabled(someone.subject())).isTrue();
         } finally {

@@ -59,7 +59,7 @@ class OidcLinkingTableTest {
     }
 
     private static Subject person(TestingKlave klave, String email) {
-        return klave.klave().services().accounts().createPerson(new NewPerson(new Login("p-" + N.incrementAndGet()),
+        return klave.accounts().createPerson(new NewPerson(new Login("p-" + N.incrementAndGet()),
                 Optional.empty(), Optional.of(email), false, false), Optional.empty()).subject();
     }
 
@@ -82,14 +82,14 @@ class OidcLinkingTableTest {
 
             String disabled = "off-" + N.incrementAndGet() + "@example.com";
             Subject off = person(klave, disabled);
-            klave.klave().services().lifecycle().disable(off.id(), Optional.empty(), Optional.empty());
+            klave.hooks().lifecycle().disable(off.id(), Optional.empty(), Optional.empty());
             assertThat(signIn(klave, disabled)).as("only disabled").isEqualTo("/login?error=disabled");
 
             String one = "one-" + N.incrementAndGet() + "@example.com";
             Subject found = person(klave, one);
             String expected = policy.equals("off") ? "/login?error=unknown_account" : "/";
             assertThat(signIn(klave, one)).as("one enabled, never signed in, invitation live").isEqualTo(expected);
-            assertThat(klave.klave().services().identities().findFor(found.id(), IdentityProvider.OIDC).isPresent())
+            assertThat(klave.identities().findFor(found.id(), IdentityProvider.OIDC).isPresent())
                     .isEqualTo(!policy.equals("off"));
         }
     }
@@ -100,7 +100,7 @@ class OidcLinkingTableTest {
         try (TestingKlave klave = klave(policy)) {
             String email = "veteran-" + N.incrementAndGet() + "@example.com";
             Subject veteran = person(klave, email);
-            klave.klave().services().sessions().open(veteran);
+            klave.hooks().openSession(veteran);
             klave.klave().database().withHandle(handle -> handle.execute(
                     "UPDATE link_tokens SET revoked_at = 1 WHERE subject_id = ?", veteran.id().value()));
 
@@ -113,7 +113,7 @@ class OidcLinkingTableTest {
     void aSpentLinkIsLinkGoneAndAnAccountWithAnIdentityIsAlreadyLinked(String policy) {
         try (TestingKlave klave = klave(policy)) {
             String login = "spent-" + N.incrementAndGet();
-            IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+            IssuedLink invitation = klave.accounts().createPerson(new NewPerson(new Login(login),
                     Optional.empty(), Optional.of(login + "@example.com"), false, false), Optional.empty());
             SignInBrowser browser = browser(klave);
             HttpResponse<String> started = browser.send("POST", "/api/auth/oidc/link",
@@ -125,9 +125,9 @@ class OidcLinkingTableTest {
 
             Subject own = invitation.subject();
             SignInBrowser signedIn = browser(klave);
-            signedIn.set("service_session", klave.klave().services().sessions().open(own).cookieValue(), "/");
+            signedIn.set("service_session", klave.hooks().openSession(own).cookieValue(), "/");
             HttpResponse<String> linking = signedIn.send("POST", "/api/me/oidc/link", "");
-            klave.klave().services().identities().link(new dev.klave.account.ExternalIdentity(own.id(),
+            klave.identities().link(new dev.klave.account.ExternalIdentity(own.id(),
                     dev.klave.account.ExternalIdentity.Key.oidc(provider.issuer(), "sub", "linked-meanwhile"),
                     Optional.empty(), Optional.empty(), Instant.now()));
             provider.nextSignIn("another-" + login, login + "@example.com");

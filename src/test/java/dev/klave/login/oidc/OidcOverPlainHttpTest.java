@@ -26,7 +26,7 @@ class OidcOverPlainHttpTest {
                     return settings;
                 })) {
             assertThat(provider.issuer()).startsWith("http://");
-            klave.klave().services().accounts().createPerson(new NewPerson(new Login("ana"), Optional.empty(),
+            klave.accounts().createPerson(new NewPerson(new Login("ana"), Optional.empty(),
                     Optional.of("ana@example.com"), false, false), Optional.empty());
             provider.nextSignIn("sub-ana", "ana@example.com");
 

@@ -56,7 +56,7 @@ class OidcProvidersTest {
     }
 
     private static Subject person(TestingKlave klave, String login) {
-        return klave.klave().services().accounts().createPerson(new NewPerson(new Login(login), Optional.empty(),
+        return klave.accounts().createPerson(new NewPerson(new Login(login), Optional.empty(),
                 Optional.of(login + "@example.com"), false, false), Optional.empty()).subject();
     }
 
@@ -86,7 +86,7 @@ class OidcProvidersTest {
             provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
                     "nbf", now + 3600), Map.of());
             assertThat(signIn(provider, klave)).as("valid only an hour from now").isEqualTo("/login?error=token");
-            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("token");
+            assertThat(klave.events().page(1).events().getFirst().reason()).contains("token");
 
             provider.nextSignIn(Map.of("sub", "s-ana", "email", "ana@example.com", "email_verified", true,
                     "nbf", now + 30), Map.of());
@@ -150,7 +150,7 @@ class OidcProvidersTest {
                     "email", "ana@example.com", "xms_edov", true), Map.of());
 
             assertThat(signIn(provider, klave)).isEqualTo("/");
-            assertThat(klave.klave().services().identities().findFor(ana.id(), IdentityProvider.OIDC)
+            assertThat(klave.identities().findFor(ana.id(), IdentityProvider.OIDC)
                     .map(ExternalIdentity::key)).contains(ExternalIdentity.Key.oidc(provider.issuer(), "oid",
                     "00000000-aaaa-bbbb-cccc-000000000001"));
         }
@@ -168,7 +168,7 @@ class OidcProvidersTest {
                     .with("OIDC_ISSUER", provider.issuer().substring(0, provider.issuer().length() - 1)))) {
                 assertThat(signIn(provider, without)).as("the discovery document names another issuer")
                         .isEqualTo("/login?error=provider_unavailable");
-                assertThat(without.klave().services().oidcProvider().orElseThrow().status().orElseThrow().error())
+                assertThat(without.hooks().oidcProvider().orElseThrow().status().orElseThrow().error())
                         .hasValueSatisfying(error -> assertThat(error).contains("names issuer"));
             }
         }
@@ -238,7 +238,7 @@ class OidcProvidersTest {
                 provider.nextSignIn(filled.apply(mix.token()), filled.apply(mix.userInfo()));
 
                 assertThat(signIn(provider, klave)).as(mix.why()).isEqualTo(mix.expected());
-                Optional<ExternalIdentity.Key> linked = klave.klave().services().identities()
+                Optional<ExternalIdentity.Key> linked = klave.identities()
                         .findFor(account.id(), IdentityProvider.OIDC).map(ExternalIdentity::key);
                 if (mix.expected().equals("/")) {
                     assertThat(linked).as(mix.why()).contains(ExternalIdentity.Key.oidc(provider.issuer(), "sub", sub));
@@ -272,7 +272,7 @@ class OidcProvidersTest {
 
             assertThat(thief.follow(callback)).isEqualTo("/login?error=state");
             assertThat(thief.has("service_session")).isFalse();
-            assertThat(klave.klave().services().events().page(1).events().getFirst().reason()).contains("state");
+            assertThat(klave.events().page(1).events().getFirst().reason()).contains("state");
         }
     }
 
@@ -319,7 +319,7 @@ class OidcProvidersTest {
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one call's deadline, and a margin")
                         .isLessThan(Duration.ofSeconds(8));
                 if (discoveryError != null) {
-                    DiscoveryStatus status = klave.klave().services().oidcProvider().orElseThrow().status()
+                    DiscoveryStatus status = klave.hooks().oidcProvider().orElseThrow().status()
                             .orElseThrow();
                     assertThat(status.failing()).isTrue();
                     assertThat(status.error()).hasValueSatisfying(error -> assertThat(error).contains(discoveryError));
@@ -338,7 +338,7 @@ class OidcProvidersTest {
             provider.discoveryUp(false);
             try (TestingKlave klave = klaveFor(provider, false, settings -> settings)) {
                 assertThat(klave.http().get("/readyz").statusCode()).as("Klave serves meanwhile").isEqualTo(200);
-                OidcProvider oidc = klave.klave().services().oidcProvider().orElseThrow();
+                OidcProvider oidc = klave.hooks().oidcProvider().orElseThrow();
                 Eventually.until("the provider's discovery status recorded", Duration.ofSeconds(5),
                         () -> oidc.status().isPresent());
                 assertThat(oidc.status().orElseThrow().failing()).isTrue();

@@ -80,13 +80,13 @@ class OidcSignInTest {
     }
 
     private static Subject person(TestingKlave on, String login, String email) {
-        IssuedLink invitation = on.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+        IssuedLink invitation = on.accounts().createPerson(new NewPerson(new Login(login),
                 Optional.empty(), Optional.ofNullable(email), false, false), Optional.empty());
         return invitation.subject();
     }
 
     private static List<ControlEvent> events(TestingKlave on) {
-        return on.klave().services().events().page(1).events();
+        return on.events().page(1).events();
     }
 
     private static ControlEvent last(TestingKlave on, String type) {
@@ -98,7 +98,7 @@ class OidcSignInTest {
     }
 
     private Optional<ExternalIdentity> identityOf(TestingKlave on, Subject subject) {
-        return on.klave().services().identities().findFor(subject.id(), IdentityProvider.OIDC);
+        return on.identities().findFor(subject.id(), IdentityProvider.OIDC);
     }
 
     @Test
@@ -121,7 +121,7 @@ class OidcSignInTest {
         ControlEvent success = last(klave, "login.success");
         assertThat(success.via()).contains("oidc");
         assertThat(success.details()).containsEntry("amr", List.of("pwd", "mfa"));
-        assertThat(klave.klave().services().accounts().get(ana.id()).displayName()).as("took the provider's name")
+        assertThat(klave.accounts().get(ana.id()).displayName()).as("took the provider's name")
                 .isEqualTo("Ana Pérez");
 
         provider.nextSignIn("sub-" + login, login + "@example.com");
@@ -146,11 +146,11 @@ class OidcSignInTest {
 
     @Test
     void noAccountWithTheAddressIsUnknownAccountAndNothingIsCreated() {
-        int before = klave.klave().services().accounts().list().size();
+        int before = klave.accounts().list().size();
         provider.nextSignIn(unique("sub"), unique("nobody") + "@example.com");
 
         assertThat(browser().signInWithOidc()).isEqualTo("/login?error=unknown_account");
-        assertThat(klave.klave().services().accounts().list()).hasSize(before);
+        assertThat(klave.accounts().list()).hasSize(before);
         ControlEvent failure = last(klave, "login.failure");
         assertThat(failure.via()).contains("oidc");
         assertThat(failure.reason()).contains("unknown_account");
@@ -174,7 +174,7 @@ class OidcSignInTest {
     void onlyDisabledAccountsWithTheAddressAreDisabledAndDisabledOnesDoNotCount() {
         String email = unique("off") + "@example.com";
         Subject off = person(klave, unique("off"), email);
-        klave.klave().services().lifecycle().disable(off.id(), Optional.empty(), Optional.empty());
+        klave.hooks().lifecycle().disable(off.id(), Optional.empty(), Optional.empty());
         provider.nextSignIn(unique("sub"), email);
         assertThat(browser().signInWithOidc()).isEqualTo("/login?error=disabled");
 
@@ -302,7 +302,7 @@ class OidcSignInTest {
     void anAccountLinkedToAnotherValueOfTheSameIssuerAndClaimIsIdentityMismatch() {
         String login = unique("mismatch");
         Subject subject = person(klave, login, login + "@example.com");
-        klave.klave().services().identities().link(new ExternalIdentity(subject.id(),
+        klave.identities().link(new ExternalIdentity(subject.id(),
                 ExternalIdentity.Key.oidc(provider.issuer(), "sub", "the-first-one"), Optional.empty(),
                 Optional.of(login + "@example.com"), clock.instant()));
         provider.nextSignIn("a-second-one-" + login, login + "@example.com");
@@ -315,7 +315,7 @@ class OidcSignInTest {
     void anIdentityOfAnEarlierIssuerIsReplacedAndTheEventSaysSo() {
         String login = unique("moved");
         Subject subject = person(klave, login, login + "@example.com");
-        klave.klave().services().identities().link(new ExternalIdentity(subject.id(),
+        klave.identities().link(new ExternalIdentity(subject.id(),
                 ExternalIdentity.Key.oidc("https://old-idp.example.com/", "sub", "old"), Optional.empty(),
                 Optional.empty(), clock.instant()));
         provider.nextSignIn("new-" + login, login + "@example.com");
@@ -338,13 +338,13 @@ class OidcSignInTest {
         ControlEvent changed = last(klave, "oidc.email_changed");
         assertThat(changed.details()).containsEntry("from", login + "@example.com")
                 .containsEntry("to", "renamed-" + login + "@example.com");
-        assertThat(klave.klave().services().accounts().get(subject.id()).email()).contains(login + "@example.com");
+        assertThat(klave.accounts().get(subject.id()).email()).contains(login + "@example.com");
     }
 
     @Test
     void anInvitationLinksWhateverVerifiedAllowedAddressAndSaysWhenItDiffers() {
         String login = unique("invited");
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+        IssuedLink invitation = klave.accounts().createPerson(new NewPerson(new Login(login),
                 Optional.empty(), Optional.of(login + "@example.com"), false, false), Optional.empty());
         provider.nextSignIn("sub-" + login, "someone-else-" + login + "@example.com");
         SignInBrowser browser = browser();
@@ -363,7 +363,7 @@ class OidcSignInTest {
         provider.nextSignIn("sub-" + owner, owner + "@example.com");
         browser().signInWithOidc();
         String login = unique("second");
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+        IssuedLink invitation = klave.accounts().createPerson(new NewPerson(new Login(login),
                 Optional.empty(), Optional.of(login + "@example.com"), false, false), Optional.empty());
         provider.nextSignIn("sub-" + owner, owner + "@example.com");
         SignInBrowser browser = browser();
@@ -425,7 +425,7 @@ class OidcSignInTest {
 
             String veteran = unique("veteran");
             Subject old = person(invited, veteran, veteran + "@example.com");
-            invited.klave().services().sessions().open(old);
+            invited.hooks().openSession(old);
             invited.klave().database().withHandle(handle -> handle.execute(
                     "UPDATE link_tokens SET revoked_at = 1 WHERE subject_id = ?", old.id().value()));
             provider.nextSignIn("sub-" + veteran, veteran + "@example.com");
@@ -498,14 +498,14 @@ class OidcSignInTest {
     @Test
     void withOnlyOidcOnPasswordOperationsAreRefusedNamingTheProviderNotTheForge() {
         String login = unique("nopass");
-        IssuedLink invitation = klave.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+        IssuedLink invitation = klave.accounts().createPerson(new NewPerson(new Login(login),
                 Optional.empty(), Optional.of(login + "@example.com"), false, false), Optional.empty());
         String token = TestingPeople.tokenOf(invitation.link());
         String expected = "{\"error\":\"esta cuenta entra con Acme SSO: no usa contraseña\"}";
 
         HttpResponse<String> completed = klave.http().send("POST", "/api/auth/link/complete",
                 "{\"token\":\"" + token + "\",\"password\":\"una-clave-muy-larga\"}");
-        String session = "service_session=" + klave.klave().services().sessions().open(invitation.subject())
+        String session = "service_session=" + klave.hooks().openSession(invitation.subject())
                 .cookieValue();
         HttpResponse<String> changed = klave.http().send("POST", "/api/me/password",
                 "{\"current_password\":\"x\",\"new_password\":\"una-clave-muy-larga\"}", "Cookie", session);
@@ -520,11 +520,11 @@ class OidcSignInTest {
     void aSignedInPersonLinksTheirOwnAccountAndAnAdministratorUnlinksIt() {
         String login = unique("own");
         Subject subject = person(klave, login, null);
-        Subject root = klave.klave().services().accounts().createPerson(new NewPerson(new Login(unique("root")),
+        Subject root = klave.accounts().createPerson(new NewPerson(new Login(unique("root")),
                 Optional.empty(), Optional.empty(), true, true), Optional.empty()).subject();
-        String admin = "service_session=" + klave.klave().services().sessions().open(root).cookieValue();
+        String admin = "service_session=" + klave.hooks().openSession(root).cookieValue();
         SignInBrowser browser = browser();
-        browser.set("service_session", klave.klave().services().sessions().open(subject).cookieValue(), "/");
+        browser.set("service_session", klave.hooks().openSession(subject).cookieValue(), "/");
         provider.nextSignIn("sub-" + login, login + "@example.com");
 
         HttpResponse<String> started = browser.send("POST", "/api/me/oidc/link", "");
@@ -550,9 +550,9 @@ class OidcSignInTest {
         person(klave, unique("two"), email);
         provider.nextSignIn(unique("sub"), email);
         browser().signInWithOidc();
-        Subject root = klave.klave().services().accounts().createPerson(new NewPerson(new Login(unique("auditor")),
+        Subject root = klave.accounts().createPerson(new NewPerson(new Login(unique("auditor")),
                 Optional.empty(), Optional.empty(), true, false), Optional.empty()).subject();
-        String admin = "service_session=" + klave.klave().services().sessions().open(root).cookieValue();
+        String admin = "service_session=" + klave.hooks().openSession(root).cookieValue();
 
         String body = klave.http().get("/api/control-events", "Cookie", admin).body();
 
@@ -563,11 +563,11 @@ class OidcSignInTest {
     void theLastAdministratorAbleToSignInThroughOidcIsNotUnlinked() {
         try (TestingKlave alone = startKlave(settings -> settings)) {
             String login = unique("only");
-            Subject root = alone.klave().services().accounts().createPerson(new NewPerson(new Login(login),
+            Subject root = alone.accounts().createPerson(new NewPerson(new Login(login),
                     Optional.empty(), Optional.of(login + "@example.com"), true, false), Optional.empty()).subject();
             provider.nextSignIn("sub-" + login, login + "@example.com");
             assertThat(browser(alone).signInWithOidc()).isEqualTo("/");
-            String admin = "service_session=" + alone.klave().services().sessions().open(root).cookieValue();
+            String admin = "service_session=" + alone.hooks().openSession(root).cookieValue();
 
             HttpResponse<String> refused = alone.http().send("DELETE", "/api/subjects/" + root.id().value() + "/oidc",
                     null, "Cookie", admin);
