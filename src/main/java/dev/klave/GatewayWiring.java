@@ -6,6 +6,7 @@ import dev.klave.config.ServerTls;
 import dev.klave.config.Settings;
 import dev.klave.credential.Credentials;
 import dev.klave.gateway.BearerResolver;
+import dev.klave.gateway.CallChain;
 import dev.klave.gateway.Bearers;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
@@ -59,6 +60,8 @@ final class GatewayWiring {
     final SessionBearers agentBearers;
     final OpenCalls openCalls;
     final Gateway gateway;
+    /** Every call to a cluster, whichever way it came, as one chain of steps (issue 52). */
+    final CallChain chain;
     final ClusterExchange clusterExchange;
     final NetworkEngine network;
     final ProxyFactory proxy;
@@ -95,7 +98,8 @@ final class GatewayWiring {
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
         gateway = new Gateway(credentialChecks, auditWriter, openCalls, checking, clock);
-        clusterExchange = new ClusterExchange(gateway, clusters.connections.endpoints(), clock);
+        chain = new CallChain(gateway);
+        clusterExchange = new ClusterExchange(gateway, chain, clusters.connections.endpoints(), clock);
         network = new NetworkEngine(settings.tlsEngine());
         recordingPolicies = new dev.klave.recording.RecordingPolicies(
                 new dev.klave.store.JdbiRecordingPolicyStore(database), clusters.clusterStore, accounts.events, database,
@@ -109,7 +113,8 @@ final class GatewayWiring {
         proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(bearers, credentialChecks, auditWriter, blocking, settings.auditTimeout(),
                     clock);
-            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, bearers, clusters.connections.endpoints(),
+            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, chain, bearers,
+                    clusters.connections.endpoints(),
                     clientAddresses, draining, settings.proxy(),
                     clock, network.tls(), refusals, registry, recordings), refusals);
         };

@@ -268,6 +268,11 @@ public final class Services {
         return gateway.gateway;
     }
 
+    /** Every call to a cluster, whichever way it came; it knows those not ended yet. */
+    public dev.klave.gateway.CallChain chain() {
+        return gateway.chain;
+    }
+
     /** Calls to clusters for callers inside Klave, under the proxy's rules (spec 3's tools). */
     public ClusterExchange clusterExchange() {
         return gateway.clusterExchange;

@@ -186,7 +186,8 @@ class ClusterExchangeTest {
     @Test
     void anAnswerOverTheCapIsDiscardedAndAClusterTooSlowTimesOutBothSaidInTheRow() throws Exception {
         ClusterExchange small = new ClusterExchange(klave.klave().services().gateway(),
-                new dev.klave.cluster.ClusterEndpoints(), Clock.systemUTC(),
+                new CallChain(klave.klave().services().gateway()), new dev.klave.cluster.ClusterEndpoints(),
+                Clock.systemUTC(),
                 Duration.ofSeconds(2), 512);
         cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: team-a\n"
                 + "data:\n  blob: " + "x".repeat(4096) + "\n");
