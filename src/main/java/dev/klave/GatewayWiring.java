@@ -1,6 +1,7 @@
 package dev.klave;
 
 import dev.klave.config.Settings;
+import dev.klave.gateway.CallChain;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.Gateway;
@@ -28,6 +29,8 @@ final class GatewayWiring {
     final CredentialChecks credentialChecks;
     final OpenCalls openCalls;
     final Gateway gateway;
+    /** Every call to a cluster, whichever way it came, as one chain of steps (issue 52). */
+    final CallChain chain;
     final ClusterExchange clusterExchange;
     final NetworkEngine network;
     final ProxyFactory proxy;
@@ -41,13 +44,14 @@ final class GatewayWiring {
         // Virtual threads made per task: none exists until a full check runs.
         Executor checking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("klave-gateway-", 0).factory());
         gateway = new Gateway(credentialChecks, audit.writer, openCalls, checking, clock);
-        clusterExchange = new ClusterExchange(gateway, clusters.connections.endpoints(), clock);
+        chain = new CallChain(gateway);
+        clusterExchange = new ClusterExchange(gateway, chain, clusters.connections.endpoints(), clock);
         network = new NetworkEngine(settings.tlsEngine());
         ClientAddresses clientAddresses = new ClientAddresses(settings.trustedProxies());
         proxy = (vertx, blocking, draining) -> {
             RefusalAudit refusals = new RefusalAudit(bearers.bearers, credentialChecks, audit.writer, blocking,
                     settings.auditTimeout(), clock);
-            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, bearers.bearers,
+            return new ProxyFactory.Proxy(new ProxyHandler(vertx, gateway, chain, bearers.bearers,
                     clusters.connections.endpoints(), clientAddresses, draining, settings.proxy(), clock,
                     network.tls(), refusals, registry, recordings.recordings), refusals);
         };

@@ -92,6 +92,11 @@ final class RunningHooks implements TestHooks {
     }
 
     @Override
+    public dev.klave.gateway.CallChain chain() {
+        return areas.gateway().chain;
+    }
+
+    @Override
     public OpenCalls openCalls() {
         return areas.gateway().openCalls;
     }

@@ -64,6 +64,9 @@ public interface TestHooks {
     /** Admission of calls to clusters, shared by every way in. */
     Gateway gateway();
 
+    /** Every call to a cluster as one chain; it knows the calls it handed over that have not ended. */
+    dev.klave.gateway.CallChain chain();
+
     /** Calls to clusters for callers inside Klave, under the proxy's rules (spec 3's tools). */
     ClusterExchange clusterExchange();
 

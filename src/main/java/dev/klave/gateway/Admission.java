@@ -6,8 +6,8 @@ import dev.klave.messages.Refusal;
 
 /** What admission decided of a call; either way its audit row is written. */
 public sealed interface Admission {
-    /** The call may go to its cluster, through a transport, as the {@link OpenCall} says. */
-    record Admitted(OpenCall call) implements Admission {
+    /** The call may go to its cluster, through a transport ({@link CallChain}). */
+    record Admitted(Carried call) implements Admission {
         public Admitted {
             requireNonNull(call, "call is null");
         }

@@ -9,11 +9,11 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.cluster.KubernetesApi;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
+import dev.klave.messages.Refusal;
 import dev.klave.messages.Untrusted;
 import dev.klave.outbound.Answer;
 import dev.klave.outbound.OutboundFailure;
 import dev.klave.outbound.OutboundHttp;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,6 +37,7 @@ public final class ClusterExchange {
     public static final long ANSWER_LIMIT = 8L * 1024 * 1024;
 
     private final Gateway gateway;
+    private final CallChain chain;
     private final ClusterEndpoints endpoints;
     private final AuditIds ids;
     private final long answerLimit;
@@ -69,12 +70,14 @@ public final class ClusterExchange {
         }
     }
 
-    public ClusterExchange(Gateway gateway, ClusterEndpoints endpoints, Clock clock) {
-        this(gateway, endpoints, clock, DEADLINE, ANSWER_LIMIT);
+    public ClusterExchange(Gateway gateway, CallChain chain, ClusterEndpoints endpoints, Clock clock) {
+        this(gateway, chain, endpoints, clock, DEADLINE, ANSWER_LIMIT);
     }
 
-    ClusterExchange(Gateway gateway, ClusterEndpoints endpoints, Clock clock, Duration deadline, long answerLimit) {
+    ClusterExchange(Gateway gateway, CallChain chain, ClusterEndpoints endpoints, Clock clock, Duration deadline,
+            long answerLimit) {
         this.gateway = requireNonNull(gateway, "gateway is null");
+        this.chain = requireNonNull(chain, "chain is null");
         this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.ids = new AuditIds(clock);
         requireNonNull(deadline, "deadline is null");
@@ -84,80 +87,111 @@ public final class ClusterExchange {
     }
 
     /**
-     * Admits the call as {@code bearer} (resolved at its edge), sends it and reads the whole answer.
-     * Never throws for what the cluster or the caller did: each outcome is an {@link Exchanged},
-     * and its audit row is complete when this returns.
+     * Admits the call as {@code bearer} (resolved at its edge), sends it and reads the whole answer,
+     * through the {@link CallChain}. Never throws for what the cluster or the caller did: each
+     * outcome is an {@link Exchanged}, and its audit row is complete when this returns.
      */
     public Exchanged exchange(Bearer bearer, Call call, Outgoing outgoing) {
         Ending ending = gateway.ending(ids.next());
-        Admission admission = gateway.admit(ending, bearer, call).join();
-        return switch (admission) {
-            case Admission.Refused refused -> new Exchanged.Refused(ending.auditId(), refused.refusal());
-            case Admission.Admitted admitted -> send(admitted.call(), outgoing);
-        };
+        Sending sending = new Sending(ending.auditId(), outgoing, Thread.currentThread());
+        chain.runHere(ending, bearer, call, sending);
+        return sending.exchanged.orElseThrow(() -> new IllegalStateException("the chain ended without an outcome"));
     }
 
-    /** Holds a wait of {@code bearer}'s on {@code cluster} among the open calls ({@link Gateway#hold}). */
-    public Gateway.Held hold(Bearer bearer, ClusterId cluster) {
-        return gateway.hold(bearer, cluster);
+    /** Holds a wait of {@code bearer}'s on {@code cluster} among the open calls ({@link CallChain#hold}). */
+    public CallChain.Held hold(Bearer bearer, ClusterId cluster) {
+        return chain.hold(bearer, cluster);
     }
 
-    /** The transport of an open call: the JDK's client, pinned to the cluster's CA, the whole answer read. */
-    private Exchanged send(OpenCall open, Outgoing outgoing) {
-        String auditId = open.auditId();
-        AtomicReference<CutReason> cut = new AtomicReference<>();
-        Thread sending = Thread.currentThread();
-        // Registered before the request is built: only then are its target and impersonation given out.
-        open.register(reason -> {
+    /**
+     * The tools' transport: the JDK's client, pinned to the cluster's CA, on the calling thread, the
+     * whole answer read; a cut interrupts the thread that sends.
+     */
+    private final class Sending implements Transport {
+        private final String auditId;
+        private final Outgoing outgoing;
+        private final Thread thread;
+        private final AtomicReference<CutReason> cut = new AtomicReference<>();
+        private Optional<Exchanged> exchanged = Optional.empty();
+
+        Sending(String auditId, Outgoing outgoing, Thread thread) {
+            this.auditId = auditId;
+            this.outgoing = outgoing;
+            this.thread = thread;
+        }
+
+        @Override
+        public void refused(Refusal refusal) {
+            exchanged = Optional.of(new Exchanged.Refused(auditId, refusal));
+        }
+
+        @Override
+        public void cut(CutReason reason, Carried call) {
             cut.set(reason);
-            sending.interrupt();
-        });
-        HttpRequest request;
-        try {
-            request = request(open, outgoing);
-        } catch (RuntimeException e) {
-            // Nothing was sent: the call ends, its row says so (a defect of Klave's, never the client's).
-            open.answered();
-            LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).log("call {} to cluster {} not sent: {}", auditId,
-                    open.call().cluster(), Untrusted.text(e.toString()));
-            open.end(Message.PREVIEW_NOT_DRY_RUN.status(), Optional.of(Message.PREVIEW_NOT_DRY_RUN.text()));
-            return new Exchanged.Refused(auditId, Message.PREVIEW_NOT_DRY_RUN.refusal());
+            thread.interrupt();
         }
-        Answer answer;
-        try {
-            answer = endpoints.client(clients, open.call().cluster(), "", open.cluster()).send(request);
-        } catch (OutboundFailure failure) {
-            open.answered();
-            if (cut.get() != null) {
-                return cut(open, cut.get());
+
+        @Override
+        public void send(Wire wire, Carried call) {
+            exchanged = Optional.of(carry(wire, call));
+        }
+
+        private Exchanged carry(Wire wire, Carried call) {
+            Answer answer;
+            try {
+                if (cut.get() != null) {
+                    call.answered();
+                    return cutShort(call, cut.get());
+                }
+                answer = endpoints.client(clients, call.call().cluster(), "", call.cluster()).send(request(wire));
+            } catch (OutboundFailure failure) {
+                call.answered();
+                if (cut.get() != null) {
+                    return cutShort(call, cut.get());
+                }
+                return failed(call, failure);
+            } catch (RuntimeException e) {
+                // Not a failure the client reports (a defect): the call still ends, its row with it.
+                call.answered();
+                LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).setCause(e).log("call {} to cluster {} failed",
+                        auditId, call.call().cluster());
+                call.end(Message.UPSTREAM_CONNECTION.status(), Optional.of(Message.UPSTREAM_CONNECTION.text()));
+                return new Exchanged.Failed(auditId, Message.UPSTREAM_CONNECTION, Message.UPSTREAM_CONNECTION.text());
             }
-            return failed(open, failure);
-        } catch (RuntimeException e) {
-            // Not a failure the client reports (a defect): the call still ends, its row with it.
-            open.answered();
-            LOG.atError().addKeyValue(LogFields.AUDIT_ID, auditId).setCause(e).log("call {} to cluster {} failed",
-                    auditId, open.call().cluster());
-            open.end(Message.UPSTREAM_CONNECTION.status(), Optional.of(Message.UPSTREAM_CONNECTION.text()));
-            return new Exchanged.Failed(auditId, Message.UPSTREAM_CONNECTION, Message.UPSTREAM_CONNECTION.text());
+            call.answered();
+            if (cut.get() != null) {
+                return cutShort(call, cut.get());
+            }
+            call.end(answer.status(), Optional.empty());
+            return new Exchanged.Answered(auditId, answer.status(), answer.headers(), answer.body());
         }
-        open.answered();
-        if (cut.get() != null) {
-            return cut(open, cut.get());
+
+        /** The request as the wire says, with what the tool sends besides. */
+        private HttpRequest request(Wire wire) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(wire.uri())
+                    .method(wire.method(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
+                            .orElse(HttpRequest.BodyPublishers.noBody()))
+                    .header("Accept", outgoing.accept())
+                    .header("User-Agent", "klave");
+            outgoing.contentType().ifPresent(type -> request.header("Content-Type", type));
+            outgoing.ifNoneMatch().ifPresent(tag -> request.header("If-None-Match", tag));
+            for (Map.Entry<String, String> header : wire.impersonation()) {
+                request.header(header.getKey(), header.getValue());
+            }
+            return request.build();
         }
-        open.end(answer.status(), Optional.empty());
-        return new Exchanged.Answered(auditId, answer.status(), answer.headers(), answer.body());
     }
 
     /** Cut before its answer was whole: refused as the proxy refuses a request cut in flight. */
-    private Exchanged cut(OpenCall open, CutReason reason) {
+    private static Exchanged cutShort(Carried call, CutReason reason) {
         // The interrupt was ours, and is spent.
         Thread.interrupted();
         Message refused = reason.refusal();
-        open.end(refused.status(), Optional.of(reason == CutReason.SHUTDOWN ? reason.text() : refused.text()));
-        return new Exchanged.Refused(open.auditId(), refused.refusal());
+        call.end(refused.status(), Optional.of(reason == CutReason.SHUTDOWN ? reason.text() : refused.text()));
+        return new Exchanged.Refused(call.auditId(), refused.refusal());
     }
 
-    private Exchanged failed(OpenCall open, OutboundFailure failure) {
+    private Exchanged failed(Carried open, OutboundFailure failure) {
         String auditId = open.auditId();
         LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId).log("call {} to cluster {} failed: {}", auditId,
                 open.call().cluster(), Untrusted.text(failure.toString()));
@@ -177,26 +211,5 @@ public final class ClusterExchange {
             return bytes / (1024 * 1024) + " MiB";
         }
         return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
-    }
-
-    /**
-     * The request as it will leave. A preview's URI is read back and must be a dry run: whatever
-     * built the call, a preview without {@code dryRun=All} on the wire is never sent (fail closed).
-     *
-     * @throws IllegalStateException for a preview that is not a dry run on the wire
-     */
-    private HttpRequest request(OpenCall open, Outgoing outgoing) {
-        URI uri = open.uri();
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
-                .method(open.call().method(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
-                        .orElse(HttpRequest.BodyPublishers.noBody()))
-                .header("Accept", outgoing.accept())
-                .header("User-Agent", "klave");
-        outgoing.contentType().ifPresent(type -> request.header("Content-Type", type));
-        outgoing.ifNoneMatch().ifPresent(tag -> request.header("If-None-Match", tag));
-        for (Map.Entry<String, String> header : open.impersonation()) {
-            request.header(header.getKey(), header.getValue());
-        }
-        return request.build();
     }
 }

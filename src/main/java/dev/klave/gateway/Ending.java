@@ -3,12 +3,12 @@ package dev.klave.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.AuditRow;
-import dev.klave.audit.AuditWriter;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
@@ -21,7 +21,8 @@ import java.util.function.IntConsumer;
 public final class Ending {
     private final String auditId;
     private final OpenCalls calls;
-    private final AuditWriter audit;
+    /** Where the row's completion goes: the audit writer's queue. */
+    private final Consumer<AuditRow.Completion> audit;
     private final Clock clock;
     /** Told the status of the ending recorded (the proxy's meters); once, like the row. */
     private final IntConsumer observer;
@@ -29,12 +30,13 @@ public final class Ending {
     /** What the call holds (a place among its credential's requests, a pool's count), given up when it ends. */
     private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
-    public Ending(String auditId, OpenCalls calls, AuditWriter audit, Clock clock) {
+    public Ending(String auditId, OpenCalls calls, Consumer<AuditRow.Completion> audit, Clock clock) {
         this(auditId, calls, audit, clock, status -> { });
     }
 
     /** @param observer told the status recorded, once, after the row's completion is queued */
-    public Ending(String auditId, OpenCalls calls, AuditWriter audit, Clock clock, IntConsumer observer) {
+    public Ending(String auditId, OpenCalls calls, Consumer<AuditRow.Completion> audit, Clock clock,
+            IntConsumer observer) {
         this.auditId = requireNonNull(auditId, "auditId is null");
         this.calls = requireNonNull(calls, "calls is null");
         this.audit = requireNonNull(audit, "audit is null");
@@ -46,7 +48,7 @@ public final class Ending {
     public void end(int status, Optional<String> error) {
         if (ended.compareAndSet(false, true)) {
             calls.closed(auditId);
-            audit.complete(new AuditRow.Completion(auditId, status, error, clock.instant()));
+            audit.accept(new AuditRow.Completion(auditId, status, error, clock.instant()));
             releaseHeld();
             observer.accept(status);
         }

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * decides on a virtual thread, and a refusal completes the row already written. Either way the
  * call is admitted only after both.
  */
-public final class Gateway {
+public final class Gateway implements Admissions {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
 
     private final CredentialChecks checks;
@@ -56,15 +56,16 @@ public final class Gateway {
 
     /** The handle that will end the call under {@code auditId}, made before it is admitted. */
     public Ending ending(String auditId) {
-        return new Ending(auditId, streams, audit, clock);
+        return new Ending(auditId, streams, audit::complete, clock);
     }
 
     /** As {@link #ending(String)}, telling {@code observer} the status the call ends with (metrics). */
     public Ending ending(String auditId, IntConsumer observer) {
-        return new Ending(auditId, streams, audit, clock, observer);
+        return new Ending(auditId, streams, audit::complete, clock, observer);
     }
 
     /** The open calls of this replica, cut on revocation and at shutdown. */
+    @Override
     public OpenCalls streams() {
         return streams;
     }
@@ -80,6 +81,7 @@ public final class Gateway {
      * not be, which refuses it). Completes on the audit writer's thread for a remembered check, on
      * a virtual thread otherwise; never exceptionally.
      */
+    @Override
     public CompletableFuture<Admission> admit(Ending ending, Resolved resolved, Call call) {
         Optional<Caller> remembered = checks.remembered(resolved.bearer(), call.cluster());
         if (remembered.isPresent()) {
@@ -94,6 +96,7 @@ public final class Gateway {
      * longer exchange (an agent's tool call, resolved once at {@code /mcp}): a full check reads it
      * again by its id, since it may have been revoked or ended since.
      */
+    @Override
     public CompletableFuture<Admission> admit(Ending ending, Bearer bearer, Call call) {
         return admit(ending, new Resolved(bearer, generation -> checks.bearer(bearer.id())), call);
     }
@@ -104,6 +107,7 @@ public final class Gateway {
      * refuses a missing or unknown token): a refusal before it is known leaves a row without a
      * bearer (spec 1 §1.3).
      */
+    @Override
     public CompletableFuture<Admission> admit(Ending ending, LongFunction<Bearer> resolve, Call call) {
         return CompletableFuture.supplyAsync(() -> admitChecked(ending, call,
                 found -> checks.admit(resolve, call.cluster(), found)), blocking);
@@ -183,49 +187,20 @@ public final class Gateway {
     }
 
     /**
-     * Holds a wait of {@code bearer}'s on {@code cluster} among the open calls — a tool waiting for
-     * a person's approval of its write (spec 3 §4 "Write approval flow" 3) — so that what cuts a
-     * call cuts the wait too: the waiting thread is interrupted, and {@link Held#cut()} says why.
+     * The full check of {@code bearer} on {@code cluster} now, for a wait that is no call (a tool
+     * waiting for a person's approval, {@link CallChain#hold}).
      *
      * @throws Refusal when the bearer may not act on the cluster now
      */
-    public Held hold(Bearer bearer, ClusterId cluster) {
-        Caller caller = checks.admit(Resolved.fresh(bearer), cluster);
-        Held held = new Held("wait-" + java.util.UUID.randomUUID(), Thread.currentThread());
-        streams.open(held.id, caller, cluster, held::cutBy);
-        return held;
+    @Override
+    public Caller check(Bearer bearer, ClusterId cluster) {
+        return checks.admit(Resolved.fresh(bearer), cluster);
     }
 
-    /** A wait held open; closing it (however the wait ended) takes it out of the open calls. */
-    public final class Held implements AutoCloseable {
-        private final String id;
-        private final Thread waiting;
-        private final AtomicReference<CutReason> cut = new AtomicReference<>();
 
-        private Held(String id, Thread waiting) {
-            this.id = id;
-            this.waiting = waiting;
-        }
-
-        private void cutBy(CutReason reason) {
-            cut.set(reason);
-            waiting.interrupt();
-        }
-
-        /** Why the wait was cut, if it was. */
-        public Optional<CutReason> cut() {
-            return Optional.ofNullable(cut.get());
-        }
-
-        @Override
-        public void close() {
-            streams.closed(id);
-        }
-    }
-
-    /** The call admitted: open, to be carried by its transport under the {@link OpenCall}'s contract. */
+    /** The call admitted, for the {@link CallChain} to carry. */
     private Admission admitted(Ending ending, Call call, Caller caller) {
-        return new Admission.Admitted(new OpenCall(ending.auditId(), call, caller, ending, streams));
+        return new Admission.Admitted(new Carried(ending.auditId(), call, caller, ending, streams));
     }
 
     private static Admission refused(Refusal refusal) {

@@ -7,9 +7,10 @@ import java.util.Map;
 /**
  * The headers that make a cluster act as the caller (spec 1 §1.3): Klave's proxy token as the
  * bearer, and {@code Impersonate-User}, {@code Impersonate-Uid} and one {@code Impersonate-Group}
- * per group. Built here only, for every way in, and given out only by an {@link OpenCall} that is
- * registered with the stream guard; whatever a client sent under these names was refused or removed
- * before (the proxy's header rules), so these are the only ones a cluster sees.
+ * per group. Built here only, for every way in, and given out only in the {@link Wire} that the
+ * {@link CallChain} builds for a call it has registered with the stream guard; whatever a client
+ * sent under these names was refused or removed before (the proxy's header rules), so these are the
+ * only ones a cluster sees.
  */
 final class Impersonation {
     private Impersonation() {}

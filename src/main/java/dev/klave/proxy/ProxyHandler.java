@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.AuditIds;
 import dev.klave.config.ProxyLimits;
-import dev.klave.gateway.Admission;
 import dev.klave.gateway.Bearer;
 import dev.klave.gateway.BearerResolver;
 import dev.klave.gateway.Resolved;
@@ -13,8 +12,11 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.crypto.TokenHash;
 import dev.klave.crypto.TokenKind;
 import dev.klave.gateway.Call;
-import dev.klave.gateway.Caller;
-import dev.klave.gateway.OpenCall;
+import dev.klave.gateway.CallChain;
+import dev.klave.gateway.Carried;
+import dev.klave.gateway.CutReason;
+import dev.klave.gateway.Transport;
+import dev.klave.gateway.Wire;
 import dev.klave.gateway.Span;
 import dev.klave.gateway.Gateway;
 import dev.klave.http.ClientAddresses;
@@ -38,14 +40,14 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SSLEngineOptions;
 import java.net.InetAddress;
-import java.net.URI;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +60,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
 
     private final Gateway gateway;
+    private final CallChain chain;
     private final BearerResolver bearers;
     private final ClientAddresses clients;
     private final Upstreams upstreams;
@@ -74,10 +77,12 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
      * @param streamTls the TLS engine of upgraded connections to clusters (the listener's)
      * @param registry where the proxy's request counters and latency histogram go
      */
-    public ProxyHandler(Vertx vertx, Gateway gateway, BearerResolver bearers, ClusterEndpoints endpoints, ClientAddresses clients,
+    public ProxyHandler(Vertx vertx, Gateway gateway, CallChain chain, BearerResolver bearers,
+            ClusterEndpoints endpoints, ClientAddresses clients,
             BooleanSupplier draining, ProxyLimits limits, Clock clock, SSLEngineOptions streamTls, RefusalAudit refusals,
             MeterRegistry registry, dev.klave.recording.Recordings recordings) {
         this.gateway = requireNonNull(gateway, "gateway is null");
+        this.chain = requireNonNull(chain, "chain is null");
         this.bearers = requireNonNull(bearers, "bearers is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx, endpoints);
@@ -121,13 +126,10 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         Optional<TokenHash> token = TokenHash.ofBearer(authorization, TokenKind.CREDENTIAL);
         LongFunction<Bearer> resolve = generation -> bearers.resolve(
                 token.orElseThrow(Message.TOKEN_MISSING::refusal), BearerResolver.Edge.PROXY, generation);
-        CompletableFuture<Admission> admission = token.flatMap(presented -> bearers.remembered(presented,
-                        BearerResolver.Edge.PROXY))
-                .map(kept -> gateway.admit(proxied.ending(), new Resolved(kept, resolve), call))
-                .orElseGet(() -> gateway.admit(proxied.ending(), resolve, call));
-        admission.whenComplete((admitted, failure) -> context.runOnContext(
-                ignored -> proceed(proxied, request, target, call, auditId, upgrade, measured,
-                        failure == null ? admitted : new Admission.Refused(Message.INTERNAL_ERROR.refusal()))));
+        Forwarding forwarding = new Forwarding(proxied, request, target, call, upgrade, measured, context);
+        token.flatMap(presented -> bearers.remembered(presented, BearerResolver.Edge.PROXY))
+                .ifPresentOrElse(kept -> chain.run(proxied.ending(), new Resolved(kept, resolve), call, forwarding),
+                        () -> chain.run(proxied.ending(), resolve, call, forwarding));
     }
 
     /**
@@ -173,63 +175,6 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         UnreadBodies.drop(request, false);
     }
 
-    private void proceed(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, Call call,
-            String auditId, boolean upgrade, MeasuredRequest measured, Admission admission) {
-        OpenCall open;
-        switch (admission) {
-            case Admission.Refused refused -> {
-                // Its row holds the refusal; unless the request ended already, that is its status.
-                measured.accept(refused.refusal().status());
-                if (proxied.refused()) {
-                    answerRefusal(request, refused.refusal(), upgrade);
-                }
-                return;
-            }
-            case Admission.Admitted admitted -> open = admitted.call();
-        }
-        Caller caller = open.caller();
-        measured.admittedTo(target.cluster().value());
-        if (!proxied.admitted()) {
-            return;
-        }
-        Span span = spanOf(call, upgrade);
-        if (span == Span.LONG_LIVED) {
-            try {
-                open.holding(shares.stream(caller.bearer().id()));
-            } catch (Refusal refusal) {
-                open.end(refusal.status(), Optional.of(refusal.getMessage()));
-                answerRefusal(request, refusal, upgrade);
-                return;
-            }
-        }
-        if (upgrade) {
-            upgrades.serve(request, open);
-            return;
-        }
-        Optional<Refusal> unrecordable = upgrades.refusedWithoutUpgrade(call);
-        if (unrecordable.isPresent()) {
-            open.end(unrecordable.get().status(), Optional.of(unrecordable.get().getMessage()));
-            answerRefusal(request, unrecordable.get(), false);
-            return;
-        }
-        if (span == Span.LONG_LIVED) {
-            forward(proxied, request, open, span);
-            return;
-        }
-        shares.request(caller.bearer().id(), target.cluster()).onComplete(place -> {
-            if (place.failed()) {
-                Refusal refusal = (Refusal) place.cause();
-                open.end(refusal.status(), Optional.of(refusal.getMessage()));
-                answerRefusal(request, refusal, false);
-                return;
-            }
-            open.holding(place.result());
-            if (!proxied.over()) {
-                forward(proxied, request, open, Span.BRIEF);
-            }
-        });
-    }
-
     private static boolean isUpgrade(HttpServerRequest request) {
         String connection = request.getHeader(HttpHeaders.CONNECTION);
         return request.getHeader(HttpHeaders.UPGRADE) != null
@@ -242,97 +187,194 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     }
 
     /**
-     * Sends the request to its cluster and relays the answer, both ways with back-pressure.
-     *
-     * @param span a long-lived call (a watch, a followed log) may stay silent for hours, has a pool
-     *     of its own, and no time-out but its client's, the cluster's and the stream guard's
+     * The proxy's transport of one request (issue 52): what the {@link CallChain} hands an admitted
+     * call to — a place among its credential's requests or streams, then the forwarding or the
+     * upgrade — and what a refusal or a cut of the stream guard does to it. Every step runs on the
+     * request's event loop.
      */
-    private void forward(ProxiedRequest proxied, HttpServerRequest request, OpenCall open, Span span) {
-        HttpServerResponse response = request.response();
-        String auditId = open.auditId();
-        ClusterId cluster = open.call().cluster();
-        AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
-        response.closeHandler(ignored -> {
-            open.answered();
-            open.end(499, Optional.of(Message.AUDIT_CLIENT_GONE.text()));
-            // The client hung up before the answer ended: end it at the cluster too. A silent
-            // watch would otherwise hold its connection to the cluster until the cluster ends it
-            // (bench/run: 10,000 closed watches left 10,000 upstream connections open).
-            HttpClientRequest upstream = sent.get();
-            if (upstream != null && !response.ended()) {
-                upstream.connection().close();
+    private final class Forwarding implements Transport {
+        private final ProxiedRequest proxied;
+        private final HttpServerRequest request;
+        private final ProxyTarget target;
+        private final Call call;
+        private final boolean upgrade;
+        private final MeasuredRequest measured;
+        private final Context context;
+        /** What a cut does once the call is under way: until then, the specification's answer. */
+        private Consumer<CutReason> cutting;
+
+        Forwarding(ProxiedRequest proxied, HttpServerRequest request, ProxyTarget target, Call call, boolean upgrade,
+                MeasuredRequest measured, Context context) {
+            this.proxied = proxied;
+            this.request = request;
+            this.target = target;
+            this.call = call;
+            this.upgrade = upgrade;
+            this.measured = measured;
+            this.context = context;
+        }
+
+        @Override
+        public Executor executor() {
+            return command -> context.runOnContext(ignored -> command.run());
+        }
+
+        @Override
+        public void refused(Refusal refusal) {
+            // Its row holds the refusal; unless the request ended already, that is its status.
+            measured.accept(refusal.status());
+            if (proxied.refused()) {
+                answerRefusal(request, refusal, upgrade);
             }
-        });
-        Context context = Vertx.currentContext();
-        // Until the cluster answers, a cut call gets the spec's answer instead (spec 1 §7: "request
-        // in flight cut off by a change"). Registered before the request exists: only then are its
-        // target and impersonation given out.
-        open.register(reason -> context.runOnContext(ignored -> {
+        }
+
+        @Override
+        public void cut(CutReason reason, Carried open) {
+            if (cutting != null) {
+                cutting.accept(reason);
+                return;
+            }
+            // Before the cluster answers, a cut call gets the spec's answer (spec 1 §7: "request in
+            // flight cut off by a change").
             Message refused = reason.refusal();
             open.end(refused.status(), Optional.of(refused.text()));
-            KubeStatus.send(response, refused);
+            if (!request.response().ended() && !request.response().closed()) {
+                KubeStatus.send(request.response(), refused);
+            }
             request.connection().close();
-        }));
-        URI server = open.cluster().server();
-        int port = server.getPort() == -1 ? 443 : server.getPort();
-        String basePath = server.getRawPath() == null ? "" : server.getRawPath();
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.valueOf(request.method().name()))
-                .setHost(server.getHost())
-                .setPort(port)
-                .setURI(basePath + open.target())
-                .setHeaders(ForwardedHeaders.of(request.headers(), open.impersonation()))
-                // Waiting for a pooled connection is bounded on its own, and short: a cluster
-                // whose connections are all taken answers 503 now rather than after the time-out.
-                .setConnectTimeout(limits.queueTimeout().toMillis());
-        if (span == Span.BRIEF) {
-            options.setIdleTimeout(limits.timeout().toMillis());
         }
-        Upstreams.Pool pool = upstreams.client(cluster, open.cluster(), span);
-        open.holding(pool.enter());
-        pool.client().request(options)
-                .recover(failure -> Future.failedFuture(new NoConnection(failure)))
-                .compose(upstream -> {
-                    sent.set(upstream);
-                    if (!proxied.sending(upstream)) {
-                        return Future.failedFuture(new ClientSideEnded());
-                    }
-                    Relays.body(request, upstream);
-                    return upstream.response();
-                })
-                .onSuccess(upstream -> {
-                    open.answered();
-                    if (response.ended() || response.closed()) {
-                        upstream.request().connection().close();
-                        return;
-                    }
-                    if (span == Span.LONG_LIVED) {
-                        open.register(reason -> context.runOnContext(ignored -> {
-                            open.end(upstream.statusCode(), reason);
-                            request.connection().close();
+
+        @Override
+        public void send(Wire wire, Carried open) {
+            measured.admittedTo(target.cluster().value());
+            if (!proxied.admitted()) {
+                return;
+            }
+            Span span = spanOf(call, upgrade);
+            if (span == Span.LONG_LIVED) {
+                try {
+                    open.holding(shares.stream(open.bearer().id()));
+                } catch (Refusal refusal) {
+                    end(open, refusal);
+                    return;
+                }
+            }
+            if (upgrade) {
+                cutting = upgrades.serve(request, wire, open);
+                return;
+            }
+            Optional<Refusal> unrecordable = upgrades.refusedWithoutUpgrade(call);
+            if (unrecordable.isPresent()) {
+                end(open, unrecordable.get());
+                return;
+            }
+            if (span == Span.LONG_LIVED) {
+                forward(wire, open, span);
+                return;
+            }
+            shares.request(open.bearer().id(), target.cluster()).onComplete(place -> {
+                if (place.failed()) {
+                    end(open, (Refusal) place.cause());
+                    return;
+                }
+                open.holding(place.result());
+                if (!proxied.over() && !open.ended()) {
+                    forward(wire, open, Span.BRIEF);
+                }
+            });
+        }
+
+        /** Ends the call with a refusal of the proxy's own, answered to the client. */
+        private void end(Carried open, Refusal refusal) {
+            open.answered();
+            open.end(refusal.status(), Optional.of(refusal.getMessage()));
+            answerRefusal(request, refusal, upgrade);
+        }
+
+        /**
+         * Sends the request to its cluster and relays the answer, both ways with back-pressure.
+         *
+         * @param span a long-lived call (a watch, a followed log) may stay silent for hours, has a pool
+         *     of its own, and no time-out but its client's, the cluster's and the stream guard's
+         */
+        private void forward(Wire wire, Carried open, Span span) {
+            HttpServerResponse response = request.response();
+            String auditId = open.auditId();
+            ClusterId cluster = open.call().cluster();
+            AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
+            response.closeHandler(ignored -> {
+                open.answered();
+                open.end(499, Optional.of(Message.AUDIT_CLIENT_GONE.text()));
+                // The client hung up before the answer ended: end it at the cluster too. A silent
+                // watch would otherwise hold its connection to the cluster until the cluster ends it
+                // (bench/run: 10,000 closed watches left 10,000 upstream connections open).
+                HttpClientRequest upstream = sent.get();
+                if (upstream != null && !response.ended()) {
+                    upstream.connection().close();
+                }
+            });
+            RequestOptions options = new RequestOptions()
+                    .setMethod(HttpMethod.valueOf(wire.method()))
+                    .setHost(wire.uri().getHost())
+                    .setPort(wire.port())
+                    .setURI(wire.target())
+                    .setHeaders(ForwardedHeaders.of(request.headers(), wire.impersonation()))
+                    // Waiting for a pooled connection is bounded on its own, and short: a cluster
+                    // whose connections are all taken answers 503 now rather than after the time-out.
+                    .setConnectTimeout(limits.queueTimeout().toMillis());
+            if (span == Span.BRIEF) {
+                options.setIdleTimeout(limits.timeout().toMillis());
+            }
+            Upstreams.Pool pool = upstreams.client(cluster, wire.cluster(), span);
+            open.holding(pool.enter());
+            pool.client().request(options)
+                    .recover(failure -> Future.failedFuture(new NoConnection(failure)))
+                    .compose(upstream -> {
+                        sent.set(upstream);
+                        if (!proxied.sending(upstream)) {
+                            return Future.failedFuture(new ClientSideEnded());
+                        }
+                        Relays.body(request, upstream);
+                        return upstream.response();
+                    })
+                    .onSuccess(upstream -> {
+                        if (response.ended() || response.closed()) {
+                            open.answered();
                             upstream.request().connection().close();
-                        }));
-                    }
-                    Relays.answer(upstream, response, open::end);
-                })
-                .onFailure(failure -> {
-                    if (failure instanceof ClientSideEnded || proxied.over()) {
-                        return;
-                    }
-                    Message message = failure instanceof NoConnection none
-                            ? UpstreamFailures.classifyConnecting(none.getCause(),
-                                    pool.full(Upstreams.REQUEST_CONNECTIONS))
-                            : UpstreamFailures.classify(failure);
-                    LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
-                            .log("proxy {} to cluster {} failed: {}", auditId, cluster,
-                            Untrusted.text(String.valueOf(failure instanceof NoConnection ? failure.getCause() : failure)));
-                    Refusal refusal = message.refusal(cluster.value());
-                    open.end(refusal.status(), Optional.of(refusal.getMessage()));
-                    if (message == Message.PROXY_CLUSTER_BUSY) {
-                        response.putHeader("Retry-After", "1");
-                    }
-                    answerRefusal(request, refusal, false);
-                });
+                            return;
+                        }
+                        if (span == Span.LONG_LIVED) {
+                            // Streaming now: a cut ends it with the answer's status and closes both sides.
+                            cutting = reason -> {
+                                open.end(upstream.statusCode(), reason);
+                                request.connection().close();
+                                upstream.request().connection().close();
+                            };
+                        } else {
+                            open.answered();
+                        }
+                        Relays.answer(upstream, response, open::end);
+                    })
+                    .onFailure(failure -> {
+                        if (failure instanceof ClientSideEnded || proxied.over()) {
+                            return;
+                        }
+                        Message message = failure instanceof NoConnection none
+                                ? UpstreamFailures.classifyConnecting(none.getCause(),
+                                        pool.full(Upstreams.REQUEST_CONNECTIONS))
+                                : UpstreamFailures.classify(failure);
+                        LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
+                                .log("proxy {} to cluster {} failed: {}", auditId, cluster,
+                                Untrusted.text(String.valueOf(failure instanceof NoConnection ? failure.getCause() : failure)));
+                        Refusal refusal = message.refusal(cluster.value());
+                        open.end(refusal.status(), Optional.of(refusal.getMessage()));
+                        if (message == Message.PROXY_CLUSTER_BUSY) {
+                            response.putHeader("Retry-After", "1");
+                        }
+                        answerRefusal(request, refusal, false);
+                    });
+        }
+
     }
 
     /** No connection to the cluster could be had: connecting failed, or the pool's wait ran out. */

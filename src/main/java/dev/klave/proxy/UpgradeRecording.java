@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.gateway.Call;
-import dev.klave.gateway.OpenCall;
+import dev.klave.gateway.Carried;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import dev.klave.messages.Text;
@@ -81,7 +81,7 @@ final class UpgradeRecording {
      * the person's share, the writer behind: with {@code Retry-After}), an offer of no protocol the
      * recorder reads — and otherwise {@code headers} narrowed to what it reads.
      */
-    Optional<Refusal> before(Plan plan, OpenCall open, MultiMap headers) {
+    Optional<Refusal> before(Plan plan, Carried open, MultiMap headers) {
         if (!plan.required()) {
             return Optional.empty();
         }
@@ -147,7 +147,7 @@ final class UpgradeRecording {
      *
      * @param failed what ends the session when its required recording fails (told once)
      */
-    Relay after(Plan plan, OpenCall open, MultiMap answer, Runnable failed) throws Refusal {
+    Relay after(Plan plan, Carried open, MultiMap answer, Runnable failed) throws Refusal {
         Optional<SessionRequest.Recorded> recorded = plan.session();
         if (recorded.isEmpty()) {
             return new Relay(Tap.NOTHING, Optional.empty());

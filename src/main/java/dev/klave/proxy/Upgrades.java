@@ -2,13 +2,14 @@ package dev.klave.proxy;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.messages.Text;
 import dev.klave.recording.Recordings;
 import dev.klave.recording.Tap;
-import dev.klave.gateway.OpenCall;
+import dev.klave.gateway.Carried;
+import dev.klave.gateway.CutReason;
+import dev.klave.gateway.Wire;
 import dev.klave.http.KubeStatus;
 import dev.klave.logs.LogFields;
 import dev.klave.messages.Message;
@@ -29,13 +30,13 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.SSLEngineOptions;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,20 +81,22 @@ final class Upgrades {
     }
 
     /**
-     * An upgraded connection (WebSocket exec, attach, port-forward): the cluster's 101 and its
-     * headers go back to the client, then bytes flow both ways until either side closes. Any
-     * other answer is returned as it is and the connection closed, never reused.
+     * An upgraded connection (WebSocket exec, attach, port-forward): the head the {@link Wire} says
+     * goes to the cluster, the cluster's 101 and its headers go back to the client, then bytes flow
+     * both ways until either side closes. Any other answer is returned as it is and the connection
+     * closed, never reused.
+     *
+     * @return what a cut of the stream guard does to it: before the cluster's 101 it refuses the
+     *     upgrade; after it, ends both connections (the row keeps the 101 and says why)
      */
-    void serve(HttpServerRequest request, OpenCall open) {
+    Consumer<CutReason> serve(HttpServerRequest request, Wire wire, Carried open) {
         HttpServerResponse response = request.response();
         String auditId = open.auditId();
         ClusterId cluster = open.call().cluster();
-        // Registered before the head leaves: a cut before the cluster's 101 refuses the upgrade;
-        // after it, ends both connections (the row keeps the 101 and says why).
         AtomicReference<Runnable> closing = new AtomicReference<>(() -> request.connection().close());
         AtomicBoolean spliced = new AtomicBoolean();
         Context context = Vertx.currentContext();
-        open.register(reason -> context.runOnContext(ignored -> {
+        Consumer<CutReason> cut = reason -> {
             if (spliced.get()) {
                 open.end(101, reason);
             } else {
@@ -104,8 +107,8 @@ final class Upgrades {
                 }
             }
             closing.get().run();
-        }));
-        MultiMap headers = ForwardedHeaders.of(request.headers(), open.impersonation());
+        };
+        MultiMap headers = ForwardedHeaders.of(request.headers(), wire.impersonation());
         headers.set(HttpHeaders.CONNECTION, "Upgrade");
         headers.set(HttpHeaders.UPGRADE, request.getHeader(HttpHeaders.UPGRADE));
         // Issues 42 and 51: where recording is required, what cannot be recorded is refused before
@@ -118,9 +121,9 @@ final class Upgrades {
             response.putHeader(HttpHeaders.CONNECTION, "close");
             KubeStatus.send(response, refused.get().status(), refused.get().getMessage());
             request.connection().close();
-            return;
+            return cut;
         }
-        open(cluster, open.cluster(), request.method().name(), open.target(), headers)
+        open(cluster, wire, headers)
                 .onFailure(failure -> {
                     Message message = UpstreamFailures.classify(failure);
                     LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
@@ -191,6 +194,7 @@ final class Upgrades {
                         splice(client, answer, open, relay, failing, context);
                     });
                 });
+        return cut;
     }
 
     /**
@@ -198,7 +202,7 @@ final class Upgrades {
      * the cluster's bytes stop at the cap (the tap says so) and a recording that fails ends the
      * session, its client reading why in the protocol it speaks.
      */
-    private void splice(NetSocket client, Answer answer, OpenCall open, UpgradeRecording.Relay relay,
+    private void splice(NetSocket client, Answer answer, Carried open, UpgradeRecording.Relay relay,
             SessionEnd failing, Context context) {
         NetSocket cluster = answer.socket();
         Runnable finished = () -> {
@@ -271,15 +275,15 @@ final class Upgrades {
      */
     record Answer(NetSocket socket, int status, String statusLine, MultiMap headers, Buffer rest) {}
 
-    private Future<Answer> open(ClusterId cluster, BootstrapSecrets secrets, String method, String uri, MultiMap headers) {
-        URI server = secrets.server();
-        int port = server.getPort() == -1 ? 443 : server.getPort();
-        NetClient client = endpoints.client(clients, cluster, "", secrets);
-        return client.connect(new ConnectOptions().setHost(server.getHost()).setPort(port).setSsl(true))
+    /** Connects to the cluster and writes the upgrade's head: the request line the {@link Wire} says. */
+    private Future<Answer> open(ClusterId cluster, Wire wire, MultiMap headers) {
+        String host = wire.uri().getHost();
+        int port = wire.port();
+        NetClient client = endpoints.client(clients, cluster, "", wire.cluster());
+        return client.connect(new ConnectOptions().setHost(host).setPort(port).setSsl(true))
                 .compose(socket -> {
-            StringBuilder head = new StringBuilder(method).append(' ')
-                    .append(server.getRawPath() == null ? "" : server.getRawPath()).append(uri).append(" HTTP/1.1\r\n")
-                    .append("Host: ").append(server.getHost()).append(':').append(port).append("\r\n");
+            StringBuilder head = new StringBuilder(wire.method()).append(' ').append(wire.target())
+                    .append(" HTTP/1.1\r\n").append("Host: ").append(host).append(':').append(port).append("\r\n");
             for (Map.Entry<String, String> header : headers) {
                 head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n");
             }

@@ -185,7 +185,7 @@ class ClusterExchangeTest {
 
     @Test
     void anAnswerOverTheCapIsDiscardedAndAClusterTooSlowTimesOutBothSaidInTheRow() throws Exception {
-        ClusterExchange small = new ClusterExchange(klave.hooks().gateway(),
+        ClusterExchange small = new ClusterExchange(klave.hooks().gateway(), klave.hooks().chain(),
                 new dev.klave.cluster.ClusterEndpoints(), Clock.systemUTC(),
                 Duration.ofSeconds(2), 512);
         cluster.objects().put("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: team-a\n"

@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import java.util.function.UnaryOperator;
@@ -196,10 +197,21 @@ public final class TestingKlave implements AutoCloseable {
         return klave.port();
     }
 
+    /**
+     * Stops Klave and fails the test if a call to a cluster was handed to a transport and never
+     * ended (issue 52: the chain's third rule) — checked once the shutdown has cut what was open.
+     */
     @Override
     public void close() {
         klave.close();
-        TestingDatabase.deleteTree(directory);
-        cleanup.run();
+        try {
+            Eventually.until("every call to a cluster ended", Duration.ofSeconds(5),
+                    () -> klave.hooks().chain().unended().isEmpty());
+        } catch (AssertionError e) {
+            throw new AssertionError("calls to a cluster never ended: " + klave.hooks().chain().unended(), e);
+        } finally {
+            TestingDatabase.deleteTree(directory);
+            cleanup.run();
+        }
     }
 }

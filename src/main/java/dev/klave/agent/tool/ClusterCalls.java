@@ -9,7 +9,7 @@ import dev.klave.gateway.Call;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.kube.ClusterPath;
 import dev.klave.gateway.Exchanged;
-import dev.klave.gateway.Gateway;
+import dev.klave.gateway.CallChain;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
@@ -98,7 +98,7 @@ final class ClusterCalls {
      *
      * @throws ToolError when the agent may not act on the cluster any more
      */
-    Gateway.Held hold() throws ToolError {
+    CallChain.Held hold() throws ToolError {
         try {
             return exchange.hold(agent.bearer(), cluster);
         } catch (dev.klave.messages.Refusal refusal) {

@@ -17,7 +17,7 @@ import dev.klave.config.BaseUrl;
 import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Exchanged;
-import dev.klave.gateway.Gateway;
+import dev.klave.gateway.CallChain;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -153,7 +153,7 @@ final class HeldWrites {
         if (request.statusAt(clock.instant()) == WriteStatus.PENDING && !wait.isZero()) {
             // The wait is an open call of the agent's: what cuts a call (a revocation, a grant
             // that ends, shutdown) ends it at once rather than at the end of the wait.
-            try (Gateway.Held held = calls.hold()) {
+            try (CallChain.Held held = calls.hold()) {
                 try {
                     request = approvals.await(id, wait);
                 } catch (InterruptedException interrupted) {
