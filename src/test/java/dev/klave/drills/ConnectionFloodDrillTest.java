@@ -24,6 +24,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +75,11 @@ class ConnectionFloodDrillTest {
 
     /** Others' requests, timed, while {@code flood} runs; every one must be answered 200 in normal time. */
     private List<Duration> timedWhile(Runnable flood, Probe probe) throws InterruptedException {
+        return timedWhile((IntSupplier answered) -> flood.run(), probe);
+    }
+
+    /** The same, for a flood that lasts until others have had {@code answered} requests timed. */
+    private List<Duration> timedWhile(Consumer<IntSupplier> flood, Probe probe) throws InterruptedException {
         ConcurrentLinkedQueue<Duration> timings = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -94,7 +101,7 @@ class ConnectionFloodDrillTest {
             }
         });
         try {
-            flood.run();
+            flood.accept(timings::size);
         } finally {
             running.set(false);
             others.join(Duration.ofSeconds(15));
@@ -142,8 +149,10 @@ class ConnectionFloodDrillTest {
                 throw new IllegalStateException(e);
             }
         }, () -> request("127.0.0.2", "/healthz", ""));
-        // A second's window in which proxied requests are timed while the flood's connections stay.
-        List<Duration> proxied = timedWhile(() -> sleep(Duration.ofSeconds(1)),
+        // Proxied requests timed while the flood's connections stay: a window of a dozen requests, not
+        // of a fixed time, so that a machine busy with other work still samples enough of them.
+        List<Duration> proxied = timedWhile((IntSupplier answered) -> Eventually.until("a dozen proxied requests "
+                + "during the flood", Duration.ofSeconds(20), () -> answered.getAsInt() > 11),
                 () -> request("127.0.0.3", CONFIGMAPS, token));
 
         assertThat(health).allSatisfy(took -> assertThat(took).isLessThan(NORMAL));
@@ -210,14 +219,6 @@ class ConnectionFloodDrillTest {
             return true;
         } catch (IOException stillOpen) {
             return false;
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration); // a measuring window of fixed length, not a wait for anything
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }
