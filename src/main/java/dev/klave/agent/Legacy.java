@@ -18,9 +18,12 @@ import java.util.Optional;
 final class Legacy {
     private Legacy() {}
 
-    static ObjectNode dispatch(String method, JsonNode params, Agent agent, ApiRequest request, Toolbox tools)
+    static Reply dispatch(String method, JsonNode params, Agent agent, ApiRequest request, Toolbox tools)
             throws RpcFailure, InterruptedException {
-        return switch (method) {
+        if (method.equals("tools/call")) {
+            return call(params, agent, request, tools);
+        }
+        return Reply.of(switch (method) {
             case "initialize" -> {
                 ObjectNode result = JsonNodeFactory.instance.objectNode();
                 result.put("protocolVersion", Revision.LEGACY.version());
@@ -41,20 +44,22 @@ final class Legacy {
                 yield result;
             }
             case "prompts/get" -> McpEndpoint.prompt(tools, params, agent, 200);
-            case "tools/call" -> {
-                Tool tool = McpEndpoint.tool(tools, params).orElseThrow();
-                ToolResult result;
-                try {
-                    result = tools.call(tool, params.get("arguments"), new Toolbox.Invocation(agent,
-                            request.clientAddress(), false, Optional.empty(), Optional.empty()));
-                } catch (dev.klave.agent.tool.InvalidRequestState never) {
-                    // 2025-11-25 calls carry no requestState.
-                    throw new RpcFailure(200, RpcFailure.INVALID_PARAMS, never.getMessage());
-                }
-                yield McpEndpoint.toolResult(result, false);
-            }
             default -> throw new RpcFailure(200, RpcFailure.METHOD_NOT_FOUND, "method not found: " + method);
-        };
+        });
+    }
+
+    private static Reply call(JsonNode params, Agent agent, ApiRequest request, Toolbox tools)
+            throws RpcFailure, InterruptedException {
+        Tool tool = McpEndpoint.tool(tools, params).orElseThrow();
+        ToolResult result;
+        try {
+            result = tools.call(tool, params.get("arguments"), new Toolbox.Invocation(agent,
+                    request.clientAddress(), false, Optional.empty(), Optional.empty()));
+        } catch (dev.klave.agent.tool.InvalidRequestState never) {
+            // 2025-11-25 calls carry no requestState.
+            throw new RpcFailure(200, RpcFailure.INVALID_PARAMS, never.getMessage());
+        }
+        return Reply.tool(result, Revision.LEGACY);
     }
 
     static ObjectNode serverInfo() {

@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.agent.tool.Agent;
 import dev.klave.agent.tool.Tool;
-import dev.klave.agent.tool.ToolResult;
 import dev.klave.agent.tool.Toolbox;
 import dev.klave.http.ApiRequest;
 import dev.klave.http.ApiResponse;
@@ -134,17 +133,14 @@ public final class McpEndpoint {
         if (notification) {
             return new Answered(new ApiResponse(202, Optional.empty(), List.of()), McpMeters.Outcome.OK);
         }
-        ObjectNode result = envelope.revision() == Revision.STATELESS
+        Reply reply = envelope.revision() == Revision.STATELESS
                 ? Stateless.dispatch(method, params, envelope, agent, request, tools)
                 : Legacy.dispatch(method, params, agent, request, tools);
         ObjectNode answer = JsonNodeFactory.instance.objectNode();
         answer.put("jsonrpc", "2.0");
         answer.set("id", message.get("id"));
-        answer.set("result", result);
-        McpMeters.Outcome outcome = result.path("isError").asBoolean(false) ? McpMeters.Outcome.TOOL_ERROR
-                : result.path("resultType").asText().equals("input_required") ? McpMeters.Outcome.INPUT_REQUIRED
-                : McpMeters.Outcome.OK;
-        return new Answered(ApiResponse.ok(answer), outcome);
+        answer.set("result", reply.result());
+        return new Answered(ApiResponse.ok(answer), reply.outcome());
     }
 
     /** Streamable HTTP: a message is POSTed as {@code application/json}; any other type is refused (415). */
@@ -183,30 +179,6 @@ public final class McpEndpoint {
         error.put("message", failure.getMessage());
         failure.data().ifPresent(data -> error.set("data", data));
         return new ApiResponse(failure.status(), Optional.of(answer), List.of());
-    }
-
-    /** The result of a {@code tools/call}, in the shape of either revision. */
-    static ObjectNode toolResult(ToolResult result, boolean stateless) {
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        switch (result) {
-            case ToolResult.Done done -> {
-                if (stateless) {
-                    out.put("resultType", "complete");
-                }
-                out.putArray("content").addObject().put("type", "text").put("text", done.text());
-                done.structured().ifPresent(structured -> out.set("structuredContent", structured));
-                out.put("isError", done.error());
-            }
-            case ToolResult.InputRequired input -> {
-                out.put("resultType", "input_required");
-                ObjectNode elicitation = out.putObject("inputRequests").putObject(input.key());
-                elicitation.put("method", "elicitation/create");
-                elicitation.putObject("params").put("mode", "url").put("message", input.message())
-                        .put("url", input.url());
-                out.put("requestState", input.requestState());
-            }
-        }
-        return out;
     }
 
     static Optional<Tool> tool(Toolbox tools, JsonNode params) throws RpcFailure {

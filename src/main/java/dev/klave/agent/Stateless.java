@@ -22,9 +22,12 @@ final class Stateless {
 
     private Stateless() {}
 
-    static ObjectNode dispatch(String method, JsonNode params, Envelope envelope, Agent agent, ApiRequest request,
+    static Reply dispatch(String method, JsonNode params, Envelope envelope, Agent agent, ApiRequest request,
             Toolbox tools) throws RpcFailure, InterruptedException {
-        return switch (method) {
+        if (method.equals("tools/call")) {
+            return call(params, envelope, agent, request, tools);
+        }
+        return Reply.of(switch (method) {
             case "server/discover" -> discover();
             case "tools/list" -> {
                 ObjectNode result = complete();
@@ -33,7 +36,6 @@ final class Stateless {
                 result.put("cacheScope", "public");
                 yield result;
             }
-            case "tools/call" -> call(params, envelope, agent, request, tools);
             case "prompts/list" -> {
                 ObjectNode result = complete();
                 result.set("prompts", tools.prompts().describe());
@@ -47,7 +49,7 @@ final class Stateless {
                 yield result;
             }
             default -> throw new RpcFailure(404, RpcFailure.METHOD_NOT_FOUND, "method not found: " + method);
-        };
+        });
     }
 
     static ObjectNode discover() {
@@ -62,7 +64,7 @@ final class Stateless {
         return result;
     }
 
-    private static ObjectNode call(JsonNode params, Envelope envelope, Agent agent, ApiRequest request, Toolbox tools)
+    private static Reply call(JsonNode params, Envelope envelope, Agent agent, ApiRequest request, Toolbox tools)
             throws RpcFailure, InterruptedException {
         Tool tool = McpEndpoint.tool(tools, params).orElseThrow();
         JsonNode state = params.get("requestState");
@@ -88,7 +90,7 @@ final class Stateless {
         } catch (InvalidRequestState invalid) {
             throw new RpcFailure(200, RpcFailure.INVALID_PARAMS, invalid.getMessage());
         }
-        return McpEndpoint.toolResult(result, true);
+        return Reply.tool(result, Revision.STATELESS);
     }
 
     private static ObjectNode complete() {

@@ -169,7 +169,7 @@ public final class ClusterExchange {
         /** The request as the wire says, with what the tool sends besides. */
         private HttpRequest request(Wire wire) {
             HttpRequest.Builder request = HttpRequest.newBuilder(wire.uri())
-                    .method(wire.method(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
+                    .method(wire.method().name(), outgoing.body().map(HttpRequest.BodyPublishers::ofByteArray)
                             .orElse(HttpRequest.BodyPublishers.noBody()))
                     .header("Accept", outgoing.accept())
                     .header("User-Agent", "klave");

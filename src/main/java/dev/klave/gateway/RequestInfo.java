@@ -1,6 +1,7 @@
 package dev.klave.gateway;
 
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import java.util.Optional;
 
@@ -10,7 +11,7 @@ import java.util.Optional;
  * other non-resource paths have no resource.
  */
 public record RequestInfo(String verb, Optional<String> resource, Optional<String> namespace, Optional<String> name) {
-    public static RequestInfo of(String method, ClusterPath clusterPath, Query query) {
+    public static RequestInfo of(Method method, ClusterPath clusterPath, Query query) {
         String[] parts = clusterPath.segments().toArray(String[]::new);
         int index;
         if (parts.length >= 2 && parts[0].equals("api")) {
@@ -18,8 +19,7 @@ public record RequestInfo(String verb, Optional<String> resource, Optional<Strin
         } else if (parts.length >= 3 && parts[0].equals("apis")) {
             index = 3;
         } else {
-            return new RequestInfo(method.toLowerCase(java.util.Locale.ROOT), Optional.empty(), Optional.empty(),
-                    Optional.empty());
+            return new RequestInfo(method.plainVerb(), Optional.empty(), Optional.empty(), Optional.empty());
         }
         Optional<String> namespace = Optional.empty();
         if (parts.length > index + 1 && parts[index].equals("namespaces")) {
@@ -29,23 +29,14 @@ public record RequestInfo(String verb, Optional<String> resource, Optional<Strin
             }
         }
         if (parts.length <= index) {
-            return new RequestInfo(method.toLowerCase(java.util.Locale.ROOT), Optional.empty(), Optional.empty(),
-                    Optional.empty());
+            return new RequestInfo(method.plainVerb(), Optional.empty(), Optional.empty(), Optional.empty());
         }
         String resource = parts[index];
         Optional<String> name = parts.length > index + 1 ? Optional.of(parts[index + 1]) : Optional.empty();
         if (parts.length > index + 2) {
             resource = resource + "/" + parts[index + 2];
         }
-        boolean watch = query.watch();
-        String verb = switch (method) {
-            case "GET", "HEAD" -> watch ? "watch" : name.isPresent() ? "get" : "list";
-            case "POST" -> "create";
-            case "PUT" -> "update";
-            case "PATCH" -> "patch";
-            case "DELETE" -> name.isPresent() ? "delete" : "deletecollection";
-            default -> method.toLowerCase(java.util.Locale.ROOT);
-        };
+        String verb = method.verb(name.isPresent(), query.watch());
         return new RequestInfo(verb, Optional.of(resource), namespace, name);
     }
 }

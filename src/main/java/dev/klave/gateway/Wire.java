@@ -2,6 +2,7 @@ package dev.klave.gateway;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.kube.Method;
 import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.kube.ClusterUri;
 import dev.klave.kube.Query;
@@ -17,7 +18,7 @@ import java.util.Map;
  *
  * @param cluster where to connect, with the CA to pin
  */
-public record Wire(String method, URI uri, List<Map.Entry<String, String>> impersonation, BootstrapSecrets cluster) {
+public record Wire(Method method, URI uri, List<Map.Entry<String, String>> impersonation, BootstrapSecrets cluster) {
     public Wire {
         requireNonNull(method, "method is null");
         requireNonNull(uri, "uri is null");

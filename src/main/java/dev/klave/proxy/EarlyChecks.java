@@ -1,6 +1,6 @@
 package dev.klave.proxy;
 
-import dev.klave.gateway.Call;
+import dev.klave.kube.Method;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
 import io.vertx.core.http.HttpServerRequest;
@@ -12,8 +12,8 @@ import java.util.Locale;
  * and {@code Impersonate-*} headers in any case (400; spec 1 §4 "Proxy", §7).
  */
 final class EarlyChecks {
-    /** What the Kubernetes API serves ({@link Call#METHODS}); sent in {@code Allow} with a 405. */
-    static final String ALLOWED_METHODS = String.join(", ", Call.METHODS);
+    /** What the Kubernetes API serves ({@link Method}); sent in {@code Allow} with a 405. */
+    static final String ALLOWED_METHODS = Method.ALLOW;
 
     private EarlyChecks() {}
 
@@ -28,7 +28,7 @@ final class EarlyChecks {
         // request with its credential back (RFC 9110 §9.3.6, §9.3.8); any other name (WebDAV's,
         // made-up ones, lower case) reaches code paths in front ends and API servers nobody meant.
         // Method names are case-sensitive (RFC 9110 §9.1): {@code get} is another method, and refused.
-        if (!Call.METHODS.contains(request.method().name())) {
+        if (Method.parse(request.method().name()).isEmpty()) {
             throw Message.METHOD_NOT_ALLOWED.refusal();
         }
         ProxyTarget target = ProxyTarget.parse(request.uri());

@@ -2,6 +2,7 @@ package dev.klave.proxy;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.kube.Method;
 import dev.klave.audit.AuditIds;
 import dev.klave.config.ProxyLimits;
 import dev.klave.gateway.Bearer;
@@ -117,7 +118,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         boolean upgrade = isUpgrade(request);
         // Hold the body until the credential is checked and the audit row is written.
         request.pause();
-        Call call = target.call(request.method().name(), client);
+        // EarlyChecks refused any other method.
+        Call call = target.call(Method.parse(request.method().name()).orElseThrow(), client);
         MeasuredRequest measured = new MeasuredRequest(meters, started, call.info().verb(), spanOf(call, upgrade));
         ProxiedRequest proxied = new ProxiedRequest(request, gateway.ending(auditId, measured));
         Context context = Vertx.currentContext();
@@ -314,7 +316,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 }
             });
             RequestOptions options = new RequestOptions()
-                    .setMethod(HttpMethod.valueOf(wire.method()))
+                    .setMethod(HttpMethod.valueOf(wire.method().name()))
                     .setHost(wire.uri().getHost())
                     .setPort(wire.port())
                     .setURI(wire.target())

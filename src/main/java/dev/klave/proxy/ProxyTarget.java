@@ -2,6 +2,7 @@ package dev.klave.proxy;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.kube.Method;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Call;
@@ -27,14 +28,9 @@ public record ProxyTarget(ClusterId cluster, ClusterPath path, Query query) {
         requireNonNull(query, "query is null");
     }
 
-    /** The request target for the cluster: the checked path and query, byte for byte as sent. */
-    public String upstreamUri() {
-        return path.encoded() + query.suffix();
-    }
-
     /** The call this request makes, for the gateway. */
-    public Call call(String method, InetAddress client) {
-        return new Call(cluster, method, path, query, client, Channel.PROXY);
+    public Call call(Method method, InetAddress client) {
+        return Call.of(cluster, method, path, query, client, Channel.PROXY);
     }
 
     /**

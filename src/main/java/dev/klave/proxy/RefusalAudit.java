@@ -2,6 +2,7 @@ package dev.klave.proxy;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.klave.kube.Method;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditWriter;
@@ -9,7 +10,6 @@ import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Bearer;
 import dev.klave.gateway.BearerResolver;
-import dev.klave.gateway.Call;
 import dev.klave.gateway.CredentialChecks;
 import dev.klave.gateway.RequestInfo;
 import dev.klave.http.EdgeAudit;
@@ -101,8 +101,8 @@ public final class RefusalAudit implements EdgeAudit {
         // refusal names its resource, so the listing shows it without include_discovery (that rule
         // hides API discovery and authentication failures only, spec 1 §2 "Audit").
         Optional<ProxyTarget> readable = readable(refused);
-        Optional<RequestInfo> info = readable.map(read -> RequestInfo.of(refused.method(), read.path(),
-                read.query()));
+        Optional<RequestInfo> info = readable.map(read -> RequestInfo.of(Method.parse(refused.method()).orElseThrow(),
+                read.path(), read.query()));
         return new AuditRow(auditId, now, credential.map(found -> found.owner().value()), owned.login(),
                 credential.map(Bearer::id), cluster, info.flatMap(RequestInfo::namespace),
                 info.map(RequestInfo::verb).orElse(Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40)),
@@ -114,7 +114,7 @@ public final class RefusalAudit implements EdgeAudit {
 
     /** The request's target, when its method and target pass the proxy's rules. */
     private static Optional<ProxyTarget> readable(Refused refused) {
-        if (!Call.METHODS.contains(refused.method())) {
+        if (Method.parse(refused.method()).isEmpty()) {
             return Optional.empty();
         }
         try {

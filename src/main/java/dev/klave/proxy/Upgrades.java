@@ -282,7 +282,7 @@ final class Upgrades {
         NetClient client = endpoints.client(clients, cluster, "", wire.cluster());
         return client.connect(new ConnectOptions().setHost(host).setPort(port).setSsl(true))
                 .compose(socket -> {
-            StringBuilder head = new StringBuilder(wire.method()).append(' ').append(wire.target())
+            StringBuilder head = new StringBuilder(wire.method().name()).append(' ').append(wire.target())
                     .append(" HTTP/1.1\r\n").append("Host: ").append(host).append(':').append(port).append("\r\n");
             for (Map.Entry<String, String> header : headers) {
                 head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n");

@@ -9,6 +9,7 @@ import dev.klave.agent.approval.WriteRequest;
 import dev.klave.agent.approval.WriteRequestStore;
 import dev.klave.agent.approval.WriteStatus;
 import dev.klave.cluster.ClusterId;
+import dev.klave.kube.Method;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -47,7 +48,7 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
                 .bind("resource", request.resource())
                 .bind("name", request.name())
                 .bind("arguments_hash", request.argumentsHash())
-                .bind("call_method", request.call().method())
+                .bind("call_method", request.call().method().name())
                 .bind("call_target", request.call().target())
                 .bind("call_path", HeldCallJson.path(request.call().path()))
                 .bind("call_query", HeldCallJson.query(request.call().query()))
@@ -153,7 +154,10 @@ public final class JdbiWriteRequestStore implements WriteRequestStore {
     private static WriteRequest map(ResultSet row, StatementContext context) throws SQLException {
         Actor actor = new Actor(new SubjectId(row.getString("subject_id")),
                 Optional.ofNullable(row.getString("credential_id")), Optional.ofNullable(row.getString("session_id")));
-        HeldCall call = new HeldCall(row.getString("call_method"), HeldCallJson.path(row.getString("call_path")),
+        // Klave wrote the method; any other text in the row is a changed row: refuse to read it.
+        HeldCall call = new HeldCall(Method.parse(row.getString("call_method")).orElseThrow(
+                () -> new SQLException("a held call's method is not one the Kubernetes API serves")),
+                HeldCallJson.path(row.getString("call_path")),
                 HeldCallJson.query(row.getString("call_query")), Optional.ofNullable(row.getString("call_body")),
                 Optional.ofNullable(row.getString("call_content_type")));
         return new WriteRequest(row.getString("id"), actor,

@@ -11,6 +11,7 @@ import dev.klave.cluster.BootstrapSecrets;
 import dev.klave.cluster.ClusterId;
 import dev.klave.credential.Credential;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * a call of the chain until closed.
  */
 class CallChainTest {
+    private static final ClusterPath CONFIGMAPS = ClusterPath.of("api", "v1", "namespaces", "team-a", "configmaps");
     private static final ClusterId PROD = new ClusterId("prod-1");
 
     private final TestingClock clock = new TestingClock();
@@ -165,10 +167,14 @@ class CallChainTest {
         return new Ending(ids.next(), streams, completions::add, clock);
     }
 
-    private static Call get(boolean preview) {
-        return new Call(PROD, preview ? "PATCH" : "GET", ClusterPath.of("api", "v1", "namespaces", "team-a",
-                "configmaps"), preview ? Query.parse("dryRun=All") : Query.NONE, InetAddress.getLoopbackAddress(),
-                Channel.tool("list_resources"), preview);
+    private static Call get() {
+        return Call.of(PROD, Method.GET, CONFIGMAPS, Query.NONE, InetAddress.getLoopbackAddress(),
+                Channel.tool("list_resources"));
+    }
+
+    private static Call preview() {
+        return Call.preview(PROD, Method.PATCH, CONFIGMAPS, Query.parse("dryRun=All"),
+                InetAddress.getLoopbackAddress(), Channel.tool("apply_manifest"));
     }
 
     @Test
@@ -176,7 +182,7 @@ class CallChainTest {
         TestingTransport transport = new TestingTransport(true);
         Ending ending = ending();
 
-        chain.run(ending, Resolved.fresh(caller.bearer()), get(false), transport);
+        chain.run(ending, Resolved.fresh(caller.bearer()), get(), transport);
         transport.runSteps();
 
         assertThat(transport.seen).containsExactly("send, registered: 1");
@@ -195,7 +201,7 @@ class CallChainTest {
     void aPreviewsWireRequestIsADryRun() {
         TestingTransport transport = new TestingTransport(true);
 
-        chain.run(ending(), Resolved.fresh(caller.bearer()), get(true), transport);
+        chain.run(ending(), Resolved.fresh(caller.bearer()), preview(), transport);
         transport.runSteps();
 
         assertThat(Query.parse(transport.wire.uri().getRawQuery()).dryRun()).isTrue();
@@ -206,7 +212,7 @@ class CallChainTest {
         TestingTransport transport = new TestingTransport(false);
         Ending ending = ending();
 
-        chain.run(ending, Resolved.fresh(caller.bearer()), get(false), transport);
+        chain.run(ending, Resolved.fresh(caller.bearer()), get(), transport);
         transport.runSteps();
 
         assertThat(chain.unended()).as("a leak the tests catch").containsExactly(ending.auditId());
@@ -217,7 +223,7 @@ class CallChainTest {
     @Test
     void aCutReachesTheTransportWithItsReasonOnTheTransportsThread() {
         TestingTransport transport = new TestingTransport(false);
-        chain.run(ending(), Resolved.fresh(caller.bearer()), get(false), transport);
+        chain.run(ending(), Resolved.fresh(caller.bearer()), get(), transport);
         transport.runSteps();
 
         streams.cutAll();
@@ -236,7 +242,7 @@ class CallChainTest {
         refusing = Optional.of(Message.CREDENTIAL_REVOKED.refusal());
         TestingTransport transport = new TestingTransport(true);
 
-        chain.run(ending(), Resolved.fresh(caller.bearer()), get(false), transport);
+        chain.run(ending(), Resolved.fresh(caller.bearer()), get(), transport);
         transport.runSteps();
 
         assertThat(transport.seen).containsExactly("refused 401");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import java.net.InetAddress;
 import org.junit.jupiter.api.Test;
@@ -14,24 +15,26 @@ import org.junit.jupiter.api.Test;
 class CallTest {
     private static final ClusterPath OBJECT = ClusterPath.of("api", "v1", "namespaces", "team-a", "configmaps", "x#");
 
-    private static Call call(Query query, boolean preview) {
-        return new Call(new ClusterId("prod-1"), "DELETE", OBJECT, query, InetAddress.getLoopbackAddress(),
-                Channel.tool("delete_resource"), preview);
+    private static Call call(Query query, Intent intent) {
+        return Call.meant(intent, new ClusterId("prod-1"), Method.DELETE, OBJECT, query,
+                InetAddress.getLoopbackAddress(), Channel.tool("delete_resource"));
     }
 
     @Test
     void aPreviewWithoutDryRunAllCannotBeMade() {
-        assertThatThrownBy(() -> call(Query.NONE, true)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> call(Query.NONE.with("dryRun", "None"), true)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> call(Query.NONE.with("x", "dryRun=All"), true))
+        assertThatThrownBy(() -> call(Query.NONE, Intent.PREVIEW)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> call(Query.NONE.with("dryRun", "None"), Intent.PREVIEW)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> call(Query.NONE.with("x", "dryRun=All"), Intent.PREVIEW))
                 .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
-    void aPreviewCarriesTheDryRunOnItsTargetAndNamesTheObjectItself() {
-        Call preview = call(Query.NONE.with("dryRun", "All"), true);
+    void aPreviewCarriesTheDryRunAndNamesTheObjectItself() {
+        Call preview = call(Query.NONE.with("dryRun", "All"), Intent.PREVIEW);
 
-        assertThat(preview.target()).isEqualTo("/api/v1/namespaces/team-a/configmaps/x%23?dryRun=All");
+        assertThat(preview.preview()).isTrue();
+        assertThat(preview.query().dryRun()).isTrue();
+        assertThat(preview.path().encoded()).isEqualTo("/api/v1/namespaces/team-a/configmaps/x%23");
         assertThat(preview.info().name()).contains("x#");
         assertThat(preview.info().verb()).isEqualTo("delete");
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
@@ -71,7 +72,8 @@ class ClusterExchangeTest {
     }
 
     private static Call call(String method, ClusterPath path, String query) {
-        return new Call(PROD, method, path, Query.parse(query), InetAddress.getLoopbackAddress(),
+        return Call.of(PROD, Method.parse(method).orElseThrow(), path, Query.parse(query),
+                InetAddress.getLoopbackAddress(),
                 Channel.tool("list_resources"));
     }
 

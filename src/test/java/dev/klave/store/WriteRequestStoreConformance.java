@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.account.SubjectId;
 import dev.klave.agent.approval.Actor;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** What every {@link WriteRequestStore} must do, whatever the database behind it. */
 abstract class WriteRequestStoreConformance extends StoreConformance {
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
-    private static final HeldCall APPLY = new HeldCall("PATCH",
+    private static final HeldCall APPLY = new HeldCall(Method.PATCH,
             ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web#"),
             Query.NONE.with("fieldManager", "service-mcp"), Optional.of("{\"spec\":{\"replicas\":3}}"), Optional.of("application/apply-patch+yaml"));
 
@@ -67,7 +68,7 @@ abstract class WriteRequestStoreConformance extends StoreConformance {
         SubjectId bot = storedPerson("bot");
         WriteRequest bare = new WriteRequest("wr_" + UUID.randomUUID(), new Actor(bot, Optional.of("cred-1"),
                 Optional.empty()), Optional.empty(), storedCluster(), "", "delete_resource", "delete", "namespaces",
-                "team-z", "hash-2", new HeldCall("DELETE", ClusterPath.of("api", "v1", "namespaces", "team-z"), Query.NONE, Optional.empty(),
+                "team-z", "hash-2", new HeldCall(Method.DELETE, ClusterPath.of("api", "v1", "namespaces", "team-z"), Query.NONE, Optional.empty(),
                 Optional.empty()), "{}", WriteStatus.PENDING, NOW, NOW.plusSeconds(60), Optional.empty(),
                 Optional.empty(), Optional.empty());
         store.create(bare);

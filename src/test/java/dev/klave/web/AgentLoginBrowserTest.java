@@ -11,6 +11,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.access.Scope;
 import dev.klave.access.Tier;
@@ -277,7 +278,7 @@ class AgentLoginBrowserTest extends BrowserTestBase {
     private String holdWriteOf(AgentSession session) {
         return web.klave.hooks().approvals().hold(new Actor(marta, Optional.empty(),
                 Optional.of(session.id())), Optional.of(marta), new ClusterId("prod-1"), "team-a", "scale", "patch",
-                "deployments", "web", "arguments-" + session.id(), new HeldCall("PATCH",
+                "deployments", "web", "arguments-" + session.id(), new HeldCall(Method.PATCH,
                         ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"),
                         Query.NONE,
                         Optional.of("{\"spec\":{\"replicas\":3}}"), Optional.of("application/merge-patch+json")),

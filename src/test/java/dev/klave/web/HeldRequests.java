@@ -9,6 +9,7 @@ import dev.klave.agent.approval.Approvals;
 import dev.klave.agent.approval.HeldCall;
 import dev.klave.cluster.ClusterId;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.testing.TestingClusters;
 import java.util.Optional;
@@ -63,7 +64,7 @@ final class HeldRequests {
                  "changes": [{"path": "spec.replicas", "before": 2, "after": 5}]}
                 """;
         return hold("scale", "patch", "deployments", "web",
-                new HeldCall("PATCH",
+                new HeldCall(Method.PATCH,
                         ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"),
                         Query.NONE,
                         Optional.of("{\"spec\":{\"replicas\":5}}"), Optional.of("application/merge-patch+json")),
@@ -81,7 +82,7 @@ final class HeldRequests {
                  "changes": [{"path": "data.password", "before": "<redacted, 8 bytes>",
                    "after": "<redacted, 12 bytes, changed>"}]}
                 """;
-        return hold("apply", "apply", "secrets", "db", new HeldCall("PATCH",
+        return hold("apply", "apply", "secrets", "db", new HeldCall(Method.PATCH,
                 ClusterPath.of("api", "v1", "namespaces", "team-a", "secrets", "db"),
                 Query.NONE.with("fieldManager", "service-mcp"), Optional.of("{}"),
                 Optional.of("application/apply-patch+yaml")), preview);

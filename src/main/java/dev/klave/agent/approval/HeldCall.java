@@ -3,9 +3,9 @@ package dev.klave.agent.approval;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The call to run once approved, typed as the tool made it: the method, the path's segments and
@@ -13,19 +13,14 @@ import java.util.regex.Pattern;
  * this form — never as a target to split again — so what runs is what the person saw previewed
  * (spec 3 §4 "Write approval flow" 3). A held call is the write itself: never a dry run.
  */
-public record HeldCall(String method, ClusterPath path, Query query, Optional<String> body,
+public record HeldCall(Method method, ClusterPath path, Query query, Optional<String> body,
         Optional<String> contentType) {
-    private static final Pattern METHOD = Pattern.compile("[A-Z]+");
-
     public HeldCall {
         requireNonNull(method, "method is null");
         requireNonNull(path, "path is null");
         requireNonNull(query, "query is null");
         requireNonNull(body, "body is null");
         requireNonNull(contentType, "contentType is null");
-        if (!METHOD.matcher(method).matches()) {
-            throw new IllegalArgumentException("a method is upper-case letters: " + method);
-        }
         if (!query.all("dryRun").isEmpty()) {
             throw new IllegalArgumentException("a held call is the write itself, not a dry run");
         }

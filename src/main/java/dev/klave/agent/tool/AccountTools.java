@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -115,7 +114,7 @@ final class AccountTools {
                             + grant.scope().value())
                     .append(grant.expiresAt().map(at -> ", until " + at).orElse(", no expiry")).append('\n');
         }
-        return new ToolResult.Done(text.toString().strip(), false, Optional.of(out));
+        return ToolResult.Done.of(text.toString().strip(), out);
     }
 
     ToolResult listClusters(ToolCall call) {
@@ -132,7 +131,7 @@ final class AccountTools {
             list.addObject().put("name", cluster.id().value()).put("display_name", cluster.name());
             text.append("- ").append(cluster.id().value()).append(" (").append(cluster.name()).append(")\n");
         }
-        return new ToolResult.Done(text.toString().strip(), false, Optional.of(out));
+        return ToolResult.Done.of(text.toString().strip(), out);
     }
 
     /** The cluster a tool names, among those the agent holds a permission on (by id, or by its name). */
@@ -189,11 +188,11 @@ final class AccountTools {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.put("id", request.id()).put("url", url).put("status", request.status().code())
                 .put("expires_at", request.expiresAt().toString());
-        return new ToolResult.Done("Access request " + request.id() + " sent: " + role.code() + " "
+        return ToolResult.Done.of("Access request " + request.id() + " sent: " + role.code() + " "
                 + (scope.wholeCluster() ? "on the whole cluster" : "in namespace " + scope.value()) + " of "
                 + cluster.id().value() + " for " + minutes + " minutes.\nGive the person this link to decide: " + url
                 + "\nThis does not wait: call whoami later; an approved request shows there as a permission.",
-                false, Optional.of(out));
+                out);
     }
 
     private static ClusterId clusterId(String name) throws ToolError {

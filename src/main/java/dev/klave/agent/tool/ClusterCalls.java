@@ -7,9 +7,11 @@ import dev.klave.agent.tool.Agent;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.ClusterExchange;
+import dev.klave.gateway.Intent;
 import dev.klave.kube.ClusterPath;
 import dev.klave.gateway.Exchanged;
 import dev.klave.gateway.CallChain;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
@@ -54,7 +56,7 @@ final class ClusterCalls {
     }
 
     /** A successful answer; anything else is thrown as the tool's error result. */
-    Exchanged.Answered send(String method, ClusterPath path, Map<String, String> query,
+    Exchanged.Answered send(Method method, ClusterPath path, Map<String, String> query,
             ClusterExchange.Outgoing outgoing) throws ToolError, ClusterRefusal, InterruptedException {
         Exchanged.Answered answered = answer(method, path, query, outgoing);
         if (answered.status() >= 400) {
@@ -64,23 +66,23 @@ final class ClusterCalls {
     }
 
     /** Any answer of the cluster, successful or not; Klave's refusals and failures are thrown. */
-    Exchanged.Answered answer(String method, ClusterPath path, Map<String, String> query,
+    Exchanged.Answered answer(Method method, ClusterPath path, Map<String, String> query,
             ClusterExchange.Outgoing outgoing) throws ToolError, InterruptedException {
-        return answer(method, path, query(query), outgoing, false);
+        return answer(method, path, query(query), outgoing, Intent.ACT);
     }
 
     /**
      * The same, with a typed query (a planned or held write's).
      *
-     * @param preview meant as a dry run: sent only with {@code dryRun=All} on the wire
+     * @param intent a preview is sent only with {@code dryRun=All} on the wire
      */
-    Exchanged.Answered answer(String method, ClusterPath path, Query query, ClusterExchange.Outgoing outgoing,
-            boolean preview) throws ToolError, InterruptedException {
+    Exchanged.Answered answer(Method method, ClusterPath path, Query query, ClusterExchange.Outgoing outgoing,
+            Intent intent) throws ToolError, InterruptedException {
         if (Thread.interrupted()) {
             // The client left (spec 3 §4): nothing more is sent for it.
             throw new InterruptedException("the client left");
         }
-        Call call = new Call(cluster, method, path, query, client, agent.channel(tool.wire()), preview);
+        Call call = Call.meant(intent, cluster, method, path, query, client, agent.channel(tool.wire()));
         Exchanged exchanged = exchange.exchange(agent.bearer(), call, outgoing);
         return switch (exchanged) {
             case Exchanged.Answered answered -> answered;
@@ -108,7 +110,7 @@ final class ClusterCalls {
 
     JsonNode getJson(ClusterPath path, Map<String, String> query)
             throws ToolError, ClusterRefusal, InterruptedException {
-        return json(send("GET", path, query, ClusterExchange.Outgoing.NONE));
+        return json(send(Method.GET, path, query, ClusterExchange.Outgoing.NONE));
     }
 
     static JsonNode json(Exchanged.Answered answered) throws ToolError {

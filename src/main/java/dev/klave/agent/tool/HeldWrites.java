@@ -18,6 +18,8 @@ import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Exchanged;
 import dev.klave.gateway.CallChain;
+import dev.klave.gateway.Intent;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Refusal;
@@ -211,10 +213,10 @@ final class HeldWrites {
         String approved = "approved by " + request.decidedBy().orElse("?") + " at "
                 + request.decidedAt().map(at -> at.truncatedTo(ChronoUnit.SECONDS).toString()).orElse("?") + "\n";
         Exchanged.Answered answered = calls.answer(stored.method(), stored.path(), stored.query(), outgoing(stored),
-                false);
+                Intent.ACT);
         if (answered.status() >= 400) {
             ClusterRefusal refusal = ClusterRefusal.of(answered);
-            return new ToolResult.Done(approved + refusal.text(), true, Optional.empty());
+            return ToolResult.Done.failed(approved + refusal.text(), Optional.empty());
         }
         return ToolResult.Done.text(approved + planned.renderer().render(ClusterCalls.json(answered)));
     }
@@ -243,7 +245,7 @@ final class HeldWrites {
                 + "\nid: " + request.id() + "\nurl: " + url + "\nexpires_at: " + request.expiresAt()
                 + "\nGive the person the link, then call this tool again with the same arguments and approval_id="
                 + request.id() + " (repeat while it answers agent.approval_pending).";
-        return new ToolResult.Done(text, true, Optional.of(structured));
+        return ToolResult.Done.failed(text, Optional.of(structured));
     }
 
     /** The client answered the URL elicitation with decline or cancel. */
@@ -259,8 +261,8 @@ final class HeldWrites {
     Optional<JsonNode> current(ClusterCalls calls, Planned planned) throws ToolError, ClusterRefusal,
             InterruptedException {
         // The object the write changes: the scale subresource for scale, the object itself otherwise.
-        Exchanged.Answered answered = calls.answer("GET", planned.request().path(), Query.NONE,
-                ClusterExchange.Outgoing.NONE, false);
+        Exchanged.Answered answered = calls.answer(Method.GET, planned.request().path(), Query.NONE,
+                ClusterExchange.Outgoing.NONE, Intent.ACT);
         if (answered.status() == 404) {
             return Optional.empty();
         }
@@ -273,7 +275,7 @@ final class HeldWrites {
     static Exchanged.Answered send(ClusterCalls calls, Planned.Request request)
             throws ToolError, ClusterRefusal, InterruptedException {
         Exchanged.Answered answered = calls.answer(request.method(), request.path(), request.query(),
-                outgoing(request), request.preview());
+                outgoing(request), request.intent());
         if (answered.status() >= 400) {
             throw ClusterRefusal.of(answered);
         }

@@ -6,6 +6,7 @@ import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Exchanged;
 import dev.klave.kube.ClusterPath;
 import dev.klave.kube.KubeNames;
+import dev.klave.kube.Method;
 import dev.klave.messages.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ final class Kinds {
         List<Kind> kinds = new ArrayList<>();
         for (String root : List.of("api", "apis")) {
             Optional<DiscoveryCache.Entry> known = calls.discovery().get(calls.cluster(), root);
-            Exchanged.Answered answered = calls.send("GET", ClusterPath.of(root), Map.of(), known
+            Exchanged.Answered answered = calls.send(Method.GET, ClusterPath.of(root), Map.of(), known
                     .map(entry -> ClusterExchange.Outgoing.ifNoneMatch(AGGREGATED, entry.etag()))
                     .orElseGet(() -> new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), AGGREGATED)));
             if (answered.status() == 304 && known.isPresent()) {

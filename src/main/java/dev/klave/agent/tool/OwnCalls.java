@@ -52,6 +52,6 @@ final class OwnCalls {
         ObjectNode structured = JsonNodeFactory.instance.objectNode();
         structured.set("calls", calls);
         String text = rows.isEmpty() ? "No cluster requests by this agent's tools yet.\n" : Tables.pad(lines);
-        return new ToolResult.Done(Output.cut(text, "ask for fewer with limit"), false, Optional.of(structured));
+        return ToolResult.Done.of(Output.cut(text, "ask for fewer with limit"), structured);
     }
 }

@@ -3,7 +3,9 @@ package dev.klave.agent.tool;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.klave.gateway.Intent;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import java.util.Optional;
 
@@ -17,30 +19,32 @@ record Planned(String verb, Kind kind, String namespace, String name, Request re
         Renderer renderer) {
     /**
      * One request to the cluster, typed: the path's segments and the query's pairs are encoded once,
-     * when it is sent. {@code preview} marks the dry run of a held write, which the gateway sends only
-     * with {@code dryRun=All} on the wire.
+     * when it is sent. A {@link Intent#PREVIEW} is the dry run of a held write, which the gateway sends
+     * only with {@code dryRun=All} on the wire.
      */
-    record Request(String method, ClusterPath path, Query query, Optional<String> body, Optional<String> contentType,
-            boolean preview) {
+    record Request(Method method, ClusterPath path, Query query, Optional<String> body, Optional<String> contentType,
+            Intent intent) {
         Request {
             requireNonNull(method, "method is null");
+            requireNonNull(intent, "intent is null");
             requireNonNull(path, "path is null");
             requireNonNull(query, "query is null");
             requireNonNull(body, "body is null");
             requireNonNull(contentType, "contentType is null");
         }
 
-        Request(String method, ClusterPath path, Query query, Optional<String> body, Optional<String> contentType) {
-            this(method, path, query, body, contentType, false);
+        Request(Method method, ClusterPath path, Query query, Optional<String> body, Optional<String> contentType) {
+            this(method, path, query, body, contentType, Intent.ACT);
         }
 
         /** The same request as a dry run (spec 3 §4 "Write approval flow" 1). */
         Request dryRun() {
-            return new Request(method, path, query.with("dryRun", Query.DRY_RUN_ALL), body, contentType, true);
+            return new Request(method, path, query.with("dryRun", Query.DRY_RUN_ALL), body, contentType,
+                    Intent.PREVIEW);
         }
 
         Request withBody(String value) {
-            return new Request(method, path, query, Optional.of(value), contentType, preview);
+            return new Request(method, path, query, Optional.of(value), contentType, intent);
         }
     }
 

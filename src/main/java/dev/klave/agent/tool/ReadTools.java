@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Exchanged;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.messages.Text;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -52,8 +53,7 @@ final class ReadTools {
         }
         ObjectNode structured = JsonNodeFactory.instance.objectNode();
         structured.set("resources", out);
-        return new ToolResult.Done(Output.cut(Tables.pad(lines), "the list is incomplete"), false,
-                Optional.of(structured));
+        return ToolResult.Done.of(Output.cut(Tables.pad(lines), "the list is incomplete"), structured);
     }
 
     ToolResult listResources(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
@@ -67,7 +67,7 @@ final class ReadTools {
         arguments.get(Catalogue.LABEL_SELECTOR).ifPresent(value -> query.put("labelSelector", value));
         arguments.get(Catalogue.FIELD_SELECTOR).ifPresent(value -> query.put("fieldSelector", value));
         arguments.get(Catalogue.CONTINUE).ifPresent(value -> query.put("continue", value));
-        Exchanged.Answered answered = calls.send("GET", kind.collection(namespace), query,
+        Exchanged.Answered answered = calls.send(Method.GET, kind.collection(namespace), query,
                 new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), ClusterCalls.TABLE));
         JsonNode table = ClusterCalls.json(answered);
         boolean allNamespaces = kind.namespaced() && namespace.isEmpty();
@@ -81,8 +81,7 @@ final class ReadTools {
         ObjectNode structured = JsonNodeFactory.instance.objectNode();
         structured.put("kind", kind.kind()).put("apiVersion", kind.apiVersion()).put("rows", table.path("rows").size());
         structured.put("continue", next);
-        return new ToolResult.Done(Output.cut(printed, "ask for fewer rows with limit, then use continue"), false,
-                Optional.of(structured));
+        return ToolResult.Done.of(Output.cut(printed, "ask for fewer rows with limit, then use continue"), structured);
     }
 
     ToolResult getResource(ToolCall call) throws ToolError, ClusterRefusal, InterruptedException {
@@ -168,7 +167,7 @@ final class ReadTools {
             query.put("previous", "true");
         }
         // Never follows (spec 3 §4): without follow=true the cluster answers and closes.
-        Exchanged.Answered answered = calls.send("GET", ClusterPath.of("api", "v1", "namespaces", namespace, "pods",
+        Exchanged.Answered answered = calls.send(Method.GET, ClusterPath.of("api", "v1", "namespaces", namespace, "pods",
                 pod, "log"), query,
                 new ClusterExchange.Outgoing(Optional.empty(), Optional.empty(), "text/plain, */*"));
         List<String> lines = answered.text().lines().map(credentials::text).toList();
@@ -219,8 +218,7 @@ final class ReadTools {
         structured.put("name", secret.path("metadata").path("name").asText());
         structured.put("type", secret.path("type").asText(""));
         structured.set("data", values);
-        return new ToolResult.Done(Output.cut(Yaml.json(values), "the Secret is too large to show whole"), false,
-                Optional.of(structured));
+        return ToolResult.Done.of(Output.cut(Yaml.json(values), "the Secret is too large to show whole"), structured);
     }
 
     /** A Secret value as text when it is UTF-8 text, else {@code base64:<data>} (spec 3 §4). */

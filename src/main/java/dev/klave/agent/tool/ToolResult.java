@@ -8,18 +8,43 @@ import java.util.Optional;
 /** What a tool call answers. */
 public sealed interface ToolResult {
     /**
-     * A finished call: text for the model, whether it is an error result, and optionally the same
-     * facts as structured content.
+     * A finished call: text for the model, how it went, and optionally the same facts as
+     * structured content.
      */
-    record Done(String text, boolean error, Optional<JsonNode> structured) implements ToolResult {
+    record Done(String text, Outcome outcome, Optional<JsonNode> structured) implements ToolResult {
         public Done {
             requireNonNull(text, "text is null");
+            requireNonNull(outcome, "outcome is null");
             requireNonNull(structured, "structured is null");
         }
 
+        /** What the tool was asked for, as text only. */
         public static Done text(String text) {
-            return new Done(text, false, Optional.empty());
+            return new Done(text, Outcome.SUCCEEDED, Optional.empty());
         }
+
+        /** What the tool was asked for, as text and structured content. */
+        public static Done of(String text, JsonNode structured) {
+            return new Done(text, Outcome.SUCCEEDED, Optional.of(structured));
+        }
+
+        /**
+         * A tool error result (MCP "Tools": {@code isError}): the model reads why, the call itself
+         * was answered.
+         */
+        public static Done failed(String text, Optional<JsonNode> structured) {
+            return new Done(text, Outcome.FAILED, structured);
+        }
+
+        /** Whether this is an error result ({@code isError}). */
+        public boolean error() {
+            return outcome == Outcome.FAILED;
+        }
+    }
+
+    /** How a finished tool call went. */
+    enum Outcome {
+        SUCCEEDED, FAILED
     }
 
     /**

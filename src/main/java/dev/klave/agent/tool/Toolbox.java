@@ -122,7 +122,7 @@ public final class Toolbox {
             ObjectNode structured = JsonNodeFactory.instance.objectNode();
             structured.put("status", refusal.status()).put("reason", refusal.reason())
                     .put("message", refusal.getMessage()).put("audit_id", refusal.auditId());
-            return new ToolResult.Done(refusal.text(), true, Optional.of(structured));
+            return ToolResult.Done.failed(refusal.text(), Optional.of(structured));
         }
     }
 
@@ -132,7 +132,7 @@ public final class Toolbox {
         structured.put("code", error.code());
         structured.set("params", Yaml.MAPPER.valueToTree(error.params()));
         structured.put("error", error.getMessage());
-        return new ToolResult.Done(error.code() + ": " + error.getMessage(), true, Optional.of(structured));
+        return ToolResult.Done.failed(error.code() + ": " + error.getMessage(), Optional.of(structured));
     }
 
     /** Who calls and how, besides the tool and its arguments. */

@@ -85,7 +85,7 @@ final class Top {
         result.set(plural, structured);
         String text = usages.isEmpty() ? "No metrics for " + plural + (namespace.isEmpty() ? "" : " in namespace "
                 + namespace) + " yet.\n" : Tables.pad(lines);
-        return new ToolResult.Done(Output.cut(text, "name one namespace or pod"), false, Optional.of(result));
+        return ToolResult.Done.of(Output.cut(text, "name one namespace or pod"), result);
     }
 
     /** A PodMetrics (its containers summed) or a NodeMetrics; a value that is no quantity counts 0. */

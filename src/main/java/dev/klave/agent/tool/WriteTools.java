@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;
 import dev.klave.messages.Text;
@@ -57,7 +58,7 @@ final class WriteTools {
         String name = Names.name(Catalogue.MANIFEST.name(), manifest.path("metadata").path("name").asText());
         String namespace = kind.namespaced() ? Names.namespace(Catalogue.MANIFEST.name(), manifest.path("metadata")
                 .path("namespace").asText("default")) : "";
-        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name),
+        Planned.Request request = new Planned.Request(Method.PATCH, kind.object(namespace, name),
                 Query.NONE.with("fieldManager", FIELD_MANAGER), Optional.of(Yaml.compact(manifest)),
                 Optional.of("application/apply-patch+yaml"));
         return run(call, calls, new Planned("apply", kind, namespace, name, request,
@@ -97,7 +98,7 @@ final class WriteTools {
         Kind kind = target.kind();
         String namespace = target.namespace();
         String name = target.name();
-        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name), Query.NONE,
+        Planned.Request request = new Planned.Request(Method.PATCH, kind.object(namespace, name), Query.NONE,
                 Optional.of(Yaml.compact(patch)), Optional.of(contentType));
         return run(call, calls, new Planned("patch", kind, namespace, name, request,
                 (sent, dryRun, current) -> {
@@ -121,7 +122,7 @@ final class WriteTools {
         Kind kind = target.kind();
         String namespace = target.namespace();
         String name = target.name();
-        Planned.Request request = new Planned.Request("DELETE", kind.object(namespace, name), Query.NONE,
+        Planned.Request request = new Planned.Request(Method.DELETE, kind.object(namespace, name), Query.NONE,
                 Optional.empty(), Optional.empty());
         return run(call, calls, new Planned("delete", kind, namespace, name, request,
                 (sent, dryRun, current) -> {
@@ -135,7 +136,7 @@ final class WriteTools {
                     options.put("apiVersion", "v1").put("kind", "DeleteOptions").putObject("preconditions")
                             .put("uid", uid);
                     return new Planned.Request(sent.method(), sent.path(), sent.query(),
-                            Optional.of(Yaml.compact(options)), Optional.of(ClusterCalls.JSON), sent.preview());
+                            Optional.of(Yaml.compact(options)), Optional.of(ClusterCalls.JSON), sent.intent());
                 },
                 answer -> {
                     String text = kind.kind() + " " + name + " deleted" + (namespace.isEmpty() ? ""
@@ -158,7 +159,7 @@ final class WriteTools {
         long replicas = arguments.need(Catalogue.REPLICAS);
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("spec").put("replicas", replicas);
-        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name, "scale"), Query.NONE,
+        Planned.Request request = new Planned.Request(Method.PATCH, kind.object(namespace, name, "scale"), Query.NONE,
                 Optional.of(Yaml.compact(patch)), Optional.of("application/merge-patch+json"));
         return run(call, calls, new Planned("scale", kind, namespace, name, request, (sent, dryRun, current) -> sent,
                 answer -> kind.plural() + "/" + name + " scaled to " + answer.path("spec").path("replicas").asLong()
@@ -178,7 +179,7 @@ final class WriteTools {
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("spec").putObject("template").putObject("metadata").putObject("annotations")
                 .put(RESTARTED_AT, at);
-        Planned.Request request = new Planned.Request("PATCH", kind.object(namespace, name), Query.NONE,
+        Planned.Request request = new Planned.Request(Method.PATCH, kind.object(namespace, name), Query.NONE,
                 Optional.of(Yaml.compact(patch)), Optional.of("application/strategic-merge-patch+json"));
         return run(call, calls, new Planned("restart", kind, namespace, name, request, (sent, dryRun, current) -> sent,
                 answer -> kind.plural() + "/" + name + " restarted: its pods are being replaced (restartedAt "

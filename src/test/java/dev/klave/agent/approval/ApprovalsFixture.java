@@ -1,6 +1,7 @@
 package dev.klave.agent.approval;
 
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.account.Login;
 import dev.klave.account.Principal;
@@ -26,7 +27,7 @@ import java.util.UUID;
 /** One replica's {@link Approvals} over a database, and the rows requests need: people, a bot, a cluster. */
 final class ApprovalsFixture {
     static final ClusterId CLUSTER = new ClusterId("prod-1");
-    static final HeldCall SCALE = new HeldCall("PATCH",
+    static final HeldCall SCALE = new HeldCall(Method.PATCH,
             ClusterPath.of("apis", "apps", "v1", "namespaces", "team-a", "deployments", "web", "scale"), Query.NONE,
             Optional.of("{\"spec\":{\"replicas\":3}}"),
             Optional.of("application/merge-patch+json"));

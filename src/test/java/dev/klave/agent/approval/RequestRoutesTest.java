@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.kube.ClusterPath;
+import dev.klave.kube.Method;
 import dev.klave.messages.Message;
 import dev.klave.kube.Query;
 import dev.klave.access.Scope;
@@ -92,7 +93,7 @@ class RequestRoutesTest {
     private WriteRequest anasWrite() {
         return approvals.hold(new Actor(anaId, Optional.empty(), Optional.of("agent-session")), Optional.of(anaId),
                 PROD, "", "delete_resource", "delete", "namespaces", "team-z", UUID.randomUUID().toString(),
-                new HeldCall("DELETE", ClusterPath.of("api", "v1", "namespaces", "team-z"), Query.NONE,
+                new HeldCall(Method.DELETE, ClusterPath.of("api", "v1", "namespaces", "team-z"), Query.NONE,
                         Optional.empty(), Optional.empty()), "{}");
     }
 
