@@ -21,7 +21,7 @@ final class Recorder {
     static final int CHUNK = 16 * 1024;
 
     private final String id;
-    private final boolean stdin;
+    private final Stdin stdin;
     private final long cap;
     private final LongSupplier nanos;
     private final long start;
@@ -62,12 +62,12 @@ final class Recorder {
         default void stopped(String id, Recording.State state) {}
     }
 
-    Recorder(String id, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+    Recorder(String id, Stdin stdin, long cap, LongSupplier nanos, Writer writer) {
         this(id, StreamProtocol.WEBSOCKET, SpdyReader.NONE, stdin, cap, nanos, writer);
     }
 
     /** A SPDY/3.1 session (kubectl's fallback), read by {@code spdy}. */
-    Recorder(String id, SpdyReader.Factory spdy, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+    Recorder(String id, SpdyReader.Factory spdy, Stdin stdin, long cap, LongSupplier nanos, Writer writer) {
         this(id, StreamProtocol.SPDY, spdy, stdin, cap, nanos, writer);
     }
 
@@ -76,12 +76,12 @@ final class Recorder {
      *     recorder reads is ever recorded)
      * @param spdy how to read SPDY/3.1, for {@link StreamProtocol#SPDY}
      */
-    Recorder(String id, StreamProtocol protocol, SpdyReader.Factory spdy, boolean stdin, long cap, LongSupplier nanos,
+    Recorder(String id, StreamProtocol protocol, SpdyReader.Factory spdy, Stdin stdin, long cap, LongSupplier nanos,
             Writer writer) {
         this.id = id;
         this.base64 = protocol == StreamProtocol.WEBSOCKET_BASE64;
         boolean overSpdy = protocol == StreamProtocol.SPDY;
-        this.stdin = stdin;
+        this.stdin = java.util.Objects.requireNonNull(stdin, "stdin is null");
         this.cap = cap;
         this.nanos = nanos;
         this.start = nanos.getAsLong();
@@ -145,7 +145,7 @@ final class Recorder {
                     held.reset();
                     held.writeBytes(text.substring(end + 1).getBytes(StandardCharsets.UTF_8));
                 }
-            } else if (client && type.equals("stdin") && stdin) {
+            } else if (client && type.equals("stdin") && stdin.recorded()) {
                 add("i", input.decode(bytes, 0));
             }
         }
@@ -246,7 +246,7 @@ final class Recorder {
         }
         if (message.channel() == 4) {
             resize(message.data(), message.from());
-        } else if (message.channel() == 0 && stdin) {
+        } else if (message.channel() == 0 && stdin.recorded()) {
             add("i", input.decode(message.data(), message.from()));
         }
     }

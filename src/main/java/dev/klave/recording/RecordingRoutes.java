@@ -31,7 +31,7 @@ public final class RecordingRoutes implements RouteProvider {
 
     record PolicyView(String cluster, String policy, boolean stdin) {
         PolicyView(String cluster, ClusterRecording recording) {
-            this(cluster, recording.policy().code(), recording.stdin());
+            this(cluster, recording.policy().code(), recording.stdin().recorded());
         }
     }
 

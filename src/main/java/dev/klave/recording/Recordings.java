@@ -264,10 +264,10 @@ public final class Recordings implements AutoCloseable {
         return unrecorded(row(session, settings.stdin()), why);
     }
 
-    private Recording row(Session session, boolean stdin) {
+    private Recording row(Session session, Stdin stdin) {
         SessionRequest.Recorded request = session.request();
         return new Recording(session.auditId(), session.subject(), session.login(), session.cluster(),
-                request.namespace(), request.pod(), request.container(), request.command(), request.tty(), stdin,
+                request.namespace(), request.pod(), request.container(), request.command(), request.tty(), stdin.recorded(),
                 clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
                 Optional.empty());
     }

@@ -33,7 +33,7 @@ class MailboxTest {
     }
 
     private Recorder recorder() {
-        return new Recorder("audit-1", false, Recordings.CAP, System::nanoTime, new Recorder.Writer() {
+        return new Recorder("audit-1", Stdin.NOT_RECORDED, Recordings.CAP, System::nanoTime, new Recorder.Writer() {
             @Override
             public Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
                 chunks.add(lines);

@@ -69,7 +69,7 @@ class RecordingJsonTest {
         assertThat(new String(Json.write(new RecordingRoutes.PolicyView("prod", ClusterRecording.DEFAULT)),
                 StandardCharsets.UTF_8)).isEqualTo("{\"cluster\":\"prod\",\"policy\":\"on\",\"stdin\":false}");
         assertThat(new String(Json.write(new RecordingRoutes.PolicyView("prod",
-                new ClusterRecording(RecordingPolicy.REQUIRED, true))), StandardCharsets.UTF_8))
+                new ClusterRecording(RecordingPolicy.REQUIRED, Stdin.RECORDED))), StandardCharsets.UTF_8))
                 .isEqualTo("{\"cluster\":\"prod\",\"policy\":\"required\",\"stdin\":true}");
     }
 }

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
+import dev.klave.recording.ClusterRecording;
 import dev.klave.recording.Recording;
+import dev.klave.recording.RecordingPolicy;
 import dev.klave.recording.RecordingStore;
+import dev.klave.recording.Stdin;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -182,15 +185,14 @@ abstract class RecordingStoreConformance extends StoreConformance {
         ClusterId cluster = stored(storedPerson("recorded")).cluster();
         assertThat(policies.all()).doesNotContainKey(cluster);
 
-        policies.save(cluster, new dev.klave.recording.ClusterRecording(dev.klave.recording.RecordingPolicy.REQUIRED,
-                true), NOW, "root");
-        assertThat(policies.all()).containsEntry(cluster, new dev.klave.recording.ClusterRecording(
-                dev.klave.recording.RecordingPolicy.REQUIRED, true));
-        policies.save(cluster, new dev.klave.recording.ClusterRecording(dev.klave.recording.RecordingPolicy.OFF,
-                false), NOW.plusSeconds(1), "root");
+        policies.save(cluster, new ClusterRecording(RecordingPolicy.REQUIRED, Stdin.RECORDED), NOW, "root");
+        assertThat(policies.all()).containsEntry(cluster, new ClusterRecording(RecordingPolicy.REQUIRED,
+                Stdin.RECORDED));
+        policies.save(cluster, new ClusterRecording(RecordingPolicy.OFF, Stdin.NOT_RECORDED), NOW.plusSeconds(1),
+                "root");
 
-        assertThat(policies.all()).containsEntry(cluster, new dev.klave.recording.ClusterRecording(
-                dev.klave.recording.RecordingPolicy.OFF, false));
+        assertThat(policies.all()).containsEntry(cluster, new ClusterRecording(RecordingPolicy.OFF,
+                Stdin.NOT_RECORDED));
     }
 
     @Test
