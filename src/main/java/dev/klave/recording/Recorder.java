@@ -36,8 +36,7 @@ final class Recorder {
     private List<LineIndex.Line> printed = new ArrayList<>();
     private long recorded;
     private int seq;
-    private int width = 80;
-    private int height = 24;
+    private Terminal.Size size = Terminal.Size.DEFAULT;
     /** When the last event happened, in seconds from the start. */
     private double seconds;
     private Optional<Integer> exitCode = Optional.empty();
@@ -55,8 +54,8 @@ final class Recorder {
         Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed);
 
         /** The end, with the output's last line if it was unfinished. */
-        void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode, int width,
-                int height, List<LineIndex.Line> printed);
+        void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
+                Terminal.Size size, List<LineIndex.Line> printed);
 
         /** The recording stopped before the session (unreadable, behind, at its cap). */
         default void stopped(String id, Recording.State state) {}
@@ -259,12 +258,12 @@ final class Recorder {
 
     private void resize(byte[] payload, int from) {
         try {
-            JsonNode size = Cast.JSON.readTree(new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
-            int columns = size.path("Width").asInt(0);
-            int rows = size.path("Height").asInt(0);
+            JsonNode sent = Cast.JSON.readTree(
+                    new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
+            int columns = sent.path("Width").asInt(0);
+            int rows = sent.path("Height").asInt(0);
             if (columns > 0 && rows > 0 && columns <= 10_000 && rows <= 10_000) {
-                width = columns;
-                height = rows;
+                size = new Terminal.Size(columns, rows);
                 add("r", columns + "x" + rows);
             }
         } catch (java.io.IOException unreadable) {
@@ -275,7 +274,8 @@ final class Recorder {
     /** The error channel: a Status; "Success", or a failure whose ExitCode cause holds the status. */
     private void exit(byte[] payload, int from) {
         try {
-            JsonNode status = Cast.JSON.readTree(new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
+            JsonNode status = Cast.JSON.readTree(
+                    new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
             int code = 0;
             if (!"Success".equals(status.path("status").asText())) {
                 code = 1;
@@ -320,7 +320,10 @@ final class Recorder {
         writer.chunk(id, seq++, chunk, completed).ifPresent(this::notTaken);
     }
 
-    /** What was relayed could not all reach the recording (a writer or a mailbox too far behind): it stops here, marked. */
+    /**
+     * What was relayed could not all reach the recording (a writer or a mailbox too far behind): it
+     * stops here, marked.
+     */
     synchronized void behind() {
         notTaken(Text.RECORDING_BEHIND.text());
     }
@@ -371,7 +374,7 @@ final class Recorder {
         }
         flush();
         Recording.State ended = state == Recording.State.RECORDING ? Recording.State.COMPLETE : state;
-        writer.end(id, ended, reason.or(() -> cut), exitCode, width, height, index.end());
+        writer.end(id, ended, reason.or(() -> cut), exitCode, size, index.end());
         state = ended == Recording.State.COMPLETE ? Recording.State.COMPLETE : state;
         return ended == Recording.State.COMPLETE ? Optional.empty() : reason;
     }

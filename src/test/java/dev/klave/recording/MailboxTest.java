@@ -42,7 +42,7 @@ class MailboxTest {
 
             @Override
             public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-                    int width, int height, List<LineIndex.Line> printed) {}
+                    Terminal.Size size, List<LineIndex.Line> printed) {}
 
             @Override
             public void stopped(String id, Recording.State state) {

@@ -35,9 +35,9 @@ class RecorderTest {
 
             @Override
             public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-                    int width, int height, List<LineIndex.Line> printed) {
+                    Terminal.Size size, List<LineIndex.Line> printed) {
                 ends.add(state.code() + " " + reason.orElse("-") + " " + exitCode.map(String::valueOf).orElse("-")
-                        + " " + width + "x" + height);
+                        + " " + size.width() + "x" + size.height());
             }
         });
     }

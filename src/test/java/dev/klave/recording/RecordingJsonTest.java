@@ -21,15 +21,17 @@ class RecordingJsonTest {
     private static final String ANA = "9b2f0c1e-1c8a-4d7e-9a57-6f1f3f0e0a02";
 
     private static Recording running() {
-        return new Recording("audit-1", new SubjectId(EVA), "eva", new ClusterId("prod"), "team-a", "box",
-                Optional.empty(), "sh", true, false, STARTED, Optional.empty(), Recording.State.RECORDING,
-                Optional.empty(), 0, 80, 24, Optional.empty());
+        return Recording.started("audit-1", new Recording.Owner(new SubjectId(EVA), "eva"),
+                new Recording.Target(new ClusterId("prod"), "team-a", "box", Optional.empty(), "sh"),
+                Terminal.opening(Terminal.Tty.ALLOCATED), Stdin.NOT_RECORDED, STARTED);
     }
 
     private static Recording ended() {
-        return new Recording("audit-2", new SubjectId(ANA), "ana", new ClusterId("prod"), "team-b", "web-0",
-                Optional.of("app"), "ls -l", false, true, STARTED, Optional.of(STARTED.plusSeconds(5)),
-                Recording.State.TRUNCATED, Optional.of("el tope"), 4096, 120, 40, Optional.of(3));
+        return new Recording("audit-2", new Recording.Owner(new SubjectId(ANA), "ana"),
+                new Recording.Target(new ClusterId("prod"), "team-b", "web-0", Optional.of("app"), "ls -l"),
+                new Terminal(Terminal.Tty.NONE, new Terminal.Size(120, 40)), Stdin.RECORDED, STARTED,
+                new Recording.Progress(Recording.State.TRUNCATED, Optional.of("el tope"), 4096,
+                        Optional.of(STARTED.plusSeconds(5)), Optional.of(3)));
     }
 
     @Test
