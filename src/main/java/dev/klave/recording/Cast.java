@@ -21,20 +21,21 @@ final class Cast {
     static String header(Recording recording) {
         ObjectNode header = JSON.createObjectNode();
         header.put("version", 2);
-        header.put("width", recording.width());
-        header.put("height", recording.height());
+        Recording.Target target = recording.target();
+        header.put("width", recording.terminal().size().width());
+        header.put("height", recording.terminal().size().height());
         header.put("timestamp", recording.startedAt().getEpochSecond());
-        header.put("title", recording.pod() + " · " + recording.cluster().value());
+        header.put("title", target.pod() + " · " + target.cluster().value());
         ObjectNode klave = header.putObject("klave");
         klave.put("audit_id", recording.id());
-        klave.put("subject", recording.subjectLogin());
-        klave.put("cluster", recording.cluster().value());
-        klave.put("namespace", recording.namespace());
-        klave.put("pod", recording.pod());
-        klave.put("container", recording.container().orElse(null));
-        klave.put("command", recording.command());
-        klave.put("tty", recording.tty());
-        klave.put("stdin_recorded", recording.stdinRecorded());
+        klave.put("subject", recording.owner().login());
+        klave.put("cluster", target.cluster().value());
+        klave.put("namespace", target.namespace());
+        klave.put("pod", target.pod());
+        klave.put("container", target.container().orElse(null));
+        klave.put("command", target.command());
+        klave.put("tty", recording.terminal().tty().allocated());
+        klave.put("stdin_recorded", recording.stdin().recorded());
         return line(header);
     }
 

@@ -21,7 +21,7 @@ final class Recorder {
     static final int CHUNK = 16 * 1024;
 
     private final String id;
-    private final boolean stdin;
+    private final Stdin stdin;
     private final long cap;
     private final LongSupplier nanos;
     private final long start;
@@ -36,8 +36,7 @@ final class Recorder {
     private List<LineIndex.Line> printed = new ArrayList<>();
     private long recorded;
     private int seq;
-    private int width = 80;
-    private int height = 24;
+    private Terminal.Size size = Terminal.Size.DEFAULT;
     /** When the last event happened, in seconds from the start. */
     private double seconds;
     private Optional<Integer> exitCode = Optional.empty();
@@ -55,19 +54,19 @@ final class Recorder {
         Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed);
 
         /** The end, with the output's last line if it was unfinished. */
-        void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode, int width,
-                int height, List<LineIndex.Line> printed);
+        void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
+                Terminal.Size size, List<LineIndex.Line> printed);
 
         /** The recording stopped before the session (unreadable, behind, at its cap). */
         default void stopped(String id, Recording.State state) {}
     }
 
-    Recorder(String id, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+    Recorder(String id, Stdin stdin, long cap, LongSupplier nanos, Writer writer) {
         this(id, StreamProtocol.WEBSOCKET, SpdyReader.NONE, stdin, cap, nanos, writer);
     }
 
     /** A SPDY/3.1 session (kubectl's fallback), read by {@code spdy}. */
-    Recorder(String id, SpdyReader.Factory spdy, boolean stdin, long cap, LongSupplier nanos, Writer writer) {
+    Recorder(String id, SpdyReader.Factory spdy, Stdin stdin, long cap, LongSupplier nanos, Writer writer) {
         this(id, StreamProtocol.SPDY, spdy, stdin, cap, nanos, writer);
     }
 
@@ -76,12 +75,12 @@ final class Recorder {
      *     recorder reads is ever recorded)
      * @param spdy how to read SPDY/3.1, for {@link StreamProtocol#SPDY}
      */
-    Recorder(String id, StreamProtocol protocol, SpdyReader.Factory spdy, boolean stdin, long cap, LongSupplier nanos,
+    Recorder(String id, StreamProtocol protocol, SpdyReader.Factory spdy, Stdin stdin, long cap, LongSupplier nanos,
             Writer writer) {
         this.id = id;
         this.base64 = protocol == StreamProtocol.WEBSOCKET_BASE64;
         boolean overSpdy = protocol == StreamProtocol.SPDY;
-        this.stdin = stdin;
+        this.stdin = java.util.Objects.requireNonNull(stdin, "stdin is null");
         this.cap = cap;
         this.nanos = nanos;
         this.start = nanos.getAsLong();
@@ -145,7 +144,7 @@ final class Recorder {
                     held.reset();
                     held.writeBytes(text.substring(end + 1).getBytes(StandardCharsets.UTF_8));
                 }
-            } else if (client && type.equals("stdin") && stdin) {
+            } else if (client && type.equals("stdin") && stdin.recorded()) {
                 add("i", input.decode(bytes, 0));
             }
         }
@@ -246,7 +245,7 @@ final class Recorder {
         }
         if (message.channel() == 4) {
             resize(message.data(), message.from());
-        } else if (message.channel() == 0 && stdin) {
+        } else if (message.channel() == 0 && stdin.recorded()) {
             add("i", input.decode(message.data(), message.from()));
         }
     }
@@ -259,12 +258,12 @@ final class Recorder {
 
     private void resize(byte[] payload, int from) {
         try {
-            JsonNode size = Cast.JSON.readTree(new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
-            int columns = size.path("Width").asInt(0);
-            int rows = size.path("Height").asInt(0);
+            JsonNode sent = Cast.JSON.readTree(
+                    new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
+            int columns = sent.path("Width").asInt(0);
+            int rows = sent.path("Height").asInt(0);
             if (columns > 0 && rows > 0 && columns <= 10_000 && rows <= 10_000) {
-                width = columns;
-                height = rows;
+                size = new Terminal.Size(columns, rows);
                 add("r", columns + "x" + rows);
             }
         } catch (java.io.IOException unreadable) {
@@ -275,7 +274,8 @@ final class Recorder {
     /** The error channel: a Status; "Success", or a failure whose ExitCode cause holds the status. */
     private void exit(byte[] payload, int from) {
         try {
-            JsonNode status = Cast.JSON.readTree(new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
+            JsonNode status = Cast.JSON.readTree(
+                    new String(payload, from, payload.length - from, StandardCharsets.UTF_8));
             int code = 0;
             if (!"Success".equals(status.path("status").asText())) {
                 code = 1;
@@ -320,7 +320,10 @@ final class Recorder {
         writer.chunk(id, seq++, chunk, completed).ifPresent(this::notTaken);
     }
 
-    /** What was relayed could not all reach the recording (a writer or a mailbox too far behind): it stops here, marked. */
+    /**
+     * What was relayed could not all reach the recording (a writer or a mailbox too far behind): it
+     * stops here, marked.
+     */
     synchronized void behind() {
         notTaken(Text.RECORDING_BEHIND.text());
     }
@@ -371,7 +374,7 @@ final class Recorder {
         }
         flush();
         Recording.State ended = state == Recording.State.RECORDING ? Recording.State.COMPLETE : state;
-        writer.end(id, ended, reason.or(() -> cut), exitCode, width, height, index.end());
+        writer.end(id, ended, reason.or(() -> cut), exitCode, size, index.end());
         state = ended == Recording.State.COMPLETE ? Recording.State.COMPLETE : state;
         return ended == Recording.State.COMPLETE ? Optional.empty() : reason;
     }

@@ -56,7 +56,8 @@ public final class RecordingLibrary {
     }
 
     public Recording find(String id, Principal caller) {
-        return store.findById(id).filter(recording -> caller.admin() || recording.subject().equals(caller.subjectId()))
+        return store.findById(id)
+                .filter(recording -> caller.admin() || recording.owner().subject().equals(caller.subjectId()))
                 .orElseThrow(Message.NOT_FOUND::refusal);
     }
 
@@ -68,7 +69,7 @@ public final class RecordingLibrary {
      */
     public void delete(String id, Principal by) {
         Recording recording = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
-        if (recording.state() == Recording.State.RECORDING) {
+        if (recording.progress().state() == Recording.State.RECORDING) {
             throw Message.RECORDING_RUNNING.refusal();
         }
         boolean deleted = transactions.inTransaction(() -> {
@@ -76,15 +77,16 @@ public final class RecordingLibrary {
                 return false;
             }
             events.event(EventType.RECORDING_DELETE).actor(by)
-                    .details(Map.of("recording", id, "cluster", recording.cluster().value(), "pod", recording.pod(),
-                            "subject", recording.subjectLogin(), "bytes", String.valueOf(recording.bytes())))
+                    .details(Map.of("recording", id, "cluster", recording.target().cluster().value(), "pod",
+                            recording.target().pod(), "subject", recording.owner().login(), "bytes",
+                            String.valueOf(recording.progress().bytes())))
                     .record();
             return true;
         });
         if (!deleted) {
             throw Message.NOT_FOUND.refusal();
         }
-        quota.free(recording.subject(), recording.bytes());
+        quota.free(recording.owner().subject(), recording.progress().bytes());
     }
 
     /** The whole asciicast: the header (with the last size seen), then every event. Watching it is an event. */
@@ -93,8 +95,8 @@ public final class RecordingLibrary {
         StringBuilder cast = new StringBuilder(Cast.header(recording));
         store.chunks(id).forEach(cast::append);
         events.event(EventType.RECORDING_VIEW).actor(caller)
-                .details(Map.of("recording", id, "cluster", recording.cluster().value(), "pod", recording.pod(),
-                        "subject", recording.subjectLogin()))
+                .details(Map.of("recording", id, "cluster", recording.target().cluster().value(), "pod",
+                        recording.target().pod(), "subject", recording.owner().login()))
                 .record();
         return cast.toString();
     }

@@ -91,12 +91,12 @@ public final class RecordingPolicies implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw Message.RECORDING_POLICY_INVALID.refusal();
         }
-        ClusterRecording recording = new ClusterRecording(policy, stdin.orElse(false));
+        ClusterRecording recording = new ClusterRecording(policy, stdin.map(Stdin::of).orElse(Stdin.NOT_RECORDED));
         transactions.inTransaction(() -> {
             store.save(cluster, recording, clock.instant(), by.login().value());
             events.event(EventType.RECORDING_POLICY_UPDATE).actor(by)
                     .details(Map.of("cluster", cluster.value(), "policy", policy.code(),
-                            "stdin", String.valueOf(recording.stdin()))).record();
+                            "stdin", String.valueOf(recording.stdin().recorded()))).record();
             return null;
         });
         known.put(cluster, recording);

@@ -31,7 +31,7 @@ public final class RecordingRoutes implements RouteProvider {
 
     record PolicyView(String cluster, String policy, boolean stdin) {
         PolicyView(String cluster, ClusterRecording recording) {
-            this(cluster, recording.policy().code(), recording.stdin());
+            this(cluster, recording.policy().code(), recording.stdin().recorded());
         }
     }
 
@@ -78,7 +78,10 @@ public final class RecordingRoutes implements RouteProvider {
                 });
     }
 
-    /** {@code subject} (an id or a login), {@code cluster}, {@code namespace}, {@code pod}, {@code from}, {@code to} (RFC 3339). */
+    /**
+     * {@code subject} (an id or a login), {@code cluster}, {@code namespace}, {@code pod}, {@code from},
+     * {@code to} (RFC 3339).
+     */
     private RecordingStore.Filter filter(dev.klave.http.ApiRequest request) {
         for (String name : request.queryNames()) {
             if (!java.util.Set.of("subject", "cluster", "namespace", "pod", "from", "to").contains(name)) {
@@ -100,10 +103,13 @@ public final class RecordingRoutes implements RouteProvider {
     }
 
     static RecordingView view(Recording recording) {
-        return new RecordingView(recording.id(), recording.subject().value(), recording.subjectLogin(),
-                recording.cluster().value(), recording.namespace(), recording.pod(), recording.container(),
-                recording.command(), recording.tty(), recording.stdinRecorded(), recording.startedAt(),
-                recording.endedAt(), recording.state().code(), recording.reason(), recording.bytes(),
-                recording.width(), recording.height(), recording.exitCode());
+        Recording.Target target = recording.target();
+        Recording.Progress progress = recording.progress();
+        Terminal terminal = recording.terminal();
+        return new RecordingView(recording.id(), recording.owner().subject().value(), recording.owner().login(),
+                target.cluster().value(), target.namespace(), target.pod(), target.container(), target.command(),
+                terminal.tty().allocated(), recording.stdin().recorded(), recording.startedAt(), progress.endedAt(),
+                progress.state().code(), progress.reason(), progress.bytes(), terminal.size().width(),
+                terminal.size().height(), progress.exitCode());
     }
 }

@@ -35,7 +35,7 @@ public interface RecordingStore {
 
     /** Ends it: its state, reason, exit code and terminal size as they stood. */
     void end(String id, Instant at, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-            int width, int height);
+            Terminal.Size size);
 
     Optional<Recording> findById(String id);
 

@@ -223,12 +223,12 @@ public final class Recordings implements AutoCloseable {
 
             @Override
             public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-                    int width, int height, List<LineIndex.Line> printed) {
+                    Terminal.Size size, List<LineIndex.Line> printed) {
                 writer.execute(() -> {
                     try {
                         chunks.drain();
                         index(id, printed);
-                        store.end(id, clock.instant(), state, reason, exitCode, width, height);
+                        store.end(id, clock.instant(), state, reason, exitCode, size);
                     } catch (RuntimeException e) {
                         LOG.warn("recording {}: its end could not be stored: {}", id, e.toString());
                     }
@@ -264,12 +264,11 @@ public final class Recordings implements AutoCloseable {
         return unrecorded(row(session, settings.stdin()), why);
     }
 
-    private Recording row(Session session, boolean stdin) {
+    private Recording row(Session session, Stdin stdin) {
         SessionRequest.Recorded request = session.request();
-        return new Recording(session.auditId(), session.subject(), session.login(), session.cluster(),
-                request.namespace(), request.pod(), request.container(), request.command(), request.tty(), stdin,
-                clock.instant(), Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24,
-                Optional.empty());
+        return Recording.started(session.auditId(), new Recording.Owner(session.subject(), session.login()),
+                new Recording.Target(session.cluster(), request.namespace(), request.pod(), request.container(),
+                        request.command()), Terminal.opening(request.tty()), stdin, clock.instant());
     }
 
     /** A row that says at once why nothing of the session is recorded; the tap takes nothing. */
@@ -278,7 +277,7 @@ public final class Recordings implements AutoCloseable {
             try {
                 store.create(recording);
                 store.end(recording.id(), clock.instant(), Recording.State.INCOMPLETE, Optional.of(why),
-                        Optional.empty(), 80, 24);
+                        Optional.empty(), recording.terminal().size());
             } catch (RuntimeException e) {
                 LOG.warn("recording {}: its row could not be stored: {}", recording.id(), e.toString());
             }

@@ -21,13 +21,14 @@ import java.util.Optional;
 public sealed interface SessionRequest {
     /** A session whose terminal Klave records. */
     record Recorded(String kind, String namespace, String pod, Optional<String> container, String command,
-            boolean tty, Optional<String> node) implements SessionRequest {
+            Terminal.Tty tty, Optional<String> node) implements SessionRequest {
         public Recorded {
             requireNonNull(kind, "kind is null");
             requireNonNull(namespace, "namespace is null");
             requireNonNull(pod, "pod is null");
             requireNonNull(container, "container is null");
             requireNonNull(command, "command is null");
+            requireNonNull(tty, "tty is null");
             requireNonNull(node, "node is null");
         }
     }
@@ -81,14 +82,15 @@ public sealed interface SessionRequest {
                     tty(query), Optional.of(node));
             case "attach" -> new Recorded("attach", namespace, pod, container, "attach", tty(query), Optional.of(node));
             // The kubelet's run takes its command as one "cmd" parameter, split on spaces.
-            case "run" -> new Recorded("run", namespace, pod, container, query.first("cmd").orElse(""), false,
-                    Optional.of(node));
+            case "run" -> new Recorded("run", namespace, pod, container, query.first("cmd").orElse(""),
+                    Terminal.Tty.NONE, Optional.of(node));
             default -> new Unknown();
         };
     }
 
     /** The API server reads {@code tty=true}, the kubelet {@code tty=1}. */
-    private static boolean tty(Query query) {
-        return query.first("tty").map(value -> value.equalsIgnoreCase("true") || value.equals("1")).orElse(false);
+    private static Terminal.Tty tty(Query query) {
+        return Terminal.Tty.of(query.first("tty").map(value -> value.equalsIgnoreCase("true") || value.equals("1"))
+                .orElse(false));
     }
 }

@@ -6,6 +6,7 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.recording.ClusterRecording;
 import dev.klave.recording.RecordingPolicy;
 import dev.klave.recording.RecordingPolicyStore;
+import dev.klave.recording.Stdin;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,7 +25,8 @@ public final class JdbiRecordingPolicyStore implements RecordingPolicyStore {
         database.withHandle(handle -> handle.createQuery("SELECT cluster_id, policy, stdin FROM recording_policies "
                         + "ORDER BY cluster_id")
                 .map((row, context) -> Map.entry(new ClusterId(row.getString("cluster_id")),
-                        new ClusterRecording(RecordingPolicy.parse(row.getString("policy")), row.getBoolean("stdin"))))
+                        new ClusterRecording(RecordingPolicy.parse(row.getString("policy")),
+                                Stdin.of(row.getBoolean("stdin")))))
                 .list()).forEach(entry -> policies.put(entry.getKey(), entry.getValue()));
         return policies;
     }
@@ -38,7 +40,7 @@ public final class JdbiRecordingPolicyStore implements RecordingPolicyStore {
                             + "VALUES (:cluster, :policy, :stdin, :at, :by)")
                     .bind("cluster", cluster.value())
                     .bind("policy", recording.policy().code())
-                    .bind("stdin", recording.stdin())
+                    .bind("stdin", recording.stdin().recorded())
                     .bind("at", at.toEpochMilli())
                     .bind("by", by)
                     .execute();

@@ -7,6 +7,8 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.recording.Recording;
 import dev.klave.recording.RecordingStore;
 import dev.klave.recording.SearchText;
+import dev.klave.recording.Stdin;
+import dev.klave.recording.Terminal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -33,19 +35,19 @@ public final class JdbiRecordingStore implements RecordingStore {
                         + ":subject_id, :subject_login, :cluster_id, :namespace, :pod, :container, :command, :tty, "
                         + ":stdin_recorded, :started_at, NULL, :state, NULL, 0, :width, :height, NULL)")
                 .bind("id", recording.id())
-                .bind("subject_id", recording.subject().value())
-                .bind("subject_login", recording.subjectLogin())
-                .bind("cluster_id", recording.cluster().value())
-                .bind("namespace", recording.namespace())
-                .bind("pod", recording.pod())
-                .bind("container", recording.container().orElse(null))
-                .bind("command", recording.command())
-                .bind("tty", recording.tty())
-                .bind("stdin_recorded", recording.stdinRecorded())
+                .bind("subject_id", recording.owner().subject().value())
+                .bind("subject_login", recording.owner().login())
+                .bind("cluster_id", recording.target().cluster().value())
+                .bind("namespace", recording.target().namespace())
+                .bind("pod", recording.target().pod())
+                .bind("container", recording.target().container().orElse(null))
+                .bind("command", recording.target().command())
+                .bind("tty", recording.terminal().tty().allocated())
+                .bind("stdin_recorded", recording.stdin().recorded())
                 .bind("started_at", recording.startedAt().toEpochMilli())
-                .bind("state", recording.state().code())
-                .bind("width", recording.width())
-                .bind("height", recording.height())
+                .bind("state", recording.progress().state().code())
+                .bind("width", recording.terminal().size().width())
+                .bind("height", recording.terminal().size().height())
                 .execute());
     }
 
@@ -82,7 +84,7 @@ public final class JdbiRecordingStore implements RecordingStore {
 
     @Override
     public void end(String id, Instant at, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-            int width, int height) {
+            Terminal.Size size) {
         database.write(handle -> handle.createUpdate("UPDATE recordings SET ended_at = :at, state = :state, "
                         + "reason = :reason, exit_code = :exit_code, width = :width, height = :height "
                         + "WHERE id = :id AND ended_at IS NULL")
@@ -91,8 +93,8 @@ public final class JdbiRecordingStore implements RecordingStore {
                 .bind("state", state.code())
                 .bind("reason", reason.orElse(null))
                 .bind("exit_code", exitCode.orElse(null))
-                .bind("width", width)
-                .bind("height", height)
+                .bind("width", size.width())
+                .bind("height", size.height())
                 .execute());
     }
 
@@ -176,7 +178,8 @@ public final class JdbiRecordingStore implements RecordingStore {
             return;
         }
         database.write(handle -> {
-            var batch = handle.prepareBatch("INSERT INTO recording_lines (recording_id, at, line) VALUES (:id, :at, :line)");
+            var batch = handle.prepareBatch(
+                    "INSERT INTO recording_lines (recording_id, at, line) VALUES (:id, :at, :line)");
             for (int i = 0; i < lines.size(); i++) {
                 batch.bind("id", id).bind("at", at.get(i)).bind("line", lines.get(i)).add();
             }
@@ -209,14 +212,22 @@ public final class JdbiRecordingStore implements RecordingStore {
     }
 
     private static Recording map(ResultSet row, StatementContext context) throws SQLException {
+        return new Recording(row.getString("id"),
+                new Recording.Owner(new SubjectId(row.getString("subject_id")), row.getString("subject_login")),
+                new Recording.Target(new ClusterId(row.getString("cluster_id")), row.getString("namespace"),
+                        row.getString("pod"), Optional.ofNullable(row.getString("container")),
+                        row.getString("command")),
+                new Terminal(Terminal.Tty.of(row.getBoolean("tty")),
+                        new Terminal.Size(row.getInt("width"), row.getInt("height"))),
+                Stdin.of(row.getBoolean("stdin_recorded")), Times.instant(row, "started_at").orElseThrow(),
+                progress(row));
+    }
+
+    private static Recording.Progress progress(ResultSet row) throws SQLException {
         int exit = row.getInt("exit_code");
         Optional<Integer> exitCode = row.wasNull() ? Optional.empty() : Optional.of(exit);
-        return new Recording(row.getString("id"), new SubjectId(row.getString("subject_id")),
-                row.getString("subject_login"), new ClusterId(row.getString("cluster_id")), row.getString("namespace"),
-                row.getString("pod"), Optional.ofNullable(row.getString("container")), row.getString("command"),
-                row.getBoolean("tty"), row.getBoolean("stdin_recorded"), Times.instant(row, "started_at").orElseThrow(),
-                Times.instant(row, "ended_at"), Recording.State.parse(row.getString("state")),
-                Optional.ofNullable(row.getString("reason")), row.getLong("bytes"), row.getInt("width"),
-                row.getInt("height"), exitCode);
+        return new Recording.Progress(Recording.State.parse(row.getString("state")),
+                Optional.ofNullable(row.getString("reason")), row.getLong("bytes"), Times.instant(row, "ended_at"),
+                exitCode);
     }
 }

@@ -33,7 +33,7 @@ class MailboxTest {
     }
 
     private Recorder recorder() {
-        return new Recorder("audit-1", false, Recordings.CAP, System::nanoTime, new Recorder.Writer() {
+        return new Recorder("audit-1", Stdin.NOT_RECORDED, Recordings.CAP, System::nanoTime, new Recorder.Writer() {
             @Override
             public Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
                 chunks.add(lines);
@@ -42,7 +42,7 @@ class MailboxTest {
 
             @Override
             public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-                    int width, int height, List<LineIndex.Line> printed) {}
+                    Terminal.Size size, List<LineIndex.Line> printed) {}
 
             @Override
             public void stopped(String id, Recording.State state) {

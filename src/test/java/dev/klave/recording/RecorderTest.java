@@ -22,10 +22,10 @@ class RecorderTest {
     private final AtomicLong clock = new AtomicLong();
 
     private Recorder recorder(long cap) {
-        return recorder(StreamProtocol.WEBSOCKET, false, cap);
+        return recorder(StreamProtocol.WEBSOCKET, Stdin.NOT_RECORDED, cap);
     }
 
-    private Recorder recorder(StreamProtocol protocol, boolean stdin, long cap) {
+    private Recorder recorder(StreamProtocol protocol, Stdin stdin, long cap) {
         return new Recorder("audit-1", protocol, SpdyReader.NONE, stdin, cap, clock::get, new Recorder.Writer() {
             @Override
             public Optional<String> chunk(String id, int seq, String lines, List<LineIndex.Line> printed) {
@@ -35,9 +35,9 @@ class RecorderTest {
 
             @Override
             public void end(String id, Recording.State state, Optional<String> reason, Optional<Integer> exitCode,
-                    int width, int height, List<LineIndex.Line> printed) {
+                    Terminal.Size size, List<LineIndex.Line> printed) {
                 ends.add(state.code() + " " + reason.orElse("-") + " " + exitCode.map(String::valueOf).orElse("-")
-                        + " " + width + "x" + height);
+                        + " " + size.width() + "x" + size.height());
             }
         });
     }
@@ -109,7 +109,7 @@ class RecorderTest {
 
     @Test
     void theBase64ProtocolsAreReadAsTheSameChannelsAndStdinIsRecordedWhereAsked() {
-        Recorder recorder = recorder(StreamProtocol.WEBSOCKET_BASE64, true, Recordings.CAP);
+        Recorder recorder = recorder(StreamProtocol.WEBSOCKET_BASE64, Stdin.RECORDED, Recordings.CAP);
         recorder.fromClient(base64Message(4, "{\"Width\":100,\"Height\":30}".getBytes(StandardCharsets.UTF_8), true));
         recorder.fromClient(base64Message(0, "tecleado\n".getBytes(StandardCharsets.UTF_8), true));
         recorder.fromCluster(base64Message(1, "hola\n".getBytes(StandardCharsets.UTF_8), false));
@@ -134,7 +134,7 @@ class RecorderTest {
         assertThat(ends.get(0)).startsWith("incomplete un frame que el grabador no sabe leer");
 
         ends.clear();
-        Recorder base64 = recorder(StreamProtocol.WEBSOCKET_BASE64, false, Recordings.CAP);
+        Recorder base64 = recorder(StreamProtocol.WEBSOCKET_BASE64, Stdin.NOT_RECORDED, Recordings.CAP);
         ByteArrayOutputStream bad = new ByteArrayOutputStream();
         WebSocketFramesProperties.writeFrame(bad, true, 1, "1no es base64!".getBytes(StandardCharsets.UTF_8), false,
                 new Random(7));

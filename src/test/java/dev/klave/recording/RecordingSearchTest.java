@@ -47,8 +47,9 @@ class RecordingSearchTest {
                 Optional.empty(), Optional.empty(), Optional.empty()));
         RecordingStore store = new JdbiRecordingStore(klave.klave().database());
         String id = UUID.randomUUID().toString();
-        store.create(new Recording(id, owner, "root", cluster, "team-a", "box", Optional.empty(), "sh", true, false,
-                now, Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24, Optional.empty()));
+        store.create(Recording.started(id, new Recording.Owner(owner, "root"),
+                new Recording.Target(cluster, "team-a", "box", Optional.empty(), "sh"),
+                Terminal.opening(Terminal.Tty.ALLOCATED), Stdin.NOT_RECORDED, now));
         store.index(id, List.of(1.0, 2.0, 3.0), List.of("Permission denied", "all good", "100% done_"));
     }
 

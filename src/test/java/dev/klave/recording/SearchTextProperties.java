@@ -211,8 +211,9 @@ class SearchTextProperties {
         new JdbiClusterStore(database.database()).create(new Cluster(cluster, "Cluster", NOW, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty()));
         String id = UUID.randomUUID().toString();
-        store.create(new Recording(id, owner.id(), "p", cluster, "team-a", "box", Optional.empty(), "sh", true, false,
-                NOW, Optional.empty(), Recording.State.RECORDING, Optional.empty(), 0, 80, 24, Optional.empty()));
+        store.create(Recording.started(id, new Recording.Owner(owner.id(), "p"),
+                new Recording.Target(cluster, "team-a", "box", Optional.empty(), "sh"),
+                Terminal.opening(Terminal.Tty.ALLOCATED), Stdin.NOT_RECORDED, NOW));
         store.index(id, IntStream.range(0, lines.size()).mapToObj(i -> (double) i).toList(), lines);
 
         List<String> found = store.search(Optional.of(owner.id()), text.get(), 100).stream()

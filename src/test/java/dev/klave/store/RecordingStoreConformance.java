@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.account.SubjectId;
 import dev.klave.cluster.Cluster;
 import dev.klave.cluster.ClusterId;
+import dev.klave.recording.ClusterRecording;
 import dev.klave.recording.Recording;
+import dev.klave.recording.RecordingPolicy;
 import dev.klave.recording.RecordingStore;
+import dev.klave.recording.Stdin;
+import dev.klave.recording.Terminal;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -29,9 +33,9 @@ abstract class RecordingStoreConformance extends StoreConformance {
         ClusterId cluster = new ClusterId("c-" + UUID.randomUUID().toString().substring(0, 8));
         clusters.create(new Cluster(cluster, "Cluster", NOW, Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty()));
-        Recording recording = new Recording(UUID.randomUUID().toString(), subject, "eva", cluster, "team-a", "box",
-                Optional.of("app"), "sh -c echo ñ", true, false, NOW, Optional.empty(), Recording.State.RECORDING,
-                Optional.empty(), 0, 80, 24, Optional.empty());
+        Recording recording = Recording.started(UUID.randomUUID().toString(), new Recording.Owner(subject, "eva"),
+                new Recording.Target(cluster, "team-a", "box", Optional.of("app"), "sh -c echo ñ"),
+                Terminal.opening(Terminal.Tty.ALLOCATED), Stdin.NOT_RECORDED, NOW);
         store.create(recording);
         return recording;
     }
@@ -43,21 +47,22 @@ abstract class RecordingStoreConformance extends StoreConformance {
 
         store.append(recording.id(), 0, "[0.1,\"o\",\"uno\"]\n", 19);
         store.append(recording.id(), 1, "[0.2,\"o\",\"dós\"]\n", 19);
-        store.end(recording.id(), NOW.plusSeconds(5), Recording.State.COMPLETE, Optional.empty(), Optional.of(3), 120,
-                40);
+        store.end(recording.id(), NOW.plusSeconds(5), Recording.State.COMPLETE, Optional.empty(), Optional.of(3),
+                new Terminal.Size(120, 40));
         store.end(recording.id(), NOW.plusSeconds(9), Recording.State.INCOMPLETE, Optional.of("otra vez"),
-                Optional.empty(), 80, 24);
+                Optional.empty(), Terminal.Size.DEFAULT);
 
         assertThat(store.chunks(recording.id())).containsExactly("[0.1,\"o\",\"uno\"]\n",
                 "[0.2,\"o\",\"dós\"]\n");
         Recording read = store.findById(recording.id()).orElseThrow();
-        assertThat(read.state()).as("ended once").isEqualTo(Recording.State.COMPLETE);
-        assertThat(read.endedAt()).contains(NOW.plusSeconds(5));
-        assertThat(read.exitCode()).contains(3);
-        assertThat(read.bytes()).isEqualTo(38);
-        assertThat(read.width() + "x" + read.height()).isEqualTo("120x40");
-        assertThat(read.container()).contains("app");
-        assertThat(read.command()).isEqualTo("sh -c echo ñ");
+        assertThat(read.progress().state()).as("ended once").isEqualTo(Recording.State.COMPLETE);
+        assertThat(read.progress().endedAt()).contains(NOW.plusSeconds(5));
+        assertThat(read.progress().exitCode()).contains(3);
+        assertThat(read.progress().bytes()).isEqualTo(38);
+        assertThat(read.terminal()).isEqualTo(new Terminal(Terminal.Tty.ALLOCATED, new Terminal.Size(120, 40)));
+        assertThat(read.stdin()).isEqualTo(Stdin.NOT_RECORDED);
+        assertThat(read.target()).isEqualTo(recording.target());
+        assertThat(read.owner()).isEqualTo(recording.owner());
     }
 
     @Test
@@ -72,8 +77,8 @@ abstract class RecordingStoreConformance extends StoreConformance {
 
         assertThat(store.chunks(one.id())).containsExactly("a", "c");
         assertThat(store.chunks(two.id())).containsExactly("b");
-        assertThat(store.findById(one.id()).orElseThrow().bytes()).isEqualTo(15);
-        assertThat(store.findById(two.id()).orElseThrow().bytes()).isEqualTo(7);
+        assertThat(store.findById(one.id()).orElseThrow().progress().bytes()).isEqualTo(15);
+        assertThat(store.findById(two.id()).orElseThrow().progress().bytes()).isEqualTo(7);
         assertThat(store.search(Optional.empty(), text("listo uno"), 10)).extracting(found -> found.recording().id())
                 .containsExactly(one.id());
 
@@ -83,7 +88,7 @@ abstract class RecordingStoreConformance extends StoreConformance {
                 new RecordingStore.Chunk(one.id(), 0, "again", 5, java.util.List.of(), java.util.List.of()))))
                 .isInstanceOf(RuntimeException.class);
         assertThat(store.chunks(two.id())).containsExactly("b");
-        assertThat(store.findById(two.id()).orElseThrow().bytes()).isEqualTo(7);
+        assertThat(store.findById(two.id()).orElseThrow().progress().bytes()).isEqualTo(7);
         assertThat(store.search(Optional.empty(), text("perdida"), 10)).isEmpty();
     }
 
@@ -165,32 +170,32 @@ abstract class RecordingStoreConformance extends StoreConformance {
                     () -> recordings.refusing(eva).isPresent());
             String id = UUID.randomUUID().toString();
             dev.klave.recording.Tap tap = recordings.start(new dev.klave.recording.Recordings.Session(id,
-                    eva, "eva", filler.cluster(), new dev.klave.recording.SessionRequest.Recorded("exec", "team-a",
-                    "box", Optional.empty(), "sh", false, Optional.empty())));
+                    eva, "eva", filler.target().cluster(), new dev.klave.recording.SessionRequest.Recorded("exec",
+                    "team-a", "box", Optional.empty(), "sh", Terminal.Tty.NONE, Optional.empty())));
 
-            assertThat(tap.end(Optional.empty()).toCompletableFuture().join()).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
+            assertThat(tap.end(Optional.empty()).toCompletableFuture().join())
+                    .hasValueSatisfying(why -> assertThat(why).contains("cuota"));
             recordings.flushNow();
             Recording read = store.findById(id).orElseThrow();
-            assertThat(read.state()).isEqualTo(Recording.State.INCOMPLETE);
-            assertThat(read.reason()).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
+            assertThat(read.progress().state()).isEqualTo(Recording.State.INCOMPLETE);
+            assertThat(read.progress().reason()).hasValueSatisfying(why -> assertThat(why).contains("cuota"));
         }
     }
 
     @Test
     void aClustersPolicyIsSavedAndReplaced() {
         dev.klave.recording.RecordingPolicyStore policies = new JdbiRecordingPolicyStore(database());
-        ClusterId cluster = stored(storedPerson("recorded")).cluster();
+        ClusterId cluster = stored(storedPerson("recorded")).target().cluster();
         assertThat(policies.all()).doesNotContainKey(cluster);
 
-        policies.save(cluster, new dev.klave.recording.ClusterRecording(dev.klave.recording.RecordingPolicy.REQUIRED,
-                true), NOW, "root");
-        assertThat(policies.all()).containsEntry(cluster, new dev.klave.recording.ClusterRecording(
-                dev.klave.recording.RecordingPolicy.REQUIRED, true));
-        policies.save(cluster, new dev.klave.recording.ClusterRecording(dev.klave.recording.RecordingPolicy.OFF,
-                false), NOW.plusSeconds(1), "root");
+        policies.save(cluster, new ClusterRecording(RecordingPolicy.REQUIRED, Stdin.RECORDED), NOW, "root");
+        assertThat(policies.all()).containsEntry(cluster, new ClusterRecording(RecordingPolicy.REQUIRED,
+                Stdin.RECORDED));
+        policies.save(cluster, new ClusterRecording(RecordingPolicy.OFF, Stdin.NOT_RECORDED), NOW.plusSeconds(1),
+                "root");
 
-        assertThat(policies.all()).containsEntry(cluster, new dev.klave.recording.ClusterRecording(
-                dev.klave.recording.RecordingPolicy.OFF, false));
+        assertThat(policies.all()).containsEntry(cluster, new ClusterRecording(RecordingPolicy.OFF,
+                Stdin.NOT_RECORDED));
     }
 
     @Test
