@@ -17,6 +17,18 @@ import java.net.InetAddress;
  * run ({@code dryRun=All}): checked when it is made and again on the URI about to leave.
  */
 public final class Call {
+    /** What the caller means a call to do. */
+    public enum Intent {
+        /** What the request says: a read, or a write that changes the cluster. */
+        ACT,
+        /**
+         * A held write's dry run, shown to a person before approval (spec 3 §4 "Write approval flow"
+         * 1): sent only with {@code dryRun=All} on the wire, which the chain checks whatever the
+         * transport.
+         */
+        PREVIEW
+    }
+
     private final ClusterId cluster;
     private final Method method;
     private final ClusterPath path;

@@ -65,6 +65,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
     private final BearerResolver bearers;
     private final ClientAddresses clients;
     private final Upstreams upstreams;
+    /** Whether a call is recorded, relayed as data, or refused where recording is required. */
+    private final UpgradeRecording recording;
     private final Upgrades upgrades;
     private final BooleanSupplier draining;
     private final CredentialShares shares;
@@ -87,7 +89,8 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
         this.bearers = requireNonNull(bearers, "bearers is null");
         this.clients = requireNonNull(clients, "clients is null");
         this.upstreams = new Upstreams(vertx, endpoints);
-        this.upgrades = new Upgrades(vertx, streamTls, endpoints, recordings);
+        this.recording = new UpgradeRecording(recordings);
+        this.upgrades = new Upgrades(vertx, streamTls, endpoints, recording);
         this.draining = requireNonNull(draining, "draining is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.shares = new CredentialShares(vertx, limits.requestsPerCredential(), limits.streamsPerCredential(),
@@ -265,7 +268,7 @@ public final class ProxyHandler implements Handler<HttpServerRequest> {
                 cutting = upgrades.serve(request, wire, open);
                 return;
             }
-            Optional<Refusal> unrecordable = upgrades.refusedWithoutUpgrade(call);
+            Optional<Refusal> unrecordable = recording.plain(call);
             if (unrecordable.isPresent()) {
                 end(open, unrecordable.get());
                 return;

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.cluster.ClusterEndpoints;
 import dev.klave.cluster.ClusterId;
 import dev.klave.messages.Text;
-import dev.klave.recording.Recordings;
 import dev.klave.recording.Tap;
 import dev.klave.gateway.Carried;
 import dev.klave.gateway.CutReason;
@@ -59,9 +58,9 @@ final class Upgrades {
      *     cluster closed first arrived short with it until the relay stopped pausing sockets
      *     ({@link Relays#bytes}).
      */
-    Upgrades(Vertx vertx, SSLEngineOptions tls, ClusterEndpoints endpoints, Recordings recordings) {
+    Upgrades(Vertx vertx, SSLEngineOptions tls, ClusterEndpoints endpoints, UpgradeRecording recording) {
         requireNonNull(vertx, "vertx is null");
-        this.recording = new UpgradeRecording(recordings);
+        this.recording = recording;
         requireNonNull(tls, "tls is null");
         this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.clients = new ClusterEndpoints.Kind<>("upgrades", secrets -> vertx.createNetClient(new NetClientOptions()
@@ -70,14 +69,6 @@ final class Upgrades {
                 .setHostnameVerificationAlgorithm("HTTPS")
                 .setConnectTimeout(Upstreams.CONNECT_TIMEOUT_MILLIS)
                 .setSslEngineOptions(tls.copy())), NetClient::close);
-    }
-
-    /**
-     * Why a request that is no upgrade may not go on (issue 51): a node-proxy run, exec or attach
-     * on a cluster that requires recording has no terminal to record. Empty for every other.
-     */
-    Optional<Refusal> refusedWithoutUpgrade(dev.klave.gateway.Call call) {
-        return recording.plain(call);
     }
 
     /**

@@ -15,22 +15,22 @@ import org.junit.jupiter.api.Test;
 class CallTest {
     private static final ClusterPath OBJECT = ClusterPath.of("api", "v1", "namespaces", "team-a", "configmaps", "x#");
 
-    private static Call call(Query query, Intent intent) {
+    private static Call call(Query query, Call.Intent intent) {
         return Call.meant(intent, new ClusterId("prod-1"), Method.DELETE, OBJECT, query,
                 InetAddress.getLoopbackAddress(), Channel.tool("delete_resource"));
     }
 
     @Test
     void aPreviewWithoutDryRunAllCannotBeMade() {
-        assertThatThrownBy(() -> call(Query.NONE, Intent.PREVIEW)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> call(Query.NONE.with("dryRun", "None"), Intent.PREVIEW)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> call(Query.NONE.with("x", "dryRun=All"), Intent.PREVIEW))
+        assertThatThrownBy(() -> call(Query.NONE, Call.Intent.PREVIEW)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> call(Query.NONE.with("dryRun", "None"), Call.Intent.PREVIEW)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> call(Query.NONE.with("x", "dryRun=All"), Call.Intent.PREVIEW))
                 .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void aPreviewCarriesTheDryRunAndNamesTheObjectItself() {
-        Call preview = call(Query.NONE.with("dryRun", "All"), Intent.PREVIEW);
+        Call preview = call(Query.NONE.with("dryRun", "All"), Call.Intent.PREVIEW);
 
         assertThat(preview.preview()).isTrue();
         assertThat(preview.query().dryRun()).isTrue();

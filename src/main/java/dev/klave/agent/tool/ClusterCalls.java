@@ -7,7 +7,7 @@ import dev.klave.agent.tool.Agent;
 import dev.klave.cluster.ClusterId;
 import dev.klave.gateway.Call;
 import dev.klave.gateway.ClusterExchange;
-import dev.klave.gateway.Intent;
+import dev.klave.gateway.Call.Intent;
 import dev.klave.kube.ClusterPath;
 import dev.klave.gateway.Exchanged;
 import dev.klave.gateway.CallChain;

@@ -18,7 +18,7 @@ import dev.klave.crypto.Sealer;
 import dev.klave.gateway.ClusterExchange;
 import dev.klave.gateway.Exchanged;
 import dev.klave.gateway.CallChain;
-import dev.klave.gateway.Intent;
+import dev.klave.gateway.Call.Intent;
 import dev.klave.kube.Method;
 import dev.klave.kube.Query;
 import dev.klave.messages.Message;

@@ -3,7 +3,7 @@ package dev.klave.agent.tool;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.klave.gateway.Intent;
+import dev.klave.gateway.Call.Intent;
 import dev.klave.kube.ClusterPath;
 import dev.klave.kube.Method;
 import dev.klave.kube.Query;
