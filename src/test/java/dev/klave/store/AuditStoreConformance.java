@@ -51,6 +51,39 @@ abstract class AuditStoreConformance extends StoreConformance {
         assertThat(audit.findById(id)).contains(pending(id));
     }
 
+    /** What a row writes, column by column: the listing, the export and the feed read these. */
+    @Test
+    void aRowIsStoredColumnByColumn() {
+        String ended = ids.next();
+        String open = ids.next();
+        audit.write(List.of(new AuditRow(ended, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"),
+                "prod-1", Optional.of("team-a"), "patch", Optional.of("deployments/scale"), Optional.of("web"),
+                "/apis/apps/v1/namespaces/team-a/deployments/web/scale", Optional.of("10.0.0.7"), Optional.of(422),
+                Optional.of("no válido"), Optional.of(AT.plusMillis(4)), Channel.tool("scale", "ses_1"), true),
+                new AuditRow(open, AT, Optional.empty(), Optional.empty(), Optional.empty(), "", Optional.empty(),
+                        "get", Optional.empty(), Optional.empty(), "/api", Optional.empty(), Optional.empty(),
+                        Optional.empty(), Optional.empty())), List.of());
+
+        assertThat(columns(ended)).containsExactly("" + AT.toEpochMilli(), "s-1", "ana", "cred-1", "prod-1", "team-a",
+                "patch", "deployments/scale", "web", "/apis/apps/v1/namespaces/team-a/deployments/web/scale",
+                "10.0.0.7", "422", "no válido", "" + AT.plusMillis(4).toEpochMilli(), "tool", "scale", "ses_1", "1");
+        assertThat(columns(open)).containsExactly("" + AT.toEpochMilli(), null, null, null, "", null, "get", null, null,
+                "/api", null, null, null, null, "proxy", null, null, "0");
+    }
+
+    private List<String> columns(String id) {
+        return database().withHandle(handle -> handle.createQuery("SELECT at, subject_id, subject_login, "
+                + "credential_id, cluster_id, namespace, verb, resource, name, path, client_ip, status, error, "
+                + "completed_at, channel, tool, session, dry_run FROM audit WHERE id = :id").bind("id", key(id))
+                .map((row, context) -> {
+                    List<String> values = new java.util.ArrayList<>();
+                    for (int i = 1; i <= 18; i++) {
+                        values.add(row.getString(i));
+                    }
+                    return values;
+                }).one());
+    }
+
     @Test
     void aRowWrittenWithoutAChannelIsAProxyRow() {
         String id = ids.next();
