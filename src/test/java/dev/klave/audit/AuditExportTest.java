@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.store.JdbiAuditStore;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingPeople;
@@ -36,26 +37,27 @@ class AuditExportTest {
         admin = TestingPeople.signUp(klave, "root", true);
         List<AuditRow> rows = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            rows.add(new AuditRow(UUID.randomUUID().toString(), AT.plusSeconds(i), Optional.of("s-1"), Optional.of("ana"),
-                    Optional.of("cred-" + i), "prod-1", Optional.of("team-a"), i == 2 ? "delete" : "list",
-                    Optional.of("configmaps"), Optional.of(i == 1 ? "=HYPERLINK(\"x\"),\"quoted\"" : "plain"),
-                    "/api/v1/namespaces/team-a/configmaps", Optional.of("10.0.0.7"), Optional.of(200),
-                    Optional.empty(), Optional.of(AT.plusSeconds(i))));
+            AuditRow.Actor ana = new AuditRow.Actor(Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-" + i),
+                    Optional.of("10.0.0.7"));
+            AuditRow.Request request = TestingAuditRows.request(i == 2 ? "delete" : "list", "team-a", "configmaps",
+                    i == 1 ? "=HYPERLINK(\"x\"),\"quoted\"" : "plain", "/api/v1/namespaces/team-a/configmaps");
+            rows.add(AuditRow.opened(UUID.randomUUID().toString(), AT.plusSeconds(i), ana, "prod-1", request)
+                    .ended(TestingAuditRows.answered(200, AT.plusSeconds(i))));
         }
         // A tool's request: its session id is opaque, and this one reads like a formula.
-        rows.add(new AuditRow(UUID.randomUUID().toString(), AT.plusSeconds(9), Optional.of("s-1"), Optional.of("ana"),
-                Optional.of("cred-9"), "prod-1", Optional.of("team-a"), "get", Optional.of("pods"), Optional.of("web-0"),
-                "/api/v1/namespaces/team-a/pods/web-0/log", Optional.empty(), Optional.of(200), Optional.empty(),
-                Optional.of(AT.plusSeconds(9)), Channel.tool("get_logs", "=SUM(A1),x")));
-        rows.add(new AuditRow(PINNED, AT.plusSeconds(20), Optional.of("6f1c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e93"),
-                Optional.of("ana"), Optional.of("cred-pin"), "pinned-1", Optional.of("team-a"), "patch",
-                Optional.of("deployments/scale"), Optional.of("web"),
-                "/apis/apps/v1/namespaces/team-a/deployments/web/scale",
-                Optional.of("10.0.0.8"), Optional.of(422), Optional.of("no válido"), Optional.of(AT.plusSeconds(21)),
-                Channel.PROXY, true));
-        rows.add(new AuditRow(PINNED_OPEN, AT.plusSeconds(30), Optional.empty(), Optional.empty(), Optional.empty(),
-                "pinned-2", Optional.empty(), "get", Optional.empty(), Optional.empty(), "/api", Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty()));
+        rows.add(AuditRow.opened(UUID.randomUUID().toString(), AT.plusSeconds(9), new AuditRow.Actor(
+                Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-9"), Optional.empty()), "prod-1",
+                TestingAuditRows.through(TestingAuditRows.request("get", "team-a", "pods", "web-0",
+                        "/api/v1/namespaces/team-a/pods/web-0/log"), Channel.tool("get_logs", "=SUM(A1),x")))
+                .ended(TestingAuditRows.answered(200, AT.plusSeconds(9))));
+        rows.add(AuditRow.opened(PINNED, AT.plusSeconds(20), new AuditRow.Actor(
+                Optional.of("6f1c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e93"), Optional.of("ana"), Optional.of("cred-pin"),
+                Optional.of("10.0.0.8")), "pinned-1", TestingAuditRows.asDryRun(TestingAuditRows.request("patch",
+                        "team-a", "deployments/scale", "web", "/apis/apps/v1/namespaces/team-a/deployments/web/scale")))
+                .ended(new AuditRow.Outcome(422, Optional.of("no válido"), AT.plusSeconds(21))));
+        rows.add(AuditRow.opened(PINNED_OPEN, AT.plusSeconds(30), new AuditRow.Actor(Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty()), "pinned-2", new AuditRow.Request("get",
+                Optional.empty(), Optional.empty(), Optional.empty(), "/api", Channel.PROXY, AuditRow.DryRun.NO)));
         new JdbiAuditStore(klave.klave().database()).write(rows, List.of());
     }
 
