@@ -397,6 +397,26 @@ abstract class AuditStoreConformance extends StoreConformance {
         assertThat(gone.request().resource()).isEmpty();
     }
 
+    /**
+     * Every writer has stored a status with its end time, and a completion requires both: a row
+     * holding one alone is not read as a request still going on.
+     */
+    @Test
+    void aStoredStatusWithoutItsEndTimeIsNotReadAsARequestGoingOn() {
+        String id = ids.next();
+        audit.write(List.of(pending(id)), List.of());
+        database().write(handle -> handle.createUpdate("UPDATE audit SET status = 200 WHERE id = :id")
+                .bind("id", key(id)).execute());
+        try {
+            assertThatThrownBy(() -> audit.findById(id)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("a status or an end time without the other");
+        } finally {
+            // The other tests list the whole table, this row included.
+            database().write(handle -> handle.createUpdate("UPDATE audit SET status = NULL WHERE id = :id")
+                    .bind("id", key(id)).execute());
+        }
+    }
+
     /** The writer's statements stay prepared per connection; a connection the pool replaces takes them along. */
     @Test
     void writesGoOnOnceThePoolHasReplacedItsConnections() {
