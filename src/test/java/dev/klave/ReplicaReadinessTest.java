@@ -6,6 +6,7 @@ import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditStore;
 import dev.klave.audit.AuditWriter;
+import dev.klave.audit.Channel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,10 +17,10 @@ import org.junit.jupiter.api.Test;
 
 /** {@code /readyz}'s verdict: the database answering, and an audit writer still alive. */
 class ReplicaReadinessTest {
-    private static final AuditRow ROW = new AuditRow("01a00000-0000-7000-8000-000000000001",
-            Instant.parse("2026-11-27T10:00:00Z"), Optional.empty(), Optional.empty(), Optional.empty(), "prod-1",
-            Optional.empty(), "list", Optional.empty(), Optional.empty(), "/api", Optional.empty(), Optional.empty(),
-            Optional.empty(), Optional.empty());
+    private static final AuditRow ROW = AuditRow.opened("01a00000-0000-7000-8000-000000000001",
+            Instant.parse("2026-11-27T10:00:00Z"), new AuditRow.Actor(Optional.empty(), Optional.empty(),
+                    Optional.empty(), Optional.empty()), "prod-1", new AuditRow.Request("list", Optional.empty(),
+                    Optional.empty(), Optional.empty(), "/api", Channel.PROXY, AuditRow.DryRun.NO));
 
     /** A store whose every write dies of an {@link Error}, as a defect in the writer would. */
     private static final class FatalStore implements AuditStore {

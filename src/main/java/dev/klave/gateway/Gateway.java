@@ -3,6 +3,7 @@ package dev.klave.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.klave.audit.AuditRow;
+import dev.klave.audit.AuditRow.Actor;
 import dev.klave.audit.AuditWriter;
 import dev.klave.cluster.ClusterId;
 import dev.klave.logs.LogFields;
@@ -172,10 +173,12 @@ public final class Gateway implements Admissions {
             // row, so the Audit-ID it carries is found (spec 1 §1.3).
             RequestInfo info = call.info();
             try {
-                awaitRow(row(auditId, call, authentication(refusal) ? new RequestInfo(info.verb(), Optional.empty(),
-                        info.namespace(), info.name()) : info, bearer, bearer.map(found -> found.owner().value()),
-                        bearer.flatMap(checks::ownerLogin), Optional.of(refusal.status()),
-                        Optional.of(refusal.getMessage())));
+                RequestInfo recorded = authentication(refusal) ? new RequestInfo(info.verb(), Optional.empty(),
+                        info.namespace(), info.name()) : info;
+                Actor actor = new Actor(bearer.map(found -> found.owner().value()),
+                        bearer.flatMap(checks::ownerLogin), bearer.map(Bearer::id), clientIp(call));
+                awaitRow(row(auditId, call, recorded, actor).ended(new AuditRow.Outcome(refusal.status(),
+                        Optional.of(refusal.getMessage()), clock.instant())));
             } catch (Exception e) {
                 LOG.atWarn().addKeyValue(LogFields.AUDIT_ID, auditId)
                         .log("audit row {} of a refused request not written: {}", auditId, e.toString());
@@ -251,17 +254,17 @@ public final class Gateway implements Admissions {
 
     /** The row of a call whose credential passed, written before it is forwarded. */
     private AuditRow admittedRow(String auditId, Call call, Caller caller) {
-        return row(auditId, call, call.info(), Optional.of(caller.bearer()),
-                Optional.of(caller.subject().id().value()), Optional.of(caller.subject().login().value()),
-                Optional.empty(), Optional.empty());
+        return row(auditId, call, call.info(), new Actor(Optional.of(caller.subject().id().value()),
+                Optional.of(caller.subject().login().value()), Optional.of(caller.bearer().id()), clientIp(call)));
     }
 
-    private AuditRow row(String auditId, Call call, RequestInfo info, Optional<Bearer> bearer,
-            Optional<String> subjectId, Optional<String> login, Optional<Integer> status, Optional<String> error) {
-        return new AuditRow(auditId, clock.instant(), subjectId, login, bearer.map(Bearer::id),
-                call.cluster().value(), info.namespace(), info.verb(), info.resource(), info.name(),
-                call.path().encoded(), Optional.of(call.client().getHostAddress()), status, error,
-                status.isPresent() ? Optional.of(clock.instant()) : Optional.empty(), call.channel(),
-                call.query().dryRun());
+    private AuditRow row(String auditId, Call call, RequestInfo info, Actor actor) {
+        return AuditRow.opened(auditId, clock.instant(), actor, call.cluster().value(), new AuditRow.Request(
+                info.verb(), info.namespace(), info.resource(), info.name(), call.path().encoded(), call.channel(),
+                call.query().dryRun() ? AuditRow.DryRun.ALL : AuditRow.DryRun.NO));
+    }
+
+    private static Optional<String> clientIp(Call call) {
+        return Optional.of(call.client().getHostAddress());
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.klave.kube.Method;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
+import dev.klave.audit.AuditRow.Actor;
 import dev.klave.audit.AuditWriter;
 import dev.klave.audit.Channel;
 import dev.klave.cluster.ClusterId;
@@ -43,8 +44,8 @@ public final class RefusalAudit implements EdgeAudit {
     private final AuditIds ids;
     private final Duration recordWait;
 
-    public RefusalAudit(BearerResolver bearers, CredentialChecks checks, AuditWriter audit, Executor blocking, Duration recordWait,
-            Clock clock) {
+    public RefusalAudit(BearerResolver bearers, CredentialChecks checks, AuditWriter audit, Executor blocking,
+            Duration recordWait, Clock clock) {
         this.recordWait = requireNonNull(recordWait, "recordWait is null");
         this.bearers = requireNonNull(bearers, "bearers is null");
         this.checks = requireNonNull(checks, "checks is null");
@@ -103,13 +104,15 @@ public final class RefusalAudit implements EdgeAudit {
         Optional<ProxyTarget> readable = readable(refused);
         Optional<RequestInfo> info = readable.map(read -> RequestInfo.of(Method.parse(refused.method()).orElseThrow(),
                 read.path(), read.query()));
-        return new AuditRow(auditId, now, credential.map(found -> found.owner().value()), owned.login(),
-                credential.map(Bearer::id), cluster, info.flatMap(RequestInfo::namespace),
+        Actor actor = new Actor(credential.map(found -> found.owner().value()), owned.login(),
+                credential.map(Bearer::id), Optional.of(refused.client().getHostAddress()));
+        AuditRow.Request request = new AuditRow.Request(
                 info.map(RequestInfo::verb).orElse(Untrusted.text(refused.method().toLowerCase(Locale.ROOT), 40)),
-                info.flatMap(RequestInfo::resource), info.flatMap(RequestInfo::name),
-                Untrusted.text(path, PATH_KEPT), Optional.of(refused.client().getHostAddress()),
-                Optional.of(refused.status()), Optional.of(refused.error()), Optional.of(now), Channel.PROXY,
-                readable.map(read -> read.query().dryRun()).orElse(false));
+                info.flatMap(RequestInfo::namespace), info.flatMap(RequestInfo::resource),
+                info.flatMap(RequestInfo::name), Untrusted.text(path, PATH_KEPT), Channel.PROXY,
+                readable.filter(read -> read.query().dryRun()).isPresent() ? AuditRow.DryRun.ALL : AuditRow.DryRun.NO);
+        return AuditRow.opened(auditId, now, actor, cluster, request)
+                .ended(new AuditRow.Outcome(refused.status(), Optional.of(refused.error()), now));
     }
 
     /** The request's target, when its method and target pass the proxy's rules. */

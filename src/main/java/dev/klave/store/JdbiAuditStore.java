@@ -100,33 +100,33 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
     private void insertAll(Handle handle, List<AuditRow> rows) throws SQLException {
         PreparedStatement insert = database.kept(handle, INSERT);
         for (AuditRow row : rows) {
+            AuditRow.Actor actor = row.actor();
+            AuditRow.Request request = row.request();
+            Optional<AuditRow.Outcome> outcome = row.outcome();
             insert.setBytes(1, AuditKeys.bytes(row.id()));
             insert.setLong(2, row.at().toEpochMilli());
-            text(insert, 3, row.subjectId());
-            text(insert, 4, row.subjectLogin());
-            text(insert, 5, row.credentialId());
-            insert.setString(6, row.clusterId());
-            text(insert, 7, row.namespace());
-            insert.setString(8, row.verb());
-            text(insert, 9, row.resource());
-            text(insert, 10, row.name());
-            insert.setString(11, row.path());
-            text(insert, 12, row.clientIp());
-            if (row.status().isPresent()) {
-                insert.setInt(13, row.status().get());
+            text(insert, 3, actor.subjectId());
+            text(insert, 4, actor.subjectLogin());
+            text(insert, 5, actor.credentialId());
+            insert.setString(6, row.cluster());
+            text(insert, 7, request.namespace());
+            insert.setString(8, request.verb());
+            text(insert, 9, request.resource());
+            text(insert, 10, request.name());
+            insert.setString(11, request.path());
+            text(insert, 12, actor.clientIp());
+            if (outcome.isPresent()) {
+                insert.setInt(13, outcome.get().status());
+                insert.setLong(15, outcome.get().completedAt().toEpochMilli());
             } else {
                 insert.setNull(13, Types.INTEGER);
-            }
-            text(insert, 14, row.error());
-            if (row.completedAt().isPresent()) {
-                insert.setLong(15, row.completedAt().get().toEpochMilli());
-            } else {
                 insert.setNull(15, Types.BIGINT);
             }
-            insert.setString(16, row.channel().kind().wire());
-            text(insert, 17, row.channel().tool());
-            text(insert, 18, row.channel().session());
-            insert.setInt(19, row.dryRun() ? 1 : 0);
+            text(insert, 14, outcome.flatMap(AuditRow.Outcome::error));
+            insert.setString(16, request.channel().kind().wire());
+            text(insert, 17, request.channel().tool());
+            text(insert, 18, request.channel().session());
+            insert.setInt(19, request.dryRun() == AuditRow.DryRun.ALL ? 1 : 0);
             insert.addBatch();
         }
         insert.executeBatch();
@@ -352,17 +352,35 @@ public final class JdbiAuditStore implements AuditStore, AuditPruning {
         return AuditKeys.bound(database.dialect(), id);
     }
 
+    /** A row read back is rebuilt whole, not {@link AuditRow#opened opened}: it may have ended since. */
     private static AuditRow map(ResultSet row, StatementContext context) throws SQLException {
-        int status = row.getInt("status");
-        Optional<Integer> completedStatus = row.wasNull() ? Optional.empty() : Optional.of(status);
-        return new AuditRow(AuditKeys.text(row.getObject("id")), Times.instant(row, "at").orElseThrow(),
-                Optional.ofNullable(row.getString("subject_id")), Optional.ofNullable(row.getString("subject_login")),
-                Optional.ofNullable(row.getString("credential_id")), row.getString("cluster_id"),
-                Optional.ofNullable(row.getString("namespace")), row.getString("verb"),
-                Optional.ofNullable(row.getString("resource")), Optional.ofNullable(row.getString("name")),
-                row.getString("path"), Optional.ofNullable(row.getString("client_ip")), completedStatus,
-                Optional.ofNullable(row.getString("error")), Times.instant(row, "completed_at"),
+        String id = AuditKeys.text(row.getObject("id"));
+        AuditRow.Actor actor = new AuditRow.Actor(Optional.ofNullable(row.getString("subject_id")),
+                Optional.ofNullable(row.getString("subject_login")),
+                Optional.ofNullable(row.getString("credential_id")), Optional.ofNullable(row.getString("client_ip")));
+        AuditRow.Request request = new AuditRow.Request(row.getString("verb"),
+                Optional.ofNullable(row.getString("namespace")), Optional.ofNullable(row.getString("resource")),
+                Optional.ofNullable(row.getString("name")), row.getString("path"),
                 Channel.stored(row.getString("channel"), Optional.ofNullable(row.getString("tool")),
-                        Optional.ofNullable(row.getString("session"))), row.getInt("dry_run") == 1);
+                        Optional.ofNullable(row.getString("session"))),
+                row.getInt("dry_run") == 1 ? AuditRow.DryRun.ALL : AuditRow.DryRun.NO);
+        return new AuditRow(id, Times.instant(row, "at").orElseThrow(), actor, row.getString("cluster_id"), request,
+                outcome(id, row));
+    }
+
+    /**
+     * A row's end: from its completion (V8), or from the row itself when it was completed before V8
+     * or written complete. Every writer has put status and time together, and a completion requires
+     * both; a row with one and not the other fails loudly rather than reading as not ended.
+     */
+    private static Optional<AuditRow.Outcome> outcome(String id, ResultSet row) throws SQLException {
+        int status = row.getInt("status");
+        boolean ended = !row.wasNull();
+        Optional<Instant> completedAt = Times.instant(row, "completed_at");
+        if (ended != completedAt.isPresent()) {
+            throw new IllegalStateException("audit row " + id + " has a status or an end time without the other");
+        }
+        Optional<String> error = Optional.ofNullable(row.getString("error"));
+        return completedAt.map(at -> new AuditRow.Outcome(status, error, at));
     }
 }

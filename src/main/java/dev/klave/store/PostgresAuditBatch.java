@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
@@ -78,25 +77,28 @@ final class PostgresAuditBatch {
         Short[] dryRun = new Short[n];
         for (int i = 0; i < n; i++) {
             AuditRow row = rows.get(i);
-            dryRun[i] = (short) (row.dryRun() ? 1 : 0);
+            AuditRow.Actor actor = row.actor();
+            AuditRow.Request request = row.request();
+            Optional<AuditRow.Outcome> outcome = row.outcome();
+            dryRun[i] = (short) (request.dryRun() == AuditRow.DryRun.ALL ? 1 : 0);
             id[i] = row.id();
             at[i] = row.at().toEpochMilli();
-            subjectId[i] = text(row.subjectId());
-            subjectLogin[i] = text(row.subjectLogin());
-            credentialId[i] = text(row.credentialId());
-            clusterId[i] = row.clusterId();
-            namespace[i] = text(row.namespace());
-            verb[i] = row.verb();
-            resource[i] = text(row.resource());
-            name[i] = text(row.name());
-            path[i] = row.path();
-            clientIp[i] = text(row.clientIp());
-            status[i] = row.status().orElse(null);
-            error[i] = text(row.error());
-            completedAt[i] = row.completedAt().map(Instant::toEpochMilli).orElse(null);
-            channel[i] = row.channel().kind().wire();
-            tool[i] = text(row.channel().tool());
-            session[i] = text(row.channel().session());
+            subjectId[i] = text(actor.subjectId());
+            subjectLogin[i] = text(actor.subjectLogin());
+            credentialId[i] = text(actor.credentialId());
+            clusterId[i] = row.cluster();
+            namespace[i] = text(request.namespace());
+            verb[i] = request.verb();
+            resource[i] = text(request.resource());
+            name[i] = text(request.name());
+            path[i] = request.path();
+            clientIp[i] = text(actor.clientIp());
+            status[i] = outcome.map(AuditRow.Outcome::status).orElse(null);
+            error[i] = text(outcome.flatMap(AuditRow.Outcome::error));
+            completedAt[i] = outcome.map(ended -> ended.completedAt().toEpochMilli()).orElse(null);
+            channel[i] = request.channel().kind().wire();
+            tool[i] = text(request.channel().tool());
+            session[i] = text(request.channel().session());
         }
         // Parameters in the order of the columns in SQL.
         Object[][] columns = {id, at, subjectId, subjectLogin, credentialId, clusterId, namespace, verb, resource,

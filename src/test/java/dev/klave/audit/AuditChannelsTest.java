@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.store.JdbiAuditStore;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingPeople;
@@ -12,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,10 +51,8 @@ class AuditChannelsTest {
     }
 
     private static AuditRow row(String id, int second, Channel channel) {
-        return new AuditRow(id, AT.plusSeconds(second), Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"),
-                "prod-1", Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(),
-                "/api/v1/namespaces/team-a/pods", Optional.of("10.0.0.7"), Optional.of(200), Optional.empty(),
-                Optional.of(AT.plusSeconds(second)), channel);
+        return TestingAuditRows.ended(id, AT.plusSeconds(second), "prod-1", TestingAuditRows.through(
+                TestingAuditRows.request("list", "team-a", "pods", "/api/v1/namespaces/team-a/pods"), channel), 200);
     }
 
     @AfterAll

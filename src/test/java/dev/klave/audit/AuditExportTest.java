@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.store.JdbiAuditStore;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingPeople;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.TestInstance;
 class AuditExportTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant AT = Instant.parse("2026-11-25T09:00:00Z");
+    private static final String PINNED = "01a00000-0000-7000-8000-0000000000e1";
+    private static final String PINNED_OPEN = "01a00000-0000-7000-8000-0000000000e2";
 
     private TestingKlave klave;
     private String admin;
@@ -34,17 +37,27 @@ class AuditExportTest {
         admin = TestingPeople.signUp(klave, "root", true);
         List<AuditRow> rows = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            rows.add(new AuditRow(UUID.randomUUID().toString(), AT.plusSeconds(i), Optional.of("s-1"), Optional.of("ana"),
-                    Optional.of("cred-" + i), "prod-1", Optional.of("team-a"), i == 2 ? "delete" : "list",
-                    Optional.of("configmaps"), Optional.of(i == 1 ? "=HYPERLINK(\"x\"),\"quoted\"" : "plain"),
-                    "/api/v1/namespaces/team-a/configmaps", Optional.of("10.0.0.7"), Optional.of(200),
-                    Optional.empty(), Optional.of(AT.plusSeconds(i))));
+            AuditRow.Actor ana = new AuditRow.Actor(Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-" + i),
+                    Optional.of("10.0.0.7"));
+            AuditRow.Request request = TestingAuditRows.request(i == 2 ? "delete" : "list", "team-a", "configmaps",
+                    i == 1 ? "=HYPERLINK(\"x\"),\"quoted\"" : "plain", "/api/v1/namespaces/team-a/configmaps");
+            rows.add(AuditRow.opened(UUID.randomUUID().toString(), AT.plusSeconds(i), ana, "prod-1", request)
+                    .ended(TestingAuditRows.answered(200, AT.plusSeconds(i))));
         }
         // A tool's request: its session id is opaque, and this one reads like a formula.
-        rows.add(new AuditRow(UUID.randomUUID().toString(), AT.plusSeconds(9), Optional.of("s-1"), Optional.of("ana"),
-                Optional.of("cred-9"), "prod-1", Optional.of("team-a"), "get", Optional.of("pods"), Optional.of("web-0"),
-                "/api/v1/namespaces/team-a/pods/web-0/log", Optional.empty(), Optional.of(200), Optional.empty(),
-                Optional.of(AT.plusSeconds(9)), Channel.tool("get_logs", "=SUM(A1),x")));
+        rows.add(AuditRow.opened(UUID.randomUUID().toString(), AT.plusSeconds(9), new AuditRow.Actor(
+                Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-9"), Optional.empty()), "prod-1",
+                TestingAuditRows.through(TestingAuditRows.request("get", "team-a", "pods", "web-0",
+                        "/api/v1/namespaces/team-a/pods/web-0/log"), Channel.tool("get_logs", "=SUM(A1),x")))
+                .ended(TestingAuditRows.answered(200, AT.plusSeconds(9))));
+        rows.add(AuditRow.opened(PINNED, AT.plusSeconds(20), new AuditRow.Actor(
+                Optional.of("6f1c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e93"), Optional.of("ana"), Optional.of("cred-pin"),
+                Optional.of("10.0.0.8")), "pinned-1", TestingAuditRows.asDryRun(TestingAuditRows.request("patch",
+                        "team-a", "deployments/scale", "web", "/apis/apps/v1/namespaces/team-a/deployments/web/scale")))
+                .ended(new AuditRow.Outcome(422, Optional.of("no válido"), AT.plusSeconds(21))));
+        rows.add(AuditRow.opened(PINNED_OPEN, AT.plusSeconds(30), new AuditRow.Actor(Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty()), "pinned-2", new AuditRow.Request("get",
+                Optional.empty(), Optional.empty(), Optional.empty(), "/api", Channel.PROXY, AuditRow.DryRun.NO)));
         new JdbiAuditStore(klave.klave().database()).write(rows, List.of());
     }
 
@@ -103,6 +116,46 @@ class AuditExportTest {
         assertThat(row.get("tool").asText()).isEqualTo("get_logs");
         assertThat(row.get("session").asText()).isEqualTo("=SUM(A1),x");
         assertThat(row.get("dry_run").asBoolean(true)).isFalse();
+    }
+
+    /**
+     * Every field of a row, ended and not, as the listing, one row's page and both exports give
+     * it (spec 1 §2 "Audit row"): names, formats and order are a contract with their readers.
+     */
+    @Test
+    void aRowReadsTheSameInTheListingItsPageAndBothExports() throws Exception {
+        String ended = "{\"id\":\"" + PINNED + "\",\"at\":\"2026-11-25T09:00:20Z\","
+                + "\"subject_id\":\"6f1c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e93\",\"subject\":\"ana\","
+                + "\"credential\":\"cred-pin\",\"cluster\":\"pinned-1\",\"namespace\":\"team-a\",\"verb\":\"patch\","
+                + "\"resource\":\"deployments/scale\",\"name\":\"web\","
+                + "\"path\":\"/apis/apps/v1/namespaces/team-a/deployments/web/scale\",\"status\":422,"
+                + "\"error\":\"no válido\",\"client_ip\":\"10.0.0.8\",\"completed_at\":\"2026-11-25T09:00:21Z\","
+                + "\"channel\":\"proxy\",\"tool\":null,\"session\":null,\"dry_run\":true}";
+        String open = "{\"id\":\"" + PINNED_OPEN + "\",\"at\":\"2026-11-25T09:00:30Z\",\"subject_id\":null,"
+                + "\"subject\":null,\"credential\":null,\"cluster\":\"pinned-2\",\"namespace\":null,\"verb\":\"get\","
+                + "\"resource\":null,\"name\":null,\"path\":\"/api\",\"status\":null,\"error\":null,\"client_ip\":null,"
+                + "\"completed_at\":null,\"channel\":\"proxy\",\"tool\":null,\"session\":null,\"dry_run\":false}";
+
+        assertThat(get("/api/audit?cluster=pinned-1")).contains("\"events\":[" + ended + "]");
+        assertThat(get("/api/audit/" + PINNED)).isEqualTo(ended.replace("}", ",\"access_request\":null}"));
+        assertThat(get("/api/audit/export?cluster=pinned-1&format=jsonl")).isEqualTo(ended + "\n");
+        assertThat(get("/api/audit/export?cluster=pinned-1")).isEqualTo("id,at,subject_id,subject,credential,"
+                + "cluster,namespace,verb,resource,name,path,status,error,client_ip,completed_at,channel,tool,session,"
+                + "dry_run\r\n" + PINNED + ",2026-11-25T09:00:20Z,6f1c2a8e-3b7d-4c51-9a0e-2d8f4b6c1e93,ana,cred-pin,"
+                + "pinned-1,team-a,patch,"
+                + "deployments/scale,web,/apis/apps/v1/namespaces/team-a/deployments/web/scale,422,no válido,10.0.0.8,"
+                + "2026-11-25T09:00:21Z,proxy,,,true\r\n");
+        assertThat(get("/api/audit?cluster=pinned-2&include_discovery=true")).contains("\"events\":[" + open + "]");
+        assertThat(get("/api/audit/export?cluster=pinned-2&include_discovery=true&format=jsonl"))
+                .isEqualTo(open + "\n");
+        assertThat(get("/api/audit/export?cluster=pinned-2&include_discovery=true")).endsWith("\r\n" + PINNED_OPEN
+                + ",2026-11-25T09:00:30Z,,,,pinned-2,,get,,,/api,,,,,proxy,,,false\r\n");
+    }
+
+    private String get(String path) {
+        HttpResponse<String> response = klave.http().get(path, "Cookie", admin);
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return response.body();
     }
 
     @Test

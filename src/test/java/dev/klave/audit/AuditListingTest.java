@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klave.store.JdbiAuditStore;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import dev.klave.testing.TestingKlave;
 import dev.klave.testing.TestingPeople;
@@ -41,14 +42,13 @@ class AuditListingTest {
         klave = TestingKlave.start(new TestingClock(), settings -> settings);
         admin = TestingPeople.signUp(klave, "root", true);
         List<AuditRow> rows = new ArrayList<>();
+        AuditRow.Request configmaps = TestingAuditRows.request("list", "team-a", "configmaps",
+                "/api/v1/namespaces/team-a/configmaps");
         for (int i = 0; i < 10_050; i++) {
             // 130 rows on cluster "small", a few of them forbidden; the rest on "big".
             boolean small = i < 130;
-            rows.add(new AuditRow(ids.next(), AT.plusMillis(i / 4), Optional.of("s-1"), Optional.of("ana"),
-                    Optional.of("cred-1"), small ? "small" : "big", Optional.of("team-a"), "list",
-                    Optional.of("configmaps"), Optional.empty(), "/api/v1/namespaces/team-a/configmaps",
-                    Optional.empty(), Optional.of(small && i % 10 == 0 ? 403 : 200), Optional.empty(),
-                    Optional.of(AT)));
+            rows.add(TestingAuditRows.opened(ids.next(), AT.plusMillis(i / 4), small ? "small" : "big", configmaps)
+                    .ended(TestingAuditRows.answered(small && i % 10 == 0 ? 403 : 200, AT)));
         }
         new JdbiAuditStore(klave.klave().database()).write(rows, List.of());
     }
@@ -113,10 +113,11 @@ class AuditListingTest {
     @Test
     void theSubjectFilterTakesALoginOrAnIdAndSaysWhenItNamesNobody() throws Exception {
         String rootId = JSON.readTree(klave.http().get("/api/me", "Cookie", admin).body()).get("id").asText();
-        new JdbiAuditStore(klave.klave().database()).write(List.of(new AuditRow(ids.next(), AT, Optional.of(rootId),
-                Optional.of("root"), Optional.of("cred-root"), "own", Optional.of("team-a"), "get",
-                Optional.of("pods"), Optional.of("web"), "/api/v1/namespaces/team-a/pods/web", Optional.empty(),
-                Optional.of(200), Optional.empty(), Optional.of(AT))), List.of());
+        AuditRow.Actor root = new AuditRow.Actor(Optional.of(rootId), Optional.of("root"), Optional.of("cred-root"),
+                Optional.empty());
+        new JdbiAuditStore(klave.klave().database()).write(List.of(AuditRow.opened(ids.next(), AT, root, "own",
+                TestingAuditRows.request("get", "team-a", "pods", "web", "/api/v1/namespaces/team-a/pods/web"))
+                .ended(TestingAuditRows.answered(200, AT))), List.of());
 
         JsonNode byLogin = list("subject=root");
         JsonNode byId = list("subject=" + rootId);

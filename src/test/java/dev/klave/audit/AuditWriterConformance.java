@@ -9,6 +9,7 @@ import dev.klave.store.JdbiAccessChanges;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.StoreConformance;
 import dev.klave.testing.Eventually;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +31,8 @@ abstract class AuditWriterConformance extends StoreConformance {
     private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
     /** How long a test watches for something that must not happen (the writers' holds here are 30 s). */
     private static final Duration HELD = Duration.ofMillis(300);
+    private static final AuditRow.Request PODS = TestingAuditRows.request("list", "team-a", "pods",
+            "/api/v1/namespaces/team-a/pods");
 
     private final AuditIds ids = new AuditIds(new TestingClock());
     private JdbiAuditStore store;
@@ -46,10 +49,7 @@ abstract class AuditWriterConformance extends StoreConformance {
     }
 
     private AuditRow row(String id) {
-        return new AuditRow(id, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), "prod-1",
-                Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(),
-                "/api/v1/namespaces/team-a/pods", Optional.of("10.0.0.7"), Optional.empty(), Optional.empty(),
-                Optional.empty());
+        return TestingAuditRows.opened(id, AT, "prod-1", PODS);
     }
 
     /** A request whose row is durable and whose answer has been handed to the writer. */
@@ -61,7 +61,7 @@ abstract class AuditWriterConformance extends StoreConformance {
     }
 
     private Optional<Integer> status(String id) {
-        return store.findById(id).orElseThrow().status();
+        return store.findById(id).orElseThrow().outcome().map(AuditRow.Outcome::status);
     }
 
     /** A tool's request goes through the same writer as the proxy's, and keeps how it came. */
@@ -69,10 +69,8 @@ abstract class AuditWriterConformance extends StoreConformance {
     void aToolRowIsDurableWithItsToolAndSessionOnceRecorded() throws Exception {
         try (AuditWriter writer = writer(Duration.ofMillis(100))) {
             String id = ids.next();
-            AuditRow row = row(id);
-            AuditRow fromTool = new AuditRow(id, row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
-                    row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(),
-                    row.clientIp(), row.status(), row.error(), row.completedAt(), Channel.tool("scale", "ses_7"));
+            AuditRow fromTool = TestingAuditRows.opened(id, AT, "prod-1",
+                    TestingAuditRows.through(PODS, Channel.tool("scale", "ses_7")));
 
             writer.record(fromTool).get(5, TimeUnit.SECONDS);
 
@@ -105,7 +103,8 @@ abstract class AuditWriterConformance extends StoreConformance {
             Eventually.until("the held completion written once the hold passed", Duration.ofSeconds(10),
                     () -> status(id).isPresent());
             assertThat(status(id)).contains(499);
-            assertThat(store.findById(id).orElseThrow().error()).contains("cliente desconectado");
+            assertThat(store.findById(id).orElseThrow().outcome().flatMap(AuditRow.Outcome::error))
+                    .contains("cliente desconectado");
         }
     }
 
@@ -145,13 +144,14 @@ abstract class AuditWriterConformance extends StoreConformance {
             writer.record(row(second)).get(5, TimeUnit.SECONDS);
             writer.complete(new AuditRow.Completion(first, 200, Optional.empty(), AT));
 
-            assertThat(queries.one(first, admin).status()).contains(200);
+            assertThat(queries.one(first, admin).outcome().map(AuditRow.Outcome::status)).contains(200);
 
             writer.complete(new AuditRow.Completion(second, 201, Optional.empty(), AT));
             AuditFilter all = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true);
-            assertThat(queries.page(all, 1, Optional.empty(), admin).events()).filteredOn(row -> row.id().equals(second))
-                    .singleElement().extracting(AuditRow::status).isEqualTo(Optional.of(201));
+            assertThat(queries.page(all, 1, Optional.empty(), admin).events())
+                    .filteredOn(row -> row.id().equals(second)).singleElement()
+                    .extracting(row -> row.outcome().map(AuditRow.Outcome::status)).isEqualTo(Optional.of(201));
         }
     }
 

@@ -4,7 +4,6 @@ import dev.klave.audit.AuditCursor;
 import dev.klave.audit.AuditFilter;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
-import dev.klave.audit.Channel;
 import dev.klave.audit.EventFilter;
 import dev.klave.audit.FeedPosition;
 import dev.klave.config.DatabaseUrl;
@@ -12,6 +11,7 @@ import dev.klave.store.Database;
 import dev.klave.store.JdbiAuditFeed;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.JdbiControlEventStore;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -276,12 +276,14 @@ public final class AuditScale {
                 int status = random.nextInt(100) < 3 ? 403 : 200;
                 // As the proxy writes them: the row before the request leaves, its end in audit_completion.
                 String id = ids.next();
-                batch.add(new AuditRow(id, at, Optional.of("s-" + subject), Optional.of("user-" + subject),
-                        Optional.of(credential), "c-" + random.nextInt(50),
-                        Optional.of(namespaces[random.nextInt(namespaces.length)]), verb,
-                        Optional.of(resources[random.nextInt(resources.length)]), Optional.of("x-" + n),
-                        "/api/v1/namespaces/x/pods", Optional.of("10.0.0.1"), Optional.empty(), Optional.empty(),
-                        Optional.empty(), Channel.PROXY));
+                AuditRow.Actor actor = new AuditRow.Actor(Optional.of("s-" + subject), Optional.of("user-" + subject),
+                        Optional.of(credential), Optional.of("10.0.0.1"));
+                // Drawn in the order the rows always drew them, so that the seed gives the same rows.
+                String cluster = "c-" + random.nextInt(50);
+                String namespace = namespaces[random.nextInt(namespaces.length)];
+                String resource = resources[random.nextInt(resources.length)];
+                batch.add(AuditRow.opened(id, at, actor, cluster,
+                        TestingAuditRows.request(verb, namespace, resource, "x-" + n, "/api/v1/namespaces/x/pods")));
                 completions.add(new AuditRow.Completion(id, status, Optional.empty(), at.plusMillis(5)));
             }
             store.write(batch, List.of());

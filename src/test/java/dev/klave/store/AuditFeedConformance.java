@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRow;
-import dev.klave.audit.Channel;
 import dev.klave.audit.ControlEvent;
 import dev.klave.audit.FeedPosition;
 import dev.klave.audit.FeedStore;
 import dev.klave.testing.Eventually;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,9 +39,8 @@ abstract class AuditFeedConformance extends StoreConformance {
     }
 
     AuditRow pending(String id) {
-        return new AuditRow(id, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), "prod-1",
-                Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/pods",
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Channel.PROXY);
+        return TestingAuditRows.opened(id, AT, "prod-1",
+                TestingAuditRows.request("list", "team-a", "pods", "/api/v1/pods"));
     }
 
     ControlEvent event(String id) {
@@ -99,7 +98,7 @@ abstract class AuditFeedConformance extends StoreConformance {
         List<FeedStore.Entry> now = settled(start, 2);
 
         assertThat(now).extracting(AuditFeedConformance::idOf).containsExactly(event, served);
-        assertThat(now.get(1).request().orElseThrow().status()).contains(200);
+        assertThat(now.get(1).request().orElseThrow().outcome()).contains(TestingAuditRows.answered(200, AT));
         assertThat(now.get(0).position()).isLessThan(now.get(1).position());
         assertThat(FeedPosition.decode(now.get(1).position().encode())).isEqualTo(now.get(1).position());
     }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klave.audit.AuditIds;
 import dev.klave.audit.AuditRetention;
 import dev.klave.audit.AuditRow;
-import dev.klave.audit.Channel;
 import dev.klave.audit.ControlEvents;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,9 +51,8 @@ abstract class AuditRetentionConformance extends StoreConformance {
         for (int i = 0; i < old + fresh; i++) {
             Instant at = i < old ? now.minus(KEPT).minusSeconds(1 + i) : now.minus(KEPT).plusSeconds(60 + i);
             String id = ids.next();
-            rows.add(new AuditRow(id, at, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), cluster,
-                    Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/pods",
-                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Channel.PROXY));
+            rows.add(TestingAuditRows.opened(id, at, cluster,
+                    TestingAuditRows.request("list", "team-a", "pods", "/api/v1/pods")));
             completions.add(new AuditRow.Completion(id, 200, Optional.empty(), at));
             if (i >= old) {
                 kept.add(id);

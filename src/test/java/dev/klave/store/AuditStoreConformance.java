@@ -10,6 +10,7 @@ import dev.klave.audit.AuditRow;
 import dev.klave.audit.AuditStore;
 import dev.klave.audit.Channel;
 import dev.klave.testing.Eventually;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.Test;
 /** Audit rows as the proxy writes them: every field kept, completions, refusals hidden, batches atomic. */
 abstract class AuditStoreConformance extends StoreConformance {
     private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
+    private static final AuditRow.Request PODS = TestingAuditRows.request("list", "team-a", "pods",
+            "/api/v1/namespaces/team-a/pods");
     private static final AuditFilter ALL = new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true);
 
@@ -37,10 +40,8 @@ abstract class AuditStoreConformance extends StoreConformance {
     }
 
     AuditRow pending(String id) {
-        return new AuditRow(id, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), "prod-1",
-                Optional.of("team-a"), "list", Optional.of("configmaps"), Optional.empty(),
-                "/api/v1/namespaces/team-a/configmaps", Optional.of("10.0.0.7"), Optional.empty(), Optional.empty(),
-                Optional.empty());
+        return TestingAuditRows.opened(id, AT, "prod-1",
+                TestingAuditRows.request("list", "team-a", "configmaps", "/api/v1/namespaces/team-a/configmaps"));
     }
 
     @Test
@@ -51,15 +52,47 @@ abstract class AuditStoreConformance extends StoreConformance {
         assertThat(audit.findById(id)).contains(pending(id));
     }
 
+    /** What a row writes, column by column: the listing, the export and the feed read these. */
+    @Test
+    void aRowIsStoredColumnByColumn() {
+        String ended = ids.next();
+        String open = ids.next();
+        AuditRow.Request scale = TestingAuditRows.asDryRun(TestingAuditRows.through(TestingAuditRows.request("patch",
+                "team-a", "deployments/scale", "web", "/apis/apps/v1/namespaces/team-a/deployments/web/scale"),
+                Channel.tool("scale", "ses_1")));
+        audit.write(List.of(TestingAuditRows.opened(ended, AT, "prod-1", scale)
+                .ended(new AuditRow.Outcome(422, Optional.of("no válido"), AT.plusMillis(4))), bare(open, "")),
+                List.of());
+
+        assertThat(columns(ended)).containsExactly("" + AT.toEpochMilli(), "s-1", "ana", "cred-1", "prod-1", "team-a",
+                "patch", "deployments/scale", "web", "/apis/apps/v1/namespaces/team-a/deployments/web/scale",
+                "10.0.0.7", "422", "no válido", "" + AT.plusMillis(4).toEpochMilli(), "tool", "scale", "ses_1", "1");
+        assertThat(columns(open)).containsExactly("" + AT.toEpochMilli(), null, null, null, "", null, "get", null, null,
+                "/api", null, null, null, null, "proxy", null, null, "0");
+    }
+
+    private List<String> columns(String id) {
+        return database().withHandle(handle -> handle.createQuery("SELECT at, subject_id, subject_login, "
+                + "credential_id, cluster_id, namespace, verb, resource, name, path, client_ip, status, error, "
+                + "completed_at, channel, tool, session, dry_run FROM audit WHERE id = :id").bind("id", key(id))
+                .map((row, context) -> {
+                    List<String> values = new java.util.ArrayList<>();
+                    for (int i = 1; i <= 18; i++) {
+                        values.add(row.getString(i));
+                    }
+                    return values;
+                }).one());
+    }
+
     @Test
     void aRowWrittenWithoutAChannelIsAProxyRow() {
         String id = ids.next();
         audit.write(List.of(pending(id)), List.of());
 
         AuditRow row = audit.findById(id).orElseThrow();
-        assertThat(row.channel()).isEqualTo(Channel.PROXY);
-        assertThat(row.channel().tool()).isEmpty();
-        assertThat(row.channel().session()).isEmpty();
+        assertThat(row.request().channel()).isEqualTo(Channel.PROXY);
+        assertThat(row.request().channel().tool()).isEmpty();
+        assertThat(row.request().channel().session()).isEmpty();
     }
 
     /** Spec 3 "Tool rules" 3: a tool's request is a row carrying its tool and the agent session. */
@@ -72,11 +105,11 @@ abstract class AuditStoreConformance extends StoreConformance {
                 row(bot, "prod-1", Channel.tool("get_logs"))), List.of());
 
         assertThat(audit.findById(delegated)).contains(row(delegated, "prod-1", Channel.tool("list_resources", session)));
-        AuditRow read = audit.findById(delegated).orElseThrow();
-        assertThat(read.channel().kind()).isEqualTo(Channel.Kind.TOOL);
-        assertThat(read.channel().tool()).contains("list_resources");
-        assertThat(read.channel().session()).contains(session);
-        assertThat(audit.findById(bot).orElseThrow().channel()).isEqualTo(Channel.tool("get_logs"));
+        Channel read = audit.findById(delegated).orElseThrow().request().channel();
+        assertThat(read.kind()).isEqualTo(Channel.Kind.TOOL);
+        assertThat(read.tool()).contains("list_resources");
+        assertThat(read.session()).contains(session);
+        assertThat(audit.findById(bot).orElseThrow().request().channel()).isEqualTo(Channel.tool("get_logs"));
     }
 
     @Test
@@ -114,14 +147,12 @@ abstract class AuditStoreConformance extends StoreConformance {
         assertThatThrownBy(() -> database().write(handle -> handle.createUpdate(
                 "UPDATE audit SET channel = 'ftp' WHERE id = :id").bind("id", key(id)).execute()))
                 .isInstanceOf(RuntimeException.class);
-        assertThat(audit.findById(id).orElseThrow().channel()).isEqualTo(Channel.PROXY);
+        assertThat(audit.findById(id).orElseThrow().request().channel()).isEqualTo(Channel.PROXY);
     }
 
     /** A proxy row of {@code cluster} at {@code at}, answered {@code status}. */
     private AuditRow rowAt(String id, String cluster, Instant at, int status) {
-        return new AuditRow(id, at, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), cluster,
-                Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/team-a/pods",
-                Optional.empty(), Optional.of(status), Optional.empty(), Optional.of(at), Channel.PROXY);
+        return TestingAuditRows.ended(id, at, cluster, PODS, status);
     }
 
     private static AuditFilter ofCluster(String cluster) {
@@ -210,10 +241,9 @@ abstract class AuditStoreConformance extends StoreConformance {
     void aDryRunIsStoredAsOneAndTheFilterPicksDryRunsOrTheRest() {
         String dry = ids.next();
         String real = ids.next();
-        AuditRow dryRow = new AuditRow(dry, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), "dry-1",
-                Optional.of("team-a"), "create", Optional.of("configmaps"), Optional.empty(),
-                "/api/v1/namespaces/team-a/configmaps", Optional.empty(), Optional.of(201), Optional.empty(),
-                Optional.of(AT), Channel.PROXY, true);
+        AuditRow.Request create = TestingAuditRows.request("create", "team-a", "configmaps",
+                "/api/v1/namespaces/team-a/configmaps");
+        AuditRow dryRow = TestingAuditRows.ended(dry, AT, "dry-1", TestingAuditRows.asDryRun(create), 201);
         audit.write(List.of(dryRow, row(real, "dry-1", Channel.PROXY)), List.of());
         AuditFilter cluster = filter("dry-1", Optional.empty(), Optional.empty(), Optional.empty());
 
@@ -227,9 +257,9 @@ abstract class AuditStoreConformance extends StoreConformance {
                 Optional.empty(), 0, 10);
 
         assertThat(dryRuns).extracting(AuditRow::id).containsExactly(dry);
-        assertThat(dryRuns.get(0).dryRun()).isTrue();
+        assertThat(dryRuns.get(0).request().dryRun()).isEqualTo(AuditRow.DryRun.ALL);
         assertThat(writes).extracting(AuditRow::id).containsExactly(real);
-        assertThat(writes.get(0).dryRun()).isFalse();
+        assertThat(writes.get(0).request().dryRun()).isEqualTo(AuditRow.DryRun.NO);
     }
 
     static java.util.Map<String, AuditFilter> everyFilter() {
@@ -256,9 +286,7 @@ abstract class AuditStoreConformance extends StoreConformance {
     }
 
     private AuditRow row(String id, String cluster, Channel channel) {
-        return new AuditRow(id, AT, Optional.of("s-1"), Optional.of("ana"), Optional.of("cred-1"), cluster,
-                Optional.of("team-a"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/team-a/pods",
-                Optional.empty(), Optional.of(200), Optional.empty(), Optional.of(AT), channel);
+        return TestingAuditRows.ended(id, AT, cluster, TestingAuditRows.through(PODS, channel), 200);
     }
 
     private static AuditFilter filter(String cluster, Optional<Channel.Kind> channel, Optional<String> tool,
@@ -275,12 +303,18 @@ abstract class AuditStoreConformance extends StoreConformance {
     @Test
     void aRowWithoutOptionalFieldsComesBackWithout() {
         String id = ids.next();
-        AuditRow bare = new AuditRow(id, AT, Optional.empty(), Optional.empty(), Optional.empty(), "prod-1",
-                Optional.empty(), "get", Optional.empty(), Optional.empty(), "/api", Optional.empty(),
-                Optional.of(401), Optional.of("credencial desconocida"), Optional.of(AT));
-        audit.write(List.of(bare), List.of());
+        AuditRow refused = bare(id, "prod-1")
+                .ended(new AuditRow.Outcome(401, Optional.of("credencial desconocida"), AT));
+        audit.write(List.of(refused), List.of());
 
-        assertThat(audit.findById(id)).contains(bare);
+        assertThat(audit.findById(id)).contains(refused);
+    }
+
+    /** A request to discovery that named no one, as an unknown token's is before it is refused. */
+    private static AuditRow bare(String id, String cluster) {
+        return AuditRow.opened(id, AT, new AuditRow.Actor(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty()), cluster, new AuditRow.Request("get", Optional.empty(), Optional.empty(),
+                Optional.empty(), "/api", Channel.PROXY, AuditRow.DryRun.NO));
     }
 
     @Test
@@ -293,11 +327,10 @@ abstract class AuditStoreConformance extends StoreConformance {
                 new AuditRow.Completion(second, 499, Optional.of("cliente desconectado"), AT.plusMillis(9))));
 
         AuditRow done = audit.findById(first).orElseThrow();
-        assertThat(done.status()).contains(200);
-        assertThat(done.error()).isEmpty();
-        assertThat(done.completedAt()).contains(AT.plusMillis(5));
-        assertThat(done.resource()).contains("configmaps");
-        assertThat(audit.findById(second).orElseThrow().error()).contains("cliente desconectado");
+        assertThat(done.outcome()).contains(new AuditRow.Outcome(200, Optional.empty(), AT.plusMillis(5)));
+        assertThat(done.request().resource()).contains("configmaps");
+        assertThat(audit.findById(second).orElseThrow().outcome().flatMap(AuditRow.Outcome::error))
+                .contains("cliente desconectado");
     }
 
     @Test
@@ -309,8 +342,8 @@ abstract class AuditStoreConformance extends StoreConformance {
                 AuditRow.Completion.Kind.REFUSED)));
 
         AuditRow refused = audit.findById(id).orElseThrow();
-        assertThat(refused.status()).contains(401);
-        assertThat(refused.resource()).isEmpty();
+        assertThat(refused.outcome().orElseThrow().status()).isEqualTo(401);
+        assertThat(refused.request().resource()).isEmpty();
         assertThat(audit.find(ALL, 0, 50)).extracting(AuditRow::id).contains(id);
         assertThat(audit.find(new AuditFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false), 0, 50))
@@ -327,9 +360,8 @@ abstract class AuditStoreConformance extends StoreConformance {
         audit.write(List.of(), List.of(new AuditRow.Completion(id, 499, Optional.of("cliente desconectado"), AT),
                 new AuditRow.Completion(other, 201, Optional.empty(), AT)));
 
-        assertThat(audit.findById(id).orElseThrow().status()).contains(200);
-        assertThat(audit.findById(id).orElseThrow().error()).isEmpty();
-        assertThat(audit.findById(other).orElseThrow().status()).contains(201);
+        assertThat(audit.findById(id).orElseThrow().outcome()).contains(TestingAuditRows.answered(200, AT));
+        assertThat(status(other)).contains(201);
     }
 
     @Test
@@ -358,13 +390,31 @@ abstract class AuditStoreConformance extends StoreConformance {
                 .bind("at", AT.toEpochMilli()).bind("id", key(refused)).execute());
 
         AuditRow done = audit.findById(served).orElseThrow();
-        assertThat(done.status()).contains(200);
-        assertThat(done.completedAt()).contains(AT.plusMillis(3));
-        assertThat(done.resource()).contains("configmaps");
+        assertThat(done.outcome()).contains(TestingAuditRows.answered(200, AT.plusMillis(3)));
+        assertThat(done.request().resource()).contains("configmaps");
         AuditRow gone = audit.findById(refused).orElseThrow();
-        assertThat(gone.status()).contains(401);
-        assertThat(gone.error()).contains("credencial revocada");
-        assertThat(gone.resource()).isEmpty();
+        assertThat(gone.outcome()).contains(new AuditRow.Outcome(401, Optional.of("credencial revocada"), AT));
+        assertThat(gone.request().resource()).isEmpty();
+    }
+
+    /**
+     * Every writer has stored a status with its end time, and a completion requires both: a row
+     * holding one alone is not read as a request still going on.
+     */
+    @Test
+    void aStoredStatusWithoutItsEndTimeIsNotReadAsARequestGoingOn() {
+        String id = ids.next();
+        audit.write(List.of(pending(id)), List.of());
+        database().write(handle -> handle.createUpdate("UPDATE audit SET status = 200 WHERE id = :id")
+                .bind("id", key(id)).execute());
+        try {
+            assertThatThrownBy(() -> audit.findById(id)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("a status or an end time without the other");
+        } finally {
+            // The other tests list the whole table, this row included.
+            database().write(handle -> handle.createUpdate("UPDATE audit SET status = NULL WHERE id = :id")
+                    .bind("id", key(id)).execute());
+        }
     }
 
     /** The writer's statements stay prepared per connection; a connection the pool replaces takes them along. */
@@ -377,7 +427,7 @@ abstract class AuditStoreConformance extends StoreConformance {
             database().retireConnections();
             String next = ids.next();
             audit.write(List.of(pending(next)), List.of(new AuditRow.Completion(previous, 200, Optional.empty(), AT)));
-            assertThat(audit.findById(previous).orElseThrow().status()).contains(200);
+            assertThat(status(previous)).contains(200);
             previous = next;
         }
 
@@ -398,7 +448,7 @@ abstract class AuditStoreConformance extends StoreConformance {
                 .isInstanceOf(RuntimeException.class);
 
         assertThat(audit.findById(fresh)).isEmpty();
-        assertThat(audit.findById(kept).orElseThrow().status()).isEmpty();
+        assertThat(audit.findById(kept).orElseThrow().outcome()).isEmpty();
     }
 
     @Test
@@ -466,6 +516,10 @@ abstract class AuditStoreConformance extends StoreConformance {
         database().write(handle -> handle.execute("UPDATE access_changes SET generation = generation + 1 WHERE id = 1"));
     }
 
+
+    private Optional<Integer> status(String id) {
+        return audit.findById(id).orElseThrow().outcome().map(AuditRow.Outcome::status);
+    }
 
     /** An Audit-ID as its column holds it since V37: uuid on PostgreSQL, 16 bytes on SQLite. */
     private Object key(String id) {

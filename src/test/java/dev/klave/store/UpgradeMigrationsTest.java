@@ -200,7 +200,8 @@ class UpgradeMigrationsTest {
         dev.klave.audit.AuditRow top = audit.find(all, 0, 1).getFirst();
         assertThat(audit.find(all, Optional.of(dev.klave.audit.AuditCursor.after(top)), 0, 10))
                 .extracting(dev.klave.audit.AuditRow::id).containsExactly(SECOND, FIRST);
-        assertThat(audit.findById(SECOND).orElseThrow().status()).contains(403);
+        assertThat(audit.findById(SECOND).orElseThrow().outcome().map(dev.klave.audit.AuditRow.Outcome::status))
+                .contains(403);
         assertThat(audit.findById("not-an-audit-id")).isEmpty();
         assertThat(audit.findById(SECOND.toUpperCase(java.util.Locale.ROOT))).isEmpty();
     }
@@ -217,7 +218,7 @@ class UpgradeMigrationsTest {
 
     private static void assertReadsAsProxy(Database database) {
         JdbiAuditStore audit = new JdbiAuditStore(database);
-        assertThat(audit.findById(AUDIT_ID).orElseThrow().channel()).isEqualTo(dev.klave.audit.Channel.PROXY);
+        assertThat(audit.findById(AUDIT_ID).orElseThrow().request().channel()).isEqualTo(dev.klave.audit.Channel.PROXY);
         dev.klave.audit.AuditFilter proxyRows = new dev.klave.audit.AuditFilter(Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), true, Optional.of(dev.klave.audit.Channel.Kind.PROXY), Optional.empty(),

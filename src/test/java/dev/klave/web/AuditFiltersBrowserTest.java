@@ -7,6 +7,8 @@ import static dev.klave.web.AdminJourneyBrowserTest.signIn;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
+import dev.klave.audit.AuditRow;
+import dev.klave.testing.TestingAuditRows;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -98,15 +100,13 @@ class AuditFiltersBrowserTest extends BrowserTestBase {
         String dry = java.util.UUID.randomUUID().toString();
         String real = java.util.UUID.randomUUID().toString();
         java.time.Instant at = java.time.Instant.parse("2026-11-25T09:30:00Z");
+        AuditRow.Request create = TestingAuditRows.request("create", "team-a", "configmaps",
+                "/api/v1/namespaces/team-a/configmaps");
         new dev.klave.store.JdbiAuditStore(web.klave.klave().database()).write(List.of(
-                new dev.klave.audit.AuditRow(dry, at, Optional.empty(), Optional.of("ana"), Optional.empty(),
-                        "simulaciones-1", Optional.of("team-a"), "create", Optional.of("configmaps"), Optional.empty(),
-                        "/api/v1/namespaces/team-a/configmaps", Optional.empty(), Optional.of(201), Optional.empty(),
-                        Optional.of(at), dev.klave.audit.Channel.PROXY, true),
-                new dev.klave.audit.AuditRow(real, at.plusSeconds(1), Optional.empty(), Optional.of("ana"),
-                        Optional.empty(), "simulaciones-1", Optional.of("team-a"), "create", Optional.of("configmaps"),
-                        Optional.empty(), "/api/v1/namespaces/team-a/configmaps", Optional.empty(), Optional.of(201),
-                        Optional.empty(), Optional.of(at), dev.klave.audit.Channel.PROXY, false)), List.of());
+                AuditRow.opened(dry, at, ANA, "simulaciones-1", TestingAuditRows.asDryRun(create))
+                        .ended(TestingAuditRows.answered(201, at)),
+                AuditRow.opened(real, at.plusSeconds(1), ANA, "simulaciones-1", create)
+                        .ended(TestingAuditRows.answered(201, at))), List.of());
         Page page = browser.open(web.baseUrl);
         signIn(page, "root");
         page.navigate("/admin/auditoria?cluster=simulaciones-1");
@@ -125,12 +125,15 @@ class AuditFiltersBrowserTest extends BrowserTestBase {
         assertThat(page.getByTestId("audit-row")).containsText(dry);
     }
 
-    private static dev.klave.audit.AuditRow row(String id, java.time.Instant at, dev.klave.audit.Channel channel) {
-        return new dev.klave.audit.AuditRow(id, at, Optional.empty(), Optional.of("ana"), Optional.empty(), "canales-1",
-                Optional.of("team-a"), "get", Optional.of("pods"), Optional.of("web-0"),
-                "/api/v1/namespaces/team-a/pods/web-0/log", Optional.empty(), Optional.of(200), Optional.empty(),
-                Optional.of(at), channel);
+    private static AuditRow row(String id, java.time.Instant at, dev.klave.audit.Channel channel) {
+        return AuditRow.opened(id, at, ANA, "canales-1", TestingAuditRows.through(TestingAuditRows.request("get",
+                "team-a", "pods", "web-0", "/api/v1/namespaces/team-a/pods/web-0/log"), channel))
+                .ended(TestingAuditRows.answered(200, at));
     }
+
+    /** Ana by her login alone, as the rows this page shows name her. */
+    private static final AuditRow.Actor ANA = new AuditRow.Actor(Optional.empty(), Optional.of("ana"),
+            Optional.empty(), Optional.empty());
 
     @Test
     void controlEventsReadAsSentencesAndFilterByTypeAndPerson() {

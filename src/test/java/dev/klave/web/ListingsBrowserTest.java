@@ -11,12 +11,12 @@ import com.microsoft.playwright.options.SelectOption;
 import dev.klave.account.Login;
 import dev.klave.account.Subject;
 import dev.klave.audit.AuditRow;
-import dev.klave.audit.Channel;
 import dev.klave.credential.Credential;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.store.Database;
 import dev.klave.store.JdbiCredentialStore;
 import dev.klave.store.JdbiSubjectStore;
+import dev.klave.testing.TestingAuditRows;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -158,10 +158,10 @@ class ListingsBrowserTest extends BrowserTestBase {
         for (int i = 0; i < 3; i++) {
             Subject owner = owners.get(i);
             String id = "01a00000-0000-7000-8000-00000000000" + i;
-            rows.add(new AuditRow(id, now.minusSeconds(10 - i), Optional.of(owner.id().value()),
-                    Optional.of(owner.login().value()), Optional.of(issued.get(i).id()), "prod-1",
-                    Optional.of("default"), "list", Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/default/pods",
-                    Optional.of("127.0.0.1"), Optional.empty(), Optional.empty(), Optional.empty(), Channel.PROXY));
+            AuditRow.Actor actor = new AuditRow.Actor(Optional.of(owner.id().value()),
+                    Optional.of(owner.login().value()), Optional.of(issued.get(i).id()), Optional.of("127.0.0.1"));
+            rows.add(AuditRow.opened(id, now.minusSeconds(10 - i), actor, "prod-1",
+                    TestingAuditRows.request("list", "default", "pods", "/api/v1/namespaces/default/pods")));
             ends.add(new AuditRow.Completion(id, 200, Optional.empty(), now.minusSeconds(10 - i)));
         }
         audit.write(rows, List.of());

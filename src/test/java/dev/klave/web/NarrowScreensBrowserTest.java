@@ -5,9 +5,13 @@ import static dev.klave.web.AdminJourneyBrowserTest.signIn;
 
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
+import dev.klave.audit.AuditRow;
+import dev.klave.audit.Channel;
+import dev.klave.testing.TestingAuditRows;
 import dev.klave.testing.TestingClusters;
 import dev.klave.testing.TestingPeople;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,12 +40,13 @@ class NarrowScreensBrowserTest extends BrowserTestBase {
         }
         // A tool's request with the longest session id (64 characters) must break, not widen the page.
         java.time.Instant now = java.time.Instant.now();
-        new dev.klave.store.JdbiAuditStore(web.klave.klave().database()).write(List.of(new dev.klave.audit.AuditRow(
-                java.util.UUID.randomUUID().toString(), now, java.util.Optional.of(web.idOf(admin, "root")),
-                java.util.Optional.of("root"), java.util.Optional.empty(), "prod-1", java.util.Optional.of("team-a"),
-                "list", java.util.Optional.of("pods"), java.util.Optional.empty(), "/api/v1/namespaces/team-a/pods",
-                java.util.Optional.empty(), java.util.Optional.of(200), java.util.Optional.empty(),
-                java.util.Optional.of(now), dev.klave.audit.Channel.tool("list_resources", "s".repeat(64)))), List.of());
+        AuditRow.Actor root = new AuditRow.Actor(Optional.of(web.idOf(admin, "root")), Optional.of("root"),
+                Optional.empty(), Optional.empty());
+        AuditRow.Request listed = TestingAuditRows.through(TestingAuditRows.request("list", "team-a", "pods",
+                "/api/v1/namespaces/team-a/pods"), Channel.tool("list_resources", "s".repeat(64)));
+        new dev.klave.store.JdbiAuditStore(web.klave.klave().database()).write(List.of(AuditRow.opened(
+                java.util.UUID.randomUUID().toString(), now, root, "prod-1", listed)
+                .ended(TestingAuditRows.answered(200, now))), List.of());
         // A name of 200 characters without a space (the longest a trust rule takes) must break, not widen the page.
         web.expect(201, "POST", "/api/subjects", "{\"kind\":\"bot\",\"login\":\"despliegues\"}", admin);
         web.expect(201, "POST", "/api/ci/trust-rules", "{\"name\":\"" + "n".repeat(200) + "\",\"bot_subject_id\":\""

@@ -18,6 +18,7 @@ import dev.klave.cluster.ClusterId;
 import dev.klave.access.Permission;
 import dev.klave.store.JdbiAuditStore;
 import dev.klave.testing.TestingAgentLogin;
+import dev.klave.testing.TestingAuditRows;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -102,13 +103,15 @@ class WebRoundFourBrowserTest extends BrowserTestBase {
 
     private void writeRows(String cluster, Instant first, int count) {
         List<AuditRow> rows = new ArrayList<>();
+        // Ana by her login alone, as rows written by hand name her.
+        AuditRow.Actor ana = new AuditRow.Actor(Optional.empty(), Optional.of("ana"), Optional.empty(),
+                Optional.empty());
         for (int i = 0; i < count; i++) {
             Instant at = first.plusSeconds(i);
-            rows.add(new AuditRow(UUID.randomUUID().toString(), at, Optional.empty(), Optional.of("ana"),
-                    Optional.empty(), cluster, Optional.of("team-a"), i % 10 == 0 ? "delete" : "get",
-                    Optional.of("pods"), Optional.of("web-" + i), "/api/v1/namespaces/team-a/pods/web-" + i,
-                    Optional.empty(), Optional.of(i % 10 == 0 ? 403 : 200), Optional.empty(), Optional.of(at),
-                    Channel.PROXY, false));
+            AuditRow.Request request = TestingAuditRows.request(i % 10 == 0 ? "delete" : "get", "team-a", "pods",
+                    "web-" + i, "/api/v1/namespaces/team-a/pods/web-" + i);
+            rows.add(AuditRow.opened(UUID.randomUUID().toString(), at, ana, cluster, request)
+                    .ended(TestingAuditRows.answered(i % 10 == 0 ? 403 : 200, at)));
         }
         new JdbiAuditStore(web.klave.klave().database()).write(rows, List.of());
     }
@@ -281,11 +284,12 @@ class WebRoundFourBrowserTest extends BrowserTestBase {
                 TestingAgentLogin.CHALLENGE, opened -> { }).session().id();
         String id = UUID.randomUUID().toString();
         Instant at = Instant.parse("2026-11-25T06:30:00Z");
-        new JdbiAuditStore(web.klave.klave().database()).write(List.of(new AuditRow(id, at, Optional.of(rootId),
-                Optional.of("root"), Optional.empty(), "sesiones-1", Optional.of("team-a"), "get",
-                Optional.of("pods"), Optional.empty(), "/api/v1/namespaces/team-a/pods", Optional.empty(),
-                Optional.of(200), Optional.empty(), Optional.of(at), Channel.tool("get_logs", session), false)),
-                List.of());
+        AuditRow.Actor root = new AuditRow.Actor(Optional.of(rootId), Optional.of("root"), Optional.empty(),
+                Optional.empty());
+        AuditRow.Request logs = TestingAuditRows.through(TestingAuditRows.request("get", "team-a", "pods",
+                "/api/v1/namespaces/team-a/pods"), Channel.tool("get_logs", session));
+        new JdbiAuditStore(web.klave.klave().database()).write(List.of(AuditRow.opened(id, at, root, "sesiones-1",
+                logs).ended(TestingAuditRows.answered(200, at))), List.of());
         Page page = signedIn(DESKTOP, ColorScheme.LIGHT);
         page.navigate("/admin/auditoria?cluster=sesiones-1&from=2026-11-25T06:00:00Z");
         assertThat(page.getByTestId("audit-session-name")).hasText("Claude Code · root");

@@ -39,15 +39,19 @@ final class OwnCalls {
         lines.add(List.of("TIME", "TOOL", "CLUSTER", "VERB", "NAMESPACE", "RESOURCE", "STATUS", "AUDIT ID"));
         ArrayNode calls = JsonNodeFactory.instance.arrayNode();
         for (AuditRow row : rows) {
-            String status = row.status().map(String::valueOf).orElse("-") + (row.dryRun() ? " (dry run)" : "");
-            String resource = row.resource().orElse("") + row.name().map(name -> "/" + name).orElse("");
-            lines.add(List.of(row.at().toString(), row.channel().tool().orElse(""), row.clusterId(), row.verb(),
-                    row.namespace().orElse(""), resource.isEmpty() ? row.path() : resource, status, row.id()));
+            AuditRow.Request request = row.request();
+            Optional<Integer> ended = row.outcome().map(AuditRow.Outcome::status);
+            boolean dryRun = request.dryRun() == AuditRow.DryRun.ALL;
+            String status = ended.map(String::valueOf).orElse("-") + (dryRun ? " (dry run)" : "");
+            String resource = request.resource().orElse("") + request.name().map(name -> "/" + name).orElse("");
+            String tool = request.channel().tool().orElse("");
+            lines.add(List.of(row.at().toString(), tool, row.cluster(), request.verb(), request.namespace().orElse(""),
+                    resource.isEmpty() ? request.path() : resource, status, row.id()));
             ObjectNode entry = calls.addObject().put("at", row.at().toString())
-                    .put("tool", row.channel().tool().orElse("")).put("cluster", row.clusterId())
-                    .put("verb", row.verb()).put("path", row.path()).put("dry_run", row.dryRun())
+                    .put("tool", tool).put("cluster", row.cluster())
+                    .put("verb", request.verb()).put("path", request.path()).put("dry_run", dryRun)
                     .put("audit_id", row.id());
-            row.status().ifPresent(value -> entry.put("status", value));
+            ended.ifPresent(value -> entry.put("status", value));
         }
         ObjectNode structured = JsonNodeFactory.instance.objectNode();
         structured.set("calls", calls);

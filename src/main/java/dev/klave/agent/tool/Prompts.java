@@ -136,7 +136,8 @@ public final class Prompts {
                 Optional.of(a.get("namespace")), Optional.empty(), Optional.of(a.get("resource")), Optional.empty(),
                 Optional.empty(), Optional.empty(), false);
         List<AuditRow> writes = audit.find(filter, 0, AUDIT_ROWS).stream()
-                .filter(row -> WRITES.contains(row.verb()) && row.name().filter(a.get("name")::equals).isPresent())
+                .filter(row -> WRITES.contains(row.request().verb())
+                        && row.request().name().filter(a.get("name")::equals).isPresent())
                 .limit(50).toList();
         if (writes.isEmpty()) {
             text.append("Klave's audit holds no write to it in its last ").append(AUDIT_ROWS)
@@ -144,10 +145,12 @@ public final class Prompts {
         } else {
             text.append("Klave's audit holds these writes to it, newest first (time, who, verb, status, how):\n");
             for (AuditRow row : writes) {
-                text.append("- ").append(row.at()).append(' ').append(row.subjectLogin().orElse("?")).append(' ')
-                        .append(row.verb()).append(' ').append(row.status().map(String::valueOf).orElse("-"))
-                        .append(row.dryRun() ? " (dry run)" : "").append(' ')
-                        .append(row.channel().tool().map(tool -> "tool " + tool).orElse("kubectl or API"))
+                AuditRow.Request request = row.request();
+                text.append("- ").append(row.at()).append(' ').append(row.actor().subjectLogin().orElse("?"))
+                        .append(' ').append(request.verb()).append(' ')
+                        .append(row.outcome().map(ended -> String.valueOf(ended.status())).orElse("-"))
+                        .append(request.dryRun() == AuditRow.DryRun.ALL ? " (dry run)" : "").append(' ')
+                        .append(request.channel().tool().map(tool -> "tool " + tool).orElse("kubectl or API"))
                         .append('\n');
             }
         }

@@ -124,7 +124,7 @@ public final class AuditQueries {
     public AuditRow one(String id, Viewer caller) {
         flushWriter();
         AuditRow row = store.findById(id).orElseThrow(Message.NOT_FOUND::refusal);
-        if (!caller.admin() && !row.subjectId().map(caller.subjectId()::equals).orElse(false)) {
+        if (!caller.admin() && !row.actor().subjectId().map(caller.subjectId()::equals).orElse(false)) {
             throw Message.NOT_FOUND.refusal();
         }
         return row;

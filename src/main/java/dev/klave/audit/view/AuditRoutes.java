@@ -244,10 +244,14 @@ public final class AuditRoutes implements RouteProvider {
     }
 
     static AuditView view(AuditRow row) {
-        return new AuditView(row.id(), row.at(), row.subjectId(), row.subjectLogin(), row.credentialId(),
-                row.clusterId(), row.namespace(), row.verb(), row.resource(), row.name(), row.path(), row.status(),
-                row.error(), row.clientIp(), row.completedAt(), row.channel().kind().wire(), row.channel().tool(),
-                row.channel().session(), row.dryRun());
+        AuditRow.Actor actor = row.actor();
+        AuditRow.Request request = row.request();
+        Optional<AuditRow.Outcome> outcome = row.outcome();
+        return new AuditView(row.id(), row.at(), actor.subjectId(), actor.subjectLogin(), actor.credentialId(),
+                row.cluster(), request.namespace(), request.verb(), request.resource(), request.name(), request.path(),
+                outcome.map(AuditRow.Outcome::status), outcome.flatMap(AuditRow.Outcome::error), actor.clientIp(),
+                outcome.map(AuditRow.Outcome::completedAt), request.channel().kind().wire(), request.channel().tool(),
+                request.channel().session(), request.dryRun() == AuditRow.DryRun.ALL);
     }
 
     /** The {@code page} query parameter: 1 when absent, 400 outside 1..10000. */
